@@ -1,0 +1,147 @@
+/*
+ * ir.h - gpugen's intermediate representation (internal to gen/).
+ *
+ * The Lua loader (load.c) fills it from a workload file and validates it;
+ * specialize.c makes the choices that `auto` leaves open and records why;
+ * emit.c renders templates from it.  Plain C, no Lua types: once loading is
+ * done the Lua state is closed.  All strings live in the module's arena and
+ * are freed by ggi_module_free().
+ */
+#ifndef GGI_IR_H
+#define GGI_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gg_module.h"
+
+#define GGI_MAX_RANK 3
+#define GGI_MAX_VALUES 8     /* values of one multi-value reduce */
+#define GGI_MAX_COMMANDS 16  /* workloads in one persistent kernel */
+
+enum { GGI_TARGET_CUDA = 1u << 0, GGI_TARGET_HIP = 1u << 1 };
+
+typedef enum ggi_op { GGI_OP_SUM, GGI_OP_MIN, GGI_OP_MAX, GGI_OP_PROD, GGI_OP_CUSTOM } ggi_op;
+
+typedef enum ggi_strategy {
+  GGI_STRAT_AUTO,
+  GGI_STRAT_GLOBAL_ATOMIC,  /* every thread: one atomic on the result (only by name) */
+  GGI_STRAT_SHARED_ATOMIC,  /* shared-memory atomic per block, then one global atomic */
+  GGI_STRAT_WARP_SHUFFLE,   /* shuffles within a warp, then across warps */
+  GGI_STRAT_SHARED_TREE,    /* classic shared-memory tree */
+  GGI_STRAT_CG_TILE,        /* thread_block_tile reductions */
+  GGI_STRAT_GRID_SYNC,      /* two phases in one cooperative kernel */
+  GGI_STRAT_DETERMINISTIC,  /* fixed order, bit-identical run to run */
+  GGI_STRAT_COUNT
+} ggi_strategy;
+
+typedef enum ggi_scan_kind { GGI_SCAN_INCLUSIVE, GGI_SCAN_EXCLUSIVE } ggi_scan_kind;
+
+/* An extent: a constant, or the name of a run-time extent. */
+typedef struct ggi_extent {
+  const char *name; /* NULL for a constant */
+  int64_t value;
+} ggi_extent;
+
+/* One declared parameter: a scalar or a view. */
+typedef struct ggi_param {
+  const char *name;
+  int line;
+  gg_param_kind kind;  /* GG_PARAM_SCALAR or GG_PARAM_VIEW */
+  gg_dtype dtype;
+  int rank;            /* 0 for scalars */
+  ggi_extent ext[GGI_MAX_RANK];
+  gg_layout layout;
+  gg_space space;
+  gg_access access;
+} ggi_param;
+
+/* What specialize.c chose, and why (shown by `gpugen explain`). */
+typedef struct ggi_spec {
+  ggi_strategy strategy;
+  int block, items, vector;
+  int cas_emulation;        /* atomics emulated with compare-and-swap */
+  int n_why;
+  const char *why[8];       /* one sentence per choice */
+} ggi_spec;
+
+typedef struct ggi_kernel {
+  const char *name;
+  int line;                 /* line of `kernel "name"` */
+  gg_pattern pattern;
+  unsigned targets;         /* GGI_TARGET_* */
+
+  int rank;                 /* of the range */
+  ggi_extent range[GGI_MAX_RANK];
+  const char *index[GGI_MAX_RANK];
+
+  int nparams;
+  ggi_param *params;
+  int nextents;             /* run-time extents, in order of first use */
+  const char **extents;
+
+  const char *body;         /* for, team */
+  int body_line;            /* line where the body text starts */
+
+  /* reduce, scan, tile_reduce */
+  ggi_op op;
+  const char *combine;      /* GGI_OP_CUSTOM: expression in a and b */
+  const char *identity;     /* GGI_OP_CUSTOM: identity value */
+  int nvalues;
+  const char *values[GGI_MAX_VALUES];
+  int value_line;
+  const char *into;         /* name of the output view */
+  gg_dtype acc_type;        /* accumulator type */
+  ggi_scan_kind scan_kind;
+  int tile;                 /* tile_reduce: elements per tile */
+
+  /* team */
+  ggi_extent league;
+  int team_size;
+  int nscratch;
+  ggi_param *scratch;       /* views in shared memory, static extents */
+
+  /* knobs as written (0 / AUTO = let gpugen choose) */
+  ggi_strategy strategy;
+  int block, items, vector;
+  gg_launch_mode launch;    /* classic or cooperative */
+
+  ggi_spec spec;            /* filled by ggi_specialize() */
+} ggi_kernel;
+
+typedef struct ggi_persistent {
+  const char *name;
+  int line;
+  gg_persistent_layout layout;
+  int ncommands;
+  const char *commands[GGI_MAX_COMMANDS];
+  int command_index[GGI_MAX_COMMANDS]; /* into ggi_module.kernels */
+  int buffering;            /* 1 single, 2 double, N ring */
+  int block, blocks, groups;
+  unsigned targets;
+} ggi_persistent;
+
+typedef struct ggi_arena ggi_arena;
+
+typedef struct ggi_module {
+  const char *name;
+  const char *file;         /* path as given on the command line */
+  unsigned targets;
+  int nkernels;
+  ggi_kernel *kernels;
+  int npersistent;
+  ggi_persistent *persistent;
+  ggi_arena *arena;
+} ggi_module;
+
+/* Diagnostics: every error is "file:line: message". */
+typedef struct ggi_diag {
+  char msg[1024];
+} ggi_diag;
+
+/* Arena: every string and array of a module. */
+void *ggi_alloc(ggi_arena *a, size_t n);
+const char *ggi_strdup(ggi_arena *a, const char *s);
+void ggi_module_free(ggi_module *m);
+
+#endif /* GGI_IR_H */

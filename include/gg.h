@@ -1,0 +1,182 @@
+/*
+ * gg.h - the gpugen runtime: JIT-compile generated kernels at start-up,
+ * cache the binaries, move data explicitly, and dispatch.
+ *
+ * Style: opaque handles with _open/_free pairs; every fallible call returns
+ * a gg_status; gg_strerror() names the code and gg_last_error() gives the
+ * detail of the last failure on a context (for a compile error: the
+ * compiler's log, whose lines point into the workload file).  Nothing here
+ * copies or synchronizes behind your back: the calls that move data or wait
+ * say so in their names.
+ */
+#ifndef GG_H
+#define GG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gg_module.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gg_status {
+  GG_OK = 0,
+  GG_ERR_INVALID = -1,        /* a bad argument */
+  GG_ERR_NO_LIBRARY = -2,     /* libcuda / libnvrtc / libamdhip64 not found */
+  GG_ERR_NO_DEVICE = -3,      /* the library is there but no device is */
+  GG_ERR_COMPILE = -4,        /* NVRTC / hiprtc rejected the source */
+  GG_ERR_LAUNCH = -5,         /* the driver refused the launch */
+  GG_ERR_OUT_OF_MEMORY = -6,
+  GG_ERR_UNSUPPORTED = -7,    /* the device lacks a feature the kernel needs */
+  GG_ERR_NOT_CORESIDENT = -8, /* cooperative grid larger than the device holds */
+  GG_ERR_TIMEOUT = -9,        /* a wait ran past its timeout */
+  GG_ERR_KERNEL_FAULT = -10,  /* the kernel trapped or faulted; context is lost */
+  GG_ERR_CACHE = -11,         /* cache problem (reported, then worked around) */
+  GG_ERR_IO = -12,
+  GG_ERR_BACKEND = -13,       /* any other driver error (detail in last error) */
+  GG_ERR_NOT_FOUND = -14,     /* no kernel / command of that name */
+  GG_ERR_STATE = -15          /* call not valid in the object's current state */
+} gg_status;
+
+const char *gg_strerror(gg_status s);
+const char *gg_version(void);
+
+typedef enum gg_backend { GG_BACKEND_AUTO = 0, GG_BACKEND_CUDA, GG_BACKEND_HIP } gg_backend;
+
+typedef struct gg_context gg_context;
+typedef struct gg_module gg_module;
+typedef struct gg_kernel gg_kernel;
+typedef struct gg_array gg_array;
+typedef struct gg_stream gg_stream;
+typedef struct gg_event gg_event;
+
+/* ---- offline compilation (no device needed; used by `gpugen check`) ---- */
+
+typedef struct gg_compile_result {
+  gg_status status;
+  char *log;          /* compiler log, malloc'ed, may be NULL */
+  void *binary;       /* cubin / PTX / code object, malloc'ed */
+  size_t binary_size;
+} gg_compile_result;
+
+/* Compile `source` for `arch` ("sm_90", "gfx90a", ...) with the backend's
+ * compiler, loaded at run time.  Options are those the module descriptor
+ * carries.  Fills *res; free it with gg_compile_result_free(). */
+gg_status gg_compile(gg_backend backend, const char *arch, const char *name,
+                     const char *source, const char *const *options,
+                     gg_compile_result *res);
+void gg_compile_result_free(gg_compile_result *res);
+/* Is this arch one the loaded compiler knows?  (hiprtc aborts on unknown
+ * archs, so this is checked before every hiprtc call.) */
+int gg_arch_supported(gg_backend backend, const char *arch);
+
+/* ---- context ---- */
+
+typedef struct gg_context_options {
+  gg_backend backend;       /* AUTO: CUDA if present, else HIP */
+  int device;               /* ordinal, default 0 */
+  const char *cache_dir;    /* NULL: $GG_CACHE_DIR, else $XDG_CACHE_HOME/gpugen, else ~/.cache/gpugen */
+  int no_disk_cache;        /* 1: never read or write the disk cache */
+  uint64_t cache_limit;     /* bytes; 0: 256 MiB */
+  int verbose;              /* 1: report cache misses, corrupt entries, ... on stderr */
+} gg_context_options;
+
+gg_status gg_context_open(gg_context **out, const gg_context_options *opt /* NULL = defaults */);
+void gg_context_free(gg_context *ctx);
+/* Detail of the last failure on this context (never NULL). */
+const char *gg_last_error(const gg_context *ctx);
+/* Detail of the last failure of a call that had no context yet (open). */
+const char *gg_last_open_error(void);
+gg_backend gg_context_backend(const gg_context *ctx);
+const char *gg_context_arch(const gg_context *ctx);    /* "sm_90", "gfx90a" */
+const char *gg_context_device_name(const gg_context *ctx);
+int gg_context_sm_count(const gg_context *ctx);
+
+/* ---- modules and kernels ---- */
+
+/* Compile (or fetch from the cache) and load a generated module.  Loading
+ * the same descriptor twice in one context returns the same module. */
+gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module **out);
+void gg_module_free(gg_module *mod);
+gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out);
+const gg_kernel_desc *gg_kernel_describe(const gg_kernel *k);
+gg_context *gg_module_context(gg_module *mod);
+
+/* ---- arrays in the workload language's memory spaces ---- */
+
+gg_status gg_array_alloc(gg_context *ctx, gg_space space, size_t bytes, gg_array **out);
+void gg_array_free(gg_array *a);
+size_t gg_array_bytes(const gg_array *a);
+gg_space gg_array_space(const gg_array *a);
+/* Host pointer for mapped, managed and host arrays; NULL for device arrays. */
+void *gg_array_host(const gg_array *a);
+/* A pinned host array of the same size: the mirror for explicit copies. */
+gg_status gg_array_mirror(const gg_array *a, gg_array **mirror);
+
+/* Explicit copies.  With a stream they are queued (asynchronous); with
+ * NULL they complete before returning. */
+gg_status gg_copy(gg_array *dst, size_t dst_off, const gg_array *src, size_t src_off,
+                  size_t bytes, gg_stream *stream);
+gg_status gg_copy_from_host(gg_array *dst, size_t dst_off, const void *src, size_t bytes,
+                            gg_stream *stream);
+gg_status gg_copy_to_host(void *dst, const gg_array *src, size_t src_off, size_t bytes,
+                          gg_stream *stream);
+gg_status gg_fill_zero(gg_array *a, gg_stream *stream);
+
+/* ---- streams and events ---- */
+
+gg_status gg_stream_open(gg_context *ctx, gg_stream **out);
+void gg_stream_free(gg_stream *s);
+gg_status gg_stream_sync(gg_stream *s);            /* NULL: the default stream */
+gg_status gg_device_sync(gg_context *ctx);
+gg_status gg_event_open(gg_context *ctx, gg_event **out);
+void gg_event_free(gg_event *e);
+gg_status gg_event_record(gg_event *e, gg_stream *s);
+gg_status gg_event_elapsed_ms(gg_event *start, gg_event *end, float *ms);
+
+/* ---- arguments and launch ---- */
+
+typedef struct gg_arg {
+  int is_array;
+  union {
+    int32_t i32; uint32_t u32; int64_t i64; uint64_t u64;
+    float f32; double f64; gg_array *array;
+  } v;
+} gg_arg;
+
+static inline gg_arg gg_arg_array(gg_array *a) { gg_arg r; r.is_array = 1; r.v.array = a; return r; }
+static inline gg_arg gg_arg_i32(int32_t x) { gg_arg r; r.is_array = 0; r.v.i64 = 0; r.v.i32 = x; return r; }
+static inline gg_arg gg_arg_u32(uint32_t x) { gg_arg r; r.is_array = 0; r.v.i64 = 0; r.v.u32 = x; return r; }
+static inline gg_arg gg_arg_i64(int64_t x) { gg_arg r; r.is_array = 0; r.v.i64 = x; return r; }
+static inline gg_arg gg_arg_u64(uint64_t x) { gg_arg r; r.is_array = 0; r.v.u64 = x; return r; }
+static inline gg_arg gg_arg_f32(float x) { gg_arg r; r.is_array = 0; r.v.i64 = 0; r.v.f32 = x; return r; }
+static inline gg_arg gg_arg_f64(double x) { gg_arg r; r.is_array = 0; r.v.f64 = x; return r; }
+
+/* Arguments are given in the order of the descriptor's params that are
+ * not GG_PARAM_HIDDEN: declared params, then run-time extents, then
+ * strides.  Views take gg_arg_array(); the array must be large enough for
+ * the extents given.  Pack them into the kernel's argument struct. */
+gg_status gg_pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs,
+                       void *buf, size_t buf_size, char *err, size_t err_size);
+
+/* Launch on a stream (NULL = default stream); asynchronous.  The grid
+ * follows the descriptor's rule; cooperative kernels are launched
+ * cooperatively, and refused with GG_ERR_NOT_CORESIDENT or
+ * GG_ERR_UNSUPPORTED when the device can't hold the grid. */
+gg_status gg_launch(gg_kernel *k, gg_stream *s, const gg_arg *args, int nargs);
+/* The same with an explicit grid (blocks) - for tests and benchmarks. */
+gg_status gg_launch_grid(gg_kernel *k, gg_stream *s, int blocks, const gg_arg *args, int nargs);
+/* Blocks of this kernel that are co-resident on the device. */
+gg_status gg_kernel_max_resident_blocks(gg_kernel *k, int *blocks);
+
+/* ---- backend handles, for benchmarks that compare with bare driver calls ---- */
+void *gg_kernel_native_function(gg_kernel *k);  /* CUfunction / hipFunction_t */
+void *gg_stream_native(gg_stream *s);           /* CUstream / hipStream_t */
+void *gg_array_native(const gg_array *a);       /* device pointer value */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GG_H */

@@ -1,0 +1,159 @@
+/*
+ * gg_module.h - what `gpugen emit` writes and the runtime reads.
+ *
+ * A generated module file (.c) defines one `const gg_module_desc` holding
+ * the kernel sources as strings and a descriptor per kernel.  This header is
+ * the whole contract between the generator (gen/) and the runtime
+ * (runtime/): neither includes the other's internals.
+ *
+ * Every kernel takes ONE parameter, a struct passed by value whose layout is
+ * described by gg_param_desc.offset / gg_kernel_desc.args_size.  The same
+ * struct travels through a persistent session's mailbox, so one packing
+ * routine serves classic, cooperative and persistent dispatch.
+ *
+ * Bump GG_MODULE_ABI whenever a struct below changes.
+ */
+#ifndef GG_MODULE_H
+#define GG_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GG_MODULE_ABI 1
+
+typedef enum gg_dtype {
+  GG_I32, GG_U32, GG_I64, GG_U64, GG_F32, GG_F64, GG_F16, GG_BF16,
+  GG_PTR, /* a hidden pointer field (workspace) */
+  GG_DTYPE_COUNT
+} gg_dtype;
+
+typedef enum gg_param_kind {
+  GG_PARAM_SCALAR, /* a value written by the caller */
+  GG_PARAM_VIEW,   /* a pointer to an array (gg_array) */
+  GG_PARAM_EXTENT, /* a run-time extent (i64), named in a view or range */
+  GG_PARAM_STRIDE, /* an element stride (i64) of a layout=stride view */
+  GG_PARAM_HIDDEN  /* filled by the runtime: workspace, launch sequence */
+} gg_param_kind;
+
+typedef enum gg_space {
+  GG_SPACE_DEVICE, GG_SPACE_MAPPED, GG_SPACE_MANAGED, GG_SPACE_HOST
+} gg_space;
+
+typedef enum gg_layout { GG_LAYOUT_RIGHT, GG_LAYOUT_LEFT, GG_LAYOUT_STRIDE } gg_layout;
+
+typedef enum gg_access { GG_ACCESS_IN, GG_ACCESS_OUT, GG_ACCESS_INOUT, GG_ACCESS_ATOMIC } gg_access;
+
+typedef enum gg_pattern {
+  GG_PATTERN_FOR, GG_PATTERN_REDUCE, GG_PATTERN_SCAN, GG_PATTERN_TEAM, GG_PATTERN_TILE_REDUCE
+} gg_pattern;
+
+typedef enum gg_launch_mode {
+  GG_LAUNCH_CLASSIC, GG_LAUNCH_COOPERATIVE, GG_LAUNCH_PERSISTENT
+} gg_launch_mode;
+
+/* How the runtime sizes the grid of a classic or cooperative launch. */
+typedef enum gg_grid_rule {
+  GG_GRID_COVER,  /* ceil(work / (block * items)) blocks, work = product of range */
+  GG_GRID_LEAGUE, /* league_size blocks (team pattern) */
+  GG_GRID_FIXED,  /* grid_fixed blocks */
+  GG_GRID_RESIDENT /* as many blocks as are co-resident (occupancy API) */
+} gg_grid_rule;
+
+typedef enum gg_persistent_layout {
+  GG_PLAYOUT_ONE_BLOCK, GG_PLAYOUT_MANY_BLOCKS, GG_PLAYOUT_THREAD_GROUPS, GG_PLAYOUT_HYBRID
+} gg_persistent_layout;
+
+/* Hidden parameter meanings (gg_param_desc.hidden). */
+enum { GG_HIDDEN_NONE = 0, GG_HIDDEN_WORKSPACE = 1, GG_HIDDEN_SEQ = 2 };
+
+/* Feature bits a kernel needs from the device (gg_kernel_desc.features). */
+enum {
+  GG_FEAT_COOPERATIVE   = 1u << 0, /* cooperative launch / grid sync */
+  GG_FEAT_FLOAT_ATOMIC  = 1u << 1, /* atomicAdd on f32 */
+  GG_FEAT_DOUBLE_ATOMIC = 1u << 2, /* atomicAdd on f64 (sm_60+) */
+  GG_FEAT_CAS_EMULATION = 1u << 3, /* uses a compare-and-swap loop */
+  GG_FEAT_HALF          = 1u << 4, /* f16 / bf16 types */
+  GG_FEAT_MAPPED        = 1u << 5, /* host-mapped memory */
+  GG_FEAT_MANAGED       = 1u << 6  /* managed memory */
+};
+
+/* A range or view extent: a constant, or the run-time extent parameter
+ * at index `param` of gg_kernel_desc.params. */
+typedef struct gg_extent_desc {
+  int64_t value; /* valid when param < 0 */
+  int param;     /* index into params, or -1 */
+} gg_extent_desc;
+
+typedef struct gg_param_desc {
+  const char *name;
+  gg_param_kind kind;
+  gg_dtype dtype;      /* element type for views, value type otherwise */
+  int rank;            /* views: 1..3; others: 0 */
+  gg_extent_desc extents[3];
+  gg_layout layout;
+  gg_space space;
+  gg_access access;
+  int hidden;          /* GG_HIDDEN_* for GG_PARAM_HIDDEN */
+  uint32_t offset;     /* byte offset inside the argument struct */
+  uint32_t size;       /* bytes of the field (8 for pointers) */
+} gg_param_desc;
+
+typedef struct gg_kernel_desc {
+  const char *name;    /* the workload's name in the .lua file */
+  const char *symbol;  /* extern "C" __global__ function name */
+  gg_pattern pattern;
+  gg_launch_mode mode;
+  int rank;                   /* of the range */
+  gg_extent_desc range[3];    /* the iteration space */
+  gg_extent_desc league;      /* team pattern: number of teams */
+  int block_size;             /* threads per block */
+  int items_per_thread;
+  gg_grid_rule grid_rule;
+  int64_t grid_fixed;
+  int cap_resident;           /* cap the grid at the co-resident block count */
+  uint32_t shared_bytes;      /* dynamic shared memory per block */
+  /* Workspace the runtime allocates once per kernel, zero-filled, and
+   * passes in the hidden GG_HIDDEN_WORKSPACE field; kernels leave it as
+   * they found it.  bytes = ws_fixed + ws_per_block * max_grid. */
+  uint32_t ws_fixed, ws_per_block;
+  unsigned features;
+  uint32_t args_size;         /* sizeof the argument struct */
+  uint32_t args_align;
+  int nparams;
+  const gg_param_desc *params;
+  const char *strategy;       /* the chosen strategy, for messages */
+  int lua_line;               /* where the workload was declared */
+} gg_kernel_desc;
+
+/* A persistent kernel: launched once, fed frames through a mailbox. */
+typedef struct gg_persistent_desc {
+  const char *name;
+  const char *symbol;
+  gg_persistent_layout layout;
+  int block_size;
+  int blocks;          /* many_blocks / hybrid: requested blocks (0 = all co-resident) */
+  int groups;          /* thread_groups / hybrid: pseudo-blocks per block */
+  int buffering;       /* number of frame slots: 1 single, 2 double, N ring */
+  int ncommands;
+  const int *commands; /* indices into gg_module_desc.kernels */
+  uint32_t slot_args_size; /* the largest command's argument struct */
+  uint32_t shared_bytes;
+  int lua_line;
+} gg_persistent_desc;
+
+typedef struct gg_module_desc {
+  int abi;                   /* GG_MODULE_ABI */
+  const char *name;
+  const char *lua_file;      /* as given to gpugen */
+  const char *gpugen_version;
+  const char *cuda_source;   /* NULL when the target was not requested */
+  const char *hip_source;
+  const char *const *cuda_options; /* NULL-terminated */
+  const char *const *hip_options;
+  int nkernels;
+  const gg_kernel_desc *kernels;
+  int npersistent;
+  const gg_persistent_desc *persistent;
+} gg_module_desc;
+
+#endif /* GG_MODULE_H */
