@@ -1,0 +1,44 @@
+/*
+ * plan.h - how one kernel is rendered: which pattern template, how much
+ * shared memory and workspace, how the grid is sized, and the extra
+ * template values the pattern needs.  specialize.c fills ggi_spec (the
+ * choices); the plan turns the choices into what emit.c renders and what
+ * the module descriptor says.
+ *
+ * Reduce, scan and tile_reduce plans come from reduce_plan.c; for and team
+ * plans from emit.c.
+ */
+#ifndef GGI_PLAN_H
+#define GGI_PLAN_H
+
+#include <stdint.h>
+#include "ir.h"
+
+#define GGI_PLAN_MAX_VARS 24
+
+typedef struct ggi_plan {
+  const char *template_path;   /* relative to templates/, e.g. "common/reduce_warp_shuffle.cuh" */
+  uint32_t shared_bytes;       /* dynamic shared memory per block */
+  uint32_t ws_fixed, ws_per_block; /* workspace, see gg_kernel_desc */
+  int needs_seq;               /* kernel uses the gg_seq hidden field */
+  gg_grid_rule grid_rule;
+  int64_t grid_fixed;
+  int cap_resident;
+  unsigned features;           /* GG_FEAT_* */
+  int nvars;                   /* extra {{KEY}} values for the template */
+  const char *keys[GGI_PLAN_MAX_VARS];
+  const char *values[GGI_PLAN_MAX_VARS];
+} ggi_plan;
+
+/* The plan of a reduce, scan or tile_reduce kernel (after ggi_specialize).
+ * Strings are allocated in arena a.  Returns 0, or -1 with d->msg set. */
+int ggi_reduce_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
+
+/* For specialize.c: the strategy `auto` picks for a reduce-like kernel,
+ * with one sentence saying why (static string or arena string). */
+ggi_strategy ggi_reduce_auto(const ggi_kernel *k, const char **why);
+
+/* Strategy names as written in workload files ("warp_shuffle", ...). */
+const char *ggi_strategy_name(ggi_strategy s);
+
+#endif
