@@ -14,15 +14,6 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
 /* Write <dir>/<module>.cu, .hip, .c and .h (deterministic bytes). */
 int ggi_emit(const ggi_module *m, const char *dir, const char *templates_dir, ggi_diag *d);
 
-/* The persistent kernel of p (gen/emit_persistent.c), rendered from
- * templates/<target>/persistent.* for one target: the mailbox loop that
- * calls each command's gg_body_<name>() over the layout's virtual grid.
- * emit.c appends it after the body functions of the commands.  *out is
- * malloc'ed.  Returns 0, or -1 with d->msg = "file:line: ..." (a layout
- * the target cannot do, too many groups for its named barriers, ...). */
-int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned target,
-                        const char *templates_dir, char **out, ggi_diag *d);
-
 /* `gpugen list` and `gpugen explain`. */
 int ggi_list(const ggi_module *m, FILE *out);
 int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d);
