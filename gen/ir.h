@@ -105,6 +105,10 @@ typedef struct ggi_kernel {
   ggi_strategy strategy;
   int block, items, vector;
   gg_launch_mode launch;    /* classic or cooperative */
+  int allow_cas;            /* allow_cas = true: atomics the target lacks may be
+                               emulated with compare-and-swap loops (the loader
+                               also sets spec.cas_emulation when a named atomic
+                               strategy needs it) */
 
   ggi_spec spec;            /* filled by ggi_specialize() */
 } ggi_kernel;
@@ -143,5 +147,7 @@ typedef struct ggi_diag {
 void *ggi_alloc(ggi_arena *a, size_t n);
 const char *ggi_strdup(ggi_arena *a, const char *s);
 void ggi_module_free(ggi_module *m);
+/* A zeroed module with its own arena and m->file set; NULL when out of memory. */
+ggi_module *ggi_module_new(const char *file);
 
 #endif /* GGI_IR_H */
