@@ -1,0 +1,104 @@
+/*
+ * internal.h - the runtime's objects, shared by the runtime's own files
+ * (context.c, module.c, array.c, launch.c, session.c).  Not installed.
+ */
+#ifndef GGR_INTERNAL_H
+#define GGR_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "gg.h"
+
+struct ggr_cache;
+
+#define GGR_ERR_LEN 8192      /* compiler logs can be long; keep the head */
+#define GGR_MAX_ARGS 4096     /* the CUDA kernel-parameter limit of older GPUs */
+
+struct gg_context {
+  ggr_backend *be;            /* owned */
+  ggr_compiler *rtc;          /* owned; loaded on the first compile */
+  void *native;               /* CUcontext (primary, retained) / NULL on HIP */
+  int device;                 /* ordinal */
+  char arch[32];              /* "sm_90", "gfx90a" */
+  char device_name[256];
+  int sm_count;
+  int cc_major, cc_minor;
+  int cooperative;            /* device supports cooperative launch */
+  int can_map_host;
+  int managed;
+  int driver_version;
+  int verbose;
+  struct ggr_cache *cache;    /* owned; may be disabled, never NULL after open */
+  struct gg_module *modules;  /* loaded modules (the in-memory cache) */
+  char err[GGR_ERR_LEN];      /* detail of the last failure */
+};
+
+struct gg_module {
+  gg_context *ctx;
+  const gg_module_desc *desc;
+  uint64_t key_lo, key_hi;    /* cache key of the binary it was loaded from */
+  void *native;               /* CUmodule / hipModule_t */
+  int refs;                   /* gg_module_load of the same desc shares it */
+  int from_cache;             /* 1: binary came from the disk cache */
+  double compile_ms;          /* time in the compiler (0 on a cache hit) */
+  struct gg_kernel *kernels;  /* desc->nkernels, resolved on load */
+  struct gg_module *next;
+};
+
+struct gg_kernel {
+  gg_module *mod;
+  const gg_kernel_desc *desc;
+  void *fn;                   /* CUfunction / hipFunction_t */
+  int resident_per_sm;        /* occupancy at desc->block_size, shared_bytes */
+  int resident;               /* resident_per_sm * sm_count */
+  ggr_dptr ws;                /* workspace (0 if none) */
+  size_t ws_bytes;
+  unsigned seq;               /* launch counter for GG_HIDDEN_SEQ */
+};
+
+struct gg_array {
+  gg_context *ctx;
+  gg_space space;
+  size_t bytes;
+  ggr_dptr dptr;              /* address kernels and copies use */
+  void *host;                 /* host address (NULL for device arrays) */
+};
+
+struct gg_stream {
+  gg_context *ctx;
+  void *native;
+};
+
+struct gg_event {
+  gg_context *ctx;
+  void *native;
+};
+
+/* Record the detail of a failure on ctx and return status (so a caller can
+ * `return ggr_set_error(ctx, GG_ERR_INVALID, "...")`).  ctx may be NULL:
+ * the detail then goes to the thread's open-error buffer. */
+gg_status ggr_set_error(gg_context *ctx, gg_status status, const char *fmt, ...)
+  __attribute__((format(printf, 3, 4)));
+gg_status ggr_set_errorv(gg_context *ctx, gg_status status, const char *fmt, va_list ap);
+
+/* Check a vendor call: 0 -> GG_OK; else records "<what>: <NAME> (<string>)"
+ * and returns the mapped status. */
+gg_status ggr_check(gg_context *ctx, int code, const char *what);
+
+/* Make the context current on this thread (cheap; CUDA needs it per thread). */
+gg_status ggr_make_current(gg_context *ctx);
+
+/* Pack with hidden fields filled from the kernel (workspace, sequence). */
+gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void *buf,
+                               size_t buf_size);
+
+/* Total work (product of the range extents) and grid for a launch. */
+gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks);
+
+/* Monotonic clock in milliseconds. */
+double ggr_now_ms(void);
+
+#endif /* GGR_INTERNAL_H */
