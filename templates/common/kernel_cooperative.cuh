@@ -1,0 +1,7 @@
+/* {{SYMBOL}}: cooperative launch.  The runtime sizes the grid to the
+ * blocks that are co-resident and launches it cooperatively, so the body
+ * may wait for the whole grid (gg_grid_sync on the workspace barrier). */
+extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}({{ARGS_T}} args)
+{
+  gg_body_{{NAME}}(args, gg_grid_hw());
+}

@@ -1,0 +1,270 @@
+/* ---- gpugen prelude: CUDA (NVRTC) ------------------------------------
+ * Everything the pattern templates use that differs between vendors:
+ * the virtual grid, barriers, warp helpers, atomics, system-scope
+ * acquire/release.  The emitter defines GG_USE_HALF, GG_USE_BF16 and
+ * GG_USE_GRID_SYNC before this text when a kernel of the module needs
+ * them, so other modules pay no compile time for those headers.
+ */
+#if defined(GG_USE_HALF) || defined(GG_USE_BF16)
+#define GG_USE_HALF 1
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+typedef __half gg_f16;
+typedef __nv_bfloat16 gg_bf16;
+#endif
+#if defined(GG_USE_GRID_SYNC)
+#include <cooperative_groups.h>
+#endif
+
+#define GG_RESTRICT __restrict__
+#define GG_INLINE __device__ __forceinline__
+
+/* The virtual grid a body function runs on (docs/internals.md). */
+struct gg_grid {
+  unsigned block, nblocks;   /* this (pseudo-)block and how many there are */
+  unsigned thread, nthreads; /* thread within the (pseudo-)block, its size */
+  unsigned bar_id;           /* named barrier for pseudo-blocks (0 = whole block) */
+  char *smem;                /* this (pseudo-)block's dynamic shared memory */
+};
+
+/* Dynamic shared memory of the launch (size given by the descriptor). */
+extern __shared__ __align__(16) char gg_smem[];
+
+/* The hardware grid: one virtual block per hardware block. */
+GG_INLINE gg_grid gg_grid_hw()
+{
+  gg_grid g;
+  g.block = blockIdx.x;
+  g.nblocks = gridDim.x;
+  g.thread = threadIdx.x;
+  g.nthreads = blockDim.x;
+  g.bar_id = 0;
+  g.smem = gg_smem;
+  return g;
+}
+
+/* Barrier over the (pseudo-)block.  Pseudo-blocks use hardware named
+ * barriers (ids 1..15) counting only their own threads, so groups of one
+ * block never wait for each other; their size is a multiple of 32. */
+GG_INLINE void gg_sync(const gg_grid &g)
+{
+  if (g.bar_id == 0)
+    __syncthreads();
+  else
+    asm volatile("bar.sync %0, %1;" ::"r"(g.bar_id), "r"(g.nthreads) : "memory");
+}
+
+/* ---- warps ---- */
+#define GG_WARP_SIZE 32
+GG_INLINE int gg_warp_size() { return 32; }
+GG_INLINE int gg_lane() { return threadIdx.x & 31; }
+template <class T> GG_INLINE T gg_shfl_down(T v, int delta)
+{
+  return __shfl_down_sync(0xffffffffu, v, delta);
+}
+template <class T> GG_INLINE T gg_shfl_xor(T v, int mask)
+{
+  return __shfl_xor_sync(0xffffffffu, v, mask);
+}
+template <class T> GG_INLINE T gg_shfl(T v, int lane)
+{
+  return __shfl_sync(0xffffffffu, v, lane);
+}
+
+/* ---- atomics ----
+ * Native where the hardware has them (sm_60+: add on f32/f64, min/max on
+ * integers); compare-and-swap loops otherwise.  16-bit types go through
+ * a CAS on the aligned 32-bit word holding them. */
+template <class T, class F> GG_INLINE T gg_atomic_cas_combine(T *p, T v, F f);
+
+GG_INLINE int gg_atomic_add(int *p, int v) { return atomicAdd(p, v); }
+GG_INLINE unsigned gg_atomic_add(unsigned *p, unsigned v) { return atomicAdd(p, v); }
+GG_INLINE long long gg_atomic_add(long long *p, long long v)
+{
+  /* two's complement: an unsigned add is the signed add */
+  return (long long)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+GG_INLINE unsigned long long gg_atomic_add(unsigned long long *p, unsigned long long v)
+{
+  return atomicAdd(p, v);
+}
+GG_INLINE float gg_atomic_add(float *p, float v) { return atomicAdd(p, v); }
+GG_INLINE double gg_atomic_add(double *p, double v) { return atomicAdd(p, v); }
+
+GG_INLINE int gg_atomic_min(int *p, int v) { return atomicMin(p, v); }
+GG_INLINE unsigned gg_atomic_min(unsigned *p, unsigned v) { return atomicMin(p, v); }
+GG_INLINE long long gg_atomic_min(long long *p, long long v) { return atomicMin(p, v); }
+GG_INLINE unsigned long long gg_atomic_min(unsigned long long *p, unsigned long long v) { return atomicMin(p, v); }
+GG_INLINE int gg_atomic_max(int *p, int v) { return atomicMax(p, v); }
+GG_INLINE unsigned gg_atomic_max(unsigned *p, unsigned v) { return atomicMax(p, v); }
+GG_INLINE long long gg_atomic_max(long long *p, long long v) { return atomicMax(p, v); }
+GG_INLINE unsigned long long gg_atomic_max(unsigned long long *p, unsigned long long v) { return atomicMax(p, v); }
+
+struct gg_op_add { template <class T> GG_INLINE T operator()(T a, T b) const { return a + b; } };
+struct gg_op_min { template <class T> GG_INLINE T operator()(T a, T b) const { return b < a ? b : a; } };
+struct gg_op_max { template <class T> GG_INLINE T operator()(T a, T b) const { return a < b ? b : a; } };
+struct gg_op_mul { template <class T> GG_INLINE T operator()(T a, T b) const { return a * b; } };
+
+/* Floats have no native min/max atomics: CAS loops. */
+GG_INLINE float gg_atomic_min(float *p, float v) { return gg_atomic_cas_combine(p, v, gg_op_min()); }
+GG_INLINE float gg_atomic_max(float *p, float v) { return gg_atomic_cas_combine(p, v, gg_op_max()); }
+GG_INLINE double gg_atomic_min(double *p, double v) { return gg_atomic_cas_combine(p, v, gg_op_min()); }
+GG_INLINE double gg_atomic_max(double *p, double v) { return gg_atomic_cas_combine(p, v, gg_op_max()); }
+
+template <class T> struct gg_bits;
+template <> struct gg_bits<int> { typedef unsigned type; };
+template <> struct gg_bits<unsigned> { typedef unsigned type; };
+template <> struct gg_bits<float> { typedef unsigned type; };
+template <> struct gg_bits<long long> { typedef unsigned long long type; };
+template <> struct gg_bits<unsigned long long> { typedef unsigned long long type; };
+template <> struct gg_bits<double> { typedef unsigned long long type; };
+
+/* old = *p; *p = f(old, v), atomically; returns old.  4- and 8-byte T. */
+template <class T, class F> GG_INLINE T gg_atomic_cas_combine(T *p, T v, F f)
+{
+  typedef typename gg_bits<T>::type U;
+  U *up = (U *)p;
+  U old = *(volatile U *)up, assumed;
+  do {
+    assumed = old;
+    T cur;
+    memcpy(&cur, &assumed, sizeof cur);
+    T nv = f(cur, v);
+    U nb;
+    memcpy(&nb, &nv, sizeof nb);
+    old = atomicCAS(up, assumed, nb);
+  } while (old != assumed);
+  T r;
+  memcpy(&r, &old, sizeof r);
+  return r;
+}
+
+#if defined(GG_USE_HALF)
+/* 16-bit floats: CAS on the 32-bit word, computing in float. */
+template <class H, class F> GG_INLINE H gg_atomic_cas_combine16(H *p, H v, F f)
+{
+  unsigned *w = (unsigned *)((size_t)p & ~(size_t)3);
+  const unsigned shift = ((size_t)p & 2) ? 16 : 0;
+  unsigned old = *(volatile unsigned *)w, assumed;
+  do {
+    assumed = old;
+    unsigned short hb = (unsigned short)(assumed >> shift);
+    H cur;
+    memcpy(&cur, &hb, 2);
+    H nv = H(f((float)cur, (float)v));
+    unsigned short nb;
+    memcpy(&nb, &nv, 2);
+    unsigned nw = (assumed & ~(0xffffu << shift)) | ((unsigned)nb << shift);
+    old = atomicCAS(w, assumed, nw);
+  } while (old != assumed);
+  unsigned short ob = (unsigned short)(old >> shift);
+  H r;
+  memcpy(&r, &ob, 2);
+  return r;
+}
+GG_INLINE gg_f16 gg_atomic_add(gg_f16 *p, gg_f16 v) { return gg_atomic_cas_combine16(p, v, gg_op_add()); }
+GG_INLINE gg_f16 gg_atomic_min(gg_f16 *p, gg_f16 v) { return gg_atomic_cas_combine16(p, v, gg_op_min()); }
+GG_INLINE gg_f16 gg_atomic_max(gg_f16 *p, gg_f16 v) { return gg_atomic_cas_combine16(p, v, gg_op_max()); }
+GG_INLINE gg_bf16 gg_atomic_add(gg_bf16 *p, gg_bf16 v) { return gg_atomic_cas_combine16(p, v, gg_op_add()); }
+GG_INLINE gg_bf16 gg_atomic_min(gg_bf16 *p, gg_bf16 v) { return gg_atomic_cas_combine16(p, v, gg_op_min()); }
+GG_INLINE gg_bf16 gg_atomic_max(gg_bf16 *p, gg_bf16 v) { return gg_atomic_cas_combine16(p, v, gg_op_max()); }
+#endif
+
+/* ---- system-scope acquire / release (host-mapped mailboxes) ----
+ * PTX ld.acquire / st.release at .sys scope (sm_70+): ordered against the
+ * CPU's accesses to the same pinned memory, which volatile alone is not. */
+GG_INLINE unsigned gg_load_acquire_sys(const unsigned *p)
+{
+  unsigned v;
+  asm volatile("ld.acquire.sys.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE unsigned long long gg_load_acquire_sys(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.acquire.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE void gg_store_release_sys(unsigned *p, unsigned v)
+{
+  asm volatile("st.release.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GG_INLINE void gg_store_release_sys(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.release.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+/* The same at device (gpu) scope, for flags between blocks. */
+GG_INLINE unsigned gg_load_acquire_gpu(const unsigned *p)
+{
+  unsigned v;
+  asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE void gg_store_release_gpu(unsigned *p, unsigned v)
+{
+  asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GG_INLINE void gg_fence_sys() { __threadfence_system(); }
+GG_INLINE void gg_fence_gpu() { __threadfence(); }
+GG_INLINE void gg_nanosleep(unsigned ns) { __nanosleep(ns); }
+GG_INLINE unsigned long long gg_clock_ns()
+{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/* ---- grid barriers ----
+ * gg_grid_barrier: sense-reversing barrier on two words of workspace
+ * ({count, generation}), for grids whose blocks are all co-resident
+ * (cooperative launch or a persistent grid sized by occupancy).  The last
+ * block to arrive resets count and bumps generation; waiters spin on the
+ * generation they saw when arriving, so the words never need a reset and
+ * count is 0 again between barriers. */
+GG_INLINE void gg_grid_barrier(unsigned *bar)
+{
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned gen = gg_load_acquire_gpu(&bar[1]);
+    __threadfence(); /* this block's writes before its arrival */
+    if (atomicAdd(&bar[0], 1u) == gridDim.x - 1) {
+      atomicExch(&bar[0], 0u);
+      __threadfence();
+      atomicAdd(&bar[1], 1u);
+    } else {
+      while (gg_load_acquire_gpu(&bar[1]) == gen)
+        __nanosleep(32);
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+
+/* Whole-grid sync of a cooperative kernel: CUDA's own grid group (the
+ * kernel is launched with cuLaunchCooperativeKernel).  `bar` is unused
+ * here; the HIP prelude needs it. */
+#if defined(GG_USE_GRID_SYNC)
+GG_INLINE void gg_grid_sync(unsigned *bar) { cooperative_groups::this_grid().sync(); }
+#endif
+
+/* ---- team-level reduction over a (pseudo-)block ----
+ * A shared-memory tree over `scratch_` (nthreads values of T, in this
+ * group's shared memory): correct for any group size, fixed order.  Every
+ * thread of the group calls it; every thread gets the result. */
+template <class T, class F> GG_INLINE T gg_group_reduce(const gg_grid &g, T v, void *scratch_, F f)
+{
+  T *scratch = (T *)scratch_;
+  scratch[g.thread] = v;
+  gg_sync(g);
+  unsigned half = 1;
+  while (half < g.nthreads) half <<= 1;
+  for (half >>= 1; half > 0; half >>= 1) {
+    if (g.thread < half && g.thread + half < g.nthreads)
+      scratch[g.thread] = f(scratch[g.thread], scratch[g.thread + half]);
+    gg_sync(g);
+  }
+  T r = scratch[0];
+  gg_sync(g); /* scratch may be reused right after */
+  return r;
+}
+/* ---- end of prelude ---- */
