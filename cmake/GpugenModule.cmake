@@ -1,0 +1,90 @@
+# GpugenModule.cmake - run `gpugen emit` at build time.
+#
+#   gpugen_add_module(<target> <file.lua>...
+#                     [OUTPUT_DIR <dir>]        default: <binary dir>/gpugen/<target>
+#                     [TEMPLATES <dir>]         templates overriding the embedded ones
+#                     [EMIT_ARGS <arg>...])     more arguments for `gpugen emit`
+#
+# For each workload file, `gpugen emit <file.lua> -o <dir>` writes
+# <dir>/<module>.c, .h, .cu and .hip, where <module> is the file's name
+# without its extension.  The .c (the module descriptor
+# `gg_module_<module>`, kernel sources as strings) is added to <target>, and
+# <dir> to its include path, so the application writes
+#
+#   #include "<module>.h"
+#   gg_module_load(ctx, &gg_module_<module>, &mod);
+#
+# The command re-runs only when the workload file, the gpugen executable or
+# a file under TEMPLATES changes.  <target> must also link the runtime,
+# gpugen::gg or gpugen::gg_static.
+#
+# Works from the installed package (gpugenConfig.cmake includes this file)
+# and inside gpugen's own build (cmake/install.cmake includes it).
+
+function(_gpugen_pick_target out)
+  foreach(t ${ARGN})
+    if(TARGET ${t})
+      set(${out} ${t} PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} "" PARENT_SCOPE)
+endfunction()
+
+function(gpugen_add_module target)
+  cmake_parse_arguments(PARSE_ARGV 1 GGM "" "OUTPUT_DIR;TEMPLATES" "EMIT_ARGS")
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "gpugen_add_module: '${target}' is not a target; call add_executable/add_library first")
+  endif()
+  if(NOT GGM_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "gpugen_add_module(${target} ...): no workload file given")
+  endif()
+
+  # The installed package's imported target, or (inside gpugen's own build,
+  # before cmake/install.cmake made the aliases) the real targets.
+  _gpugen_pick_target(gen gpugen::gpugen gpugen)
+  _gpugen_pick_target(rt gpugen::gg_static gg_static)
+  if(NOT gen)
+    message(FATAL_ERROR "gpugen_add_module: no gpugen executable target; use find_package(gpugen CONFIG REQUIRED)")
+  endif()
+
+  if(GGM_OUTPUT_DIR)
+    get_filename_component(outdir "${GGM_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  else()
+    set(outdir "${CMAKE_CURRENT_BINARY_DIR}/gpugen/${target}")
+  endif()
+
+  set(template_args "")
+  set(template_deps "")
+  if(GGM_TEMPLATES)
+    get_filename_component(tdir "${GGM_TEMPLATES}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    set(template_args --templates "${tdir}")
+    file(GLOB_RECURSE template_deps CONFIGURE_DEPENDS "${tdir}/*")
+  endif()
+
+  foreach(lua IN LISTS GGM_UNPARSED_ARGUMENTS)
+    get_filename_component(lua "${lua}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${lua}")
+      message(FATAL_ERROR "gpugen_add_module(${target}): no such workload file: ${lua}")
+    endif()
+    get_filename_component(name "${lua}" NAME_WE)
+    # Only the .c and .h are listed as outputs: the .cu / .hip are written
+    # too, but a build tool would re-run the command forever if one of them
+    # were listed and not written (e.g. a CUDA-only module).
+    add_custom_command(
+      OUTPUT "${outdir}/${name}.c" "${outdir}/${name}.h"
+      COMMAND ${CMAKE_COMMAND} -E make_directory "${outdir}"
+      COMMAND $<TARGET_FILE:${gen}> emit "${lua}" -o "${outdir}" ${template_args} ${GGM_EMIT_ARGS}
+      DEPENDS "${lua}" $<TARGET_FILE:${gen}> ${template_deps}
+      COMMENT "gpugen emit ${name}.lua"
+      VERBATIM)
+    target_sources(${target} PRIVATE "${outdir}/${name}.c" "${outdir}/${name}.h")
+  endforeach()
+
+  target_include_directories(${target} PRIVATE "${outdir}")
+  if(rt)
+    # The generated .c includes gg_module.h; give the target its folder even
+    # before it links the runtime.
+    target_include_directories(${target} PRIVATE $<TARGET_PROPERTY:${rt},INTERFACE_INCLUDE_DIRECTORIES>)
+  endif()
+endfunction()
