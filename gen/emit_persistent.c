@@ -1,0 +1,168 @@
+/*
+ * emit_persistent.c - render a persistent kernel: the mailbox loop of
+ * templates/<target>/persistent.* plus a switch that calls each command's
+ * body function on the layout's virtual grid.
+ *
+ * Every decision is made here and reaches the template as a value: block
+ * size, pseudo-blocks per block, whether several hardware blocks meet in
+ * device memory, the switch's cases.
+ */
+#include "emit.h"
+#include "emit_persistent.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_THREADS 256 /* per pseudo-block when neither side says */
+#define DEFAULT_GROUPS 4    /* thread_groups / hybrid when `groups` is left out */
+#define CUDA_NAMED_BARRIERS 15 /* bar ids 1..15; 0 is __syncthreads */
+#define HIP_GROUP_MAX 32    /* a HIP pseudo-block is one wavefront (the prelude's gg_sync) */
+
+static int fail(ggi_diag *d, const ggi_module *m, const ggi_persistent *p, const char *fmt, ...)
+{
+  char what[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  snprintf(d->msg, sizeof d->msg, "%s:%d: persistent \"%s\": %s", m->file ? m->file : "?",
+           p->line, p->name, what);
+  return -1;
+}
+
+static int has_groups(gg_persistent_layout l)
+{
+  return l == GG_PLAYOUT_THREAD_GROUPS || l == GG_PLAYOUT_HYBRID;
+}
+
+static int has_blocks(gg_persistent_layout l)
+{
+  return l == GG_PLAYOUT_MANY_BLOCKS || l == GG_PLAYOUT_HYBRID;
+}
+
+/* Threads per pseudo-block when the workload file gives no block: the
+ * largest block its commands were specialized for, so each body gets at
+ * least the threads it was planned with. */
+static int command_threads(const ggi_module *m, const ggi_persistent *p)
+{
+  int t = 0;
+  for (int i = 0; i < p->ncommands; i++) {
+    const ggi_kernel *k = &m->kernels[p->command_index[i]];
+    int b = k->spec.block ? k->spec.block : k->block;
+    if (b > t)
+      t = b;
+  }
+  return t ? t : DEFAULT_THREADS;
+}
+
+int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsigned target,
+                            ggi_persistent_shape *s, ggi_diag *d)
+{
+  if (p->ncommands < 1 || p->ncommands > GGI_MAX_COMMANDS)
+    return fail(d, m, p, "needs 1 to %d commands, has %d", GGI_MAX_COMMANDS, p->ncommands);
+  for (int i = 0; i < p->ncommands; i++)
+    if (p->command_index[i] < 0 || p->command_index[i] >= m->nkernels)
+      return fail(d, m, p, "command %d (\"%s\") names no kernel of this file", i,
+                  p->commands[i] ? p->commands[i] : "?");
+  s->groups = has_groups(p->layout) ? (p->groups > 0 ? p->groups : DEFAULT_GROUPS) : 1;
+  s->blocks = has_blocks(p->layout) ? p->blocks : 1;
+  if (p->block > 0)
+    s->block = p->block;
+  else
+    s->block = command_threads(m, p) * s->groups;
+  if (s->block < 32 || s->block > 1024 || s->block % 32)
+    return fail(d, m, p, "block = %d: a block holds 32 to 1024 threads, a multiple of 32%s",
+                s->block, p->block > 0 ? "" : " (the commands' block times groups)");
+  if (s->block % s->groups)
+    return fail(d, m, p, "block = %d does not split into groups = %d", s->block, s->groups);
+  s->group_threads = s->block / s->groups;
+  if (s->groups > 1 && target == GGI_TARGET_CUDA) {
+    if (s->groups > CUDA_NAMED_BARRIERS)
+      return fail(d, m, p, "groups = %d: CUDA has %d named barriers for pseudo-blocks",
+                  s->groups, CUDA_NAMED_BARRIERS);
+    if (s->group_threads % 32)
+      return fail(d, m, p, "block / groups = %d threads: a pseudo-block is whole warps (32)",
+                  s->group_threads);
+  }
+  if (s->groups > 1 && target == GGI_TARGET_HIP && s->group_threads > HIP_GROUP_MAX)
+    return fail(d, m, p,
+                "block / groups = %d threads: on HIP a pseudo-block is at most %d threads "
+                "(one wavefront; AMD has no named barriers)",
+                s->group_threads, HIP_GROUP_MAX);
+  if (s->blocks < 0)
+    return fail(d, m, p, "blocks = %d must be >= 0 (0 = as many as are co-resident)", s->blocks);
+  return 0;
+}
+
+/* `case i: gg_body_<k>(args, g); break;` for every command, and the
+ * largest argument struct as a constant expression. */
+static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *cases,
+                         ggi_buf *args_max)
+{
+  for (int i = 0; i < p->ncommands; i++) {
+    const char *k = m->kernels[p->command_index[i]].name;
+    ggi_buf_printf(cases,
+                   "    case %d:\n"
+                   "      gg_body_%s(*reinterpret_cast<const gg_args_%s *>(args_words), g);\n"
+                   "      break;\n",
+                   i, k, k);
+  }
+  /* Fold the comparisons right to left: (a > (b > c ? b : c) ? a : ...). */
+  ggi_buf folded = {0};
+  ggi_buf_printf(&folded, "sizeof(gg_args_%s)",
+                 m->kernels[p->command_index[p->ncommands - 1]].name);
+  for (int i = p->ncommands - 2; i >= 0; i--) {
+    const char *k = m->kernels[p->command_index[i]].name;
+    ggi_buf next = {0};
+    ggi_buf_printf(&next, "(sizeof(gg_args_%s) > %s ? sizeof(gg_args_%s) : %s)", k,
+                   folded.p, k, folded.p);
+    ggi_buf_free(&folded);
+    folded = next;
+  }
+  *args_max = folded;
+}
+
+int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned target,
+                        const char *templates_dir, ggi_buf *out, ggi_diag *d)
+{
+  ggi_persistent_shape s;
+  if (target != GGI_TARGET_CUDA && target != GGI_TARGET_HIP)
+    return fail(d, m, p, "unknown target %u", target);
+  if (ggi_persistent_shape_of(m, p, target, &s, d))
+    return -1;
+
+  ggi_buf cases = {0}, args_max;
+  render_cases(m, p, &cases, &args_max);
+  char block[16], groups[16], multi[4];
+  snprintf(block, sizeof block, "%d", s.block);
+  snprintf(groups, sizeof groups, "%d", s.groups);
+  snprintf(multi, sizeof multi, "%d", has_blocks(p->layout));
+  ggi_buf symbol = {0};
+  ggi_buf_printf(&symbol, "gg_persist_%s", p->name);
+
+  int rc = -1;
+  if (!ggi_buf_ok(&cases) || !ggi_buf_ok(&args_max) || !ggi_buf_ok(&symbol)) {
+    fail(d, m, p, "out of memory");
+    goto done;
+  }
+  ggi_dict dict = {0};
+  ggi_dict_set(&dict, "NAME", p->name);
+  ggi_dict_set(&dict, "SYMBOL", symbol.p);
+  ggi_dict_set(&dict, "BLOCK", block);
+  ggi_dict_set(&dict, "GROUPS", groups);
+  ggi_dict_set(&dict, "MULTI", multi);
+  /* Polling without pause: one thread polling costs the SM nothing the
+   * frame needs, and a sleep would add up to its length to every frame. */
+  ggi_dict_set(&dict, "BACKOFF_NS", "0");
+  ggi_dict_set(&dict, "ARGS_MAX", args_max.p);
+  ggi_dict_set(&dict, "CASES", cases.p);
+  const char *path = target == GGI_TARGET_CUDA ? "cuda/persistent.cuh" : "hip/persistent.hip";
+  rc = ggi_render_template(templates_dir, path, &dict, out, d);
+done:
+  ggi_buf_free(&cases);
+  ggi_buf_free(&args_max);
+  ggi_buf_free(&symbol);
+  return rc;
+}

@@ -1,0 +1,200 @@
+/*
+ * gg_session.h - persistent-loop sessions: a kernel launched once and fed
+ * frames through a mailbox in host-mapped pinned memory.
+ *
+ *   gg_session_open()      launch the persistent kernel of a module
+ *   gg_session_start()     hand the GPU frame k (command + arguments)
+ *   ... unrelated CPU work ...
+ *   gg_session_wait()      wait, with a timeout, for the oldest frame in flight
+ *   gg_session_terminate() make the kernel exit; the GPU is clean afterwards
+ *
+ * Frames are numbered 1, 2, 3 ... in the order they are started; frame k
+ * lives in slot (k - 1) % nslots.  With one slot (single buffering) start
+ * and wait alternate; with two (double buffering, as in CuPer) frame k+1
+ * may be started while frame k runs; with N (a ring) up to N frames are
+ * queued and the GPU drains them back to back.  A slot belongs to the host
+ * from the moment its previous frame was waited for until the frame is
+ * started, then to the GPU until it is waited for: gg_session_start refuses
+ * (GG_ERR_STATE) when every slot is in flight, and gg_session_frame_slot()
+ * says which buffer set a frame uses, so an application with N buffer sets
+ * knows which one it may touch.
+ *
+ * Memory ordering: the host writes a slot's command and argument bytes,
+ * then stores the slot's sequence number with release semantics; one
+ * device thread loads it with acquire at system scope, runs the command,
+ * and one thread stores the slot's done number with release at system
+ * scope, which the host reads with acquire.  That one load and one store
+ * are the whole critical path of the handshake.
+ *
+ * Nothing blocks forever: wait takes a timeout (GG_ERR_TIMEOUT, the frame
+ * stays in flight), a trapped or faulting kernel becomes
+ * GG_ERR_KERNEL_FAULT (the context is then lost: free it and open a new
+ * one), and terminate tears the context down when the kernel does not exit
+ * by itself in time.  With heartbeat_ms set, the kernel also exits on its
+ * own when the host stops showing signs of life for that long.
+ */
+#ifndef GG_SESSION_H
+#define GG_SESSION_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gg_session gg_session;
+
+typedef enum gg_wait_mode {
+  GG_WAIT_SPIN = 0,  /* poll without pause: lowest latency, burns one core */
+  GG_WAIT_YIELD = 1  /* poll, then sched_yield() between polls after spin_ns */
+} gg_wait_mode;
+
+typedef struct gg_session_options {
+  int blocks;              /* many_blocks / hybrid: 0 = as the module says */
+  int buffering;           /* slots: 0 = as the module says */
+  gg_wait_mode wait_mode;
+  uint32_t spin_ns;        /* GG_WAIT_YIELD: spin this long first (default 20000) */
+  uint32_t heartbeat_ms;   /* 0: off; else the kernel exits when the host's
+                              heartbeat is older than this */
+  uint32_t terminate_ms;   /* how long terminate waits for a clean exit (default 1000) */
+  uint64_t stats_frames;   /* 0: no statistics; else record up to this many frames */
+} gg_session_options;
+
+/* Launch persistent kernel `name` (NULL: the module's first) of a loaded
+ * module.  many_blocks and hybrid are refused with GG_ERR_NOT_CORESIDENT
+ * when the device cannot hold every block at once (a grid barrier across
+ * blocks that are not all resident would deadlock). */
+gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_options *opt,
+                          gg_session **out);
+
+/* The command id of workload `name` in this session (0 .. ncommands-1). */
+gg_status gg_session_command(gg_session *s, const char *name, int *cmd);
+int gg_session_ncommands(const gg_session *s);
+int gg_session_nslots(const gg_session *s);
+int gg_session_blocks(const gg_session *s);    /* hardware blocks launched */
+
+/* Start the next frame: command `cmd` with arguments as for gg_launch()
+ * (they are packed into the slot's argument struct).  Returns the frame's
+ * number in *frame (may be NULL). */
+gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs,
+                           uint64_t *frame);
+/* The same with an already packed argument struct (gg_pack_args), the
+ * cheapest start.  args == NULL: the slot keeps the arguments it had. */
+gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size_t size,
+                                  uint64_t *frame);
+/* Wait for the oldest frame in flight; timeout_ns < 0 waits forever (but
+ * still notices a dead kernel).  GG_ERR_TIMEOUT leaves it in flight. */
+gg_status gg_session_wait(gg_session *s, int64_t timeout_ns);
+/* start + wait. */
+gg_status gg_session_run(gg_session *s, int cmd, const gg_arg *args, int nargs,
+                         int64_t timeout_ns);
+/* Frames started, and frames waited for. */
+uint64_t gg_session_started(const gg_session *s);
+uint64_t gg_session_completed(const gg_session *s);
+/* The slot (= buffer set) frame k uses: (k - 1) % nslots. */
+int gg_session_frame_slot(const gg_session *s, uint64_t frame);
+/* Show the kernel the host is alive (start and wait do it too). */
+void gg_session_heartbeat(gg_session *s);
+
+/* Make the kernel exit (abort flag), wait up to terminate_ms for it, and
+ * if it does not exit (a command that never returns) destroy the
+ * context's device state so the process can carry on.  Returns GG_OK after
+ * a clean exit; GG_ERR_TIMEOUT when the context had to be torn down, or the
+ * fault that killed the kernel: in those cases free the context and open a
+ * new one.  Idempotent. */
+gg_status gg_session_terminate(gg_session *s);
+/* Terminate if needed, then free. */
+void gg_session_free(gg_session *s);
+/* Detail of the last failure in this session (never NULL). */
+const char *gg_session_error(const gg_session *s);
+
+/* ---- per-frame statistics (recorded only when stats_frames > 0) ---- */
+
+typedef struct gg_stats {
+  uint64_t count;          /* frames recorded */
+  double mean_ns, p50_ns, p99_ns, p999_ns, p9999_ns, max_ns, min_ns;
+  double jitter_ns;        /* max - mean */
+} gg_stats;
+
+/* Latency of each frame from start to the end of its wait. */
+gg_status gg_session_stats(gg_session *s, gg_stats *out);
+void gg_session_stats_reset(gg_session *s);
+/* Histogram as CSV "bucket_lo_ns,bucket_hi_ns,count" with buckets of
+ * bucket_ns (0: 100 ns), for plotting. */
+gg_status gg_session_histogram_csv(gg_session *s, FILE *f, uint32_t bucket_ns);
+
+/* Statistics of any array of samples (sorted in place). */
+void gg_stats_compute(double *ns, uint64_t n, gg_stats *out);
+/* The CSV histogram of any array of samples (left unchanged). */
+gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t bucket_ns);
+
+/* ---- real-time helpers (each returns GG_OK or says plainly why not) ---- */
+
+gg_status gg_rt_pin_cpu(int cpu, char *msg, size_t msg_size);     /* calling thread */
+gg_status gg_rt_lock_memory(char *msg, size_t msg_size);          /* mlockall */
+gg_status gg_rt_fifo(int priority, char *msg, size_t msg_size);   /* SCHED_FIFO */
+uint64_t gg_rt_now_ns(void);                                      /* CLOCK_MONOTONIC */
+
+/* ---- the mailbox, as the kernel sees it (mirrored by templates/<target>/persistent.*) ----
+ *
+ *   0      line: abort      (host -> device)  u64, non-zero = exit
+ *   128    line: heartbeat  (host -> device)  u64 counter, u64 stale limit in ns
+ *   256    line: status     (device -> host)  u32 state, u32 reason, u64 frames run
+ *   384    line: error_info (device -> host)  u32 code, u32 command, u64 frame
+ *   512    slots, GG_MBOX_SLOT_STRIDE(args) bytes each:
+ *          +0   u64 seq (host, release), u32 command, u32 reserved, args bytes at +16
+ *          +GG_MBOX_DONE_OFFSET(args)  u64 done (device, release)
+ *
+ * One 128-byte line per field that a side writes, so host and device
+ * never write the same line.  A seq of GG_MBOX_SEQ_ABORT in the slot the
+ * kernel polls makes it exit at once (terminate writes it there, so the
+ * poll loop reads a single location).
+ */
+#define GG_MBOX_LINE 128u
+#define GG_MBOX_ABORT_OFF 0u
+#define GG_MBOX_HEARTBEAT_OFF 128u
+#define GG_MBOX_STATUS_OFF 256u
+#define GG_MBOX_ERROR_OFF 384u
+#define GG_MBOX_SLOTS_OFF 512u
+#define GG_MBOX_SLOT_HEADER 16u
+#define GG_MBOX_ROUND(x) (((x) + GG_MBOX_LINE - 1u) / GG_MBOX_LINE * GG_MBOX_LINE)
+#define GG_MBOX_DONE_OFFSET(args) GG_MBOX_ROUND(GG_MBOX_SLOT_HEADER + (args))
+#define GG_MBOX_SLOT_STRIDE(args) (GG_MBOX_DONE_OFFSET(args) + GG_MBOX_LINE)
+#define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
+#define GG_MBOX_SEQ_ABORT UINT64_MAX
+
+enum { /* status line: state */
+  GG_MBOX_STATE_LAUNCHED = 0, /* not yet running */
+  GG_MBOX_STATE_RUNNING = 1,
+  GG_MBOX_STATE_EXITED = 2
+};
+enum { /* status line: why the kernel exited */
+  GG_MBOX_EXIT_NONE = 0, GG_MBOX_EXIT_ABORT = 1, GG_MBOX_EXIT_STALE = 2,
+  GG_MBOX_EXIT_BAD_COMMAND = 3
+};
+
+/* The persistent kernel's one parameter. */
+typedef struct gg_persist_params {
+  void *mbox;         /* device address of the mailbox */
+  void *dev;          /* GG_PERSIST_DEV_BYTES(args) of zeroed device memory */
+  uint32_t nslots;
+  uint32_t slot_stride;
+  uint32_t groups;    /* pseudo-blocks per hardware block */
+  uint32_t group_smem;/* dynamic shared bytes per pseudo-block (largest command's) */
+} gg_persist_params;
+/* Device memory of many_blocks / hybrid: +0 u64 generation (block 0
+ * publishes a frame), +128 u64 arrivals (other blocks finished a frame),
+ * +256 the frame's command (u32) and args at +16, copied by block 0 so the
+ * other blocks read them from L2 rather than across PCIe. */
+#define GG_PERSIST_GEN_OFF 0u
+#define GG_PERSIST_ARRIVE_OFF 128u
+#define GG_PERSIST_FRAME_OFF 256u
+#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_FRAME_OFF + GG_MBOX_ROUND(GG_MBOX_SLOT_HEADER + (args)))
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GG_SESSION_H */

@@ -1,0 +1,552 @@
+/*
+ * session.c - persistent-loop sessions (include/gg_session.h).
+ *
+ * open:      mailbox in mapped pinned memory, device scratch, one launch on
+ *            a stream of its own, then wait until the kernel says RUNNING
+ *            (so a launch failure is reported by open, not by frame 1).
+ * start:     pack into the slot, one release store (session_mbox.c).
+ * wait:      acquire-poll the slot's done; now and then look at the clock
+ *            (timeout), the stream (a trapped kernel ends its stream with
+ *            an error) and the heartbeat.
+ * terminate: abort, wait terminate_ms for the stream to finish, else reset
+ *            the device's context: a command that never returns cannot be
+ *            stopped any other way.
+ */
+#include "internal.h"
+#include "session_mbox.h"
+#include "gg_session.h"
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COMMANDS 64
+#define START_TIMEOUT_NS 10000000000ull /* open waits this long for RUNNING */
+#define CHECK_EVERY 64                  /* polls between clock reads in wait */
+#define QUERY_EVERY_NS 1000000u         /* stream query at most once per ms */
+#define MAX_STATIC_SMEM (48u * 1024u)   /* above this CUDA needs an opt-in attribute */
+
+struct gg_session {
+  gg_context *ctx;
+  gg_module *mod;
+  const gg_persistent_desc *pd;
+  gg_session_options opt;
+  void *fn, *stream;
+  void *mbox_host;
+  ggr_dptr mbox_dev, dev;
+  ggr_mbox mb;
+  int blocks, block, groups;
+  uint32_t group_smem, args_size;
+  int ncommands;
+  gg_kernel *cmd[MAX_COMMANDS];
+  unsigned char *pack;       /* args_size bytes: gg_session_start packs here */
+  uint64_t *slot_t0;         /* stats: start time of each slot's frame */
+  double *samples;           /* stats: ns per frame */
+  uint64_t nsamples;
+  int running;               /* launched and not yet terminated */
+  int lost;                  /* the context is gone (fault or reset) */
+  gg_status final;           /* what terminate returns once done */
+  char err[1024];
+};
+
+static gg_status fail(gg_session *s, gg_status st, const char *fmt, ...)
+  __attribute__((format(printf, 3, 4)));
+static gg_status fail(gg_session *s, gg_status st, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(s->err, sizeof s->err, fmt, ap);
+  va_end(ap);
+  if (s->ctx)
+    ggr_set_error(s->ctx, st, "%s", s->err);
+  return st;
+}
+
+/* A vendor call: 0 is fine, else "what: NAME (string)" into s->err. */
+static gg_status vcheck(gg_session *s, int code, const char *what)
+{
+  if (code == 0)
+    return GG_OK;
+  const ggr_backend *be = s->ctx->be;
+  return fail(s, ggr_status_of(code), "%s: %s (%s)", what, be->err_name(code),
+              be->err_string(code));
+}
+
+static const gg_persistent_desc *find_desc(const gg_module_desc *md, const char *name)
+{
+  for (int i = 0; i < md->npersistent; i++)
+    if (!name || strcmp(md->persistent[i].name, name) == 0)
+      return &md->persistent[i];
+  return NULL;
+}
+
+static uint32_t round16(uint32_t x) { return (x + 15u) & ~15u; }
+
+/* Commands, their kernels and the slot / shared-memory sizes they need. */
+static gg_status resolve_commands(gg_session *s)
+{
+  const gg_persistent_desc *pd = s->pd;
+  if (pd->ncommands < 1 || pd->ncommands > MAX_COMMANDS)
+    return fail(s, GG_ERR_INVALID, "persistent \"%s\": %d commands (1 to %d allowed)",
+                pd->name, pd->ncommands, MAX_COMMANDS);
+  s->ncommands = pd->ncommands;
+  s->args_size = pd->slot_args_size;
+  s->group_smem = 0;
+  for (int i = 0; i < pd->ncommands; i++) {
+    int ki = pd->commands[i];
+    if (ki < 0 || ki >= s->mod->desc->nkernels)
+      return fail(s, GG_ERR_INVALID, "persistent \"%s\": command %d is kernel %d of %d",
+                  pd->name, i, ki, s->mod->desc->nkernels);
+    s->cmd[i] = &s->mod->kernels[ki];
+    const gg_kernel_desc *kd = s->cmd[i]->desc;
+    if (kd->args_size > s->args_size)
+      s->args_size = kd->args_size;
+    if (kd->shared_bytes > s->group_smem)
+      s->group_smem = kd->shared_bytes;
+  }
+  s->args_size = (s->args_size + 7u) & ~7u; /* the kernel copies 8-byte words */
+  if (s->args_size == 0)
+    s->args_size = 8;
+  s->group_smem = round16(s->group_smem);
+  return GG_OK;
+}
+
+/* Hardware blocks: 1, or the requested count if all can be co-resident
+ * (a frame's end barrier waits for every block: one that never got an
+ * SM would hang the loop). */
+static gg_status choose_blocks(gg_session *s)
+{
+  gg_persistent_layout l = s->pd->layout;
+  s->groups = (l == GG_PLAYOUT_THREAD_GROUPS || l == GG_PLAYOUT_HYBRID) && s->pd->groups > 0
+                  ? s->pd->groups : 1;
+  s->block = s->pd->block_size;
+  if (s->block <= 0 || s->block > 1024 || s->block % s->groups)
+    return fail(s, GG_ERR_INVALID, "persistent \"%s\": block_size %d, groups %d",
+                s->pd->name, s->block, s->groups);
+  if (l == GG_PLAYOUT_ONE_BLOCK || l == GG_PLAYOUT_THREAD_GROUPS) {
+    s->blocks = 1;
+    return GG_OK;
+  }
+  int per_sm = 0;
+  gg_status st = vcheck(s, s->ctx->be->occupancy(&per_sm, s->fn, s->block,
+                                                  (size_t)s->groups * s->group_smem),
+                        "occupancy of the persistent kernel");
+  if (st)
+    return st;
+  int resident = per_sm * s->ctx->sm_count;
+  int want = s->opt.blocks > 0 ? s->opt.blocks : s->pd->blocks;
+  if (want <= 0)
+    want = resident;
+  if (want < 1 || want > resident)
+    return fail(s, GG_ERR_NOT_CORESIDENT,
+                "persistent \"%s\": %d blocks of %d threads asked for, only %d can be "
+                "resident at once (%d per SM x %d SMs); a grid barrier needs them all",
+                s->pd->name, want, s->block, resident, per_sm, s->ctx->sm_count);
+  s->blocks = want;
+  return GG_OK;
+}
+
+static gg_status alloc_memory(gg_session *s)
+{
+  const ggr_backend *be = s->ctx->be;
+  uint32_t nslots = (uint32_t)s->opt.buffering;
+  size_t bytes = ggr_mbox_bytes(nslots, s->args_size);
+  gg_status st = vcheck(s, be->host_alloc(&s->mbox_host, bytes, 1), "mapped mailbox");
+  if (st)
+    return st;
+  ggr_mbox_init(&s->mb, s->mbox_host, nslots, s->args_size);
+  st = vcheck(s, be->host_device_ptr(&s->mbox_dev, s->mbox_host), "mailbox device address");
+  if (st)
+    return st;
+  size_t dev_bytes = GG_PERSIST_DEV_BYTES((size_t)s->args_size);
+  st = vcheck(s, be->mem_alloc(&s->dev, dev_bytes), "device scratch");
+  if (st)
+    return st;
+  st = vcheck(s, be->memset_sync(s->dev, 0, dev_bytes), "zero device scratch");
+  if (st)
+    return st;
+  s->pack = calloc(1, s->args_size);
+  if (!s->pack)
+    return fail(s, GG_ERR_OUT_OF_MEMORY, "session: %u bytes", s->args_size);
+  if (s->opt.stats_frames) {
+    s->slot_t0 = calloc(nslots, sizeof *s->slot_t0);
+    s->samples = malloc(s->opt.stats_frames * sizeof *s->samples);
+    if (!s->slot_t0 || !s->samples)
+      return fail(s, GG_ERR_OUT_OF_MEMORY, "session statistics: %llu frames",
+                  (unsigned long long)s->opt.stats_frames);
+  }
+  return GG_OK;
+}
+
+/* Launch, then wait for the kernel's RUNNING (or its early death). */
+static gg_status launch(gg_session *s)
+{
+  const ggr_backend *be = s->ctx->be;
+  gg_persist_params pp;
+  memset(&pp, 0, sizeof pp);
+  pp.mbox = (void *)(uintptr_t)s->mbox_dev;
+  pp.dev = (void *)(uintptr_t)s->dev;
+  pp.nslots = s->mb.nslots;
+  pp.slot_stride = s->mb.slot_stride;
+  pp.groups = (uint32_t)s->groups;
+  pp.group_smem = s->group_smem;
+  void *params[] = {&pp};
+  unsigned smem = (unsigned)s->groups * s->group_smem;
+  if (smem > MAX_STATIC_SMEM)
+    return fail(s, GG_ERR_UNSUPPORTED, "persistent \"%s\": %u bytes of shared memory per block "
+                "(%d groups x %u); at most %u", s->pd->name, smem, s->groups, s->group_smem,
+                MAX_STATIC_SMEM);
+  gg_status st = vcheck(s, be->stream_create(&s->stream), "session stream");
+  if (st)
+    return st;
+  st = vcheck(s, be->launch(s->fn, (unsigned)s->blocks, (unsigned)s->block, smem, s->stream,
+                            params), "launch of the persistent kernel");
+  if (st)
+    return st;
+  s->running = 1;
+  uint64_t t0 = gg_rt_now_ns();
+  while (ggr_mbox_state(&s->mb) == GG_MBOX_STATE_LAUNCHED) {
+    int q = be->stream_query(s->stream);
+    if (q != GGR_E_NOT_READY) {
+      s->running = 0;
+      if (q != 0)
+        s->lost = 1;
+      return q ? vcheck(s, q, "persistent kernel at start")
+               : fail(s, GG_ERR_LAUNCH, "persistent kernel exited before running");
+    }
+    if (gg_rt_now_ns() - t0 > START_TIMEOUT_NS)
+      return fail(s, GG_ERR_TIMEOUT, "persistent kernel not running after 10 s (another "
+                  "kernel holding the GPU?)");
+    sched_yield();
+  }
+  return GG_OK;
+}
+
+static void release_memory(gg_session *s)
+{
+  const ggr_backend *be = s->ctx->be;
+  if (!s->lost) {
+    if (s->stream)
+      be->stream_destroy(s->stream);
+    if (s->dev)
+      be->mem_free(s->dev);
+    if (s->mbox_host)
+      be->host_free(s->mbox_host);
+  }
+  s->stream = NULL;
+  s->dev = 0;
+  s->mbox_host = NULL;
+}
+
+gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_options *opt,
+                          gg_session **out)
+{
+  if (!mod || !out)
+    return GG_ERR_INVALID;
+  *out = NULL;
+  gg_session *s = calloc(1, sizeof *s);
+  if (!s)
+    return ggr_set_error(mod->ctx, GG_ERR_OUT_OF_MEMORY, "session");
+  s->ctx = mod->ctx;
+  s->mod = mod;
+  if (opt)
+    s->opt = *opt;
+  if (s->opt.spin_ns == 0)
+    s->opt.spin_ns = 20000;
+  if (s->opt.terminate_ms == 0)
+    s->opt.terminate_ms = 1000;
+  s->pd = find_desc(mod->desc, name);
+  gg_status st = GG_OK;
+  if (!s->pd)
+    st = fail(s, GG_ERR_NOT_FOUND, "module \"%s\" has no persistent kernel%s%s%s",
+              mod->desc->name, name ? " \"" : "", name ? name : "", name ? "\"" : "");
+  if (!st && s->opt.buffering <= 0)
+    s->opt.buffering = s->pd->buffering > 0 ? s->pd->buffering : 1;
+  if (!st)
+    st = resolve_commands(s);
+  if (!st)
+    st = ggr_make_current(s->ctx);
+  if (!st)
+    st = vcheck(s, s->ctx->be->module_function(&s->fn, mod->native, s->pd->symbol),
+                s->pd->symbol);
+  if (!st)
+    st = choose_blocks(s);
+  if (!st)
+    st = alloc_memory(s);
+  if (!st && s->opt.heartbeat_ms)
+    ggr_mbox_heartbeat(&s->mb, (uint64_t)s->opt.heartbeat_ms * 1000000u);
+  if (!st)
+    st = launch(s);
+  if (st) {
+    char keep[sizeof s->err];
+    memcpy(keep, s->err, sizeof keep);
+    gg_session_free(s);
+    ggr_set_error(mod->ctx, st, "%s", keep);
+    return st;
+  }
+  s->final = GG_OK;
+  *out = s;
+  return GG_OK;
+}
+
+gg_status gg_session_command(gg_session *s, const char *name, int *cmd)
+{
+  for (int i = 0; s && name && i < s->ncommands; i++)
+    if (strcmp(s->cmd[i]->desc->name, name) == 0) {
+      *cmd = i;
+      return GG_OK;
+    }
+  return s ? fail(s, GG_ERR_NOT_FOUND, "no command \"%s\" in persistent \"%s\"",
+                  name ? name : "(null)", s->pd->name)
+           : GG_ERR_INVALID;
+}
+
+int gg_session_ncommands(const gg_session *s) { return s->ncommands; }
+int gg_session_nslots(const gg_session *s) { return (int)s->mb.nslots; }
+int gg_session_blocks(const gg_session *s) { return s->blocks; }
+uint64_t gg_session_started(const gg_session *s) { return s->mb.started; }
+uint64_t gg_session_completed(const gg_session *s) { return s->mb.completed; }
+int gg_session_frame_slot(const gg_session *s, uint64_t frame)
+{
+  return frame ? (int)ggr_mbox_slot_of(&s->mb, frame) : -1;
+}
+const char *gg_session_error(const gg_session *s) { return s ? s->err : "no session"; }
+
+void gg_session_heartbeat(gg_session *s)
+{
+  if (s && s->running && s->opt.heartbeat_ms)
+    ggr_mbox_heartbeat(&s->mb, (uint64_t)s->opt.heartbeat_ms * 1000000u);
+}
+
+static gg_status can_start(gg_session *s, int cmd)
+{
+  if (!s->running)
+    return fail(s, GG_ERR_STATE, "session is terminated%s", s->lost ? " (context lost)" : "");
+  if (cmd < 0 || cmd >= s->ncommands)
+    return fail(s, GG_ERR_NOT_FOUND, "command %d: persistent \"%s\" has %d", cmd,
+                s->pd->name, s->ncommands);
+  if (ggr_mbox_full(&s->mb))
+    return fail(s, GG_ERR_STATE, "all %u slots hold frames in flight: wait for one first",
+                s->mb.nslots);
+  return GG_OK;
+}
+
+static void post(gg_session *s, int cmd, const void *args, size_t size, uint64_t *frame)
+{
+  if (s->slot_t0)
+    s->slot_t0[ggr_mbox_slot_of(&s->mb, s->mb.started + 1)] = gg_rt_now_ns();
+  uint64_t f = ggr_mbox_post(&s->mb, (uint32_t)cmd, args, size);
+  if (s->opt.heartbeat_ms)
+    ggr_mbox_heartbeat(&s->mb, (uint64_t)s->opt.heartbeat_ms * 1000000u);
+  if (frame)
+    *frame = f;
+}
+
+gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size_t size,
+                                  uint64_t *frame)
+{
+  if (!s)
+    return GG_ERR_INVALID;
+  gg_status st = can_start(s, cmd);
+  if (st)
+    return st;
+  if (args && size > s->args_size)
+    return fail(s, GG_ERR_INVALID, "%zu argument bytes; a slot holds %u", size, s->args_size);
+  post(s, cmd, args, size, frame);
+  return GG_OK;
+}
+
+gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs,
+                           uint64_t *frame)
+{
+  if (!s)
+    return GG_ERR_INVALID;
+  gg_status st = can_start(s, cmd);
+  if (st)
+    return st;
+  gg_kernel *k = s->cmd[cmd];
+  st = ggr_pack_kernel_args(k, args, nargs, s->pack, s->args_size);
+  if (st)
+    return fail(s, st, "arguments of command \"%s\": %s", k->desc->name,
+                gg_last_error(s->ctx));
+  post(s, cmd, s->pack, k->desc->args_size, frame);
+  return GG_OK;
+}
+
+static void record(gg_session *s, uint64_t frame)
+{
+  if (!s->samples || s->nsamples >= s->opt.stats_frames)
+    return;
+  uint64_t t0 = s->slot_t0[ggr_mbox_slot_of(&s->mb, frame)];
+  s->samples[s->nsamples++] = (double)(gg_rt_now_ns() - t0);
+}
+
+/* The kernel stopped while frames were in flight: why? */
+static gg_status kernel_gone(gg_session *s, int q)
+{
+  s->running = 0;
+  if (q != 0) {
+    s->lost = 1;
+    s->final = GG_ERR_KERNEL_FAULT;
+    const ggr_backend *be = s->ctx->be;
+    return fail(s, GG_ERR_KERNEL_FAULT,
+                "persistent \"%s\" died at frame %llu: %s (%s); the context is lost: "
+                "terminate, free the context and open a new one",
+                s->pd->name, (unsigned long long)(s->mb.completed + 1), be->err_name(q),
+                be->err_string(q));
+  }
+  uint32_t why = ggr_mbox_exit_reason(&s->mb);
+  return fail(s, GG_ERR_STATE, "persistent \"%s\" exited (%s) with frames in flight",
+              s->pd->name, why == GG_MBOX_EXIT_STALE ? "heartbeat went stale"
+                           : why == GG_MBOX_EXIT_ABORT ? "aborted" : "unknown reason");
+}
+
+gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
+{
+  if (!s)
+    return GG_ERR_INVALID;
+  if (s->mb.completed == s->mb.started)
+    return fail(s, GG_ERR_STATE, "no frame in flight");
+  if (!s->running)
+    return fail(s, s->lost ? GG_ERR_KERNEL_FAULT : GG_ERR_STATE, "session is terminated");
+  /* Hot path: the frame is often done by the first polls. */
+  for (int i = 0; i < CHECK_EVERY; i++)
+    if (ggr_mbox_poll(&s->mb)) {
+      record(s, s->mb.completed);
+      return GG_OK;
+    }
+  uint64_t t0 = gg_rt_now_ns(), last_query = t0;
+  for (;;) {
+    for (int i = 0; i < CHECK_EVERY; i++)
+      if (ggr_mbox_poll(&s->mb)) {
+        record(s, s->mb.completed);
+        return GG_OK;
+      }
+    uint64_t now = gg_rt_now_ns();
+    if (now - last_query >= QUERY_EVERY_NS) {
+      last_query = now;
+      gg_session_heartbeat(s);
+      ggr_make_current(s->ctx);
+      int q = s->ctx->be->stream_query(s->stream);
+      if (q != GGR_E_NOT_READY && !ggr_mbox_poll(&s->mb))
+        return kernel_gone(s, q);
+      if (q != GGR_E_NOT_READY) { /* it finished the frame, then exited */
+        record(s, s->mb.completed);
+        return GG_OK;
+      }
+    }
+    if (timeout_ns >= 0 && now - t0 >= (uint64_t)timeout_ns)
+      return fail(s, GG_ERR_TIMEOUT, "frame %llu of persistent \"%s\" not done after %.3f ms",
+                  (unsigned long long)(s->mb.completed + 1), s->pd->name,
+                  (double)timeout_ns / 1e6);
+    if (s->opt.wait_mode == GG_WAIT_YIELD && now - t0 >= s->opt.spin_ns)
+      sched_yield();
+  }
+}
+
+gg_status gg_session_run(gg_session *s, int cmd, const gg_arg *args, int nargs,
+                         int64_t timeout_ns)
+{
+  gg_status st = gg_session_start(s, cmd, args, nargs, NULL);
+  return st ? st : gg_session_wait(s, timeout_ns);
+}
+
+/* The last resort for a kernel that ignores the abort flag: tear down the
+ * device state of this process.  The vendor's reset is looked up here
+ * rather than in the backend table so a backend without it still loads. */
+static int reset_device(gg_session *s)
+{
+  const ggr_backend *be = s->ctx->be;
+  if (be->kind == GG_BACKEND_CUDA) {
+    int (*reset)(int) = (int (*)(int))dlsym(be->lib, "cuDevicePrimaryCtxReset_v2");
+    if (!reset)
+      reset = (int (*)(int))dlsym(be->lib, "cuDevicePrimaryCtxReset");
+    return reset ? reset(s->ctx->device) : -1;
+  }
+  int (*reset)(void) = (int (*)(void))dlsym(be->lib, "hipDeviceReset");
+  return reset ? reset() : -1;
+}
+
+gg_status gg_session_terminate(gg_session *s)
+{
+  if (!s)
+    return GG_ERR_INVALID;
+  if (!s->running) {
+    release_memory(s);
+    return s->final;
+  }
+  const ggr_backend *be = s->ctx->be;
+  ggr_make_current(s->ctx);
+  ggr_mbox_abort(&s->mb);
+  uint64_t t0 = gg_rt_now_ns(), limit = (uint64_t)s->opt.terminate_ms * 1000000u;
+  int q;
+  while ((q = be->stream_query(s->stream)) == GGR_E_NOT_READY &&
+         gg_rt_now_ns() - t0 < limit)
+    sched_yield();
+  s->running = 0;
+  if (q == 0) {
+    s->final = GG_OK;
+  } else if (q != GGR_E_NOT_READY) {
+    s->lost = 1;
+    s->final = vcheck(s, q, "persistent kernel");
+    if (s->final != GG_ERR_KERNEL_FAULT)
+      s->final = GG_ERR_KERNEL_FAULT;
+  } else {
+    int r = reset_device(s);
+    s->lost = 1;
+    s->final = fail(s, GG_ERR_TIMEOUT,
+                    "persistent \"%s\" did not exit within %u ms of the abort (a command that "
+                    "never returns?); the device was reset%s: free the context and open a new "
+                    "one", s->pd->name, s->opt.terminate_ms,
+                    r == 0 ? "" : " (reset failed: the process may have to exit)");
+  }
+  release_memory(s);
+  return s->final;
+}
+
+void gg_session_free(gg_session *s)
+{
+  if (!s)
+    return;
+  if (s->running)
+    gg_session_terminate(s);
+  if (s->ctx)
+    release_memory(s);
+  free(s->pack);
+  free(s->slot_t0);
+  free(s->samples);
+  free(s);
+}
+
+gg_status gg_session_stats(gg_session *s, gg_stats *out)
+{
+  if (!s || !out)
+    return GG_ERR_INVALID;
+  if (!s->samples)
+    return fail(s, GG_ERR_STATE, "statistics are off (gg_session_options.stats_frames = 0)");
+  double *copy = malloc((s->nsamples ? s->nsamples : 1) * sizeof *copy);
+  if (!copy)
+    return fail(s, GG_ERR_OUT_OF_MEMORY, "statistics");
+  memcpy(copy, s->samples, s->nsamples * sizeof *copy);
+  gg_stats_compute(copy, s->nsamples, out);
+  free(copy);
+  return GG_OK;
+}
+
+void gg_session_stats_reset(gg_session *s)
+{
+  if (s)
+    s->nsamples = 0;
+}
+
+gg_status gg_session_histogram_csv(gg_session *s, FILE *f, uint32_t bucket_ns)
+{
+  if (!s || !f)
+    return GG_ERR_INVALID;
+  if (!s->samples)
+    return fail(s, GG_ERR_STATE, "statistics are off (gg_session_options.stats_frames = 0)");
+  return gg_stats_histogram_csv(s->samples, s->nsamples, f, bucket_ns);
+}

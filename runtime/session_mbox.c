@@ -1,0 +1,97 @@
+/*
+ * session_mbox.c - the host's half of the mailbox handshake.
+ *
+ * The host writes the slot's command and argument bytes with plain stores,
+ * then publishes them with ONE release store of the slot's sequence.  The
+ * device's acquire load of that sequence makes the plain stores visible
+ * to it (system scope on the device side; on x86-64 the release store is a
+ * plain mov, so it costs nothing here).  The device answers with one
+ * release store of the slot's done number, read here with acquire.
+ */
+#include "session_mbox.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+static _Atomic uint64_t *u64_at(char *p) { return (_Atomic uint64_t *)(void *)p; }
+static _Atomic uint32_t *u32_at(char *p) { return (_Atomic uint32_t *)(void *)p; }
+
+size_t ggr_mbox_bytes(uint32_t nslots, uint32_t args_size)
+{
+  return GG_MBOX_BYTES((size_t)nslots, (size_t)args_size);
+}
+
+void ggr_mbox_init(ggr_mbox *mb, void *base, uint32_t nslots, uint32_t args_size)
+{
+  mb->base = base;
+  mb->nslots = nslots;
+  mb->args_size = args_size;
+  mb->slot_stride = GG_MBOX_SLOT_STRIDE(args_size);
+  mb->started = 0;
+  mb->completed = 0;
+  memset(base, 0, ggr_mbox_bytes(nslots, args_size));
+}
+
+int ggr_mbox_full(const ggr_mbox *mb)
+{
+  return mb->started - mb->completed >= mb->nslots;
+}
+
+uint64_t ggr_mbox_post(ggr_mbox *mb, uint32_t command, const void *args, size_t size)
+{
+  uint64_t frame = mb->started + 1;
+  char *slot = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, frame));
+  atomic_store_explicit(u32_at(slot + 8), command, memory_order_relaxed);
+  if (args)
+    memcpy(slot + GG_MBOX_SLOT_HEADER, args, size);
+  /* The one store the device waits for: everything above happens-before
+   * the device's acquire load that sees `frame`. */
+  atomic_store_explicit(u64_at(slot), frame, memory_order_release);
+  mb->started = frame;
+  return frame;
+}
+
+int ggr_mbox_poll(ggr_mbox *mb)
+{
+  if (mb->completed == mb->started)
+    return 0;
+  uint64_t frame = mb->completed + 1;
+  char *slot = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, frame));
+  uint64_t done = atomic_load_explicit(u64_at(slot + GG_MBOX_DONE_OFFSET(mb->args_size)),
+                                       memory_order_acquire);
+  if (done != frame)
+    return 0;
+  mb->completed = frame;
+  return 1;
+}
+
+void ggr_mbox_abort(ggr_mbox *mb)
+{
+  atomic_store_explicit(u64_at(mb->base + GG_MBOX_ABORT_OFF), 1, memory_order_release);
+  /* The kernel polls the slot of the first frame not yet posted (or is
+   * busy with a posted one and polls that slot afterwards). */
+  char *slot = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, mb->started + 1));
+  atomic_store_explicit(u64_at(slot), GG_MBOX_SEQ_ABORT, memory_order_release);
+}
+
+void ggr_mbox_heartbeat(ggr_mbox *mb, uint64_t stale_ns)
+{
+  char *hb = mb->base + GG_MBOX_HEARTBEAT_OFF;
+  atomic_store_explicit(u64_at(hb + 8), stale_ns, memory_order_relaxed);
+  atomic_fetch_add_explicit(u64_at(hb), 1, memory_order_release);
+}
+
+uint32_t ggr_mbox_state(const ggr_mbox *mb)
+{
+  return atomic_load_explicit(u32_at(mb->base + GG_MBOX_STATUS_OFF), memory_order_acquire);
+}
+
+uint32_t ggr_mbox_exit_reason(const ggr_mbox *mb)
+{
+  return atomic_load_explicit(u32_at(mb->base + GG_MBOX_STATUS_OFF + 4), memory_order_acquire);
+}
+
+uint64_t ggr_mbox_frames_run(const ggr_mbox *mb)
+{
+  return atomic_load_explicit(u64_at(mb->base + GG_MBOX_STATUS_OFF + 8), memory_order_acquire);
+}

@@ -1,0 +1,57 @@
+/*
+ * session_mbox.h - the host's half of the persistent-loop handshake
+ * (internal).  Pure C11 atomics on the mailbox bytes described in
+ * gg_session.h: no vendor calls, so a CPU test can run it against a host
+ * thread that plays the kernel.
+ */
+#ifndef GGR_SESSION_MBOX_H
+#define GGR_SESSION_MBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gg_session.h"
+
+typedef struct ggr_mbox {
+  char *base;            /* host address of the mailbox */
+  uint32_t nslots;
+  uint32_t args_size;    /* bytes of argument space per slot */
+  uint32_t slot_stride;
+  uint64_t started;      /* frames posted */
+  uint64_t completed;    /* frames whose done the host has seen */
+} ggr_mbox;
+
+/* Size in bytes of a mailbox with these slots. */
+size_t ggr_mbox_bytes(uint32_t nslots, uint32_t args_size);
+/* Lay out (and zero) a mailbox over `bytes` bytes at base. */
+void ggr_mbox_init(ggr_mbox *mb, void *base, uint32_t nslots, uint32_t args_size);
+
+/* Slot of frame k (k >= 1). */
+static inline uint32_t ggr_mbox_slot_of(const ggr_mbox *mb, uint64_t frame)
+{
+  return (uint32_t)((frame - 1) % mb->nslots);
+}
+/* 1 when every slot holds a frame in flight. */
+int ggr_mbox_full(const ggr_mbox *mb);
+/* Post the next frame: copy args (NULL: keep the slot's bytes) and the
+ * command, then release the slot's sequence.  The caller has checked
+ * !full and size <= args_size.  Returns the frame number. */
+uint64_t ggr_mbox_post(ggr_mbox *mb, uint32_t command, const void *args, size_t size);
+/* 1 when the oldest frame in flight is done (acquire); advances completed. */
+int ggr_mbox_poll(ggr_mbox *mb);
+/* Ask the kernel to exit: abort line, and the abort sequence in the slot
+ * it polls next, so it sees it without a second poll location. */
+void ggr_mbox_abort(ggr_mbox *mb);
+void ggr_mbox_heartbeat(ggr_mbox *mb, uint64_t stale_ns);
+/* The device's status line. */
+uint32_t ggr_mbox_state(const ggr_mbox *mb);
+uint32_t ggr_mbox_exit_reason(const ggr_mbox *mb);
+uint64_t ggr_mbox_frames_run(const ggr_mbox *mb);
+
+/* Raw addresses, for the test's emulated device. */
+static inline char *ggr_mbox_slot(const ggr_mbox *mb, uint32_t i)
+{
+  return mb->base + GG_MBOX_SLOTS_OFF + (size_t)i * mb->slot_stride;
+}
+
+#endif
