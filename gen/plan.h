@@ -41,4 +41,16 @@ ggi_strategy ggi_reduce_auto(const ggi_kernel *k, const char **why);
 /* Strategy names as written in workload files ("warp_shuffle", ...). */
 const char *ggi_strategy_name(ggi_strategy s);
 
+/* For specialize.c: block size, items per thread and load vector width of
+ * a reduce-like kernel (knobs the workload wrote win), with one sentence
+ * saying why.  spec.block / spec.items must be these (or the workload's):
+ * the scan's grid is one tile of block x items per block, and its
+ * workspace holds one look-back flag per tile.  Added by "reduce". */
+void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, const char **why);
+
+/* For specialize.c / explain: 1 when the kernel's atomic merge (strategy
+ * global_atomic or shared_atomic) is a compare-and-swap loop on target,
+ * with the sentence for `gpugen explain`.  Added by "reduce". */
+int ggi_reduce_needs_cas(const ggi_kernel *k, unsigned target, const char **why);
+
 #endif

@@ -1,0 +1,408 @@
+/*
+ * reduce_plan.c - how reduce, scan and tile_reduce kernels are rendered.
+ *
+ * Every choice about these patterns is made here, in C, and reaches the
+ * templates (templates/common/reduce_*.cuh, scan.cuh, tile_reduce.cuh) as
+ * plain {{KEY}} values: which template, how wide the loads are, how much
+ * shared memory and workspace, how the grid is sized, which atomic call
+ * merges a block's result.  The templates hold no decisions.
+ *
+ * The shapes, measured on an H100 and argued in the templates:
+ *  - reduce, large: 256 threads, four 16-byte loads in flight per thread
+ *    per iteration, grid = cover the work but never more blocks than are
+ *    co-resident (so the per-block partials in the workspace are bounded);
+ *  - reduce, <= 32K static elements: one block (the fast path of
+ *    persistent one_block frames), sized so each thread has ~16 elements;
+ *  - scan: tiles of 256 threads x SCAN_ITEMS, one tile per block, single
+ *    pass with decoupled look-back through per-tile flags tagged by gg_seq;
+ *  - tile_reduce: a team of S = pow2ceil(min(tile, 32)) lanes per tile.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+
+#define SMALL_REDUCE 32768     /* static elements reduced by one block */
+#define WS_FIXED 128           /* ticket, init flag, barrier, accumulators */
+#define DET_GRID 256           /* deterministic: the grid on every device */
+#define LOADS_IN_FLIGHT 4      /* 16-byte loads per thread per iteration */
+
+static const char *const strategy_names[GGI_STRAT_COUNT] = {
+  "auto", "global_atomic", "shared_atomic", "warp_shuffle",
+  "shared_tree", "cg_tile", "grid_sync", "deterministic",
+};
+
+const char *ggi_strategy_name(ggi_strategy s)
+{
+  if ((int)s < 0 || s >= GGI_STRAT_COUNT) return "?";
+  return strategy_names[s];
+}
+
+/* ---- types ---- */
+
+static int dtype_size(gg_dtype t)
+{
+  switch (t) {
+  case GG_I32: case GG_U32: case GG_F32: return 4;
+  case GG_I64: case GG_U64: case GG_F64: case GG_PTR: return 8;
+  case GG_F16: case GG_BF16: return 2;
+  default: return 4;
+  }
+}
+
+static const char *dtype_c(gg_dtype t)
+{
+  switch (t) {
+  case GG_I32: return "int";
+  case GG_U32: return "unsigned";
+  case GG_I64: return "long long";
+  case GG_U64: return "unsigned long long";
+  case GG_F32: return "float";
+  case GG_F64: return "double";
+  case GG_F16: return "gg_f16";
+  case GG_BF16: return "gg_bf16";
+  default: return "float";
+  }
+}
+
+static int is_float(gg_dtype t) { return t == GG_F32 || t == GG_F64 || t == GG_F16 || t == GG_BF16; }
+
+/* The accumulator: f16/bf16 accumulate in f32 (16-bit sums lose digits
+ * after a few thousand terms). */
+static gg_dtype acc_type(const ggi_kernel *k)
+{
+  gg_dtype t = k->acc_type;
+  if (t == GG_F16 || t == GG_BF16) return GG_F32;
+  if (t < 0 || t >= GG_PTR) return GG_F32;
+  return t;
+}
+
+/* Total static work, or -1 when an extent is known only at run time. */
+static int64_t static_work(const ggi_kernel *k)
+{
+  int64_t w = 1;
+  for (int r = 0; r < k->rank && r < GGI_MAX_RANK; r++) {
+    if (k->range[r].name) return -1;
+    w *= k->range[r].value;
+  }
+  return w;
+}
+
+static int nvalues(const ggi_kernel *k)
+{
+  return k->nvalues < 1 ? 1 : k->nvalues;
+}
+
+/* ---- atomics ---- */
+
+/* Does merging with an atomic need a compare-and-swap loop on this target?
+ * Native: add on every 4/8-byte type (f64 since sm_60), min/max on
+ * integers (64-bit min/max are CAS loops on HIP 5.2). */
+static int atomic_needs_cas(const ggi_kernel *k, unsigned target)
+{
+  gg_dtype t = acc_type(k);
+  switch (k->op) {
+  case GGI_OP_SUM: return 0;
+  case GGI_OP_MIN: case GGI_OP_MAX:
+    if (is_float(t)) return 1;
+    if ((t == GG_I64) && target == GGI_TARGET_HIP) return 1;
+    return 0;
+  default: return 1; /* prod, custom */
+  }
+}
+
+static int uses_atomics(ggi_strategy s)
+{
+  return s == GGI_STRAT_GLOBAL_ATOMIC || s == GGI_STRAT_SHARED_ATOMIC;
+}
+
+int ggi_reduce_needs_cas(const ggi_kernel *k, unsigned target, const char **why)
+{
+  ggi_strategy s = k->spec.strategy != GGI_STRAT_AUTO ? k->spec.strategy : k->strategy;
+  if (k->pattern != GG_PATTERN_REDUCE || !uses_atomics(s) || !atomic_needs_cas(k, target))
+    return 0;
+  if (why)
+    *why = "the hardware has no atomic for this type and operator, so the atomic merge "
+           "is a compare-and-swap loop (slower under contention; warp_shuffle needs none)";
+  return 1;
+}
+
+/* The statement that merges v into *p atomically (p, v: ACC_T). */
+static const char *atomic_stmt(const ggi_kernel *k, ggi_arena *a)
+{
+  char buf[160];
+  switch (k->op) {
+  case GGI_OP_SUM: return "gg_atomic_add(p, v);";
+  case GGI_OP_MIN: return "gg_atomic_min(p, v);";
+  case GGI_OP_MAX: return "gg_atomic_max(p, v);";
+  case GGI_OP_PROD: return "gg_atomic_cas_combine(p, v, gg_op_mul());";
+  default:
+    snprintf(buf, sizeof buf, "gg_atomic_cas_combine(p, v, gg_combine_%s());", k->name);
+    return ggi_strdup(a, buf);
+  }
+}
+
+/* Is the identity all zero bits?  Then a zero-filled workspace already
+ * holds it and the atomic strategies need no first-launch initialisation. */
+static int identity_is_zero(const ggi_kernel *k)
+{
+  if (k->op == GGI_OP_SUM) return 1;
+  if (k->op == GGI_OP_MAX && (acc_type(k) == GG_U32 || acc_type(k) == GG_U64)) return 1;
+  return 0;
+}
+
+/* ---- choices ---- */
+
+ggi_strategy ggi_reduce_auto(const ggi_kernel *k, const char **why)
+{
+  const char *w;
+  ggi_strategy s = GGI_STRAT_WARP_SHUFFLE;
+  int64_t n = static_work(k);
+  if (k->pattern == GG_PATTERN_SCAN) {
+    w = "scan: one pass with decoupled look-back (each tile publishes its aggregate, "
+        "then its inclusive prefix; flags tagged with gg_seq never need clearing)";
+  } else if (k->pattern == GG_PATTERN_TILE_REDUCE) {
+    w = "tile_reduce: one team of up to 32 lanes per tile, reduced with shuffles";
+  } else if (k->launch == GG_LAUNCH_COOPERATIVE) {
+    s = GGI_STRAT_GRID_SYNC;
+    w = "launch = cooperative: two phases around one grid barrier";
+  } else if (n >= 0 && n <= SMALL_REDUCE) {
+    w = "<= 32K static elements: one block, warp shuffles then one shuffle across the "
+        "warps' partials (no atomics, no workspace: the fast path of persistent frames)";
+  } else {
+    w = "large or run-time size: warp shuffles in every block, partials in the workspace, "
+        "the last block to take the ticket combines them in a fixed order (one pass, like CUB)";
+  }
+  if (why) *why = w;
+  return s;
+}
+
+static ggi_strategy strategy_of(const ggi_kernel *k)
+{
+  if (k->spec.strategy != GGI_STRAT_AUTO) return k->spec.strategy;
+  if (k->strategy != GGI_STRAT_AUTO) return k->strategy;
+  return ggi_reduce_auto(k, NULL);
+}
+
+/* The single value, when it is a plain read `x(i)` of a rank-1 contiguous
+ * view: then the loads can be 16-byte vectors.  Returns the view or NULL. */
+static const ggi_param *plain_read(const ggi_kernel *k)
+{
+  if (k->rank != 1 || nvalues(k) != 1 || !k->values[0] || !k->index[0]) return NULL;
+  const char *s = k->values[0];
+  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+  for (int i = 0; i < k->nparams; i++) {
+    const ggi_param *p = &k->params[i];
+    size_t n = strlen(p->name);
+    if (p->kind != GG_PARAM_VIEW || p->rank != 1 || p->layout == GG_LAYOUT_STRIDE) continue;
+    if (strncmp(s, p->name, n) != 0) continue;
+    const char *t = s + n;
+    while (*t == ' ') t++;
+    if (*t++ != '(') continue;
+    while (*t == ' ') t++;
+    size_t m = strlen(k->index[0]);
+    if (strncmp(t, k->index[0], m) != 0) continue;
+    t += m;
+    while (*t == ' ') t++;
+    if (*t++ != ')') continue;
+    while (*t == ' ' || *t == '\t' || *t == '\n' || *t == ';') t++;
+    if (*t == '\0') return p;
+  }
+  return NULL;
+}
+
+void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, const char **why)
+{
+  const ggi_param *src = plain_read(k);
+  int vec = src ? 16 / dtype_size(src->dtype) : 1;
+  int64_t n = static_work(k);
+  int b = 256;
+  const char *w = "256 threads: enough warps per SM to keep loads in flight, few barriers";
+  if (k->vector == 1) vec = 1;
+  if (k->pattern == GG_PATTERN_REDUCE && n >= 0 && n <= SMALL_REDUCE
+      && strategy_of(k) != GGI_STRAT_GRID_SYNC) {
+    /* one block: ~16 elements per thread, so a 1K sum uses 64 threads
+     * (cheap barriers) and a 32K sum all 1024 */
+    int64_t t = (n + 15) / 16;
+    t = (t + 31) / 32 * 32;
+    b = t < 32 ? 32 : t > 1024 ? 1024 : (int)t;
+    w = "one block with ~16 elements per thread: small blocks have cheap barriers";
+  }
+  if (k->pattern == GG_PATTERN_TILE_REDUCE) vec = 1;
+  if (k->block > 0) {
+    b = k->block;
+    w = "block as written in the workload";
+  }
+  int it = vec * LOADS_IN_FLIGHT;
+  if (k->pattern == GG_PATTERN_SCAN) {
+    it = acc_type(k) == GG_F64 || acc_type(k) == GG_I64 || acc_type(k) == GG_U64 ? 6 : 12;
+    vec = 1;
+  } else if (k->pattern == GG_PATTERN_TILE_REDUCE) {
+    int s = 1;
+    while (s < k->tile && s < 32) s <<= 1;
+    it = k->tile / s > 0 ? k->tile / s : 1;
+  }
+  if (k->items > 0 && k->pattern != GG_PATTERN_TILE_REDUCE) it = k->items;
+  if (block) *block = b;
+  if (items) *items = it;
+  if (vector) *vector = vec;
+  if (why) *why = w;
+}
+
+/* ---- the plan ---- */
+
+static int set(ggi_plan *p, const char *key, const char *value, ggi_diag *d)
+{
+  if (p->nvars >= GGI_PLAN_MAX_VARS) {
+    snprintf(d->msg, sizeof d->msg, "internal: too many plan keys (%s)", key);
+    return -1;
+  }
+  p->keys[p->nvars] = key;
+  p->values[p->nvars] = value;
+  p->nvars++;
+  return 0;
+}
+
+static const char *fmt_int(ggi_arena *a, long long v)
+{
+  char buf[32];
+  snprintf(buf, sizeof buf, "%lld", v);
+  return ggi_strdup(a, buf);
+}
+
+/* Statements computing values 1..n-1 of a multi-value reduce into gg_a. */
+static const char *more_values(const ggi_kernel *k, ggi_arena *a)
+{
+  size_t len = 1;
+  int nv = nvalues(k);
+  for (int v = 1; v < nv; v++) len += strlen(k->values[v] ? k->values[v] : "0") + 64;
+  char *s = ggi_alloc(a, len);
+  if (!s) return NULL;
+  size_t at = 0;
+  for (int v = 1; v < nv; v++)
+    at += (size_t)snprintf(s + at, len - at, "gg_a.v[%d] = (gg_acc_t)(%s);\n", v,
+                           k->values[v] ? k->values[v] : "0");
+  return s;
+}
+
+static int fail_oom(ggi_diag *d)
+{
+  snprintf(d->msg, sizeof d->msg, "out of memory while planning a reduction");
+  return -1;
+}
+
+static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
+                       ggi_diag *d)
+{
+  static const char *const tpl[GGI_STRAT_COUNT] = {
+    "common/reduce_warp_shuffle.cuh", "common/reduce_global_atomic.cuh",
+    "common/reduce_shared_atomic.cuh", "common/reduce_warp_shuffle.cuh",
+    "common/reduce_shared_tree.cuh", "common/reduce_cg_tile.cuh",
+    "common/reduce_grid_sync.cuh", "common/reduce_deterministic.cuh",
+  };
+  ggi_strategy s = strategy_of(k);
+  const ggi_param *src = plain_read(k);
+  int block, items, vec, nv = nvalues(k);
+  int acc_size = dtype_size(acc_type(k));
+  int64_t n = static_work(k);
+  ggi_reduce_shape(k, &block, &items, &vec, NULL);
+  if (k->spec.block > 0) block = k->spec.block;
+
+  p->template_path = tpl[s];
+  p->ws_fixed = WS_FIXED;
+  p->ws_per_block = (uint32_t)((nv * acc_size + 7) / 8 * 8);
+  /* warp partials (at most 32 warps) or, for the tree, one slot per thread */
+  p->shared_bytes = (uint32_t)(32 * nv * 8);
+  if (s == GGI_STRAT_SHARED_TREE) p->shared_bytes = (uint32_t)(block * nv * 8);
+  p->grid_rule = GG_GRID_COVER;
+  p->cap_resident = 1;
+  if (n >= 0 && n <= SMALL_REDUCE && s == GGI_STRAT_WARP_SHUFFLE) {
+    p->grid_rule = GG_GRID_FIXED;
+    p->grid_fixed = 1;
+  } else if (s == GGI_STRAT_GRID_SYNC) {
+    p->grid_rule = GG_GRID_RESIDENT;
+    p->features |= GG_FEAT_COOPERATIVE;
+  } else if (s == GGI_STRAT_DETERMINISTIC) {
+    /* the same grid on every device, so the same order of operations */
+    int64_t per = (int64_t)block * items;
+    p->grid_rule = GG_GRID_FIXED;
+    p->grid_fixed = DET_GRID;
+    if (n >= 0 && (n + per - 1) / per < DET_GRID) p->grid_fixed = n > 0 ? (n + per - 1) / per : 1;
+    p->cap_resident = 0;
+  }
+  if (uses_atomics(s)) {
+    if (atomic_needs_cas(k, target)) p->features |= GG_FEAT_CAS_EMULATION;
+    if (k->op == GGI_OP_SUM && acc_type(k) == GG_F32) p->features |= GG_FEAT_FLOAT_ATOMIC;
+    if (k->op == GGI_OP_SUM && acc_type(k) == GG_F64) p->features |= GG_FEAT_DOUBLE_ATOMIC;
+  }
+  if (src && (src->dtype == GG_F16 || src->dtype == GG_BF16)) p->features |= GG_FEAT_HALF;
+  if (k->acc_type == GG_F16 || k->acc_type == GG_BF16) p->features |= GG_FEAT_HALF;
+
+  const char *more = more_values(k, a);
+  if (!more) return fail_oom(d);
+  if (set(p, "RVEC", fmt_int(a, vec), d) || set(p, "UNROLL", fmt_int(a, LOADS_IN_FLIGHT), d)
+      || set(p, "VEC_PTR", src && vec > 1 ? src->name : "0", d)
+      || set(p, "VEC_T", src ? dtype_c(src->dtype) : dtype_c(acc_type(k)), d)
+      || set(p, "RED_ATOMIC", atomic_stmt(k, a), d)
+      || set(p, "WS_INIT", identity_is_zero(k) ? "0" : "1", d)
+      || set(p, "MORE_VALUES", more, d) || set(p, "RBLOCK", fmt_int(a, block), d))
+    return -1;
+  return 0;
+}
+
+static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+{
+  int block, items;
+  int acc_size = dtype_size(acc_type(k));
+  ggi_reduce_shape(k, &block, &items, NULL, NULL);
+  if (k->spec.block > 0) block = k->spec.block;
+  if (k->spec.items > 0) items = k->spec.items;
+  p->template_path = "common/scan.cuh";
+  p->needs_seq = 1;
+  /* the tile in shared memory, one pad word per 32 so that a thread's
+   * consecutive items sit in different banks, plus 33 words of warp sums */
+  int64_t tile = (int64_t)block * items;
+  p->shared_bytes = (uint32_t)((tile + tile / 32 + 1 + 2 * 33) * acc_size);
+  /* per tile: {flag, pad, aggregate, inclusive}, 8-byte aligned */
+  p->ws_fixed = 0;
+  p->ws_per_block = (uint32_t)((8 + 2 * acc_size + 7) / 8 * 8);
+  p->grid_rule = GG_GRID_COVER;
+  p->cap_resident = 0; /* one tile per block: the flags cover every tile */
+  if (set(p, "SCAN_ITEMS", fmt_int(a, items), d) || set(p, "RBLOCK", fmt_int(a, block), d))
+    return -1;
+  return 0;
+}
+
+static int plan_tile_reduce(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+{
+  int block, items;
+  int team = 1;
+  if (k->tile < 2 || k->tile > 1024) {
+    snprintf(d->msg, sizeof d->msg, "%d: tile = %d, allowed 2..1024", k->line, k->tile);
+    return -1;
+  }
+  while (team < k->tile && team < 32) team <<= 1;
+  ggi_reduce_shape(k, &block, &items, NULL, NULL);
+  if (k->spec.block > 0) block = k->spec.block;
+  p->template_path = "common/tile_reduce.cuh";
+  p->shared_bytes = 0;
+  p->grid_rule = GG_GRID_COVER;
+  p->cap_resident = 1;
+  if (set(p, "TEAM", fmt_int(a, team), d) || set(p, "RBLOCK", fmt_int(a, block), d))
+    return -1;
+  return 0;
+}
+
+int ggi_reduce_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+{
+  memset(p, 0, sizeof *p);
+  switch (k->pattern) {
+  case GG_PATTERN_REDUCE: return plan_reduce(k, target, a, p, d);
+  case GG_PATTERN_SCAN: return plan_scan(k, a, p, d);
+  case GG_PATTERN_TILE_REDUCE: return plan_tile_reduce(k, a, p, d);
+  default:
+    snprintf(d->msg, sizeof d->msg, "internal: kernel %s is not a reduce, scan or tile_reduce",
+             k->name ? k->name : "?");
+    return -1;
+  }
+}
