@@ -1,0 +1,283 @@
+/*
+ * test_mbox.c - the mailbox handshake on plain host memory, with a host
+ * thread playing the persistent kernel (the same loop as
+ * templates/cuda/persistent.cuh, in C11 atomics).  Checks every frame's
+ * result against a CPU reference for single, double and ring (3, 4, 7)
+ * buffering and three commands, then abort and a stale heartbeat.
+ */
+#include "session_mbox.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CHECK(c)                                                              \
+  do {                                                                        \
+    if (!(c)) {                                                               \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);  \
+      exit(1);                                                                \
+    }                                                                         \
+  } while (0)
+
+/* The argument struct of all three commands. */
+typedef struct frame_args {
+  int64_t n;
+  double scale;
+  const double *in;
+  double *out;
+} frame_args;
+
+enum { CMD_SCALE, CMD_SUM, CMD_ADD, NCMD };
+
+typedef struct emu {
+  char *mbox;
+  uint32_t nslots, stride, args_size;
+  uint64_t frames_run;
+} emu;
+
+static uint64_t now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static _Atomic uint64_t *u64(char *p) { return (_Atomic uint64_t *)(void *)p; }
+
+static void run_command(uint32_t cmd, const frame_args *a)
+{
+  switch (cmd) {
+  case CMD_SCALE:
+    for (int64_t i = 0; i < a->n; i++)
+      a->out[i] = a->in[i] * a->scale;
+    break;
+  case CMD_SUM: {
+    double s = 0;
+    for (int64_t i = 0; i < a->n; i++)
+      s += a->in[i];
+    a->out[0] = s * a->scale;
+    break;
+  }
+  case CMD_ADD:
+    for (int64_t i = 0; i < a->n; i++)
+      a->out[i] = a->in[i] + a->scale;
+    break;
+  }
+}
+
+/* The kernel's loop: wait (acquire), run, done (release). */
+static void *device(void *arg)
+{
+  emu *e = arg;
+  uint32_t reason = 0;
+  char *hb = e->mbox + GG_MBOX_HEARTBEAT_OFF;
+  uint64_t hb_seen = atomic_load_explicit(u64(hb), memory_order_relaxed), hb_time = now_ns();
+  atomic_store_explicit((_Atomic uint32_t *)(void *)(e->mbox + GG_MBOX_STATUS_OFF),
+                        GG_MBOX_STATE_RUNNING, memory_order_release);
+  uint64_t frame;
+  for (frame = 1;; frame++) {
+    char *slot = e->mbox + GG_MBOX_SLOTS_OFF + (size_t)((frame - 1) % e->nslots) * e->stride;
+    uint64_t s;
+    for (unsigned spins = 1;; spins++) {
+      s = atomic_load_explicit(u64(slot), memory_order_acquire);
+      if (s == frame || s == GG_MBOX_SEQ_ABORT)
+        break;
+      if ((spins & 1023u) == 0) {
+        if (atomic_load_explicit(u64(e->mbox + GG_MBOX_ABORT_OFF), memory_order_relaxed)) {
+          s = GG_MBOX_SEQ_ABORT;
+          break;
+        }
+        uint64_t stale = atomic_load_explicit(u64(hb + 8), memory_order_relaxed);
+        uint64_t h = atomic_load_explicit(u64(hb), memory_order_relaxed), t = now_ns();
+        if (h != hb_seen) {
+          hb_seen = h;
+          hb_time = t;
+        } else if (stale && t - hb_time > stale) {
+          reason = GG_MBOX_EXIT_STALE;
+          goto out;
+        }
+      }
+    }
+    if (s == GG_MBOX_SEQ_ABORT) {
+      reason = GG_MBOX_EXIT_ABORT;
+      break;
+    }
+    frame_args a;
+    uint32_t cmd;
+    memcpy(&cmd, slot + 8, 4);
+    memcpy(&a, slot + GG_MBOX_SLOT_HEADER, sizeof a);
+    run_command(cmd, &a);
+    atomic_store_explicit(u64(slot + e->stride - GG_MBOX_LINE), frame, memory_order_release);
+  }
+out:
+  e->frames_run = frame - 1;
+  memcpy(e->mbox + GG_MBOX_STATUS_OFF + 4, &reason, 4);
+  memcpy(e->mbox + GG_MBOX_STATUS_OFF + 8, &e->frames_run, 8);
+  atomic_store_explicit((_Atomic uint32_t *)(void *)(e->mbox + GG_MBOX_STATUS_OFF),
+                        GG_MBOX_STATE_EXITED, memory_order_release);
+  return NULL;
+}
+
+typedef struct setup {
+  ggr_mbox mb;
+  emu e;
+  pthread_t th;
+  void *mem;
+} setup;
+
+static void start_device(setup *s, uint32_t nslots)
+{
+  size_t bytes = ggr_mbox_bytes(nslots, sizeof(frame_args));
+  s->mem = aligned_alloc(GG_MBOX_LINE, bytes);
+  CHECK(s->mem);
+  ggr_mbox_init(&s->mb, s->mem, nslots, sizeof(frame_args));
+  CHECK(s->mb.slot_stride % GG_MBOX_LINE == 0);
+  CHECK(GG_MBOX_DONE_OFFSET(sizeof(frame_args)) >= GG_MBOX_SLOT_HEADER + sizeof(frame_args));
+  s->e.mbox = s->mem;
+  s->e.nslots = nslots;
+  s->e.stride = s->mb.slot_stride;
+  CHECK(pthread_create(&s->th, NULL, device, &s->e) == 0);
+}
+
+static void stop_device(setup *s)
+{
+  ggr_mbox_abort(&s->mb);
+  pthread_join(s->th, NULL);
+  CHECK(ggr_mbox_state(&s->mb) == GG_MBOX_STATE_EXITED);
+  CHECK(ggr_mbox_exit_reason(&s->mb) == GG_MBOX_EXIT_ABORT);
+  free(s->mem);
+}
+
+/* Per buffer set (= slot): inputs, outputs, and what the frame should give. */
+typedef struct bufset {
+  double *in, *out, *want;
+  int64_t n;
+  uint64_t frame;
+} bufset;
+
+static void prepare(bufset *b, uint64_t frame, uint32_t cmd, int64_t n, double scale)
+{
+  b->n = n;
+  b->frame = frame;
+  for (int64_t i = 0; i < n; i++)
+    b->in[i] = (double)((frame * 7 + (uint64_t)i * 13) % 101) - 50.0;
+  frame_args a = {n, scale, b->in, b->want};
+  run_command(cmd, &a); /* the CPU reference */
+  memset(b->out, 0xff, (size_t)n * sizeof *b->out);
+}
+
+static void verify(const bufset *b, uint32_t cmd)
+{
+  int64_t m = cmd == CMD_SUM ? 1 : b->n;
+  for (int64_t i = 0; i < m; i++)
+    if (b->out[i] != b->want[i]) {
+      fprintf(stderr, "frame %llu cmd %u: out[%lld] = %g, want %g\n",
+              (unsigned long long)b->frame, cmd, (long long)i, b->out[i], b->want[i]);
+      exit(1);
+    }
+}
+
+/* Frames with varying command, size and scale; at most nslots in flight. */
+static void run_frames(uint32_t nslots, int ncmd, uint64_t frames)
+{
+  setup s;
+  start_device(&s, nslots);
+  enum { NMAX = 1000 };
+  bufset *sets = calloc(nslots, sizeof *sets);
+  uint32_t *cmd_of = calloc(nslots, sizeof *cmd_of);
+  CHECK(sets && cmd_of);
+  for (uint32_t i = 0; i < nslots; i++) {
+    sets[i].in = malloc(NMAX * sizeof(double));
+    sets[i].out = malloc(NMAX * sizeof(double));
+    sets[i].want = malloc(NMAX * sizeof(double));
+    CHECK(sets[i].in && sets[i].out && sets[i].want);
+  }
+  uint64_t verified = 0;
+  for (uint64_t f = 1; f <= frames; f++) {
+    if (ggr_mbox_full(&s.mb)) {
+      uint64_t oldest = s.mb.completed + 1;
+      while (!ggr_mbox_poll(&s.mb))
+        ;
+      uint32_t k = ggr_mbox_slot_of(&s.mb, oldest);
+      verify(&sets[k], cmd_of[k]);
+      verified++;
+    }
+    CHECK(!ggr_mbox_full(&s.mb));
+    uint32_t k = ggr_mbox_slot_of(&s.mb, f);
+    uint32_t cmd = (uint32_t)(f % (uint64_t)ncmd);
+    int64_t n = 1 + (int64_t)((f * 37) % NMAX); /* powers of two and not */
+    double scale = (double)(f % 5) - 2.0;
+    prepare(&sets[k], f, cmd, n, scale);
+    cmd_of[k] = cmd;
+    frame_args a = {n, scale, sets[k].in, sets[k].out};
+    CHECK(ggr_mbox_post(&s.mb, cmd, &a, sizeof a) == f);
+  }
+  while (s.mb.completed < s.mb.started) {
+    uint64_t oldest = s.mb.completed + 1;
+    while (!ggr_mbox_poll(&s.mb))
+      ;
+    uint32_t k = ggr_mbox_slot_of(&s.mb, oldest);
+    verify(&sets[k], cmd_of[k]);
+    verified++;
+  }
+  CHECK(verified == frames);
+  stop_device(&s);
+  CHECK(s.e.frames_run == frames);
+  for (uint32_t i = 0; i < nslots; i++) {
+    free(sets[i].in);
+    free(sets[i].out);
+    free(sets[i].want);
+  }
+  free(sets);
+  free(cmd_of);
+  printf("slots %u, %d command(s): %llu frames correct\n", nslots, ncmd,
+         (unsigned long long)frames);
+}
+
+/* Abort while frames are queued: the thread exits, nothing hangs. */
+static void abort_with_queue(void)
+{
+  setup s;
+  start_device(&s, 4);
+  static double in[8], out[8];
+  frame_args a = {8, 1.0, in, out};
+  ggr_mbox_post(&s.mb, CMD_SCALE, &a, sizeof a);
+  ggr_mbox_post(&s.mb, CMD_SCALE, &a, sizeof a);
+  stop_device(&s);
+  printf("abort with frames queued: exited\n");
+}
+
+/* No heartbeat for longer than the limit: the loop exits by itself. */
+static void stale_heartbeat(void)
+{
+  setup s;
+  start_device(&s, 2);
+  ggr_mbox_heartbeat(&s.mb, 30u * 1000000u); /* 30 ms */
+  uint64_t t0 = now_ns();
+  pthread_join(s.th, NULL);
+  uint64_t ms = (now_ns() - t0) / 1000000u;
+  CHECK(ggr_mbox_state(&s.mb) == GG_MBOX_STATE_EXITED);
+  CHECK(ggr_mbox_exit_reason(&s.mb) == GG_MBOX_EXIT_STALE);
+  CHECK(ms >= 29 && ms < 5000);
+  free(s.mem);
+  printf("stale heartbeat: exited after %llu ms\n", (unsigned long long)ms);
+}
+
+int main(void)
+{
+  const char *env = getenv("GG_FRAMES");
+  uint64_t frames = env ? strtoull(env, NULL, 10) : 20000;
+  if (frames < 10)
+    frames = 10;
+  const uint32_t slots[] = {1, 2, 3, 4, 7};
+  for (size_t i = 0; i < sizeof slots / sizeof *slots; i++) {
+    run_frames(slots[i], 1, frames);
+    run_frames(slots[i], NCMD, frames);
+  }
+  abort_with_queue();
+  stale_heartbeat();
+  return 0;
+}
