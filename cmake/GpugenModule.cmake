@@ -1,13 +1,14 @@
 # GpugenModule.cmake - run `gpugen emit` at build time.
 #
 #   gpugen_add_module(<target> <file.lua>...
+#                     [NAME <module>]           only with one file that sets module { name = ... }
 #                     [OUTPUT_DIR <dir>]        default: <binary dir>/gpugen/<target>
 #                     [TEMPLATES <dir>]         templates overriding the embedded ones
 #                     [EMIT_ARGS <arg>...])     more arguments for `gpugen emit`
 #
 # For each workload file, `gpugen emit <file.lua> -o <dir>` writes
 # <dir>/<module>.c, .h, .cu and .hip, where <module> is the file's name
-# without its extension.  The .c (the module descriptor
+# up to its first dot (as gpugen names it), or NAME.  The .c (the module descriptor
 # `gg_module_<module>`, kernel sources as strings) is added to <target>, and
 # <dir> to its include path, so the application writes
 #
@@ -32,7 +33,7 @@ function(_gpugen_pick_target out)
 endfunction()
 
 function(gpugen_add_module target)
-  cmake_parse_arguments(PARSE_ARGV 1 GGM "" "OUTPUT_DIR;TEMPLATES" "EMIT_ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 GGM "" "NAME;OUTPUT_DIR;TEMPLATES" "EMIT_ARGS")
   if(NOT TARGET ${target})
     message(FATAL_ERROR "gpugen_add_module: '${target}' is not a target; call add_executable/add_library first")
   endif()
@@ -46,6 +47,11 @@ function(gpugen_add_module target)
   _gpugen_pick_target(rt gpugen::gg_static gg_static)
   if(NOT gen)
     message(FATAL_ERROR "gpugen_add_module: no gpugen executable target; use find_package(gpugen CONFIG REQUIRED)")
+  endif()
+
+  list(LENGTH GGM_UNPARSED_ARGUMENTS nfiles)
+  if(GGM_NAME AND nfiles GREATER 1)
+    message(FATAL_ERROR "gpugen_add_module(${target}): NAME goes with one workload file, got ${nfiles}")
   endif()
 
   if(GGM_OUTPUT_DIR)
@@ -68,6 +74,10 @@ function(gpugen_add_module target)
       message(FATAL_ERROR "gpugen_add_module(${target}): no such workload file: ${lua}")
     endif()
     get_filename_component(name "${lua}" NAME_WE)
+    get_filename_component(lua_name "${lua}" NAME)
+    if(GGM_NAME)
+      set(name "${GGM_NAME}")
+    endif()
     # Only the .c and .h are listed as outputs: the .cu / .hip are written
     # too, but a build tool would re-run the command forever if one of them
     # were listed and not written (e.g. a CUDA-only module).
@@ -76,7 +86,7 @@ function(gpugen_add_module target)
       COMMAND ${CMAKE_COMMAND} -E make_directory "${outdir}"
       COMMAND $<TARGET_FILE:${gen}> emit "${lua}" -o "${outdir}" ${template_args} ${GGM_EMIT_ARGS}
       DEPENDS "${lua}" $<TARGET_FILE:${gen}> ${template_deps}
-      COMMENT "gpugen emit ${name}.lua"
+      COMMENT "gpugen emit ${lua_name}"
       VERBATIM)
     target_sources(${target} PRIVATE "${outdir}/${name}.c" "${outdir}/${name}.h")
   endforeach()
