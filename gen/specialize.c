@@ -1,0 +1,189 @@
+/*
+ * specialize.c - make the choices `auto` leaves open (block size, items
+ * per thread, vector width, reduction strategy, CAS emulation) and record
+ * one sentence per choice, which `gpugen explain` prints.
+ *
+ * Reduce-like patterns ask reduce_plan.c (ggi_reduce_auto, _shape,
+ * _needs_cas): the reduction templates and their shapes belong together.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+#include "specialize.h"
+
+#define FOR_BLOCK 256 /* 8 warps / 4 wavefronts: a multiple of both warp sizes */
+#define WARP_LCM 64   /* blocks stay multiples of 64 so no wavefront is partial */
+#define TEAM_DEFAULT 64
+
+static int fail(ggi_diag *d, const ggi_module *m, int line, const char *fmt, ...)
+{
+  int n = snprintf(d->msg, sizeof d->msg, "%s:%d: ", m->file ? m->file : "?", line);
+  va_list ap;
+  va_start(ap, fmt);
+  if (n >= 0 && (size_t)n < sizeof d->msg) vsnprintf(d->msg + n, sizeof d->msg - (size_t)n, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static void why(ggi_kernel *k, const char *text)
+{
+  if (text && k->spec.n_why < 8) k->spec.why[k->spec.n_why++] = text;
+}
+
+/* A sentence built at run time, kept in the module's arena. */
+static const char *whyf(ggi_module *m, const char *fmt, ...)
+{
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return ggi_strdup(m->arena, buf);
+}
+
+/* Product of the range when every extent is a number, else -1. */
+static long long static_work(const ggi_kernel *k)
+{
+  long long w = 1;
+  for (int i = 0; i < k->rank; i++) {
+    if (k->range[i].name) return -1;
+    w *= k->range[i].value;
+  }
+  return k->rank > 0 ? w : -1;
+}
+
+static void spec_for(ggi_module *m, ggi_kernel *k)
+{
+  long long work = static_work(k);
+  ggi_spec *s = &k->spec;
+  if (k->block > 0) {
+    s->block = k->block;
+    why(k, whyf(m, "block %d: as written in the workload", k->block));
+  } else if (work > 0 && work < FOR_BLOCK) {
+    /* one block does it all; don't launch idle warps */
+    s->block = (int)((work + WARP_LCM - 1) / WARP_LCM * WARP_LCM);
+    why(k, whyf(m, "block %d: the range has only %lld indices, so one block rounded up to a "
+                   "multiple of 64 (whole warps and wavefronts) covers it", s->block, work));
+  } else {
+    s->block = FOR_BLOCK;
+    why(k, "block 256: 8 warps (4 wavefronts) per block, enough to hide memory latency for a "
+           "memory-bound body, a multiple of both warp sizes, and light enough that several "
+           "blocks share an SM");
+  }
+  s->vector = k->vector > 0 ? k->vector : 1;
+  if (k->vector > 0)
+    why(k, whyf(m, "vector %d: as written; each thread takes %d neighbouring indices per step, "
+                   "unrolled, so the compiler can merge their loads", s->vector, s->vector));
+  else
+    why(k, "vector 1: bodies index views element by element and gpugen does not rewrite them "
+           "into vector loads; consecutive threads already read consecutive elements "
+           "(coalesced), which is what bandwidth needs");
+  if (k->items > 0) {
+    s->items = k->items;
+    why(k, whyf(m, "items %d per thread: as written", s->items));
+  } else {
+    s->items = s->vector;
+    why(k, "items = vector: one step per thread; frame-loop ranges are small and the grid "
+           "(cover rule) grows with the range, while the grid-stride loop still covers any "
+           "size a fixed grid (persistent kernels) is given");
+  }
+  if (s->items < s->vector) s->items = s->vector;
+}
+
+static int spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+{
+  ggi_spec *s = &k->spec;
+  if (k->team_size > 0) {
+    s->block = k->team_size;
+    why(k, whyf(m, "block %d = team_size: one team per block, so team_barrier() is a block "
+                   "barrier", s->block));
+  } else {
+    s->block = TEAM_DEFAULT;
+    why(k, "block 64: team_size not given; 64 threads are one CDNA wavefront or two warps");
+  }
+  if (k->block > 0 && k->block != s->block)
+    return fail(d, m, k->line, "kernel '%s': block = %d differs from team_size = %d; a team "
+                               "pattern's block is its team size", k->name, k->block, s->block);
+  s->items = 1;
+  s->vector = 1;
+  why(k, "items 1, vector 1: the body decides what each team thread does");
+  return 0;
+}
+
+static void spec_reduce(ggi_module *m, ggi_kernel *k)
+{
+  ggi_spec *s = &k->spec;
+  const char *w = NULL;
+  if (k->strategy != GGI_STRAT_AUTO) {
+    s->strategy = k->strategy;
+    why(k, whyf(m, "strategy %s: as written in the workload", ggi_strategy_name(k->strategy)));
+  } else {
+    s->strategy = ggi_reduce_auto(k, &w);
+    why(k, w);
+  }
+  w = NULL;
+  ggi_reduce_shape(k, &s->block, &s->items, &s->vector, &w);
+  why(k, whyf(m, "block %d: %s", s->block, w ? w : "reduce_plan default"));
+  why(k, whyf(m, "items %d, vector %d: %s", s->items, s->vector,
+              s->vector > 1 ? "the value is a plain read of a contiguous view, so loads are "
+                              "16-byte vectors, several in flight per thread"
+                            : "element loads (the value is an expression, or vector = 1 was "
+                              "asked for)"));
+  for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1) {
+    w = NULL;
+    if ((k->targets & t) && ggi_reduce_needs_cas(k, t, &w) && !s->cas_emulation) {
+      s->cas_emulation = 1;
+      why(k, w);
+    }
+  }
+}
+
+/* What no target-independent check can see: bf16 has no type under
+ * hiprtc 5.2 ("__bf16 is not supported on this target"). */
+static int check_types(const ggi_module *m, const ggi_kernel *k, ggi_diag *d)
+{
+  if (!(k->targets & GGI_TARGET_HIP)) return 0;
+  for (int i = 0; i < k->nparams; i++)
+    if (k->params[i].dtype == GG_BF16)
+      return fail(d, m, k->params[i].line,
+                  "kernel '%s': '%s' is bf16, which the hip target does not support (hiprtc 5.2 "
+                  "has no bf16 type); use f16 or f32, or targets = { \"cuda\" }",
+                  k->name, k->params[i].name);
+  if (k->acc_type == GG_BF16 && k->pattern != GG_PATTERN_FOR && k->pattern != GG_PATTERN_TEAM)
+    return fail(d, m, k->line, "kernel '%s': a bf16 accumulator is not supported on the hip "
+                               "target (hiprtc 5.2 has no bf16 type)", k->name);
+  return 0;
+}
+
+int ggi_specialize(ggi_module *m, ggi_diag *d)
+{
+  for (int i = 0; i < m->nkernels; i++) {
+    ggi_kernel *k = &m->kernels[i];
+    int cas = k->spec.cas_emulation; /* the loader may have set it */
+    memset(&k->spec, 0, sizeof k->spec);
+    k->spec.cas_emulation = cas;
+    if (!k->targets) k->targets = m->targets;
+    if (check_types(m, k, d) != 0) return -1;
+    switch (k->pattern) {
+    case GG_PATTERN_FOR:
+      spec_for(m, k);
+      break;
+    case GG_PATTERN_TEAM:
+      if (spec_team(m, k, d) != 0) return -1;
+      break;
+    default:
+      spec_reduce(m, k);
+      break;
+    }
+    if (k->launch == GG_LAUNCH_COOPERATIVE)
+      why(k, "launch = cooperative: the grid is the blocks that are co-resident, launched "
+             "cooperatively, so grid_sync() may wait for all of them");
+    for (int j = 0; j < k->spec.n_why; j++)
+      if (!k->spec.why[j]) return fail(d, m, k->line, "out of memory");
+  }
+  for (int i = 0; i < m->npersistent; i++)
+    if (!m->persistent[i].targets) m->persistent[i].targets = m->targets;
+  return 0;
+}
