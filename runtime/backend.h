@@ -151,6 +151,8 @@ enum {
 gg_status ggr_cuda_load(ggr_backend **out, char *err, size_t errlen);
 gg_status ggr_hip_load(ggr_backend **out, char *err, size_t errlen);
 void ggr_backend_unload(ggr_backend *be);
+/* dlopen the HIP runtime (hiprtc lives in it too); NULL + message on failure. */
+void *ggr_hip_dlopen(const char **path_out, char *err, size_t errlen);
 
 /* The gg_status for a vendor error code. */
 gg_status ggr_status_of(int code);

@@ -22,6 +22,7 @@ struct gg_context {
   ggr_compiler *rtc;          /* owned; loaded on the first compile */
   void *native;               /* CUcontext (primary, retained) / NULL on HIP */
   int device;                 /* ordinal */
+  int ctx_created;            /* native context retained: release on free */
   char arch[32];              /* "sm_90", "gfx90a" */
   char device_name[256];
   int sm_count;

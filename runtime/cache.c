@@ -1,0 +1,336 @@
+/* cache.c - the on-disk kernel cache; see cache.h. */
+#include "cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#define CACHE_MAGIC "GGCACHE"   /* 7 chars + NUL = 8 bytes */
+#define CACHE_VERSION 1u
+#define CACHE_DEFAULT_LIMIT (256ull << 20)
+#define CACHE_MAX_ENTRY (1ull << 30) /* refuse absurd sizes from a corrupt header */
+
+typedef struct entry_header {
+  char magic[8];
+  uint32_t version;
+  uint32_t header_size;
+  uint64_t key_lo, key_hi;
+  uint64_t payload_size;
+  uint64_t checksum;          /* XXH64 of the payload, seed 0 */
+} entry_header;
+
+struct ggr_cache {
+  char dir[1024];
+  int enabled;
+  int verbose;
+  uint64_t limit;
+  ggr_cache_stats stats;
+};
+
+/* ---- key ---- */
+
+/* Each part goes in with its length first, so ("ab","c") and ("a","bc")
+ * hash differently. */
+static void add_bytes(XXH3_state_t *st, const void *p, size_t n) {
+  uint64_t len = n;
+  XXH3_128bits_update(st, &len, sizeof len);
+  if (n) XXH3_128bits_update(st, p, n);
+}
+
+static void add_str(XXH3_state_t *st, const char *s) {
+  if (!s) {
+    uint64_t none = UINT64_MAX; /* NULL differs from "" */
+    XXH3_128bits_update(st, &none, sizeof none);
+    return;
+  }
+  add_bytes(st, s, strlen(s));
+}
+
+static void add_int(XXH3_state_t *st, int64_t v) { XXH3_128bits_update(st, &v, sizeof v); }
+
+ggr_key ggr_cache_key(const ggr_key_parts *p) {
+  ggr_key k = {0, 0};
+  XXH3_state_t *st = XXH3_createState();
+  if (!st) return k;
+  XXH3_128bits_reset(st);
+  add_str(st, "gpugen cache key v1");
+  add_str(st, p->source);
+  int n = 0;
+  while (p->options && p->options[n]) n++;
+  add_int(st, n);
+  for (int i = 0; i < n; i++) add_str(st, p->options[i]);
+  add_str(st, p->arch);
+  add_str(st, p->compiler);
+  add_int(st, p->driver_version);
+  add_str(st, p->gpugen_version);
+  add_int(st, p->abi);
+  XXH128_hash_t h = XXH3_128bits_digest(st);
+  XXH3_freeState(st);
+  k.lo = h.low64;
+  k.hi = h.high64;
+  return k;
+}
+
+void ggr_cache_entry_name(ggr_key key, char name[40]) {
+  snprintf(name, 40, "%016llx%016llx.ggc", (unsigned long long)key.hi,
+           (unsigned long long)key.lo);
+}
+
+/* ---- folder ---- */
+
+static int default_dir(char *buf, size_t n) {
+  const char *env = getenv("GG_CACHE_DIR");
+  if (env && *env) return snprintf(buf, n, "%s", env) < (int)n ? 0 : -1;
+  env = getenv("XDG_CACHE_HOME");
+  if (env && *env) return snprintf(buf, n, "%s/gpugen", env) < (int)n ? 0 : -1;
+  env = getenv("HOME");
+  if (env && *env) return snprintf(buf, n, "%s/.cache/gpugen", env) < (int)n ? 0 : -1;
+  return -1;
+}
+
+/* mkdir -p; only the last component is made private (0700): the parents
+ * (~/.cache) are the user's business. */
+static int make_dirs(const char *dir) {
+  char tmp[1024];
+  snprintf(tmp, sizeof tmp, "%s", dir);
+  for (char *p = tmp + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(tmp, 0755) && errno != EEXIST) return -1;
+    *p = '/';
+  }
+  if (mkdir(tmp, 0700) && errno != EEXIST) return -1;
+  return 0;
+}
+
+static void disable(ggr_cache *c, const char *why) {
+  c->enabled = 0;
+  fprintf(stderr, "gpugen: warning: kernel cache disabled: %s%s%s\n", why,
+          c->dir[0] ? " - " : "", c->dir);
+}
+
+gg_status ggr_cache_open(ggr_cache **out, const char *dir, uint64_t limit, int verbose) {
+  ggr_cache *c = calloc(1, sizeof *c);
+  *out = c;
+  if (!c) return GG_ERR_OUT_OF_MEMORY;
+  c->verbose = verbose;
+  c->limit = limit ? limit : CACHE_DEFAULT_LIMIT;
+  c->enabled = 1;
+  if (dir && *dir) {
+    if (snprintf(c->dir, sizeof c->dir, "%s", dir) >= (int)sizeof c->dir) c->dir[0] = 0;
+  } else if (default_dir(c->dir, sizeof c->dir)) {
+    c->dir[0] = 0;
+  }
+  if (!c->dir[0]) {
+    disable(c, "no cache folder (set GG_CACHE_DIR or HOME)");
+    return GG_OK;
+  }
+  struct stat sb;
+  if (make_dirs(c->dir) || stat(c->dir, &sb) || !S_ISDIR(sb.st_mode)) {
+    char why[128];
+    snprintf(why, sizeof why, "cannot create the folder (%s)", strerror(errno));
+    disable(c, why);
+  } else if (access(c->dir, W_OK | X_OK)) {
+    disable(c, "the folder is not writable");
+  }
+  return GG_OK;
+}
+
+gg_status ggr_cache_open_none(ggr_cache **out) {
+  *out = calloc(1, sizeof **out);
+  return *out ? GG_OK : GG_ERR_OUT_OF_MEMORY;
+}
+
+void ggr_cache_close(ggr_cache *c) { free(c); }
+int ggr_cache_enabled(const ggr_cache *c) { return c && c->enabled; }
+const char *ggr_cache_dir(const ggr_cache *c) { return c ? c->dir : ""; }
+ggr_cache_stats ggr_cache_get_stats(const ggr_cache *c) { return c->stats; }
+
+static void entry_path(const ggr_cache *c, ggr_key key, char *buf, size_t n) {
+  char name[40];
+  ggr_cache_entry_name(key, name);
+  snprintf(buf, n, "%s/%s", c->dir, name);
+}
+
+/* ---- get ---- */
+
+static int read_full(int fd, void *buf, size_t n) {
+  char *p = buf;
+  while (n) {
+    ssize_t r = read(fd, p, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return -1;
+    p += r;
+    n -= (size_t)r;
+  }
+  return 0;
+}
+
+/* Reads and checks the entry; returns NULL and names the problem in *why. */
+static void *read_entry(int fd, ggr_key key, size_t *size, const char **why) {
+  struct stat sb;
+  entry_header h;
+  if (fstat(fd, &sb)) return *why = "cannot stat", NULL;
+  if (sb.st_size == 0) return *why = "empty file", NULL;
+  if ((size_t)sb.st_size < sizeof h) return *why = "truncated header", NULL;
+  if (read_full(fd, &h, sizeof h)) return *why = "unreadable header", NULL;
+  if (memcmp(h.magic, CACHE_MAGIC, 8) || h.header_size != sizeof h)
+    return *why = "not a gpugen cache entry", NULL;
+  if (h.version != CACHE_VERSION) return *why = "entry of another cache version", NULL;
+  if (h.key_lo != key.lo || h.key_hi != key.hi) return *why = "entry of another key", NULL;
+  if (h.payload_size == 0 || h.payload_size > CACHE_MAX_ENTRY) return *why = "bad payload size", NULL;
+  if ((uint64_t)sb.st_size != sizeof h + h.payload_size) return *why = "truncated or oversized", NULL;
+  void *data = malloc(h.payload_size);
+  if (!data) return *why = "out of host memory", NULL;
+  if (read_full(fd, data, h.payload_size)) {
+    free(data);
+    return *why = "short read", NULL;
+  }
+  if (XXH64(data, h.payload_size, 0) != h.checksum) {
+    free(data);
+    return *why = "checksum mismatch (corrupt)", NULL;
+  }
+  *size = h.payload_size;
+  return data;
+}
+
+gg_status ggr_cache_get(ggr_cache *c, ggr_key key, void **data, size_t *size) {
+  *data = NULL;
+  *size = 0;
+  if (!ggr_cache_enabled(c)) return GG_ERR_NOT_FOUND;
+  char path[1100];
+  entry_path(c, key, path, sizeof path);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    c->stats.misses++;
+    return GG_ERR_NOT_FOUND;
+  }
+  const char *why = NULL;
+  *data = read_entry(fd, key, size, &why);
+  if (*data) futimens(fd, NULL); /* a hit: most recently used now */
+  close(fd);
+  if (*data) {
+    c->stats.hits++;
+    return GG_OK;
+  }
+  /* A bad entry is a miss: remove it so the recompile rewrites it. */
+  c->stats.misses++;
+  c->stats.bad_entries++;
+  if (c->verbose) fprintf(stderr, "gpugen: cache entry %s: %s; recompiling\n", path, why);
+  unlink(path);
+  return GG_ERR_NOT_FOUND;
+}
+
+/* ---- put ---- */
+
+static int write_full(int fd, const void *buf, size_t n) {
+  const char *p = buf;
+  while (n) {
+    ssize_t r = write(fd, p, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return -1;
+    p += r;
+    n -= (size_t)r;
+  }
+  return 0;
+}
+
+gg_status ggr_cache_put(ggr_cache *c, ggr_key key, const void *data, size_t size) {
+  if (!ggr_cache_enabled(c)) return GG_OK;
+  if (!data || size == 0 || size > CACHE_MAX_ENTRY) return GG_ERR_CACHE;
+  char path[1100], tmp[1200];
+  entry_path(c, key, path, sizeof path);
+  /* a unique temporary name per writer: racing processes never share one */
+  snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    if (c->verbose) fprintf(stderr, "gpugen: cache write %s: %s\n", tmp, strerror(errno));
+    return GG_ERR_CACHE;
+  }
+  entry_header h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, CACHE_MAGIC, 8);
+  h.version = CACHE_VERSION;
+  h.header_size = sizeof h;
+  h.key_lo = key.lo;
+  h.key_hi = key.hi;
+  h.payload_size = size;
+  h.checksum = XXH64(data, size, 0);
+  int bad = write_full(fd, &h, sizeof h) || write_full(fd, data, size);
+  bad |= close(fd) != 0;
+  /* rename is atomic: readers see the old entry, no entry, or this one */
+  if (bad || rename(tmp, path)) {
+    if (c->verbose) fprintf(stderr, "gpugen: cache write %s: %s\n", path, strerror(errno));
+    unlink(tmp);
+    return GG_ERR_CACHE;
+  }
+  c->stats.writes++;
+  ggr_cache_evict(c);
+  return GG_OK;
+}
+
+/* ---- eviction ---- */
+
+typedef struct file_info {
+  char name[64];
+  uint64_t bytes;
+  struct timespec mtime;
+} file_info;
+
+static int older_first(const void *a, const void *b) {
+  const struct timespec *x = &((const file_info *)a)->mtime, *y = &((const file_info *)b)->mtime;
+  if (x->tv_sec != y->tv_sec) return x->tv_sec < y->tv_sec ? -1 : 1;
+  if (x->tv_nsec != y->tv_nsec) return x->tv_nsec < y->tv_nsec ? -1 : 1;
+  return strcmp(((const file_info *)a)->name, ((const file_info *)b)->name);
+}
+
+static int is_entry_name(const char *name) {
+  size_t n = strlen(name);
+  return n == 36 && !strcmp(name + 32, ".ggc");
+}
+
+int ggr_cache_evict(ggr_cache *c) {
+  if (!ggr_cache_enabled(c)) return 0;
+  DIR *d = opendir(c->dir);
+  if (!d) return 0;
+  file_info *files = NULL;
+  size_t n = 0, cap = 0;
+  uint64_t total = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (!is_entry_name(de->d_name)) continue;
+    struct stat sb;
+    if (fstatat(dirfd(d), de->d_name, &sb, 0) || !S_ISREG(sb.st_mode)) continue;
+    if (n == cap) {
+      size_t ncap = cap ? cap * 2 : 64;
+      file_info *f = realloc(files, ncap * sizeof *f);
+      if (!f) break;
+      files = f;
+      cap = ncap;
+    }
+    snprintf(files[n].name, sizeof files[n].name, "%.40s", de->d_name);
+    files[n].bytes = (uint64_t)sb.st_size;
+    files[n].mtime = sb.st_mtim;
+    total += files[n].bytes;
+    n++;
+  }
+  int removed = 0;
+  if (total > c->limit) {
+    qsort(files, n, sizeof *files, older_first);
+    for (size_t i = 0; i < n && total > c->limit; i++) {
+      if (unlinkat(dirfd(d), files[i].name, 0) == 0) removed++;
+      total -= files[i].bytes;
+    }
+  }
+  closedir(d);
+  free(files);
+  c->stats.evictions += removed;
+  return removed;
+}

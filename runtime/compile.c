@@ -1,0 +1,323 @@
+/*
+ * compile.c - NVRTC and hiprtc behind ggr_compiler, and gg_compile().
+ *
+ * Both compilers are loaded with dlopen.  NVRTC comes from $CUDA_HOME when
+ * that is set (and only from there: the user chose it), else from the
+ * toolkit found at build time, else the default library path.  hiprtc lives
+ * inside libamdhip64.
+ *
+ * CUDA targets: "sm_90" gives a cubin, "compute_90" PTX (which the driver
+ * JIT-compiles for a device newer than this NVRTC knows).
+ * HIP targets: "gfx90a" gives a code object.  hiprtc 5.2 aborts the whole
+ * process on an arch it does not know, so every arch is checked against
+ * the list below first.
+ */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+#ifndef GG_CUDA_HOME_DEFAULT
+#define GG_CUDA_HOME_DEFAULT "/usr/local/cuda"
+#endif
+
+/* Archs hiprtc 5.2 compiles for: each was compiled in a forked child with
+ * Debian's libamdhip64 5.2 (2026-11); gfx940 and gfx1100 abort it. */
+static const char *const hip_archs[] = {
+  "gfx700", "gfx701", "gfx702", "gfx703", "gfx704", "gfx705", "gfx801", "gfx802", "gfx803",
+  "gfx805", "gfx810", "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a",
+  "gfx90c", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030", "gfx1031", "gfx1032",
+  "gfx1033", "gfx1034", "gfx1035", "gfx1036", NULL};
+
+static int resolve(void *lib, void *slot, const char *sym) {
+  void *p = dlsym(lib, sym);
+  memcpy(slot, &p, sizeof p);
+  return p ? 0 : -1;
+}
+
+/* ---- NVRTC ---- */
+
+static int nvrtc_resolve(ggr_compiler *c) {
+  void *l = c->lib;
+  int bad = 0;
+  bad |= resolve(l, &c->create, "nvrtcCreateProgram");
+  bad |= resolve(l, &c->compile, "nvrtcCompileProgram");
+  bad |= resolve(l, &c->log_size, "nvrtcGetProgramLogSize");
+  bad |= resolve(l, &c->log, "nvrtcGetProgramLog");
+  bad |= resolve(l, &c->code_size, "nvrtcGetCUBINSize");
+  bad |= resolve(l, &c->code, "nvrtcGetCUBIN");
+  bad |= resolve(l, &c->ptx_size, "nvrtcGetPTXSize");
+  bad |= resolve(l, &c->ptx, "nvrtcGetPTX");
+  bad |= resolve(l, &c->destroy, "nvrtcDestroyProgram");
+  bad |= resolve(l, &c->err_string, "nvrtcGetErrorString");
+  resolve(l, &c->num_archs, "nvrtcGetNumSupportedArchs");
+  resolve(l, &c->archs, "nvrtcGetSupportedArchs");
+  int (*version)(int *, int *) = NULL;
+  bad |= resolve(l, &version, "nvrtcVersion");
+  if (!bad) version(&c->version_major, &c->version_minor);
+  return bad ? -1 : 0;
+}
+
+static void *nvrtc_open(ggr_compiler *c, char *err, size_t errlen) {
+  const char *env = getenv("CUDA_HOME");
+  const char *home = env && *env ? env : GG_CUDA_HOME_DEFAULT;
+  static const char *const sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+  char tried[1024] = "";
+  size_t used = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    /* pass 0: $CUDA_HOME/lib64; pass 1: the default search path, only when
+     * $CUDA_HOME was not given. */
+    if (pass == 1 && env && *env) break;
+    for (size_t i = 0; i < sizeof sonames / sizeof *sonames; i++) {
+      if (pass == 0)
+        snprintf(c->lib_path, sizeof c->lib_path, "%s/lib64/%s", home, sonames[i]);
+      else
+        snprintf(c->lib_path, sizeof c->lib_path, "%s", sonames[i]);
+      void *lib = dlopen(c->lib_path, RTLD_NOW | RTLD_LOCAL);
+      if (lib) {
+        snprintf(c->include_opts[0], sizeof c->include_opts[0], "-I%s/include", home);
+        snprintf(c->include_opts[1], sizeof c->include_opts[1], "-I%s/include/cccl", home);
+        c->ninclude_opts = 2;
+        return lib;
+      }
+      used += (size_t)snprintf(tried + used, used < sizeof tried ? sizeof tried - used : 0,
+                               "%s%s", used ? ", " : "", c->lib_path);
+      if (used >= sizeof tried) used = sizeof tried - 1;
+    }
+  }
+  snprintf(err, errlen, "NVRTC not found (tried %s); install the CUDA toolkit or set CUDA_HOME",
+           tried);
+  return NULL;
+}
+
+/* ---- hiprtc ---- */
+
+static int hiprtc_resolve(ggr_compiler *c) {
+  void *l = c->lib;
+  int bad = 0;
+  bad |= resolve(l, &c->create, "hiprtcCreateProgram");
+  bad |= resolve(l, &c->compile, "hiprtcCompileProgram");
+  bad |= resolve(l, &c->log_size, "hiprtcGetProgramLogSize");
+  bad |= resolve(l, &c->log, "hiprtcGetProgramLog");
+  bad |= resolve(l, &c->code_size, "hiprtcGetCodeSize");
+  bad |= resolve(l, &c->code, "hiprtcGetCode");
+  bad |= resolve(l, &c->destroy, "hiprtcDestroyProgram");
+  bad |= resolve(l, &c->err_string, "hiprtcGetErrorString");
+  int (*version)(int *, int *) = NULL;
+  bad |= resolve(l, &version, "hiprtcVersion");
+  if (!bad) version(&c->version_major, &c->version_minor);
+  return bad ? -1 : 0;
+}
+
+gg_status ggr_compiler_load(gg_backend kind, ggr_compiler **out, char *err, size_t errlen) {
+  *out = NULL;
+  ggr_compiler *c = calloc(1, sizeof *c);
+  if (!c) {
+    snprintf(err, errlen, "out of host memory");
+    return GG_ERR_OUT_OF_MEMORY;
+  }
+  c->kind = kind;
+  if (kind == GG_BACKEND_HIP) {
+    const char *path = NULL;
+    c->name = "hiprtc";
+    c->lib = ggr_hip_dlopen(&path, err, errlen);
+    if (c->lib) snprintf(c->lib_path, sizeof c->lib_path, "%s", path);
+  } else {
+    c->name = "NVRTC";
+    c->lib = nvrtc_open(c, err, errlen);
+  }
+  if (!c->lib) {
+    free(c);
+    return GG_ERR_NO_LIBRARY;
+  }
+  int bad = kind == GG_BACKEND_HIP ? hiprtc_resolve(c) : nvrtc_resolve(c);
+  if (bad) {
+    snprintf(err, errlen, "%s lacks the %s entry points", c->lib_path, c->name);
+    ggr_compiler_unload(c);
+    return GG_ERR_NO_LIBRARY;
+  }
+  *out = c;
+  return GG_OK;
+}
+
+void ggr_compiler_unload(ggr_compiler *c) {
+  if (!c) return;
+  if (c->lib) dlclose(c->lib);
+  free(c);
+}
+
+/* ---- arch checks ---- */
+
+/* "sm_90", "sm_90a", "compute_90": the number, or -1 if malformed. */
+static int cuda_arch_number(const char *arch, int *is_ptx) {
+  const char *p;
+  if (!strncmp(arch, "sm_", 3)) { p = arch + 3; *is_ptx = 0; }
+  else if (!strncmp(arch, "compute_", 8)) { p = arch + 8; *is_ptx = 1; }
+  else return -1;
+  if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1])) return -1;
+  char *end;
+  long v = strtol(p, &end, 10);
+  if (v <= 0 || v > 10000 || (*end && !((*end == 'a' || *end == 'f') && !end[1]))) return -1;
+  return (int)v;
+}
+
+static int nvrtc_knows(ggr_compiler *c, int number) {
+  int n = 0;
+  if (!c->num_archs || !c->archs || c->num_archs(&n) || n <= 0 || n > 256) return 1;
+  int list[256];
+  if (c->archs(list)) return 1;
+  for (int i = 0; i < n; i++)
+    if (list[i] == number) return 1;
+  return 0;
+}
+
+static int hip_arch_known(const char *arch) {
+  for (int i = 0; hip_archs[i]; i++)
+    if (!strcmp(arch, hip_archs[i])) return 1;
+  return 0;
+}
+
+int gg_arch_supported(gg_backend backend, const char *arch) {
+  if (!arch) return 0;
+  if (backend == GG_BACKEND_HIP) return hip_arch_known(arch);
+  int is_ptx, number = cuda_arch_number(arch, &is_ptx);
+  if (number < 0) return 0;
+  char err[256];
+  ggr_compiler *c;
+  if (ggr_compiler_load(GG_BACKEND_CUDA, &c, err, sizeof err)) return 0;
+  int ok = nvrtc_knows(c, number);
+  ggr_compiler_unload(c);
+  return ok;
+}
+
+/* ---- compiling ---- */
+
+static void set_log(gg_compile_result *res, const char *fmt, const char *a, const char *b) {
+  size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
+  free(res->log);
+  res->log = malloc(n);
+  if (res->log) snprintf(res->log, n, fmt, a, b);
+}
+
+static void take_log(ggr_compiler *c, void *prog, gg_compile_result *res) {
+  size_t n = 0;
+  if (c->log_size(prog, &n) || n == 0) return;
+  char *log = malloc(n + 1);
+  if (!log) return;
+  if (c->log(prog, log)) {
+    free(log);
+    return;
+  }
+  log[n] = 0;
+  free(res->log);
+  res->log = log;
+}
+
+/* Copy the output out of the program: PTX keeps its terminating NUL,
+ * which cuModuleLoadData needs to tell it from a cubin. */
+static gg_status take_code(ggr_compiler *c, void *prog, int want_ptx, gg_compile_result *res) {
+  int (*size_fn)(void *, size_t *) = want_ptx ? c->ptx_size : c->code_size;
+  int (*code_fn)(void *, char *) = want_ptx ? c->ptx : c->code;
+  size_t n = 0;
+  if (size_fn(prog, &n) || n == 0) return GG_ERR_COMPILE;
+  char *buf = malloc(n + 1);
+  if (!buf) return GG_ERR_OUT_OF_MEMORY;
+  if (code_fn(prog, buf)) {
+    free(buf);
+    return GG_ERR_COMPILE;
+  }
+  buf[n] = 0;
+  res->binary = buf;
+  res->binary_size = want_ptx ? strlen(buf) + 1 : n;
+  return GG_OK;
+}
+
+gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
+                           const char *source, const char *const *options,
+                           gg_compile_result *res) {
+  memset(res, 0, sizeof *res);
+  int want_ptx = 0;
+  char archopt[64];
+  if (c->kind == GG_BACKEND_HIP) {
+    if (!hip_arch_known(arch)) {
+      set_log(res, "hiprtc does not know the arch '%s'%s", arch,
+              " (hiprtc 5.2 would abort the process; see gg_arch_supported)");
+      return res->status = GG_ERR_UNSUPPORTED;
+    }
+    snprintf(archopt, sizeof archopt, "--offload-arch=%s", arch);
+  } else {
+    int number = cuda_arch_number(arch, &want_ptx);
+    if (number < 0) {
+      set_log(res, "bad CUDA arch '%s'%s", arch, " (expected sm_XX or compute_XX)");
+      return res->status = GG_ERR_INVALID;
+    }
+    if (!nvrtc_knows(c, number)) {
+      set_log(res, "this NVRTC (%s) cannot target %s", c->lib_path, arch);
+      return res->status = GG_ERR_UNSUPPORTED;
+    }
+    snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+  }
+
+  /* options: arch, include folders, then the descriptor's own */
+  int nuser = 0;
+  while (options && options[nuser]) nuser++;
+  const char **opts = malloc((size_t)(nuser + 3) * sizeof *opts);
+  if (!opts) return res->status = GG_ERR_OUT_OF_MEMORY;
+  int nopts = 0;
+  opts[nopts++] = archopt;
+  for (int i = 0; i < c->ninclude_opts; i++) opts[nopts++] = c->include_opts[i];
+  for (int i = 0; i < nuser; i++) opts[nopts++] = options[i];
+
+  void *prog = NULL;
+  int r = c->create(&prog, source, name ? name : "gpugen.cu", 0, NULL, NULL);
+  if (r) {
+    free(opts);
+    set_log(res, "%s: cannot create a program: %s", c->name, c->err_string(r));
+    return res->status = GG_ERR_COMPILE;
+  }
+  r = c->compile(prog, nopts, opts);
+  free(opts);
+  take_log(c, prog, res);
+  gg_status st = GG_OK;
+  if (r) {
+    st = GG_ERR_COMPILE;
+    if (!res->log) set_log(res, "%s failed: %s", c->name, c->err_string(r));
+  } else {
+    st = take_code(c, prog, want_ptx, res);
+  }
+  c->destroy(&prog);
+  return res->status = st;
+}
+
+gg_status gg_compile(gg_backend backend, const char *arch, const char *name,
+                     const char *source, const char *const *options, gg_compile_result *res) {
+  if (!res) return GG_ERR_INVALID;
+  memset(res, 0, sizeof *res);
+  if (!arch || !source) {
+    set_log(res, "gg_compile: %s%s", !arch ? "arch " : "", !source ? "source is NULL" : "is NULL");
+    return res->status = GG_ERR_INVALID;
+  }
+  if (backend == GG_BACKEND_AUTO) backend = !strncmp(arch, "gfx", 3) ? GG_BACKEND_HIP : GG_BACKEND_CUDA;
+  char err[1200];
+  ggr_compiler *c;
+  gg_status st = ggr_compiler_load(backend, &c, err, sizeof err);
+  if (st) {
+    set_log(res, "%s%s", err, "");
+    return res->status = st;
+  }
+  st = ggr_compile_with(c, arch, name, source, options, res);
+  ggr_compiler_unload(c);
+  return st;
+}
+
+void gg_compile_result_free(gg_compile_result *res) {
+  if (!res) return;
+  free(res->log);
+  free(res->binary);
+  res->log = NULL;
+  res->binary = NULL;
+  res->binary_size = 0;
+}

@@ -1,0 +1,238 @@
+/*
+ * launch.c - packing arguments and dispatching (classic and cooperative).
+ *
+ * The hot path is gg_launch: pack into a stack buffer, compute the grid
+ * from the descriptor's rule, one driver call.  No allocation, no lock, no
+ * synchronization.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static uint32_t dtype_size(gg_dtype t) {
+  switch (t) {
+  case GG_I32: case GG_U32: case GG_F32: return 4;
+  case GG_I64: case GG_U64: case GG_F64: case GG_PTR: return 8;
+  case GG_F16: case GG_BF16: return 2;
+  default: return 0;
+  }
+}
+
+static int64_t read_i64(const void *buf, uint32_t off) {
+  int64_t v;
+  memcpy(&v, (const char *)buf + off, sizeof v);
+  return v;
+}
+
+/* The value of an extent: a constant or the packed run-time parameter. */
+static int extent_value(const gg_kernel_desc *kd, const void *buf, gg_extent_desc e, int64_t *v) {
+  if (e.param < 0) {
+    *v = e.value;
+    return 0;
+  }
+  if (e.param >= kd->nparams || kd->params[e.param].kind != GG_PARAM_EXTENT) return -1;
+  *v = read_i64(buf, kd->params[e.param].offset);
+  return 0;
+}
+
+#define FAIL(...) (snprintf(err, err_size, __VA_ARGS__), GG_ERR_INVALID)
+
+static gg_status pack_one(const gg_param_desc *p, const gg_arg *a, char *buf, char *err,
+                          size_t err_size) {
+  switch (p->kind) {
+  case GG_PARAM_VIEW: {
+    if (!a->is_array || !a->v.array)
+      return FAIL("parameter %s is a view: pass gg_arg_array()", p->name);
+    if (a->v.array->space == GG_SPACE_HOST)
+      return FAIL("parameter %s: a host array is not visible to kernels; copy it to a device "
+                  "array or allocate it mapped", p->name);
+    uint64_t d = a->v.array->dptr;
+    memcpy(buf + p->offset, &d, sizeof d);
+    return GG_OK;
+  }
+  case GG_PARAM_SCALAR:
+  case GG_PARAM_EXTENT:
+  case GG_PARAM_STRIDE:
+    if (a->is_array) return FAIL("parameter %s is a value, not an array", p->name);
+    if (p->kind != GG_PARAM_SCALAR && a->v.i64 < 0)
+      return FAIL("parameter %s: negative extent or stride %lld", p->name, (long long)a->v.i64);
+    /* gg_arg keeps every value in the low bytes of a 64-bit union (x86-64,
+     * little endian), so copying the field's size takes the right value */
+    memcpy(buf + p->offset, &a->v, p->size);
+    return GG_OK;
+  default:
+    return FAIL("parameter %s: unknown kind %d", p->name, (int)p->kind);
+  }
+}
+
+/* Views must hold what their extents say (layout stride: not checked). */
+static gg_status check_views(const gg_kernel_desc *kd, const gg_arg *args, const void *buf,
+                             char *err, size_t err_size) {
+  for (int i = 0, j = 0; i < kd->nparams; i++) {
+    const gg_param_desc *p = &kd->params[i];
+    if (p->kind == GG_PARAM_HIDDEN) continue;
+    const gg_arg *a = &args[j++];
+    if (p->kind != GG_PARAM_VIEW || p->layout == GG_LAYOUT_STRIDE) continue;
+    uint64_t count = 1;
+    for (int r = 0; r < p->rank && r < 3; r++) {
+      int64_t e;
+      if (extent_value(kd, buf, p->extents[r], &e) || e < 0)
+        return FAIL("view %s: bad extent %d in the descriptor", p->name, r);
+      if (e && count > UINT64_MAX / (uint64_t)e) return FAIL("view %s: extents overflow", p->name);
+      count *= (uint64_t)e;
+    }
+    uint64_t need = count * dtype_size(p->dtype);
+    if (need > a->v.array->bytes)
+      return FAIL("view %s needs %llu bytes (%llu elements) but its array has %zu", p->name,
+                  (unsigned long long)need, (unsigned long long)count, a->v.array->bytes);
+  }
+  return GG_OK;
+}
+
+static gg_status check_layout(const gg_kernel_desc *kd, size_t buf_size, char *err,
+                              size_t err_size) {
+  if (kd->args_size > buf_size) return FAIL("buffer of %zu bytes for a %u-byte argument struct",
+                                            buf_size, kd->args_size);
+  for (int i = 0; i < kd->nparams; i++) {
+    const gg_param_desc *p = &kd->params[i];
+    uint32_t want = p->kind == GG_PARAM_VIEW ? 8
+                  : p->kind == GG_PARAM_EXTENT || p->kind == GG_PARAM_STRIDE ? 8
+                  : p->kind == GG_PARAM_HIDDEN ? p->size
+                  : dtype_size(p->dtype);
+    if (p->size != want || p->size == 0 || p->size > 8 || p->offset > kd->args_size ||
+        p->size > kd->args_size - p->offset)
+      return FAIL("descriptor of %s: field %s (offset %u, size %u) does not fit its type or the "
+                  "%u-byte struct", kd->name, p->name ? p->name : "?", p->offset, p->size,
+                  kd->args_size);
+  }
+  return GG_OK;
+}
+
+gg_status gg_pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs, void *buf,
+                       size_t buf_size, char *err, size_t err_size) {
+  char dummy[1];
+  if (!err || err_size == 0) err = dummy, err_size = sizeof dummy;
+  if (!kd || !buf || (nargs && !args) || (kd->nparams && !kd->params)) return FAIL("NULL argument");
+  gg_status st = check_layout(kd, buf_size, err, err_size);
+  if (st) return st;
+  int visible = 0;
+  for (int i = 0; i < kd->nparams; i++) visible += kd->params[i].kind != GG_PARAM_HIDDEN;
+  if (nargs != visible)
+    return FAIL("kernel %s takes %d arguments, %d given", kd->name, visible, nargs);
+  memset(buf, 0, kd->args_size); /* padding and hidden fields start at zero */
+  for (int i = 0, j = 0; i < kd->nparams; i++) {
+    if (kd->params[i].kind == GG_PARAM_HIDDEN) continue;
+    if ((st = pack_one(&kd->params[i], &args[j++], buf, err, err_size))) return st;
+  }
+  return check_views(kd, args, buf, err, err_size);
+}
+
+gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void *buf,
+                               size_t buf_size) {
+  gg_context *ctx = k->mod->ctx;
+  const gg_kernel_desc *kd = k->desc;
+  char err[512];
+  if (gg_pack_args(kd, args, nargs, buf, buf_size, err, sizeof err))
+    return ggr_set_error(ctx, GG_ERR_INVALID, "%s: %s", kd->name, err);
+  for (int i = 0; i < kd->nparams; i++) {
+    const gg_param_desc *p = &kd->params[i];
+    if (p->kind != GG_PARAM_HIDDEN) continue;
+    if (p->hidden == GG_HIDDEN_WORKSPACE && p->size == 8) {
+      uint64_t ws = k->ws;
+      memcpy((char *)buf + p->offset, &ws, 8);
+    } else if (p->hidden == GG_HIDDEN_SEQ && p->size == 4) {
+      unsigned seq = ++k->seq; /* 0 never appears: fresh flags are never 0 */
+      if (seq == 0) seq = ++k->seq;
+      memcpy((char *)buf + p->offset, &seq, 4);
+    }
+  }
+  return GG_OK;
+}
+
+gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks) {
+  const gg_kernel_desc *kd = k->desc;
+  gg_context *ctx = k->mod->ctx;
+  int64_t n = 1, e;
+  switch (kd->grid_rule) {
+  case GG_GRID_COVER:
+    for (int r = 0; r < kd->rank && r < 3; r++) {
+      if (extent_value(kd, packed, kd->range[r], &e) || e < 0)
+        return ggr_set_error(ctx, GG_ERR_INVALID, "%s: bad range extent %d", kd->name, r);
+      n = e && n > INT64_MAX / e ? INT64_MAX : n * e;
+    }
+    {
+      int64_t per = (int64_t)kd->block_size * (kd->items_per_thread > 0 ? kd->items_per_thread : 1);
+      n = (n + per - 1) / per;
+    }
+    break;
+  case GG_GRID_LEAGUE:
+    if (extent_value(kd, packed, kd->league, &n) || n < 0)
+      return ggr_set_error(ctx, GG_ERR_INVALID, "%s: bad league size", kd->name);
+    break;
+  case GG_GRID_FIXED: n = kd->grid_fixed; break;
+  case GG_GRID_RESIDENT: n = k->resident; break;
+  }
+  if (kd->cap_resident && n > k->resident) n = k->resident;
+  /* an empty range still runs one block: reductions must write the identity */
+  *blocks = n < 1 ? 1 : n;
+  return GG_OK;
+}
+
+static gg_status launch_blocks(gg_kernel *k, gg_stream *s, int64_t blocks, void *packed) {
+  gg_context *ctx = k->mod->ctx;
+  const gg_kernel_desc *kd = k->desc;
+  const ggr_backend *be = ctx->be;
+  int coop = kd->mode == GG_LAUNCH_COOPERATIVE || (kd->features & GG_FEAT_COOPERATIVE);
+  if (kd->mode == GG_LAUNCH_PERSISTENT)
+    return ggr_set_error(ctx, GG_ERR_STATE, "%s is persistent: run it through a session", kd->name);
+  if (blocks < 1 || blocks > 0x7fffffff)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "%s: grid of %lld blocks", kd->name, (long long)blocks);
+  if (coop && (!ctx->cooperative || !be->launch_cooperative))
+    return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "%s needs a cooperative launch, which %s on %s "
+                         "does not support", kd->name, be->name, ctx->device_name);
+  if (coop && blocks > k->resident)
+    return ggr_set_error(ctx, GG_ERR_NOT_CORESIDENT, "%s: cooperative grid of %lld blocks exceeds "
+                         "the %d co-resident blocks (%d per SM x %d SMs at %d threads, %u B "
+                         "shared)", kd->name, (long long)blocks, k->resident, k->resident_per_sm,
+                         ctx->sm_count, kd->block_size, kd->shared_bytes);
+  if (kd->ws_per_block && (uint64_t)blocks * kd->ws_per_block + kd->ws_fixed > k->ws_bytes)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "%s: grid of %lld blocks is larger than its "
+                         "workspace (%zu bytes) was sized for", kd->name, (long long)blocks,
+                         k->ws_bytes);
+  void *params[1] = {packed};
+  void *stream = s ? s->native : NULL;
+  int (*fn)(void *, unsigned, unsigned, unsigned, void *, void **) =
+      coop ? be->launch_cooperative : be->launch;
+  int r = fn(k->fn, (unsigned)blocks, (unsigned)kd->block_size, kd->shared_bytes, stream, params);
+  if (r == GGR_E_INVALID_CONTEXT) {
+    /* first launch from a new thread: CUDA contexts are current per thread */
+    ggr_make_current(ctx);
+    r = fn(k->fn, (unsigned)blocks, (unsigned)kd->block_size, kd->shared_bytes, stream, params);
+  }
+  if (r == 0) return GG_OK;
+  gg_status st = ggr_check(ctx, r, kd->name);
+  return st == GG_ERR_BACKEND ? ggr_set_error(ctx, GG_ERR_LAUNCH, "%s", ctx->err) : st;
+}
+
+/* 16-byte aligned so any field type lands on its natural alignment */
+typedef union arg_buf {
+  unsigned char b[GGR_MAX_ARGS];
+  long double align;
+} arg_buf;
+
+gg_status gg_launch(gg_kernel *k, gg_stream *s, const gg_arg *args, int nargs) {
+  if (!k) return GG_ERR_INVALID;
+  arg_buf buf;
+  int64_t blocks;
+  gg_status st = ggr_pack_kernel_args(k, args, nargs, buf.b, sizeof buf.b);
+  if (!st) st = ggr_grid_for(k, buf.b, &blocks);
+  return st ? st : launch_blocks(k, s, blocks, buf.b);
+}
+
+gg_status gg_launch_grid(gg_kernel *k, gg_stream *s, int blocks, const gg_arg *args, int nargs) {
+  if (!k) return GG_ERR_INVALID;
+  arg_buf buf;
+  gg_status st = ggr_pack_kernel_args(k, args, nargs, buf.b, sizeof buf.b);
+  return st ? st : launch_blocks(k, s, blocks, buf.b);
+}

@@ -1,0 +1,290 @@
+/*
+ * module.c - compile (or fetch from the cache) and load a generated module.
+ *
+ * Start-up path, in order of cost:
+ *   1. the same descriptor already loaded in this context: share it;
+ *   2. the disk cache holds a binary for (source, options, device arch,
+ *      compiler identity, driver, gpugen version, ABI): load it - no
+ *      compiler is even opened;
+ *   3. compile with NVRTC / hiprtc for the device's arch (CUDA: PTX for the
+ *      newest arch this NVRTC knows when the device is newer still), store,
+ *      load.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cache.h"
+#include "internal.h"
+
+#ifndef GG_CUDA_HOME_DEFAULT
+#define GG_CUDA_HOME_DEFAULT "/usr/local/cuda"
+#endif
+
+/* Name the compiler without opening it: the NVRTC file's path, size and
+ * mtime change with every toolkit update.  Returns -1 when only opening it
+ * can tell (HIP, or NVRTC found on the default library path). */
+static int compiler_identity(gg_context *ctx, char *buf, size_t n) {
+  if (ctx->be->kind != GG_BACKEND_CUDA) return -1;
+  const char *env = getenv("CUDA_HOME");
+  const char *home = env && *env ? env : GG_CUDA_HOME_DEFAULT;
+  static const char *const sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+  for (size_t i = 0; i < sizeof sonames / sizeof *sonames; i++) {
+    char path[700];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/lib64/%s", home, sonames[i]);
+    if (stat(path, &sb) == 0) {
+      snprintf(buf, n, "NVRTC %s %lld %lld.%09ld", path, (long long)sb.st_size,
+               (long long)sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec);
+      return 0;
+    }
+  }
+  return -1;
+}
+
+static gg_status open_compiler(gg_context *ctx) {
+  if (ctx->rtc) return GG_OK;
+  char err[1200];
+  gg_status st = ggr_compiler_load(ctx->be->kind, &ctx->rtc, err, sizeof err);
+  return st ? ggr_set_error(ctx, st, "%s", err) : GG_OK;
+}
+
+static ggr_key module_key(gg_context *ctx, const gg_module_desc *d, const char *compiler) {
+  int cuda = ctx->be->kind == GG_BACKEND_CUDA;
+  ggr_key_parts p = {
+    .source = cuda ? d->cuda_source : d->hip_source,
+    .options = cuda ? d->cuda_options : d->hip_options,
+    .arch = ctx->arch,
+    .compiler = compiler,
+    .driver_version = ctx->driver_version,
+    .gpugen_version = gg_version(),
+    .abi = GG_MODULE_ABI,
+  };
+  return ggr_cache_key(&p);
+}
+
+/* CUDA: the arch to compile for.  A device newer than this NVRTC gets PTX
+ * for the newest arch it knows; the driver finishes the job. */
+static void pick_target(gg_context *ctx, char *target, size_t n) {
+  snprintf(target, n, "%s", ctx->arch);
+  ggr_compiler *c = ctx->rtc;
+  if (c->kind != GG_BACKEND_CUDA || !c->num_archs || !c->archs) return;
+  int count = 0, list[256], dev = ctx->cc_major * 10 + ctx->cc_minor, best = 0;
+  if (c->num_archs(&count) || count <= 0 || count > 256 || c->archs(list)) return;
+  for (int i = 0; i < count; i++) {
+    if (list[i] == dev) return;
+    if (list[i] < dev && list[i] > best) best = list[i];
+  }
+  if (best) snprintf(target, n, "compute_%d", best);
+}
+
+static gg_status compile_module(gg_context *ctx, const gg_module_desc *d, void **bin,
+                                size_t *size, double *ms) {
+  gg_status st = open_compiler(ctx);
+  if (st) return st;
+  int cuda = ctx->be->kind == GG_BACKEND_CUDA;
+  char target[32];
+  pick_target(ctx, target, sizeof target);
+  gg_compile_result res;
+  double t0 = ggr_now_ms();
+  st = ggr_compile_with(ctx->rtc, target, d->lua_file ? d->lua_file : d->name,
+                        cuda ? d->cuda_source : d->hip_source,
+                        cuda ? d->cuda_options : d->hip_options, &res);
+  *ms = ggr_now_ms() - t0;
+  if (st) {
+    ggr_set_error(ctx, st, "%s: %s for %s failed:\n%s", d->name ? d->name : "module",
+                  ctx->rtc->name, target, res.log ? res.log : "(no log)");
+    gg_compile_result_free(&res);
+    return st;
+  }
+  if (ctx->verbose && res.log && res.log[0])
+    fprintf(stderr, "gpugen: %s: %s log:\n%s\n", d->name, ctx->rtc->name, res.log);
+  *bin = res.binary;
+  *size = res.binary_size;
+  res.binary = NULL;
+  gg_compile_result_free(&res);
+  return GG_OK;
+}
+
+/* The key, fetching the compiler's identity the cheapest way. */
+static gg_status key_for(gg_context *ctx, const gg_module_desc *d, ggr_key *key) {
+  char ident[800];
+  if (compiler_identity(ctx, ident, sizeof ident)) {
+    gg_status st = open_compiler(ctx);
+    if (st) return st;
+    snprintf(ident, sizeof ident, "%s %d.%d %s", ctx->rtc->name, ctx->rtc->version_major,
+             ctx->rtc->version_minor, ctx->rtc->lib_path);
+  }
+  *key = module_key(ctx, d, ident);
+  return GG_OK;
+}
+
+/* Binary for the module: from the disk cache, else compiled and stored. */
+static gg_status get_binary(gg_context *ctx, gg_module *m, int skip_cache, void **bin,
+                            size_t *size) {
+  if (!skip_cache && ggr_cache_get(ctx->cache, (ggr_key){m->key_lo, m->key_hi}, bin, size) == GG_OK) {
+    m->from_cache = 1;
+    return GG_OK;
+  }
+  m->from_cache = 0;
+  gg_status st = compile_module(ctx, m->desc, bin, size, &m->compile_ms);
+  if (st) return st;
+  if (ggr_cache_put(ctx->cache, (ggr_key){m->key_lo, m->key_hi}, *bin, *size) && ctx->verbose)
+    fprintf(stderr, "gpugen: could not store %s in the cache (%s)\n", m->desc->name,
+            ggr_cache_dir(ctx->cache));
+  return GG_OK;
+}
+
+static gg_status alloc_workspace(gg_kernel *k) {
+  const gg_kernel_desc *kd = k->desc;
+  gg_context *ctx = k->mod->ctx;
+  if (kd->ws_fixed == 0 && kd->ws_per_block == 0) return GG_OK;
+  int64_t max_grid = k->resident;
+  if (kd->grid_rule == GG_GRID_FIXED && !kd->cap_resident && kd->mode != GG_LAUNCH_COOPERATIVE)
+    max_grid = kd->grid_fixed;
+  size_t bytes = kd->ws_fixed + (size_t)kd->ws_per_block * (size_t)(max_grid > 0 ? max_grid : 1);
+  gg_status st = ggr_check(ctx, ctx->be->mem_alloc(&k->ws, bytes), "workspace allocation");
+  /* zero-filled once; kernels leave it zeroed (docs/internals.md) */
+  if (!st) st = ggr_check(ctx, ctx->be->memset_sync(k->ws, 0, bytes), "workspace zero-fill");
+  if (!st) k->ws_bytes = bytes;
+  return st;
+}
+
+static gg_status resolve_kernel(gg_module *m, int i) {
+  gg_context *ctx = m->ctx;
+  gg_kernel *k = &m->kernels[i];
+  const gg_kernel_desc *kd = &m->desc->kernels[i];
+  k->mod = m;
+  k->desc = kd;
+  if (!kd->symbol || !kd->name || kd->block_size <= 0)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "kernel %d of %s: no name, symbol or block size", i,
+                         m->desc->name);
+  char what[300];
+  snprintf(what, sizeof what, "kernel %s (symbol %s)", kd->name, kd->symbol);
+  gg_status st = ggr_check(ctx, ctx->be->module_function(&k->fn, m->native, kd->symbol), what);
+  if (st) return st == GG_ERR_BACKEND ? ggr_set_error(ctx, GG_ERR_NOT_FOUND, "%s", ctx->err) : st;
+  st = ggr_check(ctx, ctx->be->occupancy(&k->resident_per_sm, k->fn, kd->block_size,
+                                         kd->shared_bytes), what);
+  if (st) return st;
+  k->resident = k->resident_per_sm * ctx->sm_count;
+  return alloc_workspace(k);
+}
+
+static void module_release(gg_module *m) {
+  gg_context *ctx = m->ctx;
+  for (int i = 0; m->kernels && i < m->desc->nkernels; i++)
+    if (m->kernels[i].ws) ctx->be->mem_free(m->kernels[i].ws);
+  if (m->native) ctx->be->module_unload(m->native);
+  free(m->kernels);
+  free(m);
+}
+
+static gg_status check_desc(gg_context *ctx, const gg_module_desc *d) {
+  if (d->abi != GG_MODULE_ABI)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "module %s was generated for ABI %d; this runtime "
+                         "reads ABI %d (regenerate it with this gpugen)", d->name ? d->name : "?",
+                         d->abi, GG_MODULE_ABI);
+  const char *src = ctx->be->kind == GG_BACKEND_CUDA ? d->cuda_source : d->hip_source;
+  if (!src)
+    return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "module %s has no %s source (generate it with "
+                         "that target)", d->name ? d->name : "?", ctx->be->name);
+  if (d->nkernels < 0 || (d->nkernels > 0 && !d->kernels))
+    return ggr_set_error(ctx, GG_ERR_INVALID, "module %s: bad kernel table", d->name);
+  return GG_OK;
+}
+
+gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module **out) {
+  if (!ctx || !desc || !out) return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "gg_module_load: NULL argument") : GG_ERR_INVALID;
+  *out = NULL;
+  for (gg_module *m = ctx->modules; m; m = m->next)
+    if (m->desc == desc) {
+      m->refs++;
+      *out = m;
+      return GG_OK;
+    }
+  gg_status st = check_desc(ctx, desc);
+  if (!st) st = ggr_make_current(ctx);
+  if (st) return st;
+  ggr_key key;
+  if ((st = key_for(ctx, desc, &key))) return st;
+  /* a different descriptor with the same contents: still one module */
+  for (gg_module *m = ctx->modules; m; m = m->next)
+    if (m->key_lo == key.lo && m->key_hi == key.hi && m->desc->nkernels == desc->nkernels) {
+      m->refs++;
+      *out = m;
+      return GG_OK;
+    }
+  gg_module *m = calloc(1, sizeof *m);
+  if (!m) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  m->ctx = ctx;
+  m->desc = desc;
+  m->key_lo = key.lo;
+  m->key_hi = key.hi;
+  m->refs = 1;
+  void *bin = NULL;
+  size_t size = 0;
+  st = get_binary(ctx, m, 0, &bin, &size);
+  if (!st) {
+    int r = ctx->be->module_load(&m->native, bin);
+    if (r && m->from_cache) {
+      /* a valid entry the driver refuses (driver changed under us): rebuild */
+      if (ctx->verbose)
+        fprintf(stderr, "gpugen: cached binary for %s refused (%s); recompiling\n", desc->name,
+                ctx->be->err_name(r));
+      free(bin);
+      bin = NULL;
+      st = get_binary(ctx, m, 1, &bin, &size);
+      if (!st) r = ctx->be->module_load(&m->native, bin);
+    }
+    if (!st) st = ggr_check(ctx, r, "module load");
+  }
+  free(bin);
+  if (!st && desc->nkernels > 0) {
+    m->kernels = calloc((size_t)desc->nkernels, sizeof *m->kernels);
+    if (!m->kernels) st = ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  }
+  for (int i = 0; !st && i < desc->nkernels; i++) st = resolve_kernel(m, i);
+  if (st) {
+    module_release(m);
+    return st;
+  }
+  m->next = ctx->modules;
+  ctx->modules = m;
+  *out = m;
+  return GG_OK;
+}
+
+void gg_module_free(gg_module *mod) {
+  if (!mod || --mod->refs > 0) return;
+  gg_context *ctx = mod->ctx;
+  for (gg_module **p = &ctx->modules; *p; p = &(*p)->next)
+    if (*p == mod) {
+      *p = mod->next;
+      break;
+    }
+  ggr_make_current(ctx);
+  module_release(mod);
+}
+
+gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out) {
+  if (!mod || !name || !out) return GG_ERR_INVALID;
+  *out = NULL;
+  for (int i = 0; i < mod->desc->nkernels; i++)
+    if (!strcmp(mod->kernels[i].desc->name, name) || !strcmp(mod->kernels[i].desc->symbol, name)) {
+      *out = &mod->kernels[i];
+      return GG_OK;
+    }
+  return ggr_set_error(mod->ctx, GG_ERR_NOT_FOUND, "module %s has no kernel named '%s'",
+                       mod->desc->name, name);
+}
+
+const gg_kernel_desc *gg_kernel_describe(const gg_kernel *k) { return k ? k->desc : NULL; }
+gg_context *gg_module_context(gg_module *mod) { return mod ? mod->ctx : NULL; }
+void *gg_kernel_native_function(gg_kernel *k) { return k ? k->fn : NULL; }
+
+gg_status gg_kernel_max_resident_blocks(gg_kernel *k, int *blocks) {
+  if (!k || !blocks) return GG_ERR_INVALID;
+  *blocks = k->resident;
+  return GG_OK;
+}
