@@ -280,7 +280,7 @@ static const char *more_values(const ggi_kernel *k, ggi_arena *a)
   if (!s) return NULL;
   size_t at = 0;
   for (int v = 1; v < nv; v++)
-    at += (size_t)snprintf(s + at, len - at, "gg_a.v[%d] = (gg_acc_t)(%s);\n", v,
+    at += (size_t)snprintf(s + at, len - at, "gg_a.v[%d] = (acc_t)(%s);\n", v,
                            k->values[v] ? k->values[v] : "0");
   return s;
 }
@@ -312,7 +312,7 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
   p->ws_fixed = WS_FIXED;
   p->ws_per_block = (uint32_t)((nv * acc_size + 7) / 8 * 8);
   /* warp partials (at most 32 warps) or, for the tree, one slot per thread */
-  p->shared_bytes = (uint32_t)(32 * nv * 8);
+  p->shared_bytes = (uint32_t)(64 * nv * 8); /* cg_tile: 64 tiles of 16 */
   if (s == GGI_STRAT_SHARED_TREE) p->shared_bytes = (uint32_t)(block * nv * 8);
   p->grid_rule = GG_GRID_COVER;
   p->cap_resident = 1;
@@ -360,9 +360,10 @@ static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d
   p->template_path = "common/scan.cuh";
   p->needs_seq = 1;
   /* the tile in shared memory, one pad word per 32 so that a thread's
-   * consecutive items sit in different banks, plus 33 words of warp sums */
+   * consecutive items sit in different banks, then 66 warp sums and the
+   * broadcast prefix (layout in scan.cuh) */
   int64_t tile = (int64_t)block * items;
-  p->shared_bytes = (uint32_t)((tile + tile / 32 + 1 + 2 * 33) * acc_size);
+  p->shared_bytes = (uint32_t)((tile + tile / 32 + 1 + 66 + 1) * acc_size);
   /* per tile: {flag, pad, aggregate, inclusive}, 8-byte aligned */
   p->ws_fixed = 0;
   p->ws_per_block = (uint32_t)((8 + 2 * acc_size + 7) / 8 * 8);

@@ -1,0 +1,216 @@
+/* reduce {{NAME}}, strategy warp_shuffle.
+ * Shuffles inside each warp, one shuffle over the warps' partials, and -
+ * with several blocks - one partial per block in the workspace, combined
+ * by the last block to take the ticket.  No atomics on the data, one
+ * kernel, no pre-initialised output: the CUB-like choice of `auto`. */
+{{COMBINE_DEF}}
+namespace GG_NS_{{NAME}} {
+
+typedef {{ACC_T}} acc_t;      /* f16/bf16 sums accumulate in f32 */
+typedef {{VEC_T}} elem_t;     /* element type of a plain `x(i)` source */
+enum { NV = {{NVALUES}}, VEC = {{RVEC}}, UNROLL = {{UNROLL}} };
+
+/* One accumulator per value of a (multi-value) reduce. */
+struct acc { acc_t v[NV]; };
+
+GG_INLINE acc identity()
+{
+  acc a;
+#pragma unroll
+  for (int k = 0; k < NV; ++k) a.v[k] = (acc_t)({{IDENTITY}});
+  return a;
+}
+GG_INLINE void combine(acc &a, const acc &b)
+{
+#pragma unroll
+  for (int k = 0; k < NV; ++k) a.v[k] = GG_COMBINE(a.v[k], b.v[k]);
+}
+GG_INLINE acc shfl_down(const acc &a, int delta)
+{
+  acc r;
+#pragma unroll
+  for (int k = 0; k < NV; ++k) r.v[k] = gg_shfl_down(a.v[k], delta);
+  return r;
+}
+/* For custom combiners merged with a compare-and-swap loop. */
+struct combine_op {
+  template <class T> GG_INLINE T operator()(T a, T b) const { return GG_COMBINE(a, b); }
+};
+
+GG_INLINE long long work(const {{ARGS_T}} &args)
+{
+  {{UNPACK}}
+  return {{WORK}};
+}
+
+/* The value(s) of element gg_lin of the range. */
+GG_INLINE acc value_at(const {{ARGS_T}} &args, long long gg_lin)
+{
+  {{UNPACK}}
+{{VIEW_MACROS}}
+  {{INDEX_DECODE}}
+  acc gg_a;
+  gg_a.v[0] = (acc_t)(
+{{VALUE}}
+  );
+  {{MORE_VALUES}}
+{{VIEW_UNDEFS}}
+  return gg_a;
+}
+
+/* into(k) = a.v[k]: the output is overwritten, never accumulated into. */
+GG_INLINE void store(const {{ARGS_T}} &args, const acc &a)
+{
+  {{UNPACK}}
+{{VIEW_MACROS}}
+#pragma unroll
+  for (int gg_k = 0; gg_k < NV; ++gg_k) {{INTO}}(gg_k) = a.v[gg_k];
+{{VIEW_UNDEFS}}
+}
+
+/* Phase 1: each thread folds its share of the range into one accumulator,
+ * striding by the whole virtual grid so any grid covers any size. */
+GG_INLINE acc thread_fold(const {{ARGS_T}} &args, const gg_grid &g)
+{
+  const long long gg_n = work(args);
+  const long long gg_tid = (long long)g.block * g.nthreads + g.thread;
+  const long long gg_nthr = (long long)g.nblocks * g.nthreads;
+  acc gg_acc_ = identity();
+#if {{RVEC}} > 1
+  {
+    {{UNPACK}}
+    /* A plain read x(i): 16-byte vector loads.  Elements before the first
+     * 16-byte boundary (head) and after the last whole vector (tail) are
+     * read one by one, so any size and any offset of the view work. */
+    struct alignas(16) gg_vec_t { elem_t gg_e[VEC]; };
+    const elem_t *gg_src = {{VEC_PTR}};
+    long long gg_head = (long long)(((16 - ((size_t)gg_src & 15)) & 15) / sizeof(elem_t));
+    if (gg_head > gg_n) gg_head = gg_n;
+    const long long gg_nvec = (gg_n - gg_head) / VEC;
+    const gg_vec_t *gg_vsrc = (const gg_vec_t *)(gg_src + gg_head);
+    if (gg_tid < gg_head) gg_acc_.v[0] = GG_COMBINE(gg_acc_.v[0], (acc_t)gg_src[gg_tid]);
+    long long gg_i = gg_tid;
+    /* UNROLL independent 16-byte loads in flight before the first use:
+     * what keeps HBM busy (latency x bandwidth needs ~40 KB per SM). */
+    for (; gg_i + (UNROLL - 1) * gg_nthr < gg_nvec; gg_i += UNROLL * gg_nthr) {
+      gg_vec_t gg_r[UNROLL];
+#pragma unroll
+      for (int gg_u = 0; gg_u < UNROLL; ++gg_u) gg_r[gg_u] = gg_vsrc[gg_i + gg_u * gg_nthr];
+#pragma unroll
+      for (int gg_u = 0; gg_u < UNROLL; ++gg_u)
+#pragma unroll
+        for (int gg_e = 0; gg_e < VEC; ++gg_e) gg_acc_.v[0] = GG_COMBINE(gg_acc_.v[0], (acc_t)gg_r[gg_u].gg_e[gg_e]);
+    }
+    for (; gg_i < gg_nvec; gg_i += gg_nthr) {
+      const gg_vec_t gg_r = gg_vsrc[gg_i];
+#pragma unroll
+      for (int gg_e = 0; gg_e < VEC; ++gg_e) gg_acc_.v[0] = GG_COMBINE(gg_acc_.v[0], (acc_t)gg_r.gg_e[gg_e]);
+    }
+    const long long gg_tail = gg_head + gg_nvec * VEC;
+    if (gg_tid < gg_n - gg_tail) gg_acc_.v[0] = GG_COMBINE(gg_acc_.v[0], (acc_t)gg_src[gg_tail + gg_tid]);
+  }
+#else
+  /* Any value expression: scalar loads, UNROLL elements in flight. */
+  long long gg_i = gg_tid;
+  for (; gg_i + (UNROLL - 1) * gg_nthr < gg_n; gg_i += UNROLL * gg_nthr) {
+    acc gg_r[UNROLL];
+#pragma unroll
+    for (int gg_u = 0; gg_u < UNROLL; ++gg_u) gg_r[gg_u] = value_at(args, gg_i + gg_u * gg_nthr);
+#pragma unroll
+    for (int gg_u = 0; gg_u < UNROLL; ++gg_u) combine(gg_acc_, gg_r[gg_u]);
+  }
+  for (; gg_i < gg_n; gg_i += gg_nthr) combine(gg_acc_, value_at(args, gg_i));
+#endif
+  return gg_acc_;
+}
+
+/* Shuffle tree inside one warp; lane 0 ends with the warp's result. */
+GG_INLINE acc warp_reduce(acc a)
+{
+  for (int d = gg_warp_size() / 2; d > 0; d >>= 1) combine(a, shfl_down(a, d));
+  return a;
+}
+
+/* Phase 2: warps shuffle, their lane 0 leaves a partial in shared memory,
+ * the first warp shuffles the partials.  Two barriers whatever the block
+ * size.  The result is valid in thread 0. */
+GG_INLINE acc block_reduce(acc a, const gg_grid &g)
+{
+  acc *part = (acc *)g.smem; /* one per warp: at most 32 */
+  const unsigned ws = gg_warp_size();
+  const unsigned lane = g.thread % ws, warp = g.thread / ws;
+  const unsigned nwarps = (g.nthreads + ws - 1) / ws;
+  a = warp_reduce(a);
+  if (nwarps == 1) return a;
+  if (lane == 0) part[warp] = a;
+  gg_sync(g);
+  if (warp == 0) {
+    a = lane < nwarps ? part[lane] : identity();
+    a = warp_reduce(a);
+  }
+  gg_sync(g); /* the partials' slots are free again */
+  return a;
+}
+
+/* Workspace (zero-filled by the runtime, left as found):
+ *   [0] ticket  [4] init state  [8] grid barrier  [16..80) accumulator
+ *   [128...) one partial per block */
+GG_INLINE unsigned *ws_ticket(const {{ARGS_T}} &args) { return (unsigned *)args.gg_ws; }
+GG_INLINE acc *ws_partials(const {{ARGS_T}} &args) { return (acc *)((char *)args.gg_ws + 128); }
+
+/* Another block's partial: volatile so a persistent kernel never reads a
+ * line its SM's L1 kept from an earlier frame. */
+GG_INLINE acc load_partial(const acc *p)
+{
+  acc a;
+#pragma unroll
+  for (int k = 0; k < NV; ++k) a.v[k] = *(volatile const acc_t *)&p->v[k];
+  return a;
+}
+
+
+/* Phase 3: one pass, no second kernel, no pre-initialised output.  Each
+ * block leaves its partial in the workspace and takes a ticket; the last
+ * block to arrive combines the partials in block order - a fixed order,
+ * so the result is bit-identical run to run for a fixed grid - writes
+ * into(), and resets the ticket for the next launch.  `a` is valid in
+ * thread 0. */
+GG_INLINE void finish(const {{ARGS_T}} &args, const gg_grid &g, const acc &a)
+{
+  if (g.nblocks == 1) { /* one block: nothing to combine, no workspace */
+    if (g.thread == 0) store(args, a);
+    return;
+  }
+  unsigned *ticket = ws_ticket(args);
+  acc *part = ws_partials(args);
+  unsigned *am_last = (unsigned *)g.smem;
+  if (g.thread == 0) {
+    part[g.block] = a;
+    /* the partial must be visible to the last block before our ticket is */
+    __threadfence();
+    *am_last = atomicAdd(ticket, 1u) == g.nblocks - 1;
+  }
+  gg_sync(g);
+  const unsigned last = *am_last;
+  gg_sync(g); /* block_reduce below reuses the word */
+  if (!last) return;
+  __threadfence(); /* every other block's partial is visible from here on */
+  acc b = identity();
+  for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));
+  b = block_reduce(b, g);
+  if (g.thread == 0) {
+    store(args, b);
+    atomicExch(ticket, 0u); /* ready for the next launch */
+  }
+}
+
+} /* namespace GG_NS_{{NAME}} */
+
+__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+{
+  using namespace GG_NS_{{NAME}};
+  acc a = thread_fold(args, g);
+  a = block_reduce(a, g);
+  finish(args, g, a);
+}
+#undef GG_COMBINE

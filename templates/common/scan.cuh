@@ -1,0 +1,214 @@
+/* scan {{NAME}} ({{INCLUSIVE}} = inclusive): one pass, decoupled look-back.
+ *
+ * The range is cut into tiles of nthreads x ITEMS elements, one tile per
+ * block (a virtual grid with fewer blocks than tiles loops, tile by
+ * tile).  A block scans its tile in shared memory, publishes the tile's
+ * aggregate, then looks back over its predecessors' flags - one warp, one
+ * predecessor per lane - until it meets an inclusive prefix, and
+ * publishes its own inclusive prefix.  Every flag carries the launch's
+ * gg_seq: a flag from an earlier launch reads as "not yet", so the
+ * workspace is never cleared.  Memory traffic: one read and one write of
+ * the data, like a copy. */
+{{COMBINE_DEF}}
+namespace GG_NS_{{NAME}} {
+
+typedef {{ACC_T}} acc_t;
+enum { ITEMS = {{SCAN_ITEMS}}, INCLUSIVE = {{INCLUSIVE}} };
+enum { ST_AGGREGATE = 1, ST_INCLUSIVE = 2 };
+
+/* One per tile in the workspace. */
+struct tile_state {
+  unsigned flag;  /* (gg_seq << 2) | ST_*, or stale */
+  unsigned pad;
+  acc_t aggregate;
+  acc_t inclusive;
+};
+
+GG_INLINE acc_t identity() { return (acc_t)({{IDENTITY}}); }
+GG_INLINE acc_t combine(acc_t a, acc_t b) { return GG_COMBINE(a, b); }
+
+GG_INLINE long long work(const {{ARGS_T}} &args)
+{
+  {{UNPACK}}
+  return {{WORK}};
+}
+
+GG_INLINE acc_t value_at(const {{ARGS_T}} &args, long long gg_lin)
+{
+  {{UNPACK}}
+{{VIEW_MACROS}}
+  {{INDEX_DECODE}}
+  return (acc_t)(
+{{VALUE}}
+  );
+{{VIEW_UNDEFS}}
+}
+
+GG_INLINE void store_at(const {{ARGS_T}} &args, long long gg_lin, acc_t gg_v)
+{
+  {{UNPACK}}
+{{VIEW_MACROS}}
+  {{INTO}}(gg_lin) = gg_v;
+{{VIEW_UNDEFS}}
+}
+
+/* Shared-memory index of tile element e: one pad word per 32, so that a
+ * thread reading its ITEMS consecutive elements and a warp reading 32
+ * consecutive ones both hit 32 different banks. */
+GG_INLINE unsigned pad(unsigned e) { return e + e / 32; }
+
+GG_INLINE void publish(tile_state *s, unsigned seq, unsigned status, acc_t v)
+{
+  if (status == ST_AGGREGATE)
+    s->aggregate = v;
+  else
+    s->inclusive = v;
+  /* release: the value is visible before the flag that announces it */
+  gg_store_release_gpu(&s->flag, (seq << 2) | status);
+}
+
+/* Inclusive scan over the warp (lane order); every lane gets its prefix. */
+GG_INLINE acc_t warp_inclusive(acc_t x, unsigned lane)
+{
+  for (unsigned d = 1; d < (unsigned)gg_warp_size(); d <<= 1) {
+    const acc_t o = gg_shfl(x, lane >= d ? lane - d : lane);
+    if (lane >= d) x = combine(o, x);
+  }
+  return x;
+}
+
+/* Exclusive scan of one value per thread over the (pseudo-)block;
+ * *total gets the block's aggregate.  Two barriers. */
+GG_INLINE acc_t block_exclusive(acc_t x, const gg_grid &g, acc_t *warp_sums, acc_t *total)
+{
+  const unsigned ws = gg_warp_size();
+  const unsigned lane = g.thread % ws, warp = g.thread / ws;
+  const unsigned nwarps = (g.nthreads + ws - 1) / ws;
+  const acc_t incl = warp_inclusive(x, lane);
+  acc_t excl = gg_shfl(incl, lane == 0 ? 0 : lane - 1);
+  if (lane == 0) excl = identity();
+  if (lane == ws - 1) warp_sums[warp] = incl;
+  gg_sync(g);
+  if (warp == 0) {
+    const acc_t s = lane < nwarps ? warp_sums[lane] : identity();
+    const acc_t si = warp_inclusive(s, lane);
+    if (lane < nwarps) warp_sums[lane] = si;
+  }
+  gg_sync(g);
+  *total = warp_sums[nwarps - 1];
+  if (warp > 0) excl = combine(warp_sums[warp - 1], excl);
+  return excl;
+}
+
+/* The prefix of everything before tile t, by the first warp: lane l waits
+ * for tile t-1-l to publish anything, the nearest lane holding an
+ * inclusive prefix ends the walk, the lanes up to it are combined in tile
+ * order; without one, the window moves 32 (64) tiles further back. */
+GG_INLINE acc_t look_back(tile_state *st, long long t, unsigned seq, unsigned lane)
+{
+  const unsigned ws = gg_warp_size();
+  acc_t prefix = identity();
+  for (long long base = t - 1;; base -= ws) {
+    const long long p = base - (long long)lane;
+    unsigned status = ST_INCLUSIVE;
+    acc_t v = identity();
+    if (p >= 0) {
+      unsigned f;
+      do { /* spin until tile p of this launch has published */
+        f = gg_load_acquire_gpu(&st[p].flag);
+      } while ((f >> 2) != seq || (f & 3) == 0);
+      status = f & 3;
+      v = status == ST_INCLUSIVE ? *(volatile acc_t *)&st[p].inclusive
+                                 : *(volatile acc_t *)&st[p].aggregate;
+    }
+    /* nearest lane (latest tile) holding an inclusive prefix */
+    unsigned stop = status == ST_INCLUSIVE ? lane : ws;
+    for (unsigned m = ws / 2; m > 0; m >>= 1) {
+      const unsigned o = gg_shfl_xor(stop, m);
+      stop = o < stop ? o : stop;
+    }
+    /* combine lanes stop..0 in tile order (higher lane = earlier tile) */
+    acc_t w = lane <= stop ? v : identity();
+    for (unsigned d = 1; d < ws; d <<= 1) {
+      const acc_t o = gg_shfl_down(w, d);
+      if (lane + d < ws) w = combine(o, w);
+    }
+    prefix = combine(gg_shfl(w, 0), prefix);
+    if (stop < ws) return prefix;
+  }
+}
+
+} /* namespace GG_NS_{{NAME}} */
+
+__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+{
+  using namespace GG_NS_{{NAME}};
+  const long long n = work(args);
+  const unsigned tile_len = g.nthreads * ITEMS;
+  const long long ntiles = (n + tile_len - 1) / tile_len;
+  acc_t *tile = (acc_t *)g.smem;
+  acc_t *warp_sums = tile + pad(tile_len) + 1; /* 66 slots, then the broadcast */
+  acc_t *bcast = warp_sums + 66;
+  tile_state *st = (tile_state *)args.gg_ws;
+  const unsigned seq = args.gg_seq & 0x3fffffffu;
+  const unsigned lane = g.thread % gg_warp_size();
+  acc_t carry = identity(); /* one block: the running prefix, no look-back */
+
+  for (long long t = g.block; t < ntiles; t += g.nblocks) {
+    const long long base = t * tile_len;
+    /* 1. coalesced loads: consecutive threads, consecutive elements */
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+      const unsigned e = j * g.nthreads + g.thread;
+      tile[pad(e)] = base + e < n ? value_at(args, base + e) : identity();
+    }
+    gg_sync(g);
+    /* 2. each thread folds its ITEMS consecutive elements */
+    acc_t x[ITEMS];
+    acc_t sum = identity();
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+      x[j] = tile[pad(g.thread * ITEMS + j)];
+      sum = combine(sum, x[j]);
+    }
+    /* 3. scan of the threads' sums: each thread's exclusive prefix */
+    acc_t aggregate;
+    acc_t running = block_exclusive(sum, g, warp_sums, &aggregate);
+    /* 4. the prefix of the earlier tiles */
+    if (g.nblocks == 1) {
+      if (g.thread == 0) *bcast = carry;
+      carry = combine(carry, aggregate);
+    } else if (g.thread < (unsigned)gg_warp_size()) {
+      if (t == 0) {
+        if (g.thread == 0) {
+          publish(&st[0], seq, ST_INCLUSIVE, aggregate);
+          *bcast = identity();
+        }
+      } else {
+        if (g.thread == 0) publish(&st[t], seq, ST_AGGREGATE, aggregate);
+        const acc_t prefix = look_back(st, t, seq, lane);
+        if (g.thread == 0) {
+          publish(&st[t], seq, ST_INCLUSIVE, combine(prefix, aggregate));
+          *bcast = prefix;
+        }
+      }
+    }
+    gg_sync(g);
+    running = combine(*bcast, running);
+    /* 5. each thread's outputs back into the tile, then coalesced stores */
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+      const acc_t before = running;
+      running = combine(running, x[j]);
+      tile[pad(g.thread * ITEMS + j)] = INCLUSIVE ? running : before;
+    }
+    gg_sync(g);
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+      const unsigned e = j * g.nthreads + g.thread;
+      if (base + e < n) store_at(args, base + e, tile[pad(e)]);
+    }
+    gg_sync(g); /* the tile's shared memory is reused by the next tile */
+  }
+}
+#undef GG_COMBINE
