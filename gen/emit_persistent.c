@@ -16,7 +16,6 @@
 #include <string.h>
 
 #define DEFAULT_THREADS 256 /* per pseudo-block when neither side says */
-#define DEFAULT_GROUPS 4    /* thread_groups / hybrid when `groups` is left out */
 #define CUDA_NAMED_BARRIERS 15 /* bar ids 1..15; 0 is __syncthreads */
 #define HIP_GROUP_MAX 32    /* a HIP pseudo-block is one wavefront (the prelude's gg_sync) */
 
@@ -66,7 +65,10 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
     if (p->command_index[i] < 0 || p->command_index[i] >= m->nkernels)
       return fail(d, m, p, "command %d (\"%s\") names no kernel of this file", i,
                   p->commands[i] ? p->commands[i] : "?");
-  s->groups = has_groups(p->layout) ? (p->groups > 0 ? p->groups : DEFAULT_GROUPS) : 1;
+  /* The same rules as the runtime's (session.c), which sees only the
+   descriptor: groups left out = 1; block left out = the commands' largest
+   block times groups. */
+  s->groups = has_groups(p->layout) && p->groups > 0 ? p->groups : 1;
   s->blocks = has_blocks(p->layout) ? p->blocks : 1;
   if (p->block > 0)
     s->block = p->block;

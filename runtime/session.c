@@ -123,6 +123,12 @@ static gg_status choose_blocks(gg_session *s)
   s->groups = (l == GG_PLAYOUT_THREAD_GROUPS || l == GG_PLAYOUT_HYBRID) && s->pd->groups > 0
                   ? s->pd->groups : 1;
   s->block = s->pd->block_size;
+  if (s->block <= 0) { /* left out: the commands' largest block per group, as gpugen renders it */
+    for (int i = 0; i < s->ncommands; i++)
+      if (s->cmd[i]->desc->block_size > s->block)
+        s->block = s->cmd[i]->desc->block_size;
+    s->block *= s->groups;
+  }
   if (s->block <= 0 || s->block > 1024 || s->block % s->groups)
     return fail(s, GG_ERR_INVALID, "persistent \"%s\": block_size %d, groups %d",
                 s->pd->name, s->block, s->groups);

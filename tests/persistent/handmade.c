@@ -1,0 +1,205 @@
+/* handmade.c - see handmade.h. */
+#include "handmade.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "templates.h"
+
+/* Bodies on the virtual grid, in the generator's conventions: every loop
+ * strides over g.nblocks * g.nthreads, so any layout covers the work. */
+static const char hm_bodies[] =
+  "#define GG_FOR(i, n) for (long long i = (long long)g.block * g.nthreads + g.thread; \\\n"
+  "                          i < (n); i += (long long)g.nblocks * g.nthreads)\n"
+  "struct gg_args_empty { int unused; };\n"
+  "__device__ void gg_body_empty(const gg_args_empty &args, const gg_grid &g) {}\n"
+  "struct gg_args_axpb { const float *x; float *y; float a, b; long long n; };\n"
+  "__device__ void gg_body_axpb(const gg_args_axpb &args, const gg_grid &g)\n"
+  "{ GG_FOR(i, args.n) args.y[i] = args.a * args.x[i] + args.b; }\n"
+  "struct gg_args_psum { const int *x; long long *part; long long n; };\n"
+  "__device__ void gg_body_psum(const gg_args_psum &args, const gg_grid &g)\n"
+  "{\n"
+  "  long long s = 0;\n"
+  "  GG_FOR(i, args.n) s += args.x[i];\n"
+  "  long long r = gg_group_reduce(g, s, (long long *)g.smem, gg_op_add());\n"
+  "  if (g.thread == 0) args.part[g.block] = r;\n"
+  "}\n"
+  "struct gg_args_rev { const int *x; int *y; long long n; };\n"
+  "__device__ void gg_body_rev(const gg_args_rev &args, const gg_grid &g)\n"
+  "{ GG_FOR(i, args.n) args.y[args.n - 1 - i] = 2 * args.x[i]; }\n"
+  "struct gg_args_spin { const int *flag; };\n"
+  "__device__ void gg_body_spin(const gg_args_spin &args, const gg_grid &g)\n"
+  "{ while (*(volatile const int *)args.flag == 0) { } }\n"
+  "struct gg_args_trap { int unused; };\n"
+  "__device__ void gg_body_trap(const gg_args_trap &args, const gg_grid &g)\n"
+  "{ if (g.thread == 0) __trap(); }\n"
+  "struct gg_args_inc { float *x; long long n; };\n"
+  "__device__ void gg_body_inc(const gg_args_inc &args, const gg_grid &g)\n"
+  "{ GG_FOR(i, args.n) args.x[i] += 1.0f; }\n"
+  "struct gg_args_matmul { const float *a, *b; float *c; long long n; };\n"
+  "__device__ void gg_body_matmul(const gg_args_matmul &args, const gg_grid &g)\n"
+  "{\n"
+  "  const long long n = args.n;\n"
+  "  GG_FOR(idx, n * n) {\n"
+  "    const long long r = idx / n, c = idx % n;\n"
+  "    float acc = 0.0f;\n"
+  "    for (long long k = 0; k < n; ++k) acc += args.a[r * n + k] * args.b[k * n + c];\n"
+  "    args.c[idx] = acc;\n"
+  "  }\n"
+  "}\n"
+  "struct gg_args_sum { const float *x; float *out; long long n; };\n"
+  "__device__ void gg_body_sum(const gg_args_sum &args, const gg_grid &g)\n"
+  "{\n"
+  "  float s = 0.0f;\n"
+  "  GG_FOR(i, args.n) s += args.x[i];\n"
+  "  float r = gg_group_reduce(g, s, (float *)g.smem, gg_op_add());\n"
+  "  if (g.thread == 0) { if (g.nblocks == 1) args.out[0] = r; else atomicAdd(args.out, r); }\n"
+  "}\n"
+  "#define GG_WRAP(k) extern \"C\" __global__ void gg_##k(gg_args_##k args) "
+  "{ gg_body_##k(args, gg_grid_hw()); }\n"
+  "GG_WRAP(empty) GG_WRAP(axpb) GG_WRAP(psum) GG_WRAP(rev) GG_WRAP(spin) GG_WRAP(trap)\n"
+  "GG_WRAP(inc) GG_WRAP(matmul) GG_WRAP(sum)\n";
+
+static const char *const hm_names[HM_NKERNELS] = {"empty", "axpb", "psum", "rev", "spin",
+                                                   "trap", "inc", "matmul", "sum"};
+static const char *const hm_symbols[HM_NKERNELS] = {"gg_empty", "gg_axpb", "gg_psum",
+                                                     "gg_rev", "gg_spin", "gg_trap",
+                                                     "gg_inc", "gg_matmul", "gg_sum"};
+static const uint32_t hm_sizes[HM_NKERNELS] = {
+  sizeof(hm_empty_args), sizeof(hm_axpb_args), sizeof(hm_psum_args), sizeof(hm_rev_args),
+  sizeof(hm_spin_args), sizeof(hm_empty_args), sizeof(hm_inc_args), sizeof(hm_matmul_args),
+  sizeof(hm_sum_args)};
+/* psum and sum reduce in shared memory: one 8-byte value per thread. */
+static const uint32_t hm_smem[HM_NKERNELS] = {0, 0, 8192, 0, 0, 0, 0, 0, 8192};
+
+/* axpb's parameters, so gg_session_start (which packs) is exercised too. */
+static const gg_param_desc hm_axpb_params[] = {
+  {.name = "x", .kind = GG_PARAM_VIEW, .dtype = GG_F32, .rank = 1,
+   .extents = {{0, 4}}, .access = GG_ACCESS_IN, .offset = 0, .size = 8},
+  {.name = "y", .kind = GG_PARAM_VIEW, .dtype = GG_F32, .rank = 1,
+   .extents = {{0, 4}}, .access = GG_ACCESS_OUT, .offset = 8, .size = 8},
+  {.name = "a", .kind = GG_PARAM_SCALAR, .dtype = GG_F32, .offset = 16, .size = 4,
+   .extents = {{0, -1}}},
+  {.name = "b", .kind = GG_PARAM_SCALAR, .dtype = GG_F32, .offset = 20, .size = 4,
+   .extents = {{0, -1}}},
+  {.name = "n", .kind = GG_PARAM_EXTENT, .dtype = GG_I64, .offset = 24, .size = 8,
+   .extents = {{0, -1}}},
+};
+
+static const char *prelude_text(void)
+{
+  for (int i = 0; ggi_templates[i].path; i++)
+    if (strcmp(ggi_templates[i].path, "cuda/prelude.cuh") == 0)
+      return ggi_templates[i].text;
+  return NULL;
+}
+
+static void fill_kernels(gg_kernel_desc *kd, ggi_kernel *gk)
+{
+  for (int i = 0; i < HM_NKERNELS; i++) {
+    memset(&kd[i], 0, sizeof kd[i]);
+    kd[i].name = hm_names[i];
+    kd[i].symbol = hm_symbols[i];
+    kd[i].pattern = GG_PATTERN_FOR;
+    kd[i].mode = GG_LAUNCH_CLASSIC;
+    kd[i].rank = 1;
+    kd[i].range[0].param = -1;
+    kd[i].range[0].value = 1;
+    kd[i].league.param = -1;
+    kd[i].block_size = 256;
+    kd[i].items_per_thread = 1;
+    kd[i].grid_rule = GG_GRID_FIXED;
+    kd[i].grid_fixed = 1;
+    kd[i].shared_bytes = hm_smem[i];
+    kd[i].args_size = hm_sizes[i];
+    kd[i].args_align = 8;
+    kd[i].strategy = "handmade";
+    memset(&gk[i], 0, sizeof gk[i]);
+    gk[i].name = hm_names[i];
+    gk[i].spec.block = 256;
+  }
+  kd[HM_AXPB].nparams = 5;
+  kd[HM_AXPB].params = hm_axpb_params;
+  kd[HM_AXPB].range[0].param = 4;
+}
+
+const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err, size_t errlen)
+{
+  const char *prelude = prelude_text();
+  if (!prelude) {
+    snprintf(err, errlen, "cuda/prelude.cuh is not among the embedded templates");
+    return NULL;
+  }
+  gg_kernel_desc *kd = calloc(HM_NKERNELS, sizeof *kd);
+  ggi_kernel *gk = calloc(HM_NKERNELS, sizeof *gk);
+  gg_persistent_desc *pd = calloc((size_t)npers, sizeof *pd);
+  ggi_persistent *gp = calloc((size_t)npers, sizeof *gp);
+  gg_module_desc *md = calloc(1, sizeof *md);
+  if (!kd || !gk || !pd || !gp || !md) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  fill_kernels(kd, gk);
+  ggi_module gm = {.name = "handmade", .file = "handmade.c", .targets = GGI_TARGET_CUDA,
+                   .nkernels = HM_NKERNELS, .kernels = gk, .npersistent = npers,
+                   .persistent = gp};
+  ggi_buf src = {0};
+  ggi_buf_puts(&src, prelude);
+  ggi_buf_puts(&src, hm_bodies);
+  for (int i = 0; i < npers; i++) {
+    const hm_persistent *h = &pers[i];
+    ggi_persistent *p = &gp[i];
+    p->name = h->name;
+    p->line = i + 1;
+    p->layout = h->layout;
+    p->ncommands = h->ncommands;
+    p->buffering = 1;
+    p->block = h->block;
+    p->blocks = h->blocks;
+    p->groups = h->groups;
+    p->targets = GGI_TARGET_CUDA;
+    uint32_t slot = 0, smem = 0;
+    for (int c = 0; c < h->ncommands; c++) {
+      p->commands[c] = hm_names[h->commands[c]];
+      p->command_index[c] = h->commands[c];
+      if (hm_sizes[h->commands[c]] > slot)
+        slot = hm_sizes[h->commands[c]];
+      if (hm_smem[h->commands[c]] > smem)
+        smem = hm_smem[h->commands[c]];
+    }
+    ggi_diag d = {{0}};
+    if (ggi_emit_persistent(&gm, p, GGI_TARGET_CUDA, NULL, &src, &d)) {
+      snprintf(err, errlen, "%s", d.msg);
+      ggi_buf_free(&src);
+      return NULL;
+    }
+    char *sym = malloc(strlen(h->name) + 16);
+    sprintf(sym, "gg_persist_%s", h->name);
+    pd[i] = (gg_persistent_desc){.name = h->name, .symbol = sym, .layout = h->layout,
+                                 .block_size = h->block, .blocks = h->blocks,
+                                 .groups = h->groups, .buffering = 1,
+                                 .ncommands = h->ncommands, .commands = h->commands,
+                                 .slot_args_size = slot,
+                                 .shared_bytes = smem * (uint32_t)(h->groups > 0 ? h->groups : 1)};
+  }
+  if (!ggi_buf_ok(&src)) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  static const char *const opts[] = {"-std=c++17", NULL};
+  md->abi = GG_MODULE_ABI;
+  md->name = "handmade";
+  md->lua_file = "handmade.c";
+  md->gpugen_version = "test";
+  md->cuda_source = ggi_buf_take(&src);
+  md->cuda_options = opts;
+  md->nkernels = HM_NKERNELS;
+  md->kernels = kd;
+  md->npersistent = npers;
+  md->persistent = pd;
+  free(gk);
+  free(gp);
+  return md;
+}
