@@ -202,6 +202,26 @@ static void set_log(gg_compile_result *res, const char *fmt, const char *a, cons
   if (res->log) snprintf(res->log, n, fmt, a, b);
 }
 
+/* NVRTC writes "file.lua(12): error"; rewrite to the "file.lua:12: error"
+ * that hiprtc, gcc and gpugen's own messages use, so editors jump to it. */
+static void normalize_log(char *log) {
+  char *w = log;
+  for (char *r = log; *r;) {
+    if (*r == '(' && r > log && r[-1] != ' ' && r[-1] != '\n') {
+      char *q = r + 1;
+      while (*q >= '0' && *q <= '9') q++;
+      if (q > r + 1 && q[0] == ')' && q[1] == ':') {
+        *w++ = ':';
+        for (char *d = r + 1; d < q; d++) *w++ = *d;
+        r = q + 1; /* the ':' after ')' is copied next */
+        continue;
+      }
+    }
+    *w++ = *r++;
+  }
+  *w = 0;
+}
+
 static void take_log(ggr_compiler *c, void *prog, gg_compile_result *res) {
   size_t n = 0;
   if (c->log_size(prog, &n) || n == 0) return;
@@ -212,6 +232,7 @@ static void take_log(ggr_compiler *c, void *prog, gg_compile_result *res) {
     return;
   }
   log[n] = 0;
+  if (c->kind == GG_BACKEND_CUDA) normalize_log(log);
   free(res->log);
   res->log = log;
 }
