@@ -389,16 +389,37 @@ static const char *snippet(ggi_arena *a, const ggi_module *m, const char *text, 
   return buf_to_arena(a, &b);
 }
 
+/* One statement of an UNPACK list: a line of its own, indented like the
+ * template's {{UNPACK}}. */
+static void stmt(ggi_buf *b, const char *fmt, ...)
+{
+  if (b->len) ggi_buf_puts(b, "\n  ");
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *tmp = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (!tmp) {
+    b->oom = 1;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  ggi_buf_puts(b, tmp);
+  free(tmp);
+}
+
 /* Per view: the extents its index macro needs, then the macro. */
 static void view_unpack(ggi_buf *un, ggi_buf *mac, ggi_buf *undef, const ggi_param *pp,
                         ggi_arena *a)
 {
   const char *v = pp->name;
   for (int dim = 0; dim < pp->rank; dim++)
-    ggi_buf_printf(un, " const long long %s_e%d = %s;", v, dim, extent_expr(a, &pp->ext[dim]));
+    stmt(un, "const long long %s_e%d = %s;", v, dim, extent_expr(a, &pp->ext[dim]));
   if (pp->layout == GG_LAYOUT_STRIDE)
     for (int dim = 0; dim < pp->rank; dim++)
-      ggi_buf_printf(un, " const long long %s_s%d = args.%s_s%d;", v, dim, v, dim);
+      stmt(un, "const long long %s_s%d = args.%s_s%d;", v, dim, v, dim);
 
   static const char *params[] = {"(i0)", "(i0, i1)", "(i0, i1, i2)"};
   ggi_buf_printf(mac, "#define %s%s %s[", v, params[pp->rank - 1], v);
@@ -486,7 +507,7 @@ static const char *identity_of(const ggi_kernel *k)
   case GGI_OP_SUM: return "0";
   case GGI_OP_PROD: return "1";
   case GGI_OP_MIN:
-    if (is_float) return "(__builtin_huge_valf())";
+    if (is_float) return "(GG_INF)";
     switch (k->acc_type) {
     case GG_I32: return "2147483647";
     case GG_U32: return "4294967295u";
@@ -494,7 +515,7 @@ static const char *identity_of(const ggi_kernel *k)
     default: return "18446744073709551615ULL";
     }
   case GGI_OP_MAX:
-    if (is_float) return "(-__builtin_huge_valf())";
+    if (is_float) return "(-GG_INF)";
     switch (k->acc_type) {
     case GG_I32: return "(-2147483647 - 1)";
     case GG_I64: return "(-9223372036854775807LL - 1)";
@@ -546,25 +567,25 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   for (int i = 0; i < k->nparams; i++) {
     const ggi_param *pp = &k->params[i];
     if (pp->kind == GG_PARAM_SCALAR) {
-      ggi_buf_printf(&un, " const %s %s = args.%s;", dtype_ctype(pp->dtype), pp->name, pp->name);
+      stmt(&un, "const %s %s = args.%s;", dtype_ctype(pp->dtype), pp->name, pp->name);
       continue;
     }
     /* Views of one kernel must not overlap: they are __restrict__, except
        atomic ones, which other threads write concurrently by design. */
-    ggi_buf_printf(&un, " %s%s *%s%s = args.%s;", pp->access == GG_ACCESS_IN ? "const " : "",
+    stmt(&un, "%s%s *%s%s = args.%s;", pp->access == GG_ACCESS_IN ? "const " : "",
                    dtype_ctype(pp->dtype), pp->access == GG_ACCESS_ATOMIC ? "" : "__restrict__ ",
                    pp->name, pp->name);
   }
   for (int i = 0; i < k->nextents; i++)
-    ggi_buf_printf(&un, " const long long %s = args.%s;", k->extents[i], k->extents[i]);
+    stmt(&un, "const long long %s = args.%s;", k->extents[i], k->extents[i]);
   for (int i = 0; i < k->nparams; i++)
     if (k->params[i].kind == GG_PARAM_VIEW) view_unpack(&un, &mac, &undef, &k->params[i], a);
-  ggi_buf_puts(&un, " (void)args;");
+  stmt(&un, "(void)args;");
 
   uint32_t soff = 0;
   for (int i = 0; i < k->nscratch; i++) {
     const ggi_param *sp = &k->scratch[i];
-    ggi_buf_printf(&scratch, " %s *__restrict__ %s = (%s *)(g.smem + %u);", dtype_ctype(sp->dtype),
+    stmt(&scratch, "%s *__restrict__ %s = (%s *)(g.smem + %u);", dtype_ctype(sp->dtype),
                    sp->name, dtype_ctype(sp->dtype), (unsigned)soff);
     view_unpack(&scratch, &mac, &undef, sp, a);
     uint64_t n = dtype_size(sp->dtype);
@@ -759,6 +780,16 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
 
 /* ---- the C module ---- */
 
+const char *const ggi_cuda_options[] = {"-std=c++17", "-default-device", NULL};
+const char *const ggi_hip_options[] = {"-std=c++17", NULL};
+
+static void put_options(ggi_buf *b, const char *name, const char *module, const char *const *opts)
+{
+  ggi_buf_printf(b, "static const char *const gg_%s_options_%s[] = {", name, module);
+  for (int i = 0; opts[i]; i++) ggi_buf_printf(b, "\"%s\", ", opts[i]);
+  ggi_buf_puts(b, "0};\n");
+}
+
 /* A long text as a C string literal, one source line per literal line. */
 static void put_literal(ggi_buf *b, const char *text)
 {
@@ -937,12 +968,9 @@ static int write_module_c(ggi_buf *b, const ggi_module *m, const char *cu, const
     put_literal(b, texts[t]);
     ggi_buf_puts(b, ";\n\n");
   }
-  /* NVRTC and hiprtc both default to older dialects; the prelude uses
-     C++17.  Exact math: no fast-math flags.  Include paths and the arch
-     are the runtime's job. */
-  ggi_buf_printf(b, "static const char *const gg_cuda_options_%s[] = {\"-std=c++17\", \"-default-device\", 0};\n",
-                 m->name);
-  ggi_buf_printf(b, "static const char *const gg_hip_options_%s[] = {\"-std=c++17\", 0};\n\n", m->name);
+  put_options(b, "cuda", m->name, ggi_cuda_options);
+  put_options(b, "hip", m->name, ggi_hip_options);
+  ggi_buf_puts(b, "\n");
   for (int i = 0; i < m->nkernels; i++) put_params(b, m, &m->kernels[i], &ki[i].lay);
   if (m->nkernels) {
     ggi_buf_printf(b, "static const gg_kernel_desc gg_kernels_%s[] = {\n", m->name);

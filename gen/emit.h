@@ -14,6 +14,12 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
 /* Write <dir>/<module>.cu, .hip, .c and .h (deterministic bytes). */
 int ggi_emit(const ggi_module *m, const char *dir, const char *templates_dir, ggi_diag *d);
 
+/* The compiler options the module descriptor carries (NULL-terminated):
+ * C++17 for the preludes, exact math.  Include paths and the arch are the
+ * runtime's job.  `gpugen check` compiles with the same ones. */
+extern const char *const ggi_cuda_options[];
+extern const char *const ggi_hip_options[];
+
 /* `gpugen list` and `gpugen explain`. */
 int ggi_list(const ggi_module *m, FILE *out);
 int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d);

@@ -17,6 +17,8 @@
 typedef _Float16 gg_f16;
 #endif
 
+/* +infinity as a float: the identity of min (and -GG_INF of max) */
+#define GG_INF (__builtin_huge_valf())
 #define GG_RESTRICT __restrict__
 #define GG_INLINE __device__ __forceinline__
 

@@ -1,0 +1,152 @@
+/*
+ * check.c - `gpugen check`: render each target's source and compile it
+ * offline with the runtime's gg_compile (NVRTC for sm_/compute_, hiprtc
+ * for gfx), one line per (target, arch).  The sources carry #line, so
+ * compiler messages name the workload's FILE.lua:LINE; NVRTC's
+ * "file(12): error" is rewritten to the usual "file:12: error".
+ */
+#include "check.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emit.h"
+#include "gg.h"
+
+#define DEFAULT_ARCHS "sm_80,sm_90,gfx90a,gfx1030"
+
+static int fail(ggi_diag *d, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static double now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static unsigned arch_target(const char *arch)
+{
+  if (strncmp(arch, "sm_", 3) == 0 || strncmp(arch, "compute_", 8) == 0) return GGI_TARGET_CUDA;
+  if (strncmp(arch, "gfx", 3) == 0) return GGI_TARGET_HIP;
+  return 0;
+}
+
+/* Print the compiler log, "FILE(N): " turned into "FILE:N: ". */
+static void print_log(FILE *out, const char *log)
+{
+  while (log && *log) {
+    const char *nl = strchr(log, '\n');
+    size_t len = nl ? (size_t)(nl - log) : strlen(log);
+    const char *paren = memchr(log, '(', len);
+    size_t digits = 0;
+    if (paren)
+      while (paren + 1 + digits < log + len && paren[1 + digits] >= '0' && paren[1 + digits] <= '9')
+        digits++;
+    if (paren && paren > log && digits && paren + 2 + digits < log + len &&
+        paren[1 + digits] == ')' && paren[2 + digits] == ':' && !memchr(log, ' ', (size_t)(paren - log))) {
+      fprintf(out, "    %.*s:%.*s%.*s\n", (int)(paren - log), log, (int)digits, paren + 1,
+              (int)(len - (size_t)(paren + 2 + digits - log)), paren + 2 + digits);
+    } else {
+      fprintf(out, "    %.*s\n", (int)len, log);
+    }
+    log += len + (nl ? 1 : 0);
+  }
+}
+
+static int count_kernels(const ggi_module *m, unsigned target)
+{
+  int n = 0;
+  for (int i = 0; i < m->nkernels; i++) n += (m->kernels[i].targets & target) != 0;
+  for (int i = 0; i < m->npersistent; i++) n += (m->persistent[i].targets & target) != 0;
+  return n;
+}
+
+/* Compile src for one arch; prints the ok/FAIL line.  1 = compiled. */
+static int compile_one(const ggi_module *m, unsigned target, const char *arch, const char *src,
+                       FILE *out)
+{
+  const char *tname = target == GGI_TARGET_HIP ? "hip " : "cuda";
+  gg_backend be = target == GGI_TARGET_HIP ? GG_BACKEND_HIP : GG_BACKEND_CUDA;
+  /* hiprtc 5.2 aborts the whole process on an arch it does not know */
+  if (be == GG_BACKEND_HIP && !gg_arch_supported(be, arch)) {
+    fprintf(out, "FAIL  %s %-8s %s  (hiprtc does not support the arch '%s'; not called)\n", tname,
+            arch, m->name, arch);
+    return 0;
+  }
+  char name[300];
+  snprintf(name, sizeof name, "%s.%s", m->name, target == GGI_TARGET_HIP ? "hip" : "cu");
+  gg_compile_result res;
+  double t0 = now_ms();
+  gg_status st = gg_compile(be, arch, name, src,
+                            target == GGI_TARGET_HIP ? ggi_hip_options : ggi_cuda_options, &res);
+  double ms = now_ms() - t0;
+  if (st == GG_OK) {
+    fprintf(out, "ok    %s %-8s %s  (%d kernels, %.0f ms)\n", tname, arch, m->name,
+            count_kernels(m, target), ms);
+  } else {
+    fprintf(out, "FAIL  %s %-8s %s  (%s)\n", tname, arch, m->name, gg_strerror(st));
+    print_log(out, res.log);
+  }
+  gg_compile_result_free(&res);
+  return st == GG_OK;
+}
+
+int ggi_check(const ggi_module *m, const char *archs, const char *templates_dir, FILE *out,
+              ggi_diag *d)
+{
+  char *list = strdup(archs && *archs ? archs : DEFAULT_ARCHS);
+  if (!list) return fail(d, "out of memory");
+  /* validate the whole list before compiling anything */
+  for (char *a = list; *a;) {
+    size_t n = strcspn(a, ",");
+    char save = a[n];
+    a[n] = 0;
+    unsigned t = arch_target(a);
+    size_t prefix = strncmp(a, "compute_", 8) == 0 ? 8 : 3;
+    if (!t || strlen(a) <= prefix) {
+      fail(d, "check: unknown arch '%s' (expected sm_XX or compute_XX for cuda, gfxNNNN for hip, "
+              "e.g. sm_80,sm_90,gfx90a,gfx1030)", a);
+      free(list);
+      return -1;
+    }
+    a[n] = save;
+    a += n + (save ? 1 : 0);
+  }
+  char *src[2] = {NULL, NULL};
+  int tried = 0, ok = 0, rc = 0;
+  for (char *a = list; rc == 0 && *a;) {
+    size_t n = strcspn(a, ",");
+    char save = a[n];
+    a[n] = 0;
+    unsigned t = arch_target(a);
+    int ti = t == GGI_TARGET_HIP;
+    if (!(m->targets & t)) {
+      fprintf(out, "skip  %s %-8s %s  (the module does not target %s)\n", ti ? "hip " : "cuda", a,
+              m->name, ti ? "hip" : "cuda");
+    } else {
+      if (!src[ti]) rc = ggi_render_source(m, t, templates_dir, &src[ti], d);
+      if (rc == 0) {
+        tried++;
+        ok += compile_one(m, t, a, src[ti], out);
+      }
+    }
+    a += n + (save ? 1 : 0);
+  }
+  free(src[0]);
+  free(src[1]);
+  free(list);
+  if (rc != 0) return -1;
+  if (ok < tried)
+    return fail(d, "%s: %d of %d compilations failed (see above)", m->file ? m->file : m->name,
+                tried - ok, tried);
+  return 0;
+}
