@@ -78,7 +78,8 @@ double ggr_now_ms(void) {
 
 /* ---- opening ---- */
 
-static gg_status load_backend(gg_backend want, ggr_backend **be) {
+/* note: why CUDA was passed over in AUTO mode, for a later "no device". */
+static gg_status load_backend(gg_backend want, ggr_backend **be, char *note, size_t note_len) {
   char err_cuda[600] = "", err_hip[600] = "";
   gg_status st;
   if (want == GG_BACKEND_CUDA)
@@ -87,6 +88,7 @@ static gg_status load_backend(gg_backend want, ggr_backend **be) {
     st = ggr_hip_load(be, err_hip, sizeof err_hip);
   else if ((st = ggr_cuda_load(be, err_cuda, sizeof err_cuda)) != GG_OK)
     st = ggr_hip_load(be, err_hip, sizeof err_hip);
+  snprintf(note, note_len, "%s", err_cuda);
   if (st == GG_OK) return GG_OK;
   return ggr_set_error(NULL, st, "%s%s%s", err_cuda, err_cuda[0] && err_hip[0] ? "; " : "",
                        err_hip);
@@ -154,12 +156,16 @@ gg_status gg_context_open(gg_context **out, const gg_context_options *opt) {
   if (!ctx) return ggr_set_error(NULL, GG_ERR_OUT_OF_MEMORY, "out of host memory");
   ctx->device = opt->device;
   ctx->verbose = opt->verbose;
-  gg_status st = load_backend(opt->backend, &ctx->be);
+  char note[600];
+  gg_status st = load_backend(opt->backend, &ctx->be, note, sizeof note);
   if (st) {
     free(ctx);
     return st;
   }
-  if (!st) st = find_device(ctx);
+  if (!st && (st = find_device(ctx)) && note[0]) {
+    size_t n = strlen(ctx->err);
+    snprintf(ctx->err + n, sizeof ctx->err - n, "; and %s", note);
+  }
   if (!st) st = ggr_check(ctx, ctx->be->ctx_create(&ctx->native, ctx->device), "create context");
   ctx->ctx_created = !st;
   if (!st) st = describe_device(ctx);
