@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "emit_persistent.h"
@@ -1134,6 +1135,9 @@ int ggi_emit(const ggi_module *m, const char *dir, const char *templates_dir, gg
   ggi_buf c = {0}, h = {0};
   char name[300];
   int rc = ki ? 0 : fail(d, "out of memory");
+  /* the output folder itself may be new; its parent must exist */
+  if (rc == 0 && mkdir(dir, 0777) != 0 && errno != EEXIST)
+    rc = fail(d, "cannot create the output folder %s: %s", dir, strerror(errno));
   for (int t = 0; rc == 0 && t < 2; t++)
     if (m->targets & targets[t]) rc = ggi_render_source(m, targets[t], templates_dir, &src[t], d);
   for (int i = 0; rc == 0 && i < m->nkernels; i++) rc = kernel_info(m, &m->kernels[i], &ki[i], d);
