@@ -1,0 +1,343 @@
+/*
+ * test_session.c - persistent sessions on a GPU (label gpu; exit 77
+ * without one).
+ *
+ * Every layout x {one command, three commands} x {single, double, ring of
+ * 5} runs GG_FRAMES frames (default 2000; 42000 gives a million frames
+ * over the suite) with inputs that change every frame, each frame checked
+ * against a CPU reference.  Inputs and outputs live in mapped memory, one
+ * buffer set per slot, so the test also proves the slot ownership: a set
+ * is rewritten only after its previous frame was waited for.
+ *
+ * Then: start refused when every slot is in flight; too many blocks ->
+ * GG_ERR_NOT_CORESIDENT; terminate then reopen; a stale heartbeat; a
+ * command that never returns -> GG_ERR_TIMEOUT, terminate resets, a new
+ * context works; a command that traps -> GG_ERR_KERNEL_FAULT, same.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gg.h"
+#include "gg_session.h"
+#include "layouts.h"
+
+#define CHECK(c)                                                              \
+  do {                                                                        \
+    if (!(c)) {                                                               \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);  \
+      exit(1);                                                                \
+    }                                                                         \
+  } while (0)
+#define CHECK_OK(ctx, call)                                                   \
+  do {                                                                        \
+    gg_status st_ = (call);                                                   \
+    if (st_ != GG_OK) {                                                       \
+      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call,       \
+              gg_strerror(st_), (ctx) ? gg_last_error(ctx) : gg_last_open_error()); \
+      exit(1);                                                                \
+    }                                                                         \
+  } while (0)
+
+#define NMAX 5000 /* elements per frame at most */
+
+static const gg_module_desc *g_desc;
+
+/* Open a context and load the module, or exit 77 when there is no GPU. */
+static void open_all(gg_context **ctx, gg_module **mod)
+{
+  gg_status st = gg_context_open(ctx, NULL);
+  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
+    printf("skipped: %s\n", gg_last_open_error());
+    exit(77);
+  }
+  CHECK_OK(NULL, st);
+  CHECK_OK(*ctx, gg_module_load(*ctx, g_desc, mod));
+}
+
+static void *mapped(gg_context *ctx, size_t bytes, gg_array **a)
+{
+  CHECK_OK(ctx, gg_array_alloc(ctx, GG_SPACE_MAPPED, bytes, a));
+  return gg_array_host(*a);
+}
+
+static void *dptr(gg_array *a) { return gg_array_native(a); }
+
+/* One buffer set (one per slot). */
+typedef struct bufset {
+  gg_array *xf, *yf, *xi, *yi, *part;
+  float *hxf, *hyf;
+  int32_t *hxi, *hyi;
+  int64_t *hpart;
+  int cmd;
+  int64_t n;
+  float a, b;
+  uint64_t frame;
+} bufset;
+
+static void bufset_alloc(gg_context *ctx, bufset *s)
+{
+  s->hxf = mapped(ctx, NMAX * sizeof(float), &s->xf);
+  s->hyf = mapped(ctx, NMAX * sizeof(float), &s->yf);
+  s->hxi = mapped(ctx, NMAX * sizeof(int32_t), &s->xi);
+  s->hyi = mapped(ctx, NMAX * sizeof(int32_t), &s->yi);
+  s->hpart = mapped(ctx, 4096 * sizeof(int64_t), &s->part);
+}
+
+static void bufset_free(bufset *s)
+{
+  gg_array_free(s->xf);
+  gg_array_free(s->yf);
+  gg_array_free(s->xi);
+  gg_array_free(s->yi);
+  gg_array_free(s->part);
+}
+
+/* Virtual grid of a layout: blocks x groups pseudo-blocks of block/groups threads. */
+static void vgrid(const hm_persistent *h, int hw_blocks, int *nblocks, int *nthreads)
+{
+  int groups = h->groups > 0 ? h->groups : 1;
+  *nblocks = hw_blocks * groups;
+  *nthreads = h->block / groups;
+}
+
+/* Fill set s for frame f and start it. */
+static void start_frame(gg_session *se, gg_context *ctx, const hm_persistent *h, bufset *s,
+                        uint64_t f)
+{
+  int which = (int)(f % (uint64_t)h->ncommands);
+  s->cmd = h->commands[which];
+  s->n = 1 + (int64_t)((f * 2654435761u) % NMAX);
+  if (f % 7 == 0)
+    s->n = (int64_t)1 << (f % 12); /* powers of two too */
+  s->a = (float)((int)(f % 5) - 2);
+  s->b = (float)((int)(f % 11) - 5);
+  s->frame = f;
+  for (int64_t i = 0; i < s->n; i++) {
+    s->hxf[i] = (float)((int64_t)((f + (uint64_t)i * 31) % 201) - 100);
+    s->hxi[i] = (int32_t)((f * 3 + (uint64_t)i * 17) % 1001) - 500;
+  }
+  uint64_t got = 0;
+  if (s->cmd == HM_AXPB) {
+    memset(s->hyf, 0xff, (size_t)s->n * sizeof(float));
+    if (f % 2) { /* through the packing start */
+      gg_arg args[5] = {gg_arg_array(s->xf), gg_arg_array(s->yf), gg_arg_f32(s->a),
+                        gg_arg_f32(s->b), gg_arg_i64(s->n)};
+      CHECK_OK(ctx, gg_session_start(se, which, args, 5, &got));
+    } else {
+      hm_axpb_args a = {dptr(s->xf), dptr(s->yf), s->a, s->b, s->n};
+      CHECK_OK(ctx, gg_session_start_packed(se, which, &a, sizeof a, &got));
+    }
+  } else if (s->cmd == HM_PSUM) {
+    memset(s->hpart, 0xff, 4096 * sizeof(int64_t));
+    hm_psum_args a = {dptr(s->xi), dptr(s->part), s->n};
+    CHECK_OK(ctx, gg_session_start_packed(se, which, &a, sizeof a, &got));
+  } else {
+    memset(s->hyi, 0xff, (size_t)s->n * sizeof(int32_t));
+    hm_rev_args a = {dptr(s->xi), dptr(s->yi), s->n};
+    CHECK_OK(ctx, gg_session_start_packed(se, which, &a, sizeof a, &got));
+  }
+  CHECK(got == f);
+}
+
+static void verify_frame(const hm_persistent *h, const bufset *s, int nblocks, int nthreads)
+{
+  if (s->cmd == HM_AXPB) {
+    for (int64_t i = 0; i < s->n; i++)
+      if (s->hyf[i] != s->a * s->hxf[i] + s->b) {
+        fprintf(stderr, "%s frame %llu axpb: y[%lld] = %g, want %g\n", h->name,
+                (unsigned long long)s->frame, (long long)i, s->hyf[i], s->a * s->hxf[i] + s->b);
+        exit(1);
+      }
+  } else if (s->cmd == HM_PSUM) {
+    for (int b = 0; b < nblocks; b++) {
+      int64_t want = 0;
+      for (int64_t base = (int64_t)b * nthreads; base < s->n; base += (int64_t)nblocks * nthreads)
+        for (int t = 0; t < nthreads && base + t < s->n; t++)
+          want += s->hxi[base + t];
+      if (s->hpart[b] != want) {
+        fprintf(stderr, "%s frame %llu psum: part[%d] = %lld, want %lld\n", h->name,
+                (unsigned long long)s->frame, b, (long long)s->hpart[b], (long long)want);
+        exit(1);
+      }
+    }
+  } else {
+    for (int64_t i = 0; i < s->n; i++)
+      if (s->hyi[s->n - 1 - i] != 2 * s->hxi[i]) {
+        fprintf(stderr, "%s frame %llu rev: wrong at %lld\n", h->name,
+                (unsigned long long)s->frame, (long long)i);
+        exit(1);
+      }
+  }
+}
+
+static uint64_t frames_run(gg_context *ctx, gg_module *mod, const hm_persistent *h, int nslots,
+                           uint64_t frames)
+{
+  gg_session_options opt = {.buffering = nslots, .stats_frames = frames};
+  gg_session *se;
+  CHECK_OK(ctx, gg_session_open(mod, h->name, &opt, &se));
+  CHECK(gg_session_nslots(se) == nslots);
+  int nblocks, nthreads;
+  vgrid(h, gg_session_blocks(se), &nblocks, &nthreads);
+  bufset *sets = calloc((size_t)nslots, sizeof *sets);
+  CHECK(sets);
+  for (int i = 0; i < nslots; i++)
+    bufset_alloc(ctx, &sets[i]);
+  const int64_t timeout = 2000000000; /* 2 s: a frame takes microseconds */
+  for (uint64_t f = 1; f <= frames; f++) {
+    if (gg_session_started(se) - gg_session_completed(se) == (uint64_t)nslots) {
+      uint64_t oldest = gg_session_completed(se) + 1;
+      CHECK_OK(ctx, gg_session_wait(se, timeout));
+      verify_frame(h, &sets[gg_session_frame_slot(se, oldest)], nblocks, nthreads);
+    }
+    start_frame(se, ctx, h, &sets[gg_session_frame_slot(se, f)], f);
+  }
+  while (gg_session_completed(se) < gg_session_started(se)) {
+    uint64_t oldest = gg_session_completed(se) + 1;
+    CHECK_OK(ctx, gg_session_wait(se, timeout));
+    verify_frame(h, &sets[gg_session_frame_slot(se, oldest)], nblocks, nthreads);
+  }
+  CHECK(gg_session_completed(se) == frames);
+  gg_stats st;
+  CHECK_OK(ctx, gg_session_stats(se, &st));
+  CHECK(st.count == frames);
+  CHECK_OK(ctx, gg_session_terminate(se));
+  printf("%-9s %d hw block(s) x %d group(s), %d slot(s): %llu frames correct, "
+         "mean %.2f us, p99 %.2f us, max %.2f us\n",
+         h->name, gg_session_blocks(se), h->groups > 0 ? h->groups : 1, nslots,
+         (unsigned long long)frames, st.mean_ns / 1e3, st.p99_ns / 1e3, st.max_ns / 1e3);
+  gg_session_free(se);
+  for (int i = 0; i < nslots; i++)
+    bufset_free(&sets[i]);
+  free(sets);
+  return frames;
+}
+
+static const hm_persistent *layout(const char *name)
+{
+  for (int i = 0; i < N_TEST_LAYOUTS; i++)
+    if (strcmp(test_layouts[i].name, name) == 0)
+      return &test_layouts[i];
+  return NULL;
+}
+
+/* A few axpb frames on a fresh session: the GPU is usable. */
+static void smoke(gg_context *ctx, gg_module *mod)
+{
+  frames_run(ctx, mod, layout("one_1"), 2, 50);
+}
+
+static void state_errors(gg_context *ctx, gg_module *mod)
+{
+  gg_session *se;
+  gg_session_options opt = {.buffering = 2};
+  CHECK_OK(ctx, gg_session_open(mod, "one_1", &opt, &se));
+  bufset s;
+  bufset_alloc(ctx, &s);
+  hm_axpb_args a = {dptr(s.xf), dptr(s.yf), 1, 0, 8};
+  CHECK(gg_session_wait(se, 1000) == GG_ERR_STATE); /* nothing in flight */
+  CHECK_OK(ctx, gg_session_start_packed(se, 0, &a, sizeof a, NULL));
+  CHECK_OK(ctx, gg_session_start_packed(se, 0, NULL, 0, NULL)); /* same args */
+  CHECK(gg_session_start_packed(se, 0, &a, sizeof a, NULL) == GG_ERR_STATE); /* both slots */
+  CHECK(gg_session_start_packed(se, 5, &a, sizeof a, NULL) == GG_ERR_NOT_FOUND);
+  CHECK_OK(ctx, gg_session_wait(se, -1));
+  CHECK_OK(ctx, gg_session_wait(se, -1));
+  int cmd = -1;
+  CHECK_OK(ctx, gg_session_command(se, "axpb", &cmd));
+  CHECK(cmd == 0);
+  CHECK(gg_session_command(se, "nope", &cmd) == GG_ERR_NOT_FOUND);
+  CHECK_OK(ctx, gg_session_terminate(se));
+  CHECK_OK(ctx, gg_session_terminate(se)); /* idempotent */
+  CHECK(gg_session_start_packed(se, 0, &a, sizeof a, NULL) == GG_ERR_STATE);
+  gg_session_free(se);
+  /* terminate, then reopen at once on the same context */
+  frames_run(ctx, mod, layout("one_1"), 1, 100);
+
+  gg_session_options big = {.blocks = 1000000};
+  CHECK(gg_session_open(mod, "many_1", &big, &se) == GG_ERR_NOT_CORESIDENT);
+  printf("not co-resident: %s\n", gg_last_error(ctx));
+  CHECK(gg_session_open(mod, "no_such", NULL, &se) == GG_ERR_NOT_FOUND);
+
+  /* heartbeat: no sign of life for 300 ms with a 50 ms limit -> the kernel exits */
+  gg_session_options hb = {.buffering = 1, .heartbeat_ms = 50};
+  CHECK_OK(ctx, gg_session_open(mod, "one_1", &hb, &se));
+  struct timespec nap = {0, 300000000};
+  nanosleep(&nap, NULL);
+  CHECK_OK(ctx, gg_session_start_packed(se, 0, &a, sizeof a, NULL));
+  gg_status st = gg_session_wait(se, 2000000000);
+  CHECK(st == GG_ERR_STATE);
+  printf("stale heartbeat: %s\n", gg_session_error(se));
+  gg_session_free(se);
+  bufset_free(&s);
+  puts("state errors, reopen and heartbeat: as expected");
+}
+
+/* A command that never returns, or one that traps; the process carries on. */
+static void fault(gg_context **ctx, gg_module **mod, int trap)
+{
+  gg_session *se;
+  gg_session_options opt = {.buffering = 1, .terminate_ms = 200};
+  CHECK_OK(*ctx, gg_session_open(*mod, "faults", &opt, &se));
+  gg_array *flag;
+  int32_t *hflag = mapped(*ctx, 64, &flag);
+  *hflag = 0;
+  if (trap) {
+    hm_empty_args a = {0};
+    CHECK_OK(*ctx, gg_session_start_packed(se, 2, &a, sizeof a, NULL));
+    gg_status st = gg_session_wait(se, 5000000000);
+    printf("trap: %s: %s\n", gg_strerror(st), gg_session_error(se));
+    CHECK(st == GG_ERR_KERNEL_FAULT);
+    CHECK(gg_session_terminate(se) == GG_ERR_KERNEL_FAULT);
+  } else {
+    hm_spin_args a = {dptr(flag)};
+    CHECK_OK(*ctx, gg_session_start_packed(se, 1, &a, sizeof a, NULL));
+    gg_status st = gg_session_wait(se, 50000000); /* 50 ms */
+    printf("spin: %s: %s\n", gg_strerror(st), gg_session_error(se));
+    CHECK(st == GG_ERR_TIMEOUT);
+    st = gg_session_terminate(se);
+    printf("terminate: %s: %s\n", gg_strerror(st), gg_session_error(se));
+    CHECK(st == GG_ERR_TIMEOUT);
+  }
+  gg_session_free(se);
+  gg_array_free(flag);
+  gg_module_free(*mod);
+  gg_context_free(*ctx);
+  open_all(ctx, mod);
+  smoke(*ctx, *mod);
+  printf("%s: recovered with a fresh context\n", trap ? "trap" : "never-returning command");
+}
+
+int main(void)
+{
+  const char *env = getenv("GG_FRAMES");
+  uint64_t frames = env ? strtoull(env, NULL, 10) : 2000;
+  if (frames < 10)
+    frames = 10;
+  char err[1024];
+  g_desc = hm_module(test_layouts, N_TEST_LAYOUTS, err, sizeof err);
+  if (!g_desc) {
+    fprintf(stderr, "module: %s\n", err);
+    return 1;
+  }
+  gg_context *ctx;
+  gg_module *mod;
+  open_all(&ctx, &mod);
+  printf("device: %s (%s)\n", gg_context_device_name(ctx), gg_context_arch(ctx));
+  const int slots[] = {1, 2, 5};
+  uint64_t total = 0;
+  for (int l = 0; l < N_FRAME_LAYOUTS; l++)
+    for (int s = 0; s < 3; s++)
+      total += frames_run(ctx, mod, &test_layouts[l], slots[s], frames);
+  printf("all layouts: %llu frames correct\n", (unsigned long long)total);
+  state_errors(ctx, mod);
+  const char *faults = getenv("GG_NO_FAULTS");
+  if (!faults || !*faults) {
+    fault(&ctx, &mod, 0);
+    fault(&ctx, &mod, 1);
+  }
+  gg_module_free(mod);
+  gg_context_free(ctx);
+  return 0;
+}
