@@ -76,7 +76,9 @@ static void *nvrtc_open(ggr_compiler *c, char *err, size_t errlen) {
         snprintf(c->lib_path, sizeof c->lib_path, "%s/lib64/%s", home, sonames[i]);
       else
         snprintf(c->lib_path, sizeof c->lib_path, "%s", sonames[i]);
-      void *lib = dlopen(c->lib_path, RTLD_NOW | RTLD_LOCAL);
+      /* NODELETE: compilers stay mapped once loaded (LLVM-based libraries do
+       * not unload cleanly, and their allocations stay attributable) */
+      void *lib = dlopen(c->lib_path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
       if (lib) {
         snprintf(c->include_opts[0], sizeof c->include_opts[0], "-I%s/include", home);
         snprintf(c->include_opts[1], sizeof c->include_opts[1], "-I%s/include/cccl", home);

@@ -274,13 +274,13 @@ void *ggr_hip_dlopen(const char **path_out, char *err, size_t errlen) {
   const char *env = getenv("GG_HIP_LIBRARY");
   static const char *const names[] = {"libamdhip64.so.5", "libamdhip64.so.6", "libamdhip64.so"};
   if (env && *env) {
-    void *lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(env, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!lib) snprintf(err, errlen, "HIP library %s not found (%s)", env, dlerror());
     *path_out = env;
     return lib;
   }
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-    void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (lib) {
       *path_out = names[i];
       return lib;
