@@ -130,15 +130,13 @@ int ggi_reduce_needs_cas(const ggi_kernel *k, unsigned target, const char **why)
 /* The statement that merges v into *p atomically (p, v: ACC_T). */
 static const char *atomic_stmt(const ggi_kernel *k, ggi_arena *a)
 {
-  char buf[160];
   switch (k->op) {
   case GGI_OP_SUM: return "gg_atomic_add(p, v);";
   case GGI_OP_MIN: return "gg_atomic_min(p, v);";
   case GGI_OP_MAX: return "gg_atomic_max(p, v);";
   case GGI_OP_PROD: return "gg_atomic_cas_combine(p, v, gg_op_mul());";
-  default:
-    snprintf(buf, sizeof buf, "gg_atomic_cas_combine(p, v, gg_combine_%s());", k->name);
-    return ggi_strdup(a, buf);
+  default: /* combine_op: the template's functor around GG_COMBINE */
+    return "gg_atomic_cas_combine(p, v, combine_op());";
   }
 }
 

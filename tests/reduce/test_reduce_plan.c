@@ -1,0 +1,251 @@
+/*
+ * test_reduce_plan.c - reduce_plan.c's choices (no GPU needed), then the
+ * rendered reduce templates compiled for real with NVRTC and hiprtc.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "gg.h"
+#include "load.h"
+#include "plan.h"
+#include "specialize.h"
+
+static int failures;
+#define CHECK(c)                                                                  \
+  do {                                                                            \
+    if (!(c)) {                                                                   \
+      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c);                         \
+      failures++;                                                                 \
+    }                                                                             \
+  } while (0)
+
+static ggi_param x_view = { .name = "x", .kind = GG_PARAM_VIEW, .dtype = GG_F32, .rank = 1,
+                            .ext = { { "n", 0 } }, .access = GG_ACCESS_IN };
+
+static ggi_kernel base(gg_pattern pat, const char *extent, int64_t n)
+{
+  ggi_kernel k;
+  memset(&k, 0, sizeof k);
+  k.name = "k";
+  k.pattern = pat;
+  k.rank = 1;
+  k.range[0].name = extent;
+  k.range[0].value = n;
+  k.index[0] = "i";
+  k.nparams = 1;
+  k.params = &x_view;
+  k.nvalues = 1;
+  k.values[0] = "x(i)";
+  k.into = "out";
+  k.acc_type = GG_F32;
+  return k;
+}
+
+static const char *var(const ggi_plan *p, const char *key)
+{
+  for (int i = 0; i < p->nvars; i++)
+    if (strcmp(p->keys[i], key) == 0) return p->values[i];
+  return NULL;
+}
+
+static void test_auto(ggi_module *m)
+{
+  const char *why = NULL;
+  ggi_plan p;
+  ggi_diag d;
+  int block, items, vec;
+
+  /* <= 32K static elements: one block, warp shuffles */
+  ggi_kernel k = base(GG_PATTERN_REDUCE, NULL, 1000);
+  CHECK(ggi_reduce_auto(&k, &why) == GGI_STRAT_WARP_SHUFFLE && why && strstr(why, "one block"));
+  ggi_reduce_shape(&k, &block, &items, &vec, &why);
+  CHECK(block == 64 && vec == 4 && items == 16);
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == 1);
+  CHECK(strcmp(p.template_path, "common/reduce_warp_shuffle.cuh") == 0);
+  CHECK(strcmp(var(&p, "RVEC"), "4") == 0 && strcmp(var(&p, "VEC_PTR"), "x") == 0);
+
+  k = base(GG_PATTERN_REDUCE, NULL, 32768);
+  ggi_reduce_shape(&k, &block, NULL, NULL, NULL);
+  CHECK(block == 1024);
+
+  /* run-time size: multi-block with last-block combine, capped grid */
+  k = base(GG_PATTERN_REDUCE, "n", 0);
+  CHECK(ggi_reduce_auto(&k, &why) == GGI_STRAT_WARP_SHUFFLE && strstr(why, "last block"));
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.grid_rule == GG_GRID_COVER && p.cap_resident == 1 && p.ws_fixed == 128 && p.ws_per_block == 8);
+  CHECK(p.features == 0);
+
+  /* a value that is not a plain read: scalar loads */
+  k.values[0] = "x(i) * x(i)";
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(strcmp(var(&p, "RVEC"), "1") == 0);
+  k.values[0] = "  x( i ) ";
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(strcmp(var(&p, "RVEC"), "4") == 0);
+
+  /* cooperative launch: grid_sync */
+  k = base(GG_PATTERN_REDUCE, "n", 0);
+  k.launch = GG_LAUNCH_COOPERATIVE;
+  CHECK(ggi_reduce_auto(&k, NULL) == GGI_STRAT_GRID_SYNC);
+}
+
+static void test_strategies(ggi_module *m)
+{
+  ggi_plan p;
+  ggi_diag d;
+  const char *why;
+  ggi_kernel k = base(GG_PATTERN_REDUCE, "n", 0);
+
+  for (int s = 0; s < GGI_STRAT_COUNT; s++) {
+    k.spec.strategy = (ggi_strategy)s;
+    CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+    CHECK(strstr(p.template_path, s == 0 ? "warp_shuffle" : ggi_strategy_name((ggi_strategy)s)));
+  }
+  CHECK(strcmp(ggi_strategy_name(GGI_STRAT_CG_TILE), "cg_tile") == 0);
+  CHECK(strcmp(ggi_strategy_name(GGI_STRAT_COUNT), "?") == 0);
+
+  k.spec.strategy = GGI_STRAT_GRID_SYNC;
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.grid_rule == GG_GRID_RESIDENT && (p.features & GG_FEAT_COOPERATIVE));
+
+  /* deterministic: a grid that does not depend on the device */
+  k.spec.strategy = GGI_STRAT_DETERMINISTIC;
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == 256 && p.cap_resident == 0);
+  ggi_kernel ks = base(GG_PATTERN_REDUCE, NULL, 100000);
+  ks.spec.strategy = GGI_STRAT_DETERMINISTIC;
+  CHECK(ggi_reduce_plan(&ks, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == (100000 + 4095) / 4096);
+
+  /* atomics: float sum is native, float max and prod are CAS loops */
+  k.spec.strategy = GGI_STRAT_GLOBAL_ATOMIC;
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK((p.features & GG_FEAT_FLOAT_ATOMIC) && !(p.features & GG_FEAT_CAS_EMULATION));
+  CHECK(strcmp(var(&p, "RED_ATOMIC"), "gg_atomic_add(p, v);") == 0);
+  CHECK(strcmp(var(&p, "WS_INIT"), "0") == 0);
+  CHECK(ggi_reduce_needs_cas(&k, GGI_TARGET_CUDA, &why) == 0);
+  k.op = GGI_OP_MAX;
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.features & GG_FEAT_CAS_EMULATION);
+  CHECK(strcmp(var(&p, "WS_INIT"), "1") == 0);
+  CHECK(ggi_reduce_needs_cas(&k, GGI_TARGET_CUDA, &why) == 1 && strstr(why, "compare-and-swap"));
+  k.op = GGI_OP_PROD;
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(strstr(var(&p, "RED_ATOMIC"), "gg_atomic_cas_combine"));
+  /* integer min: native on CUDA, 64-bit a CAS loop on HIP 5.2 */
+  k.op = GGI_OP_MIN;
+  k.acc_type = GG_I64;
+  CHECK(ggi_reduce_needs_cas(&k, GGI_TARGET_CUDA, NULL) == 0);
+  CHECK(ggi_reduce_needs_cas(&k, GGI_TARGET_HIP, NULL) == 1);
+  /* warp_shuffle never needs an atomic on the data */
+  k.spec.strategy = GGI_STRAT_WARP_SHUFFLE;
+  k.acc_type = GG_F32;
+  CHECK(ggi_reduce_needs_cas(&k, GGI_TARGET_CUDA, NULL) == 0);
+
+  /* f16 sums accumulate in f32: workspace slots of 4 bytes, half feature */
+  static ggi_param h = { .name = "h", .kind = GG_PARAM_VIEW, .dtype = GG_F16, .rank = 1,
+                         .ext = { { "n", 0 } } };
+  ggi_kernel kh = base(GG_PATTERN_REDUCE, "n", 0);
+  kh.params = &h;
+  kh.values[0] = "h(i)";
+  kh.acc_type = GG_F16;
+  CHECK(ggi_reduce_plan(&kh, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.ws_per_block == 8 && (p.features & GG_FEAT_HALF) && strcmp(var(&p, "RVEC"), "8") == 0);
+
+  /* multi-value: one workspace slot per value */
+  k = base(GG_PATTERN_REDUCE, "n", 0);
+  k.nvalues = 3;
+  k.values[1] = "x(i) * x(i)";
+  k.values[2] = "1";
+  k.acc_type = GG_F64;
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.ws_per_block == 24 && strcmp(var(&p, "RVEC"), "1") == 0);
+  CHECK(strstr(var(&p, "MORE_VALUES"), "gg_a.v[2] = (acc_t)(1);"));
+}
+
+static void test_scan_tile(ggi_module *m)
+{
+  ggi_plan p;
+  ggi_diag d;
+  ggi_kernel k = base(GG_PATTERN_SCAN, "n", 0);
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.needs_seq && p.ws_fixed == 0 && p.ws_per_block == 16 && p.cap_resident == 0);
+  CHECK(strcmp(var(&p, "SCAN_ITEMS"), "12") == 0);
+  /* 256 x 12 tile + pads + 66 warp sums + broadcast, 4 bytes each */
+  CHECK(p.shared_bytes == (uint32_t)((3072 + 96 + 1 + 66 + 1) * 4));
+  k.acc_type = GG_F64;
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(p.ws_per_block == 24 && strcmp(var(&p, "SCAN_ITEMS"), "6") == 0);
+
+  static const int tiles[] = { 2, 3, 7, 16, 31, 32, 33, 100, 1024 };
+  static const char *const teams[] = { "2", "4", "8", "16", "32", "32", "32", "32", "32" };
+  for (int i = 0; i < 9; i++) {
+    k = base(GG_PATTERN_TILE_REDUCE, "n", 0);
+    k.tile = tiles[i];
+    CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+    CHECK(strcmp(var(&p, "TEAM"), teams[i]) == 0);
+  }
+  k.tile = 1025;
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == -1 && strstr(d.msg, "2..1024"));
+  k = base(GG_PATTERN_FOR, "n", 0);
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == -1);
+}
+
+/* Render compile_check.lua and compile it: NVRTC sm_80/sm_90, hiprtc gfx90a. */
+static void test_compile(const char *lua)
+{
+  ggi_module *m;
+  ggi_diag d;
+  if (ggi_load(lua, NULL, 0, &m, &d) || ggi_specialize(m, &d)) {
+    printf("FAIL load %s: %s\n", lua, d.msg);
+    failures++;
+    return;
+  }
+  static const struct { gg_backend be; unsigned target; const char *arch; } runs[] = {
+    { GG_BACKEND_CUDA, GGI_TARGET_CUDA, "sm_80" },
+    { GG_BACKEND_CUDA, GGI_TARGET_CUDA, "sm_90" },
+    { GG_BACKEND_HIP, GGI_TARGET_HIP, "gfx90a" },
+  };
+  for (int r = 0; r < 3; r++) {
+    char *src;
+    if (ggi_render_source(m, runs[r].target, NULL, &src, &d)) {
+      printf("FAIL render %s: %s\n", runs[r].arch, d.msg);
+      failures++;
+      continue;
+    }
+    if (!gg_arch_supported(runs[r].be, runs[r].arch)) {
+      printf("skip %s: compiler not available here\n", runs[r].arch);
+      free(src);
+      continue;
+    }
+    gg_compile_result res;
+    gg_status st = gg_compile(runs[r].be, runs[r].arch, "compile_check", src, NULL, &res);
+    if (st == GG_ERR_NO_LIBRARY) {
+      printf("skip %s: %s\n", runs[r].arch, res.log ? res.log : "no compiler library");
+    } else if (st != GG_OK) {
+      printf("FAIL compile %s: %s\n%s\n", runs[r].arch, gg_strerror(st), res.log ? res.log : "");
+      failures++;
+    } else {
+      printf("ok %s: %zu bytes\n", runs[r].arch, res.binary_size);
+    }
+    gg_compile_result_free(&res);
+    free(src);
+  }
+  ggi_module_free(m);
+}
+
+int main(int argc, char **argv)
+{
+  ggi_module *m = ggi_module_new("test.lua");
+  if (!m) return 1;
+  test_auto(m);
+  test_strategies(m);
+  test_scan_tile(m);
+  ggi_module_free(m);
+  if (argc > 1) test_compile(argv[1]);
+  printf("%s\n", failures ? "FAILED" : "ok");
+  return failures ? 1 : 0;
+}
