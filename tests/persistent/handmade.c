@@ -88,6 +88,11 @@ static const gg_param_desc hm_axpb_params[] = {
    .extents = {{0, -1}}},
 };
 
+const char *hm_kernel_name(int kernel)
+{
+  return kernel >= 0 && kernel < HM_NKERNELS ? hm_names[kernel] : "?";
+}
+
 static const char *prelude_text(void)
 {
   for (int i = 0; ggi_templates[i].path; i++)

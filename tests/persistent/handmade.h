@@ -39,6 +39,9 @@ typedef struct hm_persistent {
   int commands[4];
 } hm_persistent;
 
+/* "axpb", ... for a HM_* kernel. */
+const char *hm_kernel_name(int kernel);
+
 /* Build the module: CUDA source (prelude + bodies + rendered persistent
  * kernels) and descriptors, all malloc'ed and kept for the process.
  * Returns NULL with err set on failure. */
