@@ -1059,6 +1059,17 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
     ggi_buf_printf(b, "  %s%s%s;\n", t, t[strlen(t) - 1] == '*' ? "" : " ", f->name);
   }
   ggi_buf_printf(b, "} gg_%s_args_%s;\n", m->name, k->name);
+  /* X(struct type, kernel index, field) for every field: lets tools and
+     tests walk the struct without knowing it. */
+  ggi_buf_puts(b, "#define GG_");
+  upper(b, m->name);
+  ggi_buf_puts(b, "_");
+  upper(b, k->name);
+  ggi_buf_puts(b, "_FIELDS(X)");
+  for (int i = 0; i < lay->n; i++)
+    ggi_buf_printf(b, " X(gg_%s_args_%s, %d, %s)", m->name, k->name, (int)(k - m->kernels),
+                   lay->f[i].name);
+  ggi_buf_puts(b, "\n");
 
   if (!typed || nargs == 0) return; /* 16-bit scalars have no gg_arg constructor */
   ggi_buf_printf(b, "static inline gg_status gg_%s_launch_%s(gg_kernel *k, gg_stream *s", m->name,
@@ -1092,6 +1103,17 @@ static int write_module_h(ggi_buf *b, const ggi_module *m, const kinfo *ki)
   ggi_buf_puts(b, "_H\n\n#include <stdint.h>\n#include \"gg.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   ggi_buf_printf(b, "extern const gg_module_desc gg_module_%s;\n", m->name);
   for (int i = 0; i < m->nkernels; i++) put_kernel_api(b, m, &m->kernels[i], &ki[i].lay);
+  ggi_buf_puts(b, "\n/* Every kernel's fields: X(struct type, kernel index, field). */\n#define GG_");
+  upper(b, m->name);
+  ggi_buf_puts(b, "_ALL_FIELDS(X)");
+  for (int i = 0; i < m->nkernels; i++) {
+    ggi_buf_puts(b, " GG_");
+    upper(b, m->name);
+    ggi_buf_puts(b, "_");
+    upper(b, m->kernels[i].name);
+    ggi_buf_puts(b, "_FIELDS(X)");
+  }
+  ggi_buf_puts(b, "\n");
   ggi_buf_puts(b, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
   return ggi_buf_ok(b) ? 0 : -1;
 }
@@ -1179,7 +1201,7 @@ int ggi_list(const ggi_module *m, FILE *out)
   ggi_buf b = {0};
   for (int i = 0; i < m->nkernels; i++) {
     const ggi_kernel *k = &m->kernels[i];
-    ggi_buf_printf(&b, "kernel      %-16s %-12s %-12s %-14s block %-5d ", k->name,
+    ggi_buf_printf(&b, "kernel      %-20s %-12s %-12s %-14s block %-5d ", k->name,
                    pattern_name(k->pattern),
                    k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic",
                    is_reduce_like(k) ? strategy_name(k->spec.strategy) : "-", k->spec.block);
@@ -1188,7 +1210,7 @@ int ggi_list(const ggi_module *m, FILE *out)
   }
   for (int i = 0; i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];
-    ggi_buf_printf(&b, "persistent  %-16s %-12s %-12s %-14s block %-5d ", p->name, "persistent",
+    ggi_buf_printf(&b, "persistent  %-20s %-12s %-12s %-14s block %-5d ", p->name, "persistent",
                    layout_name(p->layout),
                    p->buffering == 1 ? "single" : p->buffering == 2 ? "double" : "ring", p->block);
     targets_str(&b, p->targets);
