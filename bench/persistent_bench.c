@@ -281,7 +281,6 @@ int main(int argc, char **argv)
   if (iters < 100)
     iters = 100;
   const char *md_path = argc > 2 ? argv[2] : NULL;
-  FILE *csv = bench_csv_open(argc > 3 ? argv[3] : "persistent_bench.csv");
   if (gg_context_open(&ctx, NULL)) {
     printf("no GPU: %s\n", gg_last_open_error());
     return 77;
@@ -303,6 +302,7 @@ int main(int argc, char **argv)
   if (!cu.launch || !cu.sync || !cu.stream_create || !cu.begin || !cu.end || !cu.instantiate ||
       !cu.graph_launch)
     DIE("libcuda lacks an entry point this bench needs");
+  FILE *csv = bench_csv_open(argc > 3 ? argv[3] : "persistent_bench.csv");
   char msg[256];
   gg_rt_pin_cpu(2, msg, sizeof msg);
   printf("real-time: %s; ", msg);
