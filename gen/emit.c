@@ -1291,8 +1291,9 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   fprintf(out, "%s\n", k->spec.cas_emulation ? ", CAS emulation" : "");
   for (int i = 0; i < k->spec.n_why && i < 8; i++) fprintf(out, "  why: %s\n", k->spec.why[i]);
   fprintf(out, "template: %s\n", ki.plan.template_path);
-  fprintf(out, "grid: %s%s\n", grid_rule_text(k, &ki.plan),
-          ki.plan.cap_resident ? ", capped at the co-resident blocks" : "");
+  fprintf(out, "grid: %s", grid_rule_text(k, &ki.plan));
+  if (ki.plan.grid_rule == GG_GRID_FIXED) fprintf(out, " (%lld blocks)", (long long)ki.plan.grid_fixed);
+  fprintf(out, "%s\n", ki.plan.cap_resident ? ", capped at the co-resident blocks" : "");
   fprintf(out, "shared memory: %u bytes per block\n", (unsigned)ki.plan.shared_bytes);
   fprintf(out, "workspace: %u bytes + %u per block\n", (unsigned)ki.plan.ws_fixed,
           (unsigned)ki.plan.ws_per_block);

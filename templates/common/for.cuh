@@ -1,8 +1,8 @@
 /* for {{NAME}}: every index of the range once.  Consecutive threads take
- * consecutive linear indices (coalesced on the contiguous dimension), each
- * thread {{VECTOR}} neighbours at a time, striding by the whole virtual
- * grid, so any grid - classic, or the fixed one of a persistent kernel -
- * covers the range. */
+ * consecutive linear indices (coalesced on the contiguous dimension),
+ * {{VECTOR}} per thread and step, striding by the whole virtual grid, so
+ * any grid - classic, or the fixed one of a persistent kernel - covers
+ * the range. */
 __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 {
   {{UNPACK}}

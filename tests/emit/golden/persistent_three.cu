@@ -614,10 +614,10 @@ struct gg_args_inc32k {
 };
 
 /* for inc32k: every index of the range once.  Consecutive threads take
- * consecutive linear indices (coalesced on the contiguous dimension), each
- * thread 1 neighbours at a time, striding by the whole virtual
- * grid, so any grid - classic, or the fixed one of a persistent kernel -
- * covers the range. */
+ * consecutive linear indices (coalesced on the contiguous dimension),
+ * 1 per thread and step, striding by the whole virtual grid, so
+ * any grid - classic, or the fixed one of a persistent kernel - covers
+ * the range. */
 __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
 {
   int *__restrict__ v = args.v;

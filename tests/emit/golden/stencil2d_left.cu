@@ -290,10 +290,10 @@ struct gg_args_stencil2d_left {
 };
 
 /* for stencil2d_left: every index of the range once.  Consecutive threads take
- * consecutive linear indices (coalesced on the contiguous dimension), each
- * thread 1 neighbours at a time, striding by the whole virtual
- * grid, so any grid - classic, or the fixed one of a persistent kernel -
- * covers the range. */
+ * consecutive linear indices (coalesced on the contiguous dimension),
+ * 1 per thread and step, striding by the whole virtual grid, so
+ * any grid - classic, or the fixed one of a persistent kernel - covers
+ * the range. */
 __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const gg_grid &g)
 {
   const float *__restrict__ u = args.u;
