@@ -1,0 +1,295 @@
+/*
+ * reduce_bench.c - gpugen's reductions and scans against CUB, one process.
+ *
+ *   reduce_bench [--max-log2 N] [--csv FILE]
+ *
+ * For sizes 1K, 32K, 1M, 16M, 256M and types f32, i32, f64: every
+ * strategy, `auto` and cub::DeviceReduce::Sum.  Columns: median time per
+ * launch (us), GB/s (bytes read / time), fraction of the device-to-device
+ * copy bandwidth measured in the same run (copy GB/s counts read + write),
+ * ratio against CUB's GB/s.  Then auto scan vs cub::DeviceScan::InclusiveSum
+ * (GB/s counts read + write), and the lesson: one atomicAdd per element on
+ * one address, float vs int, next to the aggregated strategies.
+ *
+ * Each case: warm-up, then 5 batches of back-to-back launches between two
+ * events; the time is the median batch mean.  The results are checked
+ * against CUB's (or exactly, for i32) so a fast wrong kernel shows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gg.h"
+#include "reduce_bench.h"
+#include "stats.h"
+#ifdef GG_HAVE_CUB
+#include "cub_ref.h"
+#endif
+
+static gg_context *ctx;
+static gg_module *mod;
+static gg_stream *stream;
+static gg_event *ev0, *ev1;
+static FILE *csv;
+
+static void die(const char *what, gg_status s)
+{
+  fprintf(stderr, "reduce_bench: %s: %s: %s\n", what, gg_strerror(s), gg_last_error(ctx));
+  exit(1);
+}
+
+static gg_kernel *kernel(const char *name)
+{
+  gg_kernel *k;
+  gg_status s = gg_kernel_get(mod, name, &k);
+  if (s) die(name, s);
+  return k;
+}
+
+/* One timed unit of work: a gpugen launch, a CUB call or a copy. */
+typedef struct job {
+  gg_kernel *k;        /* gpugen kernel, or NULL */
+  gg_arg args[3];
+  int cub;             /* 1 reduce, 2 scan (CUB), 3 device copy */
+  int cub_type;
+  gg_array *in, *out;
+  long long n;
+  size_t bytes;        /* for copies */
+} job;
+
+static void run_job(const job *j)
+{
+  gg_status s = GG_OK;
+  if (j->k) {
+    s = gg_launch(j->k, stream, j->args, 3);
+  } else if (j->cub == 3) {
+    s = gg_copy(j->out, 0, j->in, 0, j->bytes, stream);
+#ifdef GG_HAVE_CUB
+  } else if (j->cub == 1) {
+    if (cub_ref_reduce_sum(j->cub_type, gg_array_native(j->in), gg_array_native(j->out), j->n,
+                           gg_stream_native(stream)))
+      s = GG_ERR_BACKEND;
+  } else if (j->cub == 2) {
+    if (cub_ref_scan_inclusive_sum(j->cub_type, gg_array_native(j->in), gg_array_native(j->out),
+                                   j->n, gg_stream_native(stream)))
+      s = GG_ERR_BACKEND;
+#endif
+  }
+  if (s) die("launch", s);
+}
+
+/* Median over 5 batches of the mean time per run, in microseconds. */
+static double time_job(const job *j, long long bytes_moved)
+{
+  int reps = bytes_moved > (64 << 20) ? 10 : bytes_moved > (1 << 20) ? 50 : 200;
+  double t[5];
+  for (int w = 0; w < 3; w++) run_job(j);
+  for (int b = 0; b < 5; b++) {
+    float ms;
+    gg_status s = gg_event_record(ev0, stream);
+    for (int r = 0; r < reps && !s; r++) run_job(j);
+    if (!s) s = gg_event_record(ev1, stream);
+    if (!s) s = gg_stream_sync(stream);
+    if (!s) s = gg_event_elapsed_ms(ev0, ev1, &ms);
+    if (s) die("timing", s);
+    t[b] = ms * 1000.0 / reps;
+  }
+  for (int a = 0; a < 5; a++)
+    for (int b = a + 1; b < 5; b++)
+      if (t[b] < t[a]) { double x = t[a]; t[a] = t[b]; t[b] = x; }
+  return t[2];
+}
+
+static const char *const tnames[] = { "f32", "i32", "f64" };
+static const int tsize[] = { 4, 4, 8 };
+static const char *const strategies[] = { "auto", "global_atomic", "shared_atomic",
+                                          "warp_shuffle", "shared_tree", "cg_tile",
+                                          "grid_sync", "deterministic" };
+#define NSTRAT 8
+
+static double read_result(gg_array *out, int t)
+{
+  unsigned char b[8];
+  gg_status s = gg_copy_to_host(b, out, 0, (size_t)tsize[t], stream);
+  if (!s) s = gg_stream_sync(stream);
+  if (s) die("result", s);
+  if (t == 0) { float f; memcpy(&f, b, 4); return f; }
+  if (t == 1) { int i; memcpy(&i, b, 4); return i; }
+  double d; memcpy(&d, b, 8); return d;
+}
+
+static void row(const char *table, const char *label, const char *type, long long n, double us,
+                double gbs, double copy_gbs, double cub_gbs, const char *check)
+{
+  char ratio[16] = "-";
+  if (cub_gbs > 0) snprintf(ratio, sizeof ratio, "%.3f", gbs / cub_gbs);
+  printf("| %-14s | %-4s | %10lld | %10.2f | %8.1f | %5.3f | %6s | %-5s |\n", label, type, n, us,
+         gbs, gbs / copy_gbs, ratio, check);
+  if (csv) {
+    char l[96];
+    snprintf(l, sizeof l, "%s/%s/%s/%lld/us", table, label, type, n);
+    bench_csv_value(csv, "reduce", l, us, gg_context_device_name(ctx));
+    snprintf(l, sizeof l, "%s/%s/%s/%lld/GBps", table, label, type, n);
+    bench_csv_value(csv, "reduce", l, gbs, gg_context_device_name(ctx));
+  }
+}
+
+int main(int argc, char **argv)
+{
+  int max_log2 = 28;
+  const char *csv_path = "reduce_bench.csv";
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--max-log2") == 0 && i + 1 < argc) max_log2 = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) csv_path = argv[++i];
+    else { fprintf(stderr, "usage: reduce_bench [--max-log2 N] [--csv FILE]\n"); return 2; }
+  }
+  gg_status s = gg_context_open(&ctx, NULL);
+  if (s) {
+    printf("no GPU: %s\n", gg_last_open_error());
+    return 77;
+  }
+  if ((s = gg_module_load(ctx, &gg_module_reduce_bench, &mod))) die("module", s);
+  if ((s = gg_stream_open(ctx, &stream)) || (s = gg_event_open(ctx, &ev0)) ||
+      (s = gg_event_open(ctx, &ev1)))
+    die("stream", s);
+  csv = bench_csv_open(csv_path);
+
+  long long maxn = 1LL << max_log2;
+  gg_array *in, *out, *scan_out;
+  if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)maxn * 8, &in))) die("alloc in", s);
+  if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, 64, &out))) die("alloc out", s);
+  if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)maxn * 4, &scan_out))) die("alloc", s);
+
+  time_t now = time(NULL);
+  char date[32];
+  strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+  printf("## Reductions and scans\n\ndevice: %s (%d SMs), date: %s, command: reduce_bench%s\n",
+         gg_context_device_name(ctx), gg_context_sm_count(ctx), date,
+         max_log2 != 28 ? " --max-log2 N" : "");
+#ifdef GG_HAVE_CUB
+  printf("reference: %s, built with nvcc\n", cub_ref_version());
+#else
+  printf("reference: CUB not built (no CUDA compiler at configure time): ratio columns empty\n");
+#endif
+
+  /* copy bandwidth: device-to-device copy of half the input buffer */
+  job cj = { .cub = 3, .in = in, .out = in, .bytes = (size_t)maxn * 2 };
+  gg_array *copy_dst;
+  if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)maxn * 4, &copy_dst))) die("alloc", s);
+  cj.out = copy_dst;
+  cj.bytes = (size_t)maxn * 4;
+  double copy_us = time_job(&cj, (long long)cj.bytes * 2);
+  double copy_gbs = 2.0 * cj.bytes / (copy_us * 1e3);
+  printf("device-to-device copy of %zu MiB: %.1f us, %.1f GB/s (read + write)\n\n",
+         cj.bytes >> 20, copy_us, copy_gbs);
+  gg_array_free(copy_dst);
+
+  static const int logs[] = { 10, 15, 20, 24, 28 };
+  printf("| strategy       | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
+  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+  for (int t = 0; t < 3; t++) {
+    char name[64];
+    snprintf(name, sizeof name, "fill_%s", tnames[t]);
+    gg_kernel *fill = kernel(name);
+    for (int li = 0; li < 5; li++) {
+      long long n = 1LL << logs[li];
+      if (n > maxn) continue;
+      gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
+      if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
+      double bytes = (double)n * tsize[t], cub_gbs = 0, ref = NAN;
+#ifdef GG_HAVE_CUB
+      job cub = { .cub = 1, .cub_type = t == 0 ? CUB_REF_F32 : t == 1 ? CUB_REF_I32 : CUB_REF_F64,
+                  .in = in, .out = out, .n = n };
+      double cus = time_job(&cub, (long long)bytes);
+      cub_gbs = bytes / (cus * 1e3);
+      ref = read_result(out, t);
+      row("reduce", "CUB", tnames[t], n, cus, cub_gbs, copy_gbs, cub_gbs, "ref");
+#endif
+      for (int si = 0; si < NSTRAT; si++) {
+        snprintf(name, sizeof name, "sum_%s_%s", strategies[si], tnames[t]);
+        job j = { .k = kernel(name), .args = { gg_arg_array(in), gg_arg_array(out), gg_arg_i64(n) } };
+        double us = time_job(&j, (long long)bytes);
+        double got = read_result(out, t);
+        const char *check = isnan(ref) ? "-" :
+                            fabs(got - ref) <= (t == 1 ? 0 : 1e-6 * 3 * n) ? "ok" : "DIFF";
+        row("reduce", strategies[si], tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check);
+      }
+    }
+  }
+
+  printf("\n### Scans (inclusive sum; GB/s counts read + write)\n\n");
+  printf("| scan           | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
+  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+  for (int t = 0; t < 2; t++) {
+    char name[64];
+    snprintf(name, sizeof name, "fill_%s", tnames[t]);
+    gg_kernel *fill = kernel(name);
+    snprintf(name, sizeof name, "scan_auto_%s", tnames[t]);
+    gg_kernel *scan = kernel(name);
+    for (int li = 0; li < 5; li++) {
+      long long n = 1LL << logs[li];
+      if (n > maxn) continue;
+      gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
+      if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
+      double bytes = 2.0 * n * tsize[t], cub_gbs = 0, ref = NAN;
+#ifdef GG_HAVE_CUB
+      job cub = { .cub = 2, .cub_type = t == 0 ? CUB_REF_F32 : CUB_REF_I32, .in = in,
+                  .out = scan_out, .n = n };
+      double cus = time_job(&cub, (long long)bytes);
+      cub_gbs = bytes / (cus * 1e3);
+      {
+        unsigned char b[4];
+        if ((s = gg_copy_to_host(b, scan_out, (size_t)(n - 1) * 4, 4, stream)) || (s = gg_stream_sync(stream))) die("read", s);
+        if (t == 0) { float f; memcpy(&f, b, 4); ref = f; } else { int i; memcpy(&i, b, 4); ref = i; }
+      }
+      row("scan", "CUB", tnames[t], n, cus, cub_gbs, copy_gbs, cub_gbs, "ref");
+#endif
+      job j = { .k = scan, .args = { gg_arg_array(in), gg_arg_array(scan_out), gg_arg_i64(n) } };
+      double us = time_job(&j, (long long)bytes);
+      unsigned char b[4];
+      double got;
+      if ((s = gg_copy_to_host(b, scan_out, (size_t)(n - 1) * 4, 4, stream)) || (s = gg_stream_sync(stream))) die("read", s);
+      if (t == 0) { float f; memcpy(&f, b, 4); got = f; } else { int i; memcpy(&i, b, 4); got = i; }
+      const char *check = isnan(ref) ? "-" : fabs(got - ref) <= (t == 1 ? 0 : 1e-5 * 3 * n) ? "ok" : "DIFF";
+      row("scan", "auto", tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check);
+    }
+  }
+
+  /* The lesson: 16M elements, one atomicAdd per element on one address. */
+  long long n = 1LL << 24;
+  if (n > maxn) n = maxn;
+  printf("\n### Atomics on one address, %lld elements (the lesson)\n\n", n);
+  printf("| kernel                          | type |  time us |     GB/s |\n");
+  printf("|---------------------------------|------|----------|----------|\n");
+  for (int t = 0; t < 2; t++) {
+    char name[64];
+    snprintf(name, sizeof name, "fill_%s", tnames[t]);
+    gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
+    if ((s = gg_launch(kernel(name), stream, fa, 2))) die("fill", s);
+    static const char *const lesson[][2] = {
+      { "atomic_each", "atomicAdd per element (raw)" },
+      { "sum_global_atomic", "global_atomic (per thread)" },
+      { "sum_shared_atomic", "shared_atomic (warp-aggregated)" },
+      { "sum_auto", "auto (no atomics on data)" },
+    };
+    for (int l = 0; l < 4; l++) {
+      snprintf(name, sizeof name, "%s_%s", lesson[l][0], tnames[t]);
+      job j = { .k = kernel(name), .args = { gg_arg_array(in), gg_arg_array(out), gg_arg_i64(n) } };
+      double us = time_job(&j, 1LL << 40); /* few reps: the raw one is slow */
+      printf("| %-31s | %-4s | %8.1f | %8.1f |\n", lesson[l][1], tnames[t], us,
+             (double)n * tsize[t] / (us * 1e3));
+    }
+  }
+  if (csv) fclose(csv);
+  gg_array_free(in);
+  gg_array_free(out);
+  gg_array_free(scan_out);
+  gg_module_free(mod);
+  gg_event_free(ev0);
+  gg_event_free(ev1);
+  gg_stream_free(stream);
+  gg_context_free(ctx);
+  return 0;
+}
