@@ -26,6 +26,7 @@
 #define WS_FIXED 128           /* ticket, init flag, barrier, accumulators */
 #define DET_GRID 256           /* deterministic: the grid on every device */
 #define LOADS_IN_FLIGHT 4      /* 16-byte loads per thread per iteration */
+#define SCAN_RING 262144       /* look-back flags: tiles in the ring */
 
 static const char *const strategy_names[GGI_STRAT_COUNT] = {
   "auto", "global_atomic", "shared_atomic", "warp_shuffle",
@@ -362,12 +363,18 @@ static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d
    * broadcast prefix (layout in scan.cuh) */
   int64_t tile = (int64_t)block * items;
   p->shared_bytes = (uint32_t)((tile + tile / 32 + 1 + 66 + 1) * acc_size);
-  /* per tile: {flag, pad, aggregate, inclusive}, 8-byte aligned */
-  p->ws_fixed = 0;
-  p->ws_per_block = (uint32_t)((8 + 2 * acc_size + 7) / 8 * 8);
+  /* Look-back flags: a ring of SCAN_RING tiles, {flag, pad, aggregate,
+   * inclusive} each, in ws_fixed so the grid may be one block per tile
+   * (ws_per_block would bound it at the resident count).  2^18 tiles is
+   * 800M 4-byte elements before a slot is reused within one launch; a
+   * reuse is safe unless a tile's look-back stalls while 2^18 later tiles
+   * complete. */
+  p->ws_fixed = (uint32_t)(SCAN_RING * ((8 + 2 * acc_size + 7) / 8 * 8));
+  p->ws_per_block = 0;
   p->grid_rule = GG_GRID_COVER;
-  p->cap_resident = 0; /* one tile per block: the flags cover every tile */
-  if (set(p, "SCAN_ITEMS", fmt_int(a, items), d) || set(p, "RBLOCK", fmt_int(a, block), d))
+  p->cap_resident = 0; /* one tile per block, dispatched in order, like CUB */
+  if (set(p, "SCAN_ITEMS", fmt_int(a, items), d) || set(p, "RBLOCK", fmt_int(a, block), d)
+      || set(p, "SCAN_RING", fmt_int(a, SCAN_RING), d))
     return -1;
   return 0;
 }

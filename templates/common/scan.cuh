@@ -13,10 +13,10 @@
 namespace GG_NS_{{NAME}} {
 
 typedef {{ACC_T}} acc_t;
-enum { ITEMS = {{SCAN_ITEMS}}, INCLUSIVE = {{INCLUSIVE}} };
+enum { ITEMS = {{SCAN_ITEMS}}, INCLUSIVE = {{INCLUSIVE}}, RING = {{SCAN_RING}} /* power of two */ };
 enum { ST_AGGREGATE = 1, ST_INCLUSIVE = 2 };
 
-/* One per tile in the workspace. */
+/* One per tile in the workspace: tile t uses slot t % RING. */
 struct tile_state {
   unsigned flag;  /* (gg_seq << 2) | ST_*, or stale */
   unsigned pad;
@@ -115,11 +115,12 @@ GG_INLINE acc_t look_back(tile_state *st, long long t, unsigned seq, unsigned la
     if (p >= 0) {
       unsigned f;
       do { /* spin until tile p of this launch has published */
-        f = gg_load_acquire_gpu(&st[p].flag);
+        f = gg_load_acquire_gpu(&st[p & (RING - 1)].flag);
       } while ((f >> 2) != seq || (f & 3) == 0);
       status = f & 3;
-      v = status == ST_INCLUSIVE ? *(volatile acc_t *)&st[p].inclusive
-                                 : *(volatile acc_t *)&st[p].aggregate;
+      tile_state *sp = &st[p & (RING - 1)];
+      v = status == ST_INCLUSIVE ? *(volatile acc_t *)&sp->inclusive
+                                 : *(volatile acc_t *)&sp->aggregate;
     }
     /* nearest lane (latest tile) holding an inclusive prefix */
     unsigned stop = status == ST_INCLUSIVE ? lane : ws;
@@ -185,10 +186,10 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
           *bcast = identity();
         }
       } else {
-        if (g.thread == 0) publish(&st[t], seq, ST_AGGREGATE, aggregate);
+        if (g.thread == 0) publish(&st[t & (RING - 1)], seq, ST_AGGREGATE, aggregate);
         const acc_t prefix = look_back(st, t, seq, lane);
         if (g.thread == 0) {
-          publish(&st[t], seq, ST_INCLUSIVE, combine(prefix, aggregate));
+          publish(&st[t & (RING - 1)], seq, ST_INCLUSIVE, combine(prefix, aggregate));
           *bcast = prefix;
         }
       }
