@@ -63,3 +63,12 @@ for _, tile in ipairs({ 2, 3, 7, 16, 31, 32, 33, 100, 256, 1000, 1024 }) do
     value = "x(i)", op = "max", into = "out",
   }
 end
+
+-- static sizes <= 32K: auto runs them in one block (the persistent fast path)
+for _, n in ipairs({ 1000, 1024, 32768 }) do
+  kernel ("small_sum_f32_" .. n) {
+    pattern = "reduce", range = { n },
+    params = { { "x", "f32[" .. n .. "]" }, { "out", "f32[1]", access = "out" } },
+    value = "x(i)", op = "sum", into = "out",
+  }
+end
