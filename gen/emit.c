@@ -291,11 +291,12 @@ int ggi_kernel_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
   }
   p->features = view_features(k);
   if (k->launch == GG_LAUNCH_COOPERATIVE) {
-    /* grid_sync() in the body waits on a {count, generation} barrier at
-       the start of the workspace; the grid must be co-resident. */
+    /* A co-resident grid, launched cooperatively.  No grid_sync() in for
+       and team bodies: their loops over indices (teams) give threads
+       different trip counts, so a barrier inside one would deadlock;
+       reductions with strategy grid_sync use it in their own template. */
     p->grid_rule = GG_GRID_RESIDENT;
     p->cap_resident = 1;
-    p->ws_fixed = 8;
     p->features |= GG_FEAT_COOPERATIVE;
   }
   return 0;
@@ -592,10 +593,6 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
     uint64_t n = dtype_size(sp->dtype);
     for (int dim = 0; dim < sp->rank; dim++) n *= (uint64_t)sp->ext[dim].value;
     soff += (uint32_t)((n + 15) / 16 * 16);
-  }
-  if (k->launch == GG_LAUNCH_COOPERATIVE && !is_reduce_like(k)) {
-    ggi_buf_puts(&mac, "#define grid_sync() gg_grid_sync((unsigned *)args.gg_ws)\n");
-    ggi_buf_puts(&undef, "#undef grid_sync\n");
   }
 
   int rc = 0;
@@ -1072,15 +1069,16 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   ggi_buf_puts(b, "\n");
 
   if (!typed || nargs == 0) return; /* 16-bit scalars have no gg_arg constructor */
-  ggi_buf_printf(b, "static inline gg_status gg_%s_launch_%s(gg_kernel *k, gg_stream *s", m->name,
-                 k->name);
+  /* gg_-prefixed locals: workload names can't collide with them */
+  ggi_buf_printf(b, "static inline gg_status gg_%s_launch_%s(gg_kernel *gg_k, gg_stream *gg_s",
+                 m->name, k->name);
   for (int i = 0; i < lay->n; i++) {
     const field *f = &lay->f[i];
     if (f->kind == GG_PARAM_HIDDEN) continue;
     if (f->kind == GG_PARAM_VIEW) ggi_buf_printf(b, ", gg_array *%s", f->name);
     else ggi_buf_printf(b, ", %s %s", dtype_host_ctype(f->dtype), f->name);
   }
-  ggi_buf_printf(b, ")\n{\n  const gg_arg args[%d] = {", nargs);
+  ggi_buf_printf(b, ")\n{\n  const gg_arg gg_a[%d] = {", nargs);
   int first = 1;
   for (int i = 0; i < lay->n; i++) {
     const field *f = &lay->f[i];
@@ -1089,7 +1087,7 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
                    f->kind == GG_PARAM_VIEW ? "gg_arg_array" : gg_arg_fn(f->dtype), f->name);
     first = 0;
   }
-  ggi_buf_printf(b, "};\n  return gg_launch(k, s, args, %d);\n}\n", nargs);
+  ggi_buf_printf(b, "};\n  return gg_launch(gg_k, gg_s, gg_a, %d);\n}\n", nargs);
 }
 
 static int write_module_h(ggi_buf *b, const ggi_module *m, const kinfo *ki)
@@ -1293,7 +1291,8 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   fprintf(out, "template: %s\n", ki.plan.template_path);
   fprintf(out, "grid: %s", grid_rule_text(k, &ki.plan));
   if (ki.plan.grid_rule == GG_GRID_FIXED) fprintf(out, " (%lld blocks)", (long long)ki.plan.grid_fixed);
-  fprintf(out, "%s\n", ki.plan.cap_resident ? ", capped at the co-resident blocks" : "");
+  fprintf(out, "%s\n", ki.plan.cap_resident && ki.plan.grid_rule != GG_GRID_RESIDENT
+                            ? ", capped at the co-resident blocks" : "");
   fprintf(out, "shared memory: %u bytes per block\n", (unsigned)ki.plan.shared_bytes);
   fprintf(out, "workspace: %u bytes + %u per block\n", (unsigned)ki.plan.ws_fixed,
           (unsigned)ki.plan.ws_per_block);

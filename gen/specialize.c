@@ -178,8 +178,12 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
       break;
     }
     if (k->launch == GG_LAUNCH_COOPERATIVE)
-      why(k, "launch = cooperative: the grid is the blocks that are co-resident, launched "
-             "cooperatively, so grid_sync() may wait for all of them");
+      why(k, k->pattern == GG_PATTERN_FOR || k->pattern == GG_PATTERN_TEAM
+                 ? "launch = cooperative: the grid is the blocks that are co-resident, launched "
+                   "cooperatively (the body loops over the range; it has no grid barrier, "
+                   "which threads with different trip counts would deadlock on)"
+                 : "launch = cooperative: the grid is the blocks that are co-resident, launched "
+                   "cooperatively, so the reduction can wait for the whole grid");
     for (int j = 0; j < k->spec.n_why; j++)
       if (!k->spec.why[j]) return fail(d, m, k->line, "out of memory");
   }
