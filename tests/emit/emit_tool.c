@@ -9,7 +9,9 @@
  *                                          check must fail and its output
  *                                          must contain every TEXT
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* open_memstream */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
