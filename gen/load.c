@@ -1320,6 +1320,32 @@ static int l_module(lua_State *L) {
   return 0;
 }
 
+/* What the sandbox leaves out, named in the message when a file uses it. */
+static const char *const removed[] = {"io", "os", "package", "require", "debug", "load", "loadfile",
+                                      "dofile", "collectgarbage", "print", "setmetatable",
+                                      "getmetatable", "coroutine", NULL};
+
+static int missing_global(lua_State *L) {
+  const char *key = lua_tostring(L, 2);
+  if (key && lua_type(L, 2) == LUA_TSTRING && find_name(removed, key) >= 0)
+    return luaL_error(L, "'%s' is not available in a workload file (the sandbox has no io, os, "
+                      "package, require, debug, load, loadfile, dofile, collectgarbage, print, "
+                      "setmetatable, getmetatable, coroutine)", key);
+  return 0; /* any other unknown global is nil, as in plain Lua */
+}
+
+static int not_available(lua_State *L) {
+  return luaL_error(L, "%s", lua_tostring(L, lua_upvalueindex(1)));
+}
+
+static void replace_field(lua_State *L, const char *lib, const char *field, const char *why) {
+  lua_getglobal(L, lib);
+  lua_pushstring(L, why);
+  lua_pushcclosure(L, not_available, 1);
+  lua_setfield(L, -2, field);
+  lua_pop(L, 1);
+}
+
 /* Only what a description needs; no way out of the process and no
  * source of nondeterminism (math.random) since output must be
  * byte-identical run to run. */
@@ -1331,25 +1357,22 @@ static int open_sandbox(lua_State *L) {
     luaL_requiref(L, l->name, l->func, 1);
     lua_pop(L, 1);
   }
-  static const char *const drop[] = {"dofile", "loadfile", "load", "require", "collectgarbage",
-                                     "print", "setmetatable", "getmetatable", NULL};
-  for (int i = 0; drop[i]; i++) {
+  for (int i = 0; removed[i]; i++) {
     lua_pushnil(L);
-    lua_setglobal(L, drop[i]);
+    lua_setglobal(L, removed[i]);
   }
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); /* package.loaded: none of ours */
   lua_pushnil(L);
   lua_setfield(L, -2, "_G");
   lua_pop(L, 1);
-  lua_getglobal(L, "string");
-  lua_pushnil(L);
-  lua_setfield(L, -2, "dump");
-  lua_pop(L, 1);
-  lua_getglobal(L, "math");
-  lua_pushnil(L);
-  lua_setfield(L, -2, "random");
-  lua_pushnil(L);
-  lua_setfield(L, -2, "randomseed");
+  replace_field(L, "string", "dump", "string.dump is not available: workload files are source text, never bytecode");
+  replace_field(L, "math", "random", "math.random is not available: the same workload must give the same output");
+  replace_field(L, "math", "randomseed", "math.randomseed is not available: the same workload must give the same output");
+  lua_pushglobaltable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, missing_global);
+  lua_setfield(L, -2, "__index");
+  lua_setmetatable(L, -2);
   lua_pop(L, 1);
   lua_newtable(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &decls_key);
@@ -1382,6 +1405,9 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
   ctx *c = ctx_of(L);
   c->steps += GGI_HOOK_EVERY;
   if (c->steps <= GGI_MAX_STEPS) return;
+  /* From now on fire at every instruction: a file that catches the error
+   * with pcall in a loop is stopped at the first instruction outside it. */
+  if (!c->steps_over) lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
   c->steps_over = 1;
   lua_getinfo(L, "Sl", ar);
   lua_pushfstring(L, GGI_CHUNKNAME ":%d: workload ran for more than %d instructions", ar->currentline,
