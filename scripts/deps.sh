@@ -31,6 +31,12 @@ if [ ${#gg_need[@]} -gt 0 ]; then
   }
 fi
 
+# matplotlib draws the latency pictures (bench/plot_latency.py); best effort.
+if command -v python3 >/dev/null && ! python3 -c "import matplotlib" 2>/dev/null; then
+  python3 -m pip install -q matplotlib >/dev/null 2>&1 ||
+    echo "deps: matplotlib not installed: bench/plot_latency.py and its test will be skipped" >&2
+fi
+
 export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
 if ! ls "$CUDA_HOME"/lib64/libnvrtc.so* >/dev/null 2>&1; then
   echo "deps: no NVRTC under CUDA_HOME=$CUDA_HOME (lib64/libnvrtc.so): CUDA kernels cannot be compiled;" \
