@@ -25,7 +25,7 @@
 
 static const long long sizes[] = { 1, 31, 1000, 1024, 4097, 1 << 20, 1000003 };
 #define NSIZES (int)(sizeof sizes / sizeof sizes[0])
-#define MAXN 1000003LL
+#define MAXN 1048576LL /* the largest size above: buffers hold it */
 static int failures, checks;
 
 static gg_context *ctx;
@@ -252,7 +252,7 @@ static void check_deterministic(gg_module *mod)
   gg_kernel *k;
   gg_status st = gg_kernel_get(mod, "r_deterministic_sum_f32", &k);
   if (st) die("deterministic", st);
-  long long n = MAXN;
+  long long n = 1000003;
   make_input(T_F32, OP_SUM, n);
   if ((st = gg_copy_from_host(d_in, 0, hb, (size_t)n * 4, NULL))) die("copy", st);
   gg_arg a[3] = { gg_arg_array(d_in), gg_arg_array(d_out), gg_arg_i64(n) };
