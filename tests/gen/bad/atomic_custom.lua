@@ -1,0 +1,10 @@
+kernel "k" {
+  pattern = "reduce",
+  range = { "n" },
+  params = { { "x", "f32[n]" }, { "out", "f32[1]", access = "out" } },
+  value = "x(i)",
+  into = "out",
+  combine = "fmaxf(a, b)",
+  identity = "0.0f",
+  strategy = "global_atomic",
+}

@@ -1,0 +1,9 @@
+kernel "k" {
+  pattern = "reduce",
+  range = { "n" },
+  params = { { "x", "f32[n]" }, { "out", "f32[1]", access = "out" } },
+  value = "x(i)",
+  into = "out",
+  op = "min",
+  strategy = "shared_atomic",
+}

@@ -1,0 +1,2 @@
+kernel "a" { pattern = "for", range = { 4 }, body = "" }
+kernel "a" { pattern = "for", range = { 4 }, body = "" }

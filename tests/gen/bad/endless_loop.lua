@@ -1,0 +1,3 @@
+-- spins forever
+while true do
+end

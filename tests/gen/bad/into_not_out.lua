@@ -1,0 +1,7 @@
+kernel "k" {
+  pattern = "reduce",
+  range = { "n" },
+  params = { { "x", "f32[n]" }, { "out", "f32[1]" } },
+  value = "x(i)",
+  into = "out",
+}

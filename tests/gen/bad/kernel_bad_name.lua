@@ -1,0 +1,3 @@
+kernel "my-kernel" {
+  pattern = "for",
+}

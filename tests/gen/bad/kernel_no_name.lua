@@ -1,0 +1,3 @@
+kernel {
+  pattern = "for",
+}

@@ -1,0 +1,3 @@
+kernel "int" {
+  pattern = "for",
+}

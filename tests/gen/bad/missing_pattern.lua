@@ -1,0 +1,4 @@
+kernel "k" {
+  range = { "n" },
+  body = "",
+}

@@ -1,0 +1,3 @@
+module {
+  nmae = "x",
+}

@@ -1,0 +1,2 @@
+module { name = "a" }
+module { name = "b" }

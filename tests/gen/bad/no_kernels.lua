@@ -1,0 +1,2 @@
+-- nothing declared
+local x = 1

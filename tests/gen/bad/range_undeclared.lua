@@ -1,0 +1,6 @@
+kernel "k" {
+  pattern = "for",
+  range = { "m" },
+  params = { { "x", "f32[n]" } },
+  body = "";
+}

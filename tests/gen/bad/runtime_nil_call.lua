@@ -1,0 +1,3 @@
+-- a typo in a helper name
+local n = 4
+foo(n)

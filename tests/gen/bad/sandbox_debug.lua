@@ -1,0 +1,1 @@
+local info = debug.getinfo(1)

@@ -1,0 +1,8 @@
+kernel "t" {
+  pattern = "team",
+  params = { { "A", "f32[32]" } },
+  league = 4,
+  team_size = 64,
+  scratch = { { "S", "f32[n]" } },
+  body = "A(team_rank) = 0;",
+}

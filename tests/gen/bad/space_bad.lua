@@ -1,0 +1,8 @@
+kernel "k" {
+  pattern = "for",
+  range = { "n" },
+  params = {
+    { "x", "f32[n]", space = "gpu" },
+  },
+  body = "";
+}

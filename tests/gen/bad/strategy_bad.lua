@@ -1,0 +1,8 @@
+kernel "k" {
+  pattern = "reduce",
+  range = { "n" },
+  params = { { "x", "f32[n]" }, { "out", "f32[1]", access = "out" } },
+  value = "x(i)",
+  into = "out",
+  strategy = "magic",
+}

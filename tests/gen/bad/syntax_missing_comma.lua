@@ -1,0 +1,4 @@
+kernel "a" {
+  pattern = "for"
+  range = { "n" },
+}

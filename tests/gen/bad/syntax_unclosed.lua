@@ -1,0 +1,2 @@
+kernel "a" {
+  pattern = "for",

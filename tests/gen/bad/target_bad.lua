@@ -1,0 +1,2 @@
+module { targets = { "cuda", "opencl" } }
+kernel "a" { pattern = "for", range = { 4 }, params = { { "x", "f32[4]" } }, body = "" }

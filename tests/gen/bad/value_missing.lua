@@ -1,0 +1,6 @@
+kernel "k" {
+  pattern = "reduce",
+  range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  into = "y",
+}
