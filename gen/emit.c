@@ -475,18 +475,23 @@ static const char *index_decode(const ggi_kernel *k, ggi_arena *a)
     ggi_buf_printf(&b, "const long long %s = gg_lin;", idx[0]);
     return buf_to_arena(a, &b);
   }
-  /* peel the fastest index off first */
-  ggi_buf_puts(&b, "long long gg_r = gg_lin;");
+  /* Peel the fastest index off first.  Constant extents divide by a
+     constant (the compiler turns it into a multiply); run-time ones go
+     through gg_divmod, 32-bit when the numbers fit. */
+  ggi_buf_puts(&b, "long long gg_r = gg_lin, gg_q, gg_m;");
   int first = first_index_fastest(k);
   for (int step = 0; step < k->rank; step++) {
     int dim = first ? step : k->rank - 1 - step;
-    if (step == k->rank - 1) {
-      ggi_buf_printf(&b, " const long long %s = gg_r;", idx[dim]);
-    } else {
-      const char *e = extent_expr(a, &k->range[dim]);
-      ggi_buf_printf(&b, " const long long %s = gg_r %% %s; gg_r /= %s;", idx[dim], e, e);
-    }
+    const char *e = extent_expr(a, &k->range[dim]);
+    if (step == k->rank - 1)
+      ggi_buf_printf(&b, "\n      const long long %s = gg_r;", idx[dim]);
+    else if (k->range[dim].name)
+      ggi_buf_printf(&b, "\n      gg_divmod(gg_r, %s, gg_q, gg_m); const long long %s = gg_m; gg_r = gg_q;",
+                     e, idx[dim]);
+    else
+      ggi_buf_printf(&b, "\n      const long long %s = gg_r %% %s; gg_r /= %s;", idx[dim], e, e);
   }
+  ggi_buf_puts(&b, "\n      (void)gg_q; (void)gg_m;");
   return buf_to_arena(a, &b);
 }
 
@@ -1208,9 +1213,14 @@ int ggi_list(const ggi_module *m, FILE *out)
   }
   for (int i = 0; i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];
+    ggi_persistent_shape shape;
+    ggi_diag d;
+    unsigned target = (p->targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
+    if (ggi_persistent_shape_of(m, p, target, &shape, &d) != 0) shape.block = p->block;
     ggi_buf_printf(&b, "persistent  %-20s %-12s %-12s %-14s block %-5d ", p->name, "persistent",
                    layout_name(p->layout),
-                   p->buffering == 1 ? "single" : p->buffering == 2 ? "double" : "ring", p->block);
+                   p->buffering == 1 ? "single" : p->buffering == 2 ? "double" : "ring",
+                   shape.block);
     targets_str(&b, p->targets);
     ggi_buf_printf(&b, "  commands:");
     for (int c = 0; c < p->ncommands; c++) ggi_buf_printf(&b, " %s", p->commands[c]);
@@ -1242,9 +1252,15 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
     for (int i = 0; i < m->npersistent; i++) {
       const ggi_persistent *p = &m->persistent[i];
       if (strcmp(p->name, kernel) != 0) continue;
-      fprintf(out, "persistent %s (%s:%d): symbol gg_persist_%s\n  layout %s, block %d, blocks %d, groups %d, %d frame slot(s)\n  commands:",
+      ggi_persistent_shape shape;
+      unsigned target = (p->targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
+      if (ggi_persistent_shape_of(m, p, target, &shape, d) != 0) return -1;
+      fprintf(out, "persistent %s (%s:%d): symbol gg_persist_%s\n"
+                   "  layout %s, block %d, blocks %d%s, groups %d of %d threads, %d frame slot(s)\n"
+                   "  commands:",
               p->name, m->file ? m->file : "?", p->line, p->name, layout_name(p->layout),
-              p->block, p->blocks, p->groups, p->buffering);
+              shape.block, shape.blocks, shape.blocks == 0 ? " (all co-resident)" : "",
+              shape.groups, shape.group_threads, p->buffering);
       for (int c = 0; c < p->ncommands; c++) fprintf(out, " %s", p->commands[c]);
       fprintf(out, "\n");
       return 0;

@@ -259,6 +259,21 @@ GG_INLINE void gg_grid_barrier(unsigned *bar)
 GG_INLINE void gg_grid_sync(unsigned *bar) { cooperative_groups::this_grid().sync(); }
 #endif
 
+/* ---- index decode ----
+ * 64-bit division is several times slower than 32-bit on GPUs; use the
+ * 32-bit one whenever both operands fit, which is the usual case. */
+GG_INLINE void gg_divmod(long long a, long long b, long long &q, long long &r)
+{
+  if ((((unsigned long long)a | (unsigned long long)b) >> 32) == 0) {
+    const unsigned q32 = (unsigned)a / (unsigned)b;
+    q = q32;
+    r = (long long)((unsigned)a - q32 * (unsigned)b);
+  } else {
+    q = a / b;
+    r = a - q * b;
+  }
+}
+
 /* ---- team-level reduction over a (pseudo-)block ----
  * A shared-memory tree over `scratch_` (nthreads values of T, in this
  * group's shared memory): correct for any group size, fixed order.  Every
@@ -288,9 +303,9 @@ struct gg_args_matmul32 {
   float *C; /* offset 16 */
 };
 
-/* team matmul32: a league of (long long)1LL teams of 1024 threads; one
- * team per (pseudo-)block, looping when the grid has fewer blocks than
- * the league (persistent kernels).  Scratch views live in the group's
+/* team matmul32: a league of teams of 1024 threads; one team per
+ * (pseudo-)block, looping when the grid has fewer blocks than the league
+ * (persistent kernels).  Scratch views live in the group's
  * shared memory, followed by the area team reductions use. */
 __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
 {
@@ -343,7 +358,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     }
     C(row, col) = acc;
   
-#line 347 "matmul32.cu"
+#line 362 "matmul32.cu"
 
     }();
   }

@@ -262,6 +262,21 @@ GG_INLINE void gg_grid_barrier(unsigned *bar)
 GG_INLINE void gg_grid_sync(unsigned *bar) { cooperative_groups::this_grid().sync(); }
 #endif
 
+/* ---- index decode ----
+ * 64-bit division is several times slower than 32-bit on GPUs; use the
+ * 32-bit one whenever both operands fit, which is the usual case. */
+GG_INLINE void gg_divmod(long long a, long long b, long long &q, long long &r)
+{
+  if ((((unsigned long long)a | (unsigned long long)b) >> 32) == 0) {
+    const unsigned q32 = (unsigned)a / (unsigned)b;
+    q = q32;
+    r = (long long)((unsigned)a - q32 * (unsigned)b);
+  } else {
+    q = a / b;
+    r = a - q * b;
+  }
+}
+
 /* ---- team-level reduction over a (pseudo-)block ----
  * A shared-memory tree over `scratch_` (nthreads values of T, in this
  * group's shared memory): correct for any group size, fixed order.  Every
@@ -291,9 +306,9 @@ struct gg_args_matmul32 {
   float *C; /* offset 16 */
 };
 
-/* team matmul32: a league of (long long)1LL teams of 1024 threads; one
- * team per (pseudo-)block, looping when the grid has fewer blocks than
- * the league (persistent kernels).  Scratch views live in the group's
+/* team matmul32: a league of teams of 1024 threads; one team per
+ * (pseudo-)block, looping when the grid has fewer blocks than the league
+ * (persistent kernels).  Scratch views live in the group's
  * shared memory, followed by the area team reductions use. */
 __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
 {
@@ -331,7 +346,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     for (int e = 0; e < 32; e++) acc += A(r, e) * B(e, c);
     C(r, c) = acc;
   
-#line 335 "persistent_three.cu"
+#line 350 "persistent_three.cu"
 
     }();
   }
@@ -423,7 +438,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 427 "persistent_three.cu"
+#line 442 "persistent_three.cu"
 
   );
   
@@ -638,7 +653,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
       [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 642 "persistent_three.cu"
+#line 657 "persistent_three.cu"
 
       }();
     }

@@ -259,6 +259,21 @@ GG_INLINE void gg_grid_barrier(unsigned *bar)
 GG_INLINE void gg_grid_sync(unsigned *bar) { cooperative_groups::this_grid().sync(); }
 #endif
 
+/* ---- index decode ----
+ * 64-bit division is several times slower than 32-bit on GPUs; use the
+ * 32-bit one whenever both operands fit, which is the usual case. */
+GG_INLINE void gg_divmod(long long a, long long b, long long &q, long long &r)
+{
+  if ((((unsigned long long)a | (unsigned long long)b) >> 32) == 0) {
+    const unsigned q32 = (unsigned)a / (unsigned)b;
+    q = q32;
+    r = (long long)((unsigned)a - q32 * (unsigned)b);
+  } else {
+    q = a / b;
+    r = a - q * b;
+  }
+}
+
 /* ---- team-level reduction over a (pseudo-)block ----
  * A shared-memory tree over `scratch_` (nthreads values of T, in this
  * group's shared memory): correct for any group size, fixed order.  Every
@@ -353,7 +368,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 10 "examples/sum1k.lua"
 x(i)
-#line 357 "sum1k.cu"
+#line 372 "sum1k.cu"
 
   );
   
