@@ -274,10 +274,13 @@ static gg_kernel *kernel(run *r, const gg_module_desc *desc, const char *name)
   return k;
 }
 
+/* Launch on the default stream and wait for it: gg_stream_sync() takes no
+ * NULL (the default stream has no context to name), gg_device_sync() does
+ * that, and a kernel fault shows up here, named by its label. */
 static int launch(run *r, gg_kernel *k, const gg_arg *args, int nargs, const char *label)
 {
   return ok(r, gg_launch(k, NULL, args, nargs), "launch", label) &&
-         ok(r, gg_stream_sync(NULL), "sync", label);
+         ok(r, gg_device_sync(r->ctx), "sync", label);
 }
 
 /* ---- pattern "for": saxpy, inc32k, stencil2d_left ---- */
