@@ -129,7 +129,7 @@ gg_status gg_fill_zero(gg_array *a, gg_stream *stream);
 
 gg_status gg_stream_open(gg_context *ctx, gg_stream **out);
 void gg_stream_free(gg_stream *s);
-gg_status gg_stream_sync(gg_stream *s);            /* NULL: the default stream */
+gg_status gg_stream_sync(gg_stream *s);            /* s != NULL; for the default stream use gg_device_sync() */
 gg_status gg_device_sync(gg_context *ctx);
 gg_status gg_event_open(gg_context *ctx, gg_event **out);
 void gg_event_free(gg_event *e);
