@@ -363,12 +363,12 @@ static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d
    * broadcast prefix (layout in scan.cuh) */
   int64_t tile = (int64_t)block * items;
   p->shared_bytes = (uint32_t)((tile + tile / 32 + 1 + 66 + 1) * acc_size);
-  /* Look-back flags: a ring of SCAN_RING tiles, {flag, pad, aggregate,
+  /* Look-back flags: a ring of SCAN_RING tiles, {flag, aggregate,
    * inclusive} each, in ws_fixed so the grid may be one block per tile
-   * (ws_per_block would bound it at the resident count).  2^18 tiles is
-   * 800M 4-byte elements before a slot is reused within one launch; a
-   * reuse is safe unless a tile's look-back stalls while 2^18 later tiles
-   * complete. */
+   * (ws_per_block would bound it at the resident count).  Flags are tagged
+   * with gg_seq and the ring round, so a reused slot is never misread;
+   * the one hazard left is a look-back stalled while 2^18 later tiles
+   * (800M 4-byte elements) complete, which would then wait forever. */
   p->ws_fixed = (uint32_t)(SCAN_RING * ((8 + 2 * acc_size + 7) / 8 * 8));
   p->ws_per_block = 0;
   p->grid_rule = GG_GRID_COVER;

@@ -6,9 +6,9 @@
  * aggregate, then looks back over its predecessors' flags - one warp, one
  * predecessor per lane - until it meets an inclusive prefix, and
  * publishes its own inclusive prefix.  Every flag carries the launch's
- * gg_seq: a flag from an earlier launch reads as "not yet", so the
- * workspace is never cleared.  Memory traffic: one read and one write of
- * the data, like a copy. */
+ * gg_seq and the tile's ring round: a flag from an earlier launch or an
+ * earlier round reads as "not yet", so the workspace is never cleared.
+ * Memory traffic: one read and one write of the data, like a copy. */
 {{COMBINE_DEF}}
 namespace GG_NS_{{NAME}} {
 
@@ -16,13 +16,21 @@ typedef {{ACC_T}} acc_t;
 enum { ITEMS = {{SCAN_ITEMS}}, INCLUSIVE = {{INCLUSIVE}}, RING = {{SCAN_RING}} /* power of two */ };
 enum { ST_AGGREGATE = 1, ST_INCLUSIVE = 2 };
 
-/* One per tile in the workspace: tile t uses slot t % RING. */
+/* One per tile in the workspace: tile t uses slot t % RING.  The flag
+ * says whose state the slot holds: launch (gg_seq, high word), ring round
+ * t / RING and status (low word).  A flag from an earlier launch, or from
+ * the tile one ring earlier, reads as "not yet", so the workspace is never
+ * cleared and a slot is never misread when the ring wraps. */
 struct tile_state {
-  unsigned flag;  /* (gg_seq << 2) | ST_*, or stale */
-  unsigned pad;
+  unsigned long long flag;
   acc_t aggregate;
   acc_t inclusive;
 };
+
+GG_INLINE unsigned long long flag_of(unsigned seq, long long t, unsigned status)
+{
+  return (unsigned long long)seq << 32 | (unsigned long long)((t / RING) & 0x3fffffff) << 2 | status;
+}
 
 GG_INLINE acc_t identity() { return (acc_t)({{IDENTITY}}); }
 GG_INLINE acc_t combine(acc_t a, acc_t b) { return GG_COMBINE(a, b); }
@@ -57,14 +65,17 @@ GG_INLINE void store_at(const {{ARGS_T}} &args, long long gg_lin, acc_t gg_v)
  * consecutive ones both hit 32 different banks. */
 GG_INLINE unsigned pad(unsigned e) { return e + e / 32; }
 
-GG_INLINE void publish(tile_state *s, unsigned seq, unsigned status, acc_t v)
+GG_INLINE void publish(tile_state *st, long long t, unsigned seq, unsigned status, acc_t v)
 {
+  tile_state *s = &st[t & (RING - 1)];
   if (status == ST_AGGREGATE)
     s->aggregate = v;
   else
     s->inclusive = v;
-  /* release: the value is visible before the flag that announces it */
-  gg_store_release_gpu(&s->flag, (seq << 2) | status);
+  /* the value is visible before the flag that announces it (a fence, then
+   * a 64-bit volatile store: the flag and its tag change in one access) */
+  __threadfence();
+  *(volatile unsigned long long *)&s->flag = flag_of(seq, t, status);
 }
 
 /* Inclusive scan over the warp (lane order); every lane gets its prefix. */
@@ -113,14 +124,16 @@ GG_INLINE acc_t look_back(tile_state *st, long long t, unsigned seq, unsigned la
     unsigned status = ST_INCLUSIVE;
     acc_t v = identity();
     if (p >= 0) {
-      unsigned f;
+      const tile_state *sp = &st[p & (RING - 1)];
+      const unsigned long long want = flag_of(seq, p, 0);
+      unsigned long long f;
       do { /* spin until tile p of this launch has published */
-        f = gg_load_acquire_gpu(&st[p & (RING - 1)].flag);
-      } while ((f >> 2) != seq || (f & 3) == 0);
-      status = f & 3;
-      tile_state *sp = &st[p & (RING - 1)];
-      v = status == ST_INCLUSIVE ? *(volatile acc_t *)&sp->inclusive
-                                 : *(volatile acc_t *)&sp->aggregate;
+        f = *(volatile const unsigned long long *)&sp->flag;
+      } while ((f & ~3ull) != want || (f & 3) == 0);
+      __threadfence(); /* pairs with publish(): the value is there */
+      status = (unsigned)(f & 3);
+      v = status == ST_INCLUSIVE ? *(volatile const acc_t *)&sp->inclusive
+                                 : *(volatile const acc_t *)&sp->aggregate;
     }
     /* nearest lane (latest tile) holding an inclusive prefix */
     unsigned stop = status == ST_INCLUSIVE ? lane : ws;
@@ -151,7 +164,7 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
   acc_t *warp_sums = tile + pad(tile_len) + 1; /* 66 slots, then the broadcast */
   acc_t *bcast = warp_sums + 66;
   tile_state *st = (tile_state *)args.gg_ws;
-  const unsigned seq = args.gg_seq & 0x3fffffffu;
+  const unsigned seq = args.gg_seq; /* never 0: the runtime skips it */
   const unsigned lane = g.thread % gg_warp_size();
   acc_t carry = identity(); /* one block: the running prefix, no look-back */
 
@@ -182,14 +195,14 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
     } else if (g.thread < (unsigned)gg_warp_size()) {
       if (t == 0) {
         if (g.thread == 0) {
-          publish(&st[0], seq, ST_INCLUSIVE, aggregate);
+          publish(st, 0, seq, ST_INCLUSIVE, aggregate);
           *bcast = identity();
         }
       } else {
-        if (g.thread == 0) publish(&st[t & (RING - 1)], seq, ST_AGGREGATE, aggregate);
+        if (g.thread == 0) publish(st, t, seq, ST_AGGREGATE, aggregate);
         const acc_t prefix = look_back(st, t, seq, lane);
         if (g.thread == 0) {
-          publish(&st[t & (RING - 1)], seq, ST_INCLUSIVE, combine(prefix, aggregate));
+          publish(st, t, seq, ST_INCLUSIVE, combine(prefix, aggregate));
           *bcast = prefix;
         }
       }
