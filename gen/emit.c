@@ -27,13 +27,6 @@
 #define GG_VERSION_STRING "0.0.0"
 #endif
 
-/* Provided by other parts of gen/ that may not be linked in yet: a weak
- * reference lets gpugen say which part is missing instead of failing to
- * link. */
-#pragma weak ggi_emit_persistent
-#pragma weak ggi_reduce_plan
-#pragma weak ggi_strategy_name
-
 /* #line back to the generated file; fixed up once the whole source is
  * known (see fix_line_backs). */
 #define LINE_BACK "#line GG_LINE_BACK"
@@ -119,13 +112,7 @@ static const char *layout_name(gg_persistent_layout l)
   return (unsigned)l <= GG_PLAYOUT_HYBRID ? names[l] : "?";
 }
 
-static const char *strategy_name(ggi_strategy s)
-{
-  if (ggi_strategy_name) return ggi_strategy_name(s);
-  static const char *names[] = {"auto", "global_atomic", "shared_atomic", "warp_shuffle",
-                                "shared_tree", "cg_tile", "grid_sync", "deterministic"};
-  return (unsigned)s < GGI_STRAT_COUNT ? names[s] : "?";
-}
+static const char *strategy_name(ggi_strategy s) { return ggi_strategy_name(s); }
 
 static int is_reduce_like(const ggi_kernel *k)
 {
@@ -271,9 +258,6 @@ int ggi_kernel_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
 {
   memset(p, 0, sizeof *p);
   if (is_reduce_like(k)) {
-    if (!ggi_reduce_plan)
-      return fail(d, "kernel '%s': %s plans are not linked into this gpugen (gen/reduce_plan.c)",
-                  k->name, pattern_name(k->pattern));
     if (ggi_reduce_plan(k, target, a, p, d) != 0) return -1;
     p->features |= view_features(k);
     return 0;
@@ -373,6 +357,7 @@ static void put_escaped(ggi_buf *b, const char *s)
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
     if (c == '"' || c == '\\') ggi_buf_printf(b, "\\%c", c);
+    else if (c == '?' && s[1] == '?') ggi_buf_puts(b, "\\?"); /* no trigraphs */
     else if (c == '\n') ggi_buf_puts(b, "\\n");
     else if (c == '\t') ggi_buf_puts(b, "\\t");
     else if (c < 32 || c >= 127) ggi_buf_printf(b, "\\%03o", c);
@@ -763,11 +748,7 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
   for (int i = 0; rc == 0 && i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];
     if (!(p->targets & target)) continue;
-    if (!ggi_emit_persistent)
-      rc = fail(d, "%s:%d: persistent kernels: not yet rendered (gen/emit_persistent.c is "
-                   "missing from this gpugen)", m->file ? m->file : "?", p->line);
-    else
-      rc = ggi_emit_persistent(m, p, target, templates_dir, &b, d);
+    rc = ggi_emit_persistent(m, p, target, templates_dir, &b, d);
   }
   if (rc == 0 && !ggi_buf_ok(&b)) rc = fail(d, "out of memory rendering %s", m->name);
   char name[300];

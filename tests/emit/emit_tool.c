@@ -68,8 +68,9 @@ int main(int argc, char **argv)
     FILE *out = open_memstream(&text, &len);
     if (!out) return 1;
     rc = ggi_check(m, argv[3], NULL, out, &d);
+    fprintf(out, "%s\n", d.msg); /* the summary counts as output too */
     fclose(out);
-    printf("%s%s\n", text, d.msg);
+    fputs(text, stdout);
     int missing = 0;
     for (int i = 4; i < argc; i++)
       if (!strstr(text, argv[i])) {
