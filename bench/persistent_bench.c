@@ -6,7 +6,7 @@
  * of mailbox) and the sustained frame rate of a ring against back-to-back
  * launches and graphs.
  *
- * usage: persistent_bench [iterations (50000)] [markdown file] [csv file]
+ * usage: persistent_bench [iterations (50000)] [markdown file] [csv file] [histogram csv]
  *
  * The workloads' kernels come from tests/persistent/handmade.c: bodies in
  * the generator's conventions, persistent loops rendered by the real
@@ -76,13 +76,14 @@ static const gg_kernel_desc floor_kd = {.name = "floor", .symbol = "gg_floor", .
   .args_align = 8};
 
 typedef struct row {
-  char workload[32], mode[48];
+  char workload[24], mode[64];
   bench_summary r;
 } row;
 static row rows[128];
 static int nrows;
 static int iters;
 static gg_context *ctx;
+static const char *hist_path;
 
 #define DIE(...) do { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
 #define CHECKG(call) do { gg_status st_ = (call); if (st_) DIE("%s: %s: %s", #call, gg_strerror(st_), gg_last_error(ctx)); } while (0)
@@ -143,7 +144,7 @@ static void session_row(const char *w, gg_module *mod, const char *pname, const 
                         size_t size)
 {
   gg_session *se;
-  gg_session_options opt = {.buffering = 1};
+  gg_session_options opt = {.buffering = 1, .stats_frames = (uint64_t)iters};
   gg_status st = gg_session_open(mod, pname, &opt, &se);
   if (st) {
     printf("%-12s %-34s not run: %s\n", w, pname, gg_last_error(ctx));
@@ -176,6 +177,17 @@ static void session_row(const char *w, gg_module *mod, const char *pname, const 
     snprintf(mode, sizeof mode, "gpugen %s %dx%d", ln[h->layout], gg_session_blocks(se),
              h->block);
   add_row(w, mode, &s);
+  if (hist_path && strcmp(pname, "b_empty") == 0) { /* the session's own statistics */
+    gg_stats gs;
+    FILE *hf = fopen(hist_path, "w");
+    if (gg_session_stats(se, &gs) == GG_OK && hf &&
+        gg_session_histogram_csv(se, hf, 100) == GG_OK)
+      printf("%-12s session statistics: %llu frames, p50 %.2f us, p99.99 %.2f us; histogram "
+             "in %s\n", w, (unsigned long long)gs.count, gs.p50_ns / 1e3, gs.p9999_ns / 1e3,
+             hist_path);
+    if (hf)
+      fclose(hf);
+  }
   CHECKG(gg_session_terminate(se));
   gg_session_free(se);
   bench_stats_free(&s);
@@ -281,6 +293,7 @@ int main(int argc, char **argv)
   if (iters < 100)
     iters = 100;
   const char *md_path = argc > 2 ? argv[2] : NULL;
+  hist_path = argc > 4 ? argv[4] : NULL;
   if (gg_context_open(&ctx, NULL)) {
     printf("no GPU: %s\n", gg_last_open_error());
     return 77;
@@ -388,7 +401,7 @@ int main(int argc, char **argv)
   if (mdf)
     fclose(mdf);
   for (int i = 0; csv && i < nrows; i++) {
-    char label[96];
+    char label[128];
     snprintf(label, sizeof label, "%s | %s", rows[i].workload, rows[i].mode);
     bench_csv_row(csv, "persistent", label, &rows[i].r, gg_context_device_name(ctx));
   }

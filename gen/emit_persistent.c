@@ -155,9 +155,6 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
   ggi_dict_set(&dict, "BLOCK", block);
   ggi_dict_set(&dict, "GROUPS", groups);
   ggi_dict_set(&dict, "MULTI", multi);
-  /* Polling without pause: one thread polling costs the SM nothing the
-   * frame needs, and a sleep would add up to its length to every frame. */
-  ggi_dict_set(&dict, "BACKOFF_NS", "0");
   ggi_dict_set(&dict, "ARGS_MAX", args_max.p);
   ggi_dict_set(&dict, "CASES", cases.p);
   const char *path = target == GGI_TARGET_CUDA ? "cuda/persistent.cuh" : "hip/persistent.hip";

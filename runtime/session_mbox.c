@@ -1,11 +1,12 @@
 /*
  * session_mbox.c - the host's half of the mailbox handshake.
  *
- * The host writes the slot's command and argument bytes with plain stores,
- * then publishes them with ONE release store of the slot's sequence.  The
- * device's acquire load of that sequence makes the plain stores visible
- * to it (system scope on the device side; on x86-64 the release store is a
- * plain mov, so it costs nothing here).  The device answers with one
+ * The host writes the slot's argument bytes as tagged words (relaxed
+ * 8-byte stores: each word is whole or not there), then word 0 (command)
+ * with ONE release store.  The device reads all words in one round trip,
+ * and lane 0's acquire of word 0 makes everything the host wrote before
+ * visible (system scope on the device side; on x86-64 a release store is
+ * a plain mov, so it costs nothing here).  The device answers with one
  * release store of the slot's done number, read here with acquire.
  */
 #include "session_mbox.h"
@@ -37,16 +38,30 @@ int ggr_mbox_full(const ggr_mbox *mb)
   return mb->started - mb->completed >= mb->nslots;
 }
 
+/* word = tag << 32 | payload: the tag says which frame wrote it. */
+static uint64_t tagged(uint64_t frame, uint32_t payload)
+{
+  return (uint64_t)(uint32_t)frame << 32 | payload;
+}
+
 uint64_t ggr_mbox_post(ggr_mbox *mb, uint32_t command, const void *args, size_t size)
 {
   uint64_t frame = mb->started + 1;
   char *slot = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, frame));
-  atomic_store_explicit(u32_at(slot + 8), command, memory_order_relaxed);
-  if (args)
-    memcpy(slot + GG_MBOX_SLOT_HEADER, args, size);
-  /* The one store the device waits for: everything above happens-before
-   * the device's acquire load that sees `frame`. */
-  atomic_store_explicit(u64_at(slot), frame, memory_order_release);
+  uint32_t nwords = GG_MBOX_WORDS(mb->args_size);
+  const unsigned char *src = args;
+  for (uint32_t i = 1; i < nwords; i++) {
+    uint32_t chunk = 0;
+    size_t off = (size_t)(i - 1) * 4;
+    if (!src) /* keep the slot's argument bytes, re-tagged */
+      chunk = (uint32_t)atomic_load_explicit(u64_at(slot + 8u * i), memory_order_relaxed);
+    else if (off < size)
+      memcpy(&chunk, src + off, size - off < 4 ? size - off : 4);
+    atomic_store_explicit(u64_at(slot + 8u * i), tagged(frame, chunk), memory_order_relaxed);
+  }
+  /* The one store the device acquires: everything above (and every write
+   * the caller made before start) happens-before the kernel's frame. */
+  atomic_store_explicit(u64_at(slot), tagged(frame, command), memory_order_release);
   mb->started = frame;
   return frame;
 }
@@ -71,7 +86,7 @@ void ggr_mbox_abort(ggr_mbox *mb)
   /* The kernel polls the slot of the first frame not yet posted (or is
    * busy with a posted one and polls that slot afterwards). */
   char *slot = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, mb->started + 1));
-  atomic_store_explicit(u64_at(slot), GG_MBOX_SEQ_ABORT, memory_order_release);
+  atomic_store_explicit(u64_at(slot), GG_MBOX_WORD_ABORT, memory_order_release);
 }
 
 void ggr_mbox_heartbeat(ggr_mbox *mb, uint64_t stale_ns)

@@ -33,13 +33,13 @@ static inline uint32_t ggr_mbox_slot_of(const ggr_mbox *mb, uint64_t frame)
 }
 /* 1 when every slot holds a frame in flight. */
 int ggr_mbox_full(const ggr_mbox *mb);
-/* Post the next frame: copy args (NULL: keep the slot's bytes) and the
- * command, then release the slot's sequence.  The caller has checked
+/* Post the next frame: the args as tagged words (NULL: keep the slot's
+ * bytes), then word 0 = command with release.  The caller has checked
  * !full and size <= args_size.  Returns the frame number. */
 uint64_t ggr_mbox_post(ggr_mbox *mb, uint32_t command, const void *args, size_t size);
 /* 1 when the oldest frame in flight is done (acquire); advances completed. */
 int ggr_mbox_poll(ggr_mbox *mb);
-/* Ask the kernel to exit: abort line, and the abort sequence in the slot
+/* Ask the kernel to exit: abort line, and the abort word in the slot
  * it polls next, so it sees it without a second poll location. */
 void ggr_mbox_abort(ggr_mbox *mb);
 void ggr_mbox_heartbeat(ggr_mbox *mb, uint64_t stale_ns);

@@ -12,6 +12,7 @@
 #include "emit_persistent.h"
 #include "gg.h"
 #include "layouts.h"
+#include "templates.h"
 
 static int refusals(void)
 {
@@ -45,9 +46,59 @@ static int refusals(void)
   return bad;
 }
 
+/* The HIP loop with hiprtc (gfx90a: 64-lane wavefronts), on a body that
+ * needs nothing but the prelude.  0 ok, 77 no hiprtc, 1 failed. */
+static int hip_compiles(void)
+{
+  const char *prelude = NULL;
+  for (int i = 0; ggi_templates[i].path; i++)
+    if (strcmp(ggi_templates[i].path, "hip/prelude.hip") == 0)
+      prelude = ggi_templates[i].text;
+  if (!prelude || !gg_arch_supported(GG_BACKEND_HIP, "gfx90a")) {
+    printf("hiprtc or its gfx90a target not available: HIP loop not compiled\n");
+    return 77;
+  }
+  ggi_kernel k = {.name = "nop", .spec = {.block = 64}};
+  ggi_persistent ps[2] = {
+    {.name = "one", .line = 1, .layout = GG_PLAYOUT_ONE_BLOCK, .ncommands = 1,
+     .commands = {"nop"}, .command_index = {0}, .buffering = 2, .block = 64},
+    {.name = "hyb", .line = 2, .layout = GG_PLAYOUT_HYBRID, .ncommands = 1,
+     .commands = {"nop"}, .command_index = {0}, .buffering = 3, .block = 64, .blocks = 3,
+     .groups = 2}};
+  ggi_module m = {.name = "h", .file = "h.lua", .nkernels = 1, .kernels = &k,
+                  .npersistent = 2, .persistent = ps};
+  ggi_buf src = {0};
+  ggi_buf_puts(&src, prelude);
+  ggi_buf_puts(&src, "struct gg_args_nop { int *x; long long n; };\n"
+                     "__device__ void gg_body_nop(const gg_args_nop &a, const gg_grid &g)\n"
+                     "{ for (long long i = g.block * g.nthreads + g.thread; i < a.n;"
+                     " i += (long long)g.nblocks * g.nthreads) a.x[i] += 1; }\n");
+  ggi_diag d = {{0}};
+  for (int i = 0; i < 2; i++)
+    if (ggi_emit_persistent(&m, &ps[i], GGI_TARGET_HIP, NULL, &src, &d)) {
+      fprintf(stderr, "hip emit: %s\n", d.msg);
+      return 1;
+    }
+  const char *opts[] = {"-std=c++17", NULL};
+  gg_compile_result r;
+  memset(&r, 0, sizeof r);
+  gg_status st = gg_compile(GG_BACKEND_HIP, "gfx90a", "h.hip", src.p, opts, &r);
+  ggi_buf_free(&src);
+  if (st == GG_ERR_NO_LIBRARY)
+    return 77;
+  if (st) {
+    fprintf(stderr, "hiprtc: %s\n%s\n", gg_strerror(st), r.log ? r.log : "");
+    gg_compile_result_free(&r);
+    return 1;
+  }
+  printf("gfx90a: HIP persistent loops compiled, %zu bytes\n", r.binary_size);
+  gg_compile_result_free(&r);
+  return 0;
+}
+
 int main(void)
 {
-  if (refusals())
+  if (refusals() || hip_compiles() == 1)
     return 1;
   char err[1024];
   const gg_module_desc *md = hm_module(test_layouts, N_TEST_LAYOUTS, err, sizeof err);

@@ -78,20 +78,35 @@ static void *device(void *arg)
   uint64_t hb_seen = atomic_load_explicit(u64(hb), memory_order_relaxed), hb_time = now_ns();
   atomic_store_explicit((_Atomic uint32_t *)(void *)(e->mbox + GG_MBOX_STATUS_OFF),
                         GG_MBOX_STATE_RUNNING, memory_order_release);
+  const uint32_t nwords = GG_MBOX_WORDS(e->args_size);
+  uint32_t payload[64];
   uint64_t frame;
   for (frame = 1;; frame++) {
     char *slot = e->mbox + GG_MBOX_SLOTS_OFF + (size_t)((frame - 1) % e->nslots) * e->stride;
-    uint64_t s;
+    uint32_t cmd;
     for (unsigned spins = 1;; spins++) {
-      s = atomic_load_explicit(u64(slot), memory_order_acquire);
-      if (s == frame || s == GG_MBOX_SEQ_ABORT)
+      /* As the kernel's warp: argument words first (relaxed), then the
+       * command word (acquire); every tag must be this frame's. */
+      int ok = 1;
+      for (uint32_t i = 1; i < nwords; i++) {
+        uint64_t v = atomic_load_explicit(u64(slot + 8u * i), memory_order_relaxed);
+        ok &= (uint32_t)(v >> 32) == (uint32_t)frame;
+        payload[i - 1] = (uint32_t)v;
+      }
+      uint64_t w0 = atomic_load_explicit(u64(slot), memory_order_acquire);
+      cmd = (uint32_t)w0;
+      if (cmd == GG_MBOX_CMD_EXIT) {
+        reason = GG_MBOX_EXIT_ABORT;
+        goto out;
+      }
+      if (ok && (uint32_t)(w0 >> 32) == (uint32_t)frame)
         break;
       if ((spins & 63u) == 0)
         sched_yield(); /* CI machines have few cores; the GPU needs no such courtesy */
       if ((spins & 1023u) == 0) {
         if (atomic_load_explicit(u64(e->mbox + GG_MBOX_ABORT_OFF), memory_order_relaxed)) {
-          s = GG_MBOX_SEQ_ABORT;
-          break;
+          reason = GG_MBOX_EXIT_ABORT;
+          goto out;
         }
         uint64_t stale = atomic_load_explicit(u64(hb + 8), memory_order_relaxed);
         uint64_t h = atomic_load_explicit(u64(hb), memory_order_relaxed), t = now_ns();
@@ -104,14 +119,8 @@ static void *device(void *arg)
         }
       }
     }
-    if (s == GG_MBOX_SEQ_ABORT) {
-      reason = GG_MBOX_EXIT_ABORT;
-      break;
-    }
     frame_args a;
-    uint32_t cmd;
-    memcpy(&cmd, slot + 8, 4);
-    memcpy(&a, slot + GG_MBOX_SLOT_HEADER, sizeof a);
+    memcpy(&a, payload, sizeof a);
     run_command(cmd, &a);
     atomic_store_explicit(u64(slot + e->stride - GG_MBOX_LINE), frame, memory_order_release);
   }
@@ -138,10 +147,12 @@ static void start_device(setup *s, uint32_t nslots)
   CHECK(s->mem);
   ggr_mbox_init(&s->mb, s->mem, nslots, sizeof(frame_args));
   CHECK(s->mb.slot_stride % GG_MBOX_LINE == 0);
-  CHECK(GG_MBOX_DONE_OFFSET(sizeof(frame_args)) >= GG_MBOX_SLOT_HEADER + sizeof(frame_args));
+  CHECK(GG_MBOX_DONE_OFFSET(sizeof(frame_args)) >= 8 * GG_MBOX_WORDS(sizeof(frame_args)));
+  CHECK(GG_MBOX_WORDS(sizeof(frame_args)) <= 65);
   s->e.mbox = s->mem;
   s->e.nslots = nslots;
   s->e.stride = s->mb.slot_stride;
+  s->e.args_size = sizeof(frame_args);
   CHECK(pthread_create(&s->th, NULL, device, &s->e) == 0);
 }
 

@@ -175,16 +175,18 @@ static void verify_frame(const hm_persistent *h, const bufset *s, int nblocks, i
 static uint64_t frames_run(gg_context *ctx, gg_module *mod, const hm_persistent *h, int nslots,
                            uint64_t frames)
 {
+  /* Arrays first: compute-sanitizer checks a kernel against the
+   * allocations that existed when it was launched. */
+  bufset *sets = calloc((size_t)nslots, sizeof *sets);
+  CHECK(sets);
+  for (int i = 0; i < nslots; i++)
+    bufset_alloc(ctx, &sets[i]);
   gg_session_options opt = {.buffering = nslots, .stats_frames = frames};
   gg_session *se;
   CHECK_OK(ctx, gg_session_open(mod, h->name, &opt, &se));
   CHECK(gg_session_nslots(se) == nslots);
   int nblocks, nthreads;
   vgrid(h, gg_session_blocks(se), &nblocks, &nthreads);
-  bufset *sets = calloc((size_t)nslots, sizeof *sets);
-  CHECK(sets);
-  for (int i = 0; i < nslots; i++)
-    bufset_alloc(ctx, &sets[i]);
   const int64_t timeout = 2000000000; /* 2 s: a frame takes microseconds */
   for (uint64_t f = 1; f <= frames; f++) {
     if (gg_session_started(se) - gg_session_completed(se) == (uint64_t)nslots) {
@@ -233,9 +235,9 @@ static void state_errors(gg_context *ctx, gg_module *mod)
 {
   gg_session *se;
   gg_session_options opt = {.buffering = 2};
-  CHECK_OK(ctx, gg_session_open(mod, "one_1", &opt, &se));
   bufset s;
   bufset_alloc(ctx, &s);
+  CHECK_OK(ctx, gg_session_open(mod, "one_1", &opt, &se));
   hm_axpb_args a = {dptr(s.xf), dptr(s.yf), 1, 0, 8};
   CHECK(gg_session_wait(se, 1000) == GG_ERR_STATE); /* nothing in flight */
   CHECK_OK(ctx, gg_session_start_packed(se, 0, &a, sizeof a, NULL));
@@ -279,10 +281,10 @@ static void fault(gg_context **ctx, gg_module **mod, int trap)
 {
   gg_session *se;
   gg_session_options opt = {.buffering = 1, .terminate_ms = 200};
-  CHECK_OK(*ctx, gg_session_open(*mod, "faults", &opt, &se));
   gg_array *flag;
   int32_t *hflag = mapped(*ctx, 64, &flag);
   *hflag = 0;
+  CHECK_OK(*ctx, gg_session_open(*mod, "faults", &opt, &se));
   if (trap) {
     hm_empty_args a = {0};
     CHECK_OK(*ctx, gg_session_start_packed(se, 2, &a, sizeof a, NULL));
@@ -311,6 +313,7 @@ static void fault(gg_context **ctx, gg_module **mod, int trap)
 
 int main(void)
 {
+  setvbuf(stdout, NULL, _IOLBF, 0); /* progress survives a timeout */
   const char *env = getenv("GG_FRAMES");
   uint64_t frames = env ? strtoull(env, NULL, 10) : 2000;
   if (frames < 10)
