@@ -17,6 +17,7 @@
 #include "scan_inclusive.h"
 #include "coop_reduce.h"
 #include "tile_reduce16.h"
+#include "half_types.h"
 
 static int fails, checked;
 
@@ -62,6 +63,14 @@ int main(void)
   CHECK(gg_module_scan_inclusive) GG_SCAN_INCLUSIVE_ALL_FIELDS(FIELD) END;
   CHECK(gg_module_coop_reduce) GG_COOP_REDUCE_ALL_FIELDS(FIELD) END;
   CHECK(gg_module_tile_reduce16) GG_TILE_REDUCE16_ALL_FIELDS(FIELD) END;
+  CHECK(gg_module_half_types) GG_HALF_TYPES_ALL_FIELDS(FIELD) END;
+  /* { f16 a; f16 *x; f16 *acc; int c; long long n; }: a at 0, x at 8 */
+  const gg_kernel_desc *h = &gg_module_half_types.kernels[0];
+  if (h->params[0].size != 2 || h->params[1].offset != 8 || h->params[3].offset != 24 ||
+      h->params[4].offset != 32 || h->args_size != 40) {
+    printf("FAIL half_types: f16 scalar layout\n");
+    fails++;
+  }
 
   /* known values, so a bug shared by both sides can't hide: saxpy is
      { float a; float *x; float *y; long long n; } */
