@@ -169,6 +169,35 @@ static void test_layout(const char *dir)
   EXPECT(src && !bad, "%d #line directives point to the wrong line", bad);
   free(src);
 
+  /* --templates DIR: a full copy of the embedded templates with one
+     changed is what the source is rendered from */
+  char tdir[600], path[700];
+  snprintf(tdir, sizeof tdir, "%s/tpl", dir);
+  mkdir(tdir, 0777);
+  for (const struct ggi_template *t = ggi_templates; t->path; t++) {
+    char sub[700];
+    snprintf(sub, sizeof sub, "%s/%s", tdir, t->path);
+    *strrchr(sub, '/') = 0;
+    mkdir(sub, 0777);
+    snprintf(path, sizeof path, "%s/%s", tdir, t->path);
+    write_file(path, t->text);
+  }
+  snprintf(path, sizeof path, "%s/common/for.cuh", tdir);
+  write_file(path, "/* overridden for {{NAME}} */\n"
+                   "__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g) {}\n");
+  src = NULL;
+  EXPECT(ggi_render_source(m, GGI_TARGET_CUDA, tdir, &src, &d) == 0, "override: %s", d.msg);
+  EXPECT(src && strstr(src, "/* overridden for mixed */") &&
+             !strstr(src, "the body runs in a lambda"),
+         "--templates DIR not used");
+  free(src);
+  snprintf(path, sizeof path, "%s/common/for.cuh", tdir);
+  write_file(path, "{{NO_SUCH_KEY}}\n");
+  src = NULL;
+  EXPECT(ggi_render_source(m, GGI_TARGET_CUDA, tdir, &src, &d) != 0 &&
+             strstr(d.msg, "unknown key {{NO_SUCH_KEY}}") && !src,
+         "override with a bad key: '%s'", d.msg);
+
   /* bf16 is refused for hip with the file:line of the parameter */
   k->params[0].dtype = GG_BF16;
   k->params[0].line = 5;
