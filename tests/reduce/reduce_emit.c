@@ -13,13 +13,14 @@
 
 int main(int argc, char **argv)
 {
-  if (argc != 4 || strcmp(argv[2], "-o") != 0) {
-    fprintf(stderr, "usage: reduce_emit FILE.lua -o DIR\n");
+  const char *templates = argc == 6 && strcmp(argv[4], "--templates") == 0 ? argv[5] : NULL;
+  if ((argc != 4 && !templates) || strcmp(argv[2], "-o") != 0) {
+    fprintf(stderr, "usage: reduce_emit FILE.lua -o DIR [--templates DIR]\n");
     return 2;
   }
   ggi_module *m;
   ggi_diag d;
-  if (ggi_load(argv[1], NULL, 0, &m, &d) || ggi_specialize(m, &d) || ggi_emit(m, argv[3], NULL, &d)) {
+  if (ggi_load(argv[1], NULL, 0, &m, &d) || ggi_specialize(m, &d) || ggi_emit(m, argv[3], templates, &d)) {
     fprintf(stderr, "%s\n", d.msg);
     return 1;
   }

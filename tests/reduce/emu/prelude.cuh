@@ -1,0 +1,121 @@
+/* ---- gpugen prelude: host emulation (tests/reduce only) ----------------
+ * The CUDA prelude's names on host threads, so the reduce, scan and
+ * tile_reduce templates run on a machine with no GPU: one std::thread per
+ * GPU thread, every block of the grid at once; __syncthreads, warp
+ * shuffles and the grid barrier are std::barriers; atomics are
+ * std::atomic_ref.  Small grids only (a few hundred threads).  It checks
+ * the templates' logic - barriers, shuffles, look-back, tickets - not
+ * their speed, and not the GPU memory model.
+ */
+#include <atomic>
+#include <barrier>
+#include <cmath>
+#include <cstring>
+#include <cstdint>
+
+#define __device__
+#define __global__
+#define __forceinline__ inline
+#define __launch_bounds__(x)
+#define __restrict__ __restrict
+#define GG_RESTRICT __restrict
+#define GG_INLINE inline
+#define GG_INF (INFINITY)
+
+struct gg_grid {
+  unsigned block, nblocks;
+  unsigned thread, nthreads;
+  unsigned bar_id;
+  char *smem;
+};
+
+/* What each emulated thread knows about itself; set by the launcher. */
+struct gg_emu_block {
+  std::barrier<> *block_bar;
+  std::barrier<> *warp_bar[32];
+  unsigned long long xchg[32][32]; /* shuffle exchange, per warp and lane */
+  alignas(16) char smem[64 * 1024];
+};
+struct gg_emu_thread {
+  unsigned block, nblocks, thread, nthreads;
+  gg_emu_block *b;
+  std::barrier<> *grid_bar;
+};
+inline thread_local gg_emu_thread gg_emu;
+
+inline gg_grid gg_grid_hw()
+{
+  gg_grid g;
+  g.block = gg_emu.block;
+  g.nblocks = gg_emu.nblocks;
+  g.thread = gg_emu.thread;
+  g.nthreads = gg_emu.nthreads;
+  g.bar_id = 0;
+  g.smem = gg_emu.b->smem;
+  return g;
+}
+inline void gg_sync(const gg_grid &) { gg_emu.b->block_bar->arrive_and_wait(); }
+
+#define GG_WARP_SIZE 32
+inline int gg_warp_size() { return 32; }
+inline int gg_lane() { return gg_emu.thread & 31; }
+
+/* Every lane of the warp must call: write, meet, read, meet. */
+template <class T> inline T gg_emu_shfl(T v, unsigned src)
+{
+  static_assert(sizeof(T) <= 8, "shuffle of a word");
+  const unsigned warp = gg_emu.thread / 32, lane = gg_emu.thread % 32;
+  gg_emu_block *b = gg_emu.b;
+  std::memcpy(&b->xchg[warp][lane], &v, sizeof v);
+  b->warp_bar[warp]->arrive_and_wait();
+  T r;
+  std::memcpy(&r, &b->xchg[warp][src & 31], sizeof r);
+  b->warp_bar[warp]->arrive_and_wait();
+  return r;
+}
+template <class T> inline T gg_shfl_down(T v, int delta)
+{
+  const unsigned lane = gg_emu.thread % 32;
+  return gg_emu_shfl(v, lane + delta < 32 ? lane + delta : lane);
+}
+template <class T> inline T gg_shfl_xor(T v, int mask) { return gg_emu_shfl(v, (gg_emu.thread % 32) ^ mask); }
+template <class T> inline T gg_shfl(T v, int lane) { return gg_emu_shfl(v, (unsigned)lane); }
+
+/* ---- atomics ---- */
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline unsigned atomicAdd(unsigned *p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
+inline unsigned atomicExch(unsigned *p, unsigned v) { return std::atomic_ref<unsigned>(*p).exchange(v); }
+inline unsigned atomicCAS(unsigned *p, unsigned cmp, unsigned v)
+{
+  std::atomic_ref<unsigned>(*p).compare_exchange_strong(cmp, v);
+  return cmp;
+}
+
+template <class T, class F> inline T gg_atomic_cas_combine(T *p, T v, F f)
+{
+  std::atomic_ref<T> a(*p);
+  T old = a.load();
+  while (!a.compare_exchange_weak(old, f(old, v))) {
+  }
+  return old;
+}
+struct gg_op_add { template <class T> T operator()(T a, T b) const { return a + b; } };
+struct gg_op_min { template <class T> T operator()(T a, T b) const { return b < a ? b : a; } };
+struct gg_op_max { template <class T> T operator()(T a, T b) const { return a < b ? b : a; } };
+struct gg_op_mul { template <class T> T operator()(T a, T b) const { return a * b; } };
+template <class T> inline T gg_atomic_add(T *p, T v) { return gg_atomic_cas_combine(p, v, gg_op_add()); }
+template <class T> inline T gg_atomic_min(T *p, T v) { return gg_atomic_cas_combine(p, v, gg_op_min()); }
+template <class T> inline T gg_atomic_max(T *p, T v) { return gg_atomic_cas_combine(p, v, gg_op_max()); }
+
+inline unsigned gg_load_acquire_gpu(const unsigned *p)
+{
+  return std::atomic_ref<unsigned>(*const_cast<unsigned *>(p)).load(std::memory_order_acquire);
+}
+inline void gg_store_release_gpu(unsigned *p, unsigned v)
+{
+  std::atomic_ref<unsigned>(*p).store(v, std::memory_order_release);
+}
+
+/* The whole grid meets (cooperative kernels). */
+inline void gg_grid_sync(unsigned *) { gg_emu.grid_bar->arrive_and_wait(); }
+/* ---- end of prelude ---- */

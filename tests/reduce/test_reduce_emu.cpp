@@ -1,0 +1,247 @@
+/*
+ * test_reduce_emu.cpp - the reduce, scan and tile_reduce templates, as
+ * gpugen renders them, run on host threads (emu/prelude.cuh) and checked
+ * against a CPU reference.  No GPU needed: this is what CI runs of them.
+ *
+ * Grids of 1 block x 64 threads (the one-block path) and 3 blocks x 96
+ * threads (multi-block: tickets, partials, look-back with concurrent
+ * blocks, a block size that is not a power of two).  Sizes 1, 31, 1000,
+ * 4097, 20000.  Each kernel keeps its workspace across launches, as the
+ * runtime does, so tickets, accumulators and scan flags must be left as
+ * found (or tagged by gg_seq).  Integers compare exactly; f64 sums within
+ * 1e-12 of sum|x|, products within 1e-9 relative.
+ */
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "reduce_emu.cu"
+
+static int failures, checks;
+
+struct workspace {
+  std::vector<unsigned long long> words = std::vector<unsigned long long>(1 << 20); /* 8 MiB, zeroed */
+  unsigned seq = 0;
+};
+
+/* Run kernel k over nblocks x nthreads host threads, all at once. */
+template <class A> static void launch(void (*k)(A), const A &args, unsigned nblocks, unsigned nthreads)
+{
+  std::barrier<> grid_bar(nblocks * nthreads);
+  std::vector<gg_emu_block *> blocks;
+  for (unsigned b = 0; b < nblocks; b++) {
+    gg_emu_block *eb = new gg_emu_block();
+    eb->block_bar = new std::barrier<>(nthreads);
+    for (unsigned w = 0; w < nthreads / 32; w++) eb->warp_bar[w] = new std::barrier<>(32);
+    blocks.push_back(eb);
+  }
+  std::vector<std::thread> threads;
+  for (unsigned b = 0; b < nblocks; b++)
+    for (unsigned t = 0; t < nthreads; t++)
+      threads.emplace_back([=, &grid_bar, &blocks] {
+        gg_emu = gg_emu_thread{ b, nblocks, t, nthreads, blocks[b], &grid_bar };
+        k(args);
+      });
+  for (auto &t : threads) t.join();
+  for (auto *eb : blocks) {
+    delete eb->block_bar;
+    for (unsigned w = 0; w < nthreads / 32; w++) delete eb->warp_bar[w];
+    delete eb;
+  }
+}
+
+template <class A> static void set_hidden(A &a, workspace &ws)
+{
+  a.gg_ws = ws.words.data();
+  if constexpr (requires { a.gg_seq; }) a.gg_seq = ++ws.seq;
+}
+
+static const long long sizes[] = { 1, 31, 1000, 4097, 20000 };
+static const unsigned grids[][2] = { { 1, 64 }, { 3, 96 } };
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+static long long next_int(long long lo, long long hi)
+{
+  rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+  return lo + (long long)(rng % (unsigned long long)(hi - lo + 1));
+}
+
+enum { SUM, MIN, MAX, PROD };
+
+template <class T> static std::vector<T> input(int op, long long n)
+{
+  std::vector<T> x(n);
+  for (auto &v : x) {
+    if (op == PROD) v = std::is_integral<T>::value ? (T)(next_int(0, 15) == 0 ? next_int(-3, 3) | 1 : 1)
+                                                   : (T)(1.0 + next_int(-1000, 1000) * 1e-6);
+    else v = std::is_integral<T>::value ? (T)next_int(-1000, 1000) : (T)(next_int(-1000000, 1000000) * 1e-6);
+  }
+  return x;
+}
+
+template <class T> static T reference(const std::vector<T> &x, int op)
+{
+  if (op == SUM || op == PROD) {
+    if constexpr (std::is_integral<T>::value) { /* wrapping, as the GPU */
+      unsigned u = op == SUM ? 0u : 1u;
+      for (T v : x) u = op == SUM ? u + (unsigned)v : u * (unsigned)v;
+      return (T)u;
+    } else {
+      T r = op == SUM ? 0 : 1;
+      for (T v : x) r = op == SUM ? r + v : r * v;
+      return r;
+    }
+  }
+  T r = x[0];
+  for (T v : x) r = op == MIN ? (v < r ? v : r) : (v > r ? v : r);
+  return r;
+}
+
+template <class T> static bool close(T got, T want, int op, double mag)
+{
+  if constexpr (std::is_integral<T>::value) return got == want;
+  else if (op == SUM) return std::fabs(got - want) <= 1e-12 * mag + 1e-300;
+  else if (op == PROD) return std::fabs(got - want) <= 1e-9 * std::fabs(want);
+  else return got == want;
+}
+
+template <class T, class A> static void check_reduce(const char *name, void (*k)(A), int op)
+{
+  workspace ws;
+  for (auto &gr : grids)
+    for (long long n : sizes) {
+      std::vector<T> x = input<T>(op, n);
+      T out[2] = { (T)-77, (T)-77 };
+      A a{};
+      a.x = x.data();
+      a.out = out;
+      a.n = n;
+      set_hidden(a, ws);
+      launch(k, a, gr[0], gr[1]);
+      double mag = 0;
+      for (T v : x) mag += std::fabs((double)v);
+      T want = reference(x, op);
+      checks++;
+      if (!close(out[0], want, op, mag)) {
+        failures++;
+        std::printf("FAIL %s grid %ux%u n=%lld: got %.17g want %.17g\n", name, gr[0], gr[1], n,
+                    (double)out[0], (double)want);
+      }
+    }
+}
+
+template <class T, class A> static void check_scan(const char *name, void (*k)(A), bool inclusive)
+{
+  workspace ws;
+  for (auto &gr : grids)
+    for (long long n : sizes)
+      for (int rep = 0; rep < 2; rep++) { /* the second launch meets the first one's flags */
+        std::vector<T> x = input<T>(SUM, n), y(n, (T)-77);
+        A a{};
+        a.x = x.data();
+        a.y = y.data();
+        a.n = n;
+        set_hidden(a, ws);
+        launch(k, a, gr[0], gr[1]);
+        checks++;
+        T run = 0;
+        double mag = 0;
+        for (long long i = 0; i < n; i++) {
+          T before = run;
+          run = (T)(run + x[i]);
+          mag += std::fabs((double)x[i]);
+          T want = inclusive ? run : before;
+          if (!close(y[i], want, SUM, mag)) {
+            failures++;
+            std::printf("FAIL %s grid %ux%u n=%lld at %lld: got %.17g want %.17g\n", name, gr[0],
+                        gr[1], n, i, (double)y[i], (double)want);
+            break;
+          }
+        }
+      }
+}
+
+template <class A> static void check_tile(const char *name, void (*k)(A), int tile)
+{
+  for (auto &gr : grids)
+    for (long long n : sizes) {
+      long long nt = (n + tile - 1) / tile;
+      std::vector<int> x = input<int>(SUM, n), out(nt, -77);
+      A a{};
+      a.x = x.data();
+      a.out = out.data();
+      a.n = n;
+      a.nt = nt;
+      launch(k, a, gr[0], gr[1]);
+      checks++;
+      for (long long t = 0; t < nt; t++) {
+        int want = 0;
+        for (long long i = t * tile; i < n && i < (t + 1) * tile; i++) want += x[i];
+        if (out[t] != want) {
+          failures++;
+          std::printf("FAIL %s grid %ux%u n=%lld tile %lld: got %d want %d\n", name, gr[0], gr[1],
+                      n, t, out[t], want);
+          break;
+        }
+      }
+    }
+}
+
+static void check_moments()
+{
+  workspace ws;
+  for (auto &gr : grids)
+    for (long long n : sizes) {
+      std::vector<double> x = input<double>(SUM, n);
+      double out[2] = { -77, -77 }, s = 0, s2 = 0, mag = 0;
+      gg_args_e_moments a{};
+      a.x = x.data();
+      a.out = out;
+      a.n = n;
+      set_hidden(a, ws);
+      launch(gg_e_moments, a, gr[0], gr[1]);
+      for (double v : x) { s += v; s2 += v * v; mag += std::fabs(v); }
+      checks++;
+      if (!close(out[0], s, SUM, mag) || !close(out[1], s2, SUM, s2)) {
+        failures++;
+        std::printf("FAIL e_moments n=%lld: got %.17g %.17g want %.17g %.17g\n", n, out[0], out[1], s, s2);
+      }
+    }
+}
+
+#define STRAT(s)                                                                                \
+  check_reduce<int>("e_" #s "_sum_i32", gg_e_##s##_sum_i32, SUM);                               \
+  check_reduce<int>("e_" #s "_min_i32", gg_e_##s##_min_i32, MIN);                               \
+  check_reduce<int>("e_" #s "_max_i32", gg_e_##s##_max_i32, MAX);                               \
+  check_reduce<int>("e_" #s "_prod_i32", gg_e_##s##_prod_i32, PROD);                            \
+  check_reduce<double>("e_" #s "_sum_f64", gg_e_##s##_sum_f64, SUM);                            \
+  check_reduce<double>("e_" #s "_min_f64", gg_e_##s##_min_f64, MIN);                            \
+  check_reduce<double>("e_" #s "_max_f64", gg_e_##s##_max_f64, MAX);                            \
+  check_reduce<double>("e_" #s "_prod_f64", gg_e_##s##_prod_f64, PROD);                         \
+  std::printf("strategy %s: %d failures so far\n", #s, failures);                               \
+  std::fflush(stdout);
+
+int main()
+{
+  STRAT(global_atomic)
+  STRAT(shared_atomic)
+  STRAT(warp_shuffle)
+  STRAT(shared_tree)
+  STRAT(cg_tile)
+  STRAT(grid_sync)
+  STRAT(deterministic)
+  check_moments();
+  check_scan<int>("s_inclusive_i32", gg_s_inclusive_i32, true);
+  check_scan<int>("s_exclusive_i32", gg_s_exclusive_i32, false);
+  check_scan<double>("s_inclusive_f64", gg_s_inclusive_f64, true);
+  check_scan<double>("s_exclusive_f64", gg_s_exclusive_f64, false);
+  check_tile("t_2", gg_t_2, 2);
+  check_tile("t_3", gg_t_3, 3);
+  check_tile("t_16", gg_t_16, 16);
+  check_tile("t_33", gg_t_33, 33);
+  check_tile("t_100", gg_t_100, 100);
+  check_tile("t_1024", gg_t_1024, 1024);
+  std::printf("%d checks, %d failures\n", checks, failures);
+  return failures ? 1 : 0;
+}
