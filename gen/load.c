@@ -902,8 +902,7 @@ static void read_team(decl *k, ggi_kernel *kn) {
     dfail(k, line, "field 'league' must be an integer or an extent name, got %s", lua_typename(L, t));
   }
   lua_pop(L, 1);
-  kn->team_size = opt_range(k, "team_size", 32, 1024, 32);
-  if (!kn->team_size) dfail(k, k->line, "field 'team_size' is missing; give threads per team, a multiple of 32 in 32..1024");
+  kn->team_size = opt_range(k, "team_size", 32, 1024, 32); /* 0: gpugen chooses */
   kn->scratch = read_params(k, "scratch", &kn->nscratch, 1);
   long long bytes = 0;
   for (int s = 0; s < kn->nscratch; s++) {

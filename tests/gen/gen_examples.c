@@ -210,6 +210,14 @@ static void snippets(void) {
   }
   ggi_module_free(m);
 
+  /* team_size left to gpugen (0 = auto); a run-time league is an extent. */
+  m = load_text("teams.lua",
+                "kernel \"t\" { pattern = \"team\", league = \"nteams\",\n"
+                "  params = { { \"x\", \"f32[n]\", access = \"out\" } }, body = \"x(league_rank) = 0;\" }\n");
+  if (m && (k = kernel(m, "t")))
+    CHECK(k->team_size == 0 && k->nextents == 2 && strcmp(k->extents[0], "nteams") == 0 && strcmp(k->league.name, "nteams") == 0);
+  ggi_module_free(m);
+
   /* A persistent loop may come before the kernels it runs. */
   m = load_text("later.lua",
                 "persistent \"p\" { commands = { \"a\" } }\n"
