@@ -3,9 +3,11 @@
  * gpugen renders them, run on host threads (emu/prelude.cuh) and checked
  * against a CPU reference.  No GPU needed: this is what CI runs of them.
  *
- * Grids of 1 block x 64 threads (the one-block path) and 3 blocks x 96
+ * Grids of 1 block x 64 threads (the one-block path), 3 blocks x 96
  * threads (multi-block: tickets, partials, look-back with concurrent
- * blocks, a block size that is not a power of two).  Sizes 1, 31, 1000,
+ * blocks, a block size that is not a power of two) and 8 blocks x 32
+ * (a one-warp block; scans of 20000 i32 then have 53 tiles of 384, so
+ * look-backs cross windows of aggregates).  Sizes 1, 31, 1000,
  * 4097, 20000.  Each kernel keeps its workspace across launches, as the
  * runtime does, so tickets, accumulators and scan flags must be left as
  * found (or tagged by gg_seq).  Integers compare exactly; f64 sums within
@@ -58,7 +60,7 @@ template <class A> static void set_hidden(A &a, workspace &ws)
 }
 
 static const long long sizes[] = { 1, 31, 1000, 4097, 20000 };
-static const unsigned grids[][2] = { { 1, 64 }, { 3, 96 } };
+static const unsigned grids[][2] = { { 1, 64 }, { 3, 96 }, { 8, 32 } };
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ull;
 static long long next_int(long long lo, long long hi)
