@@ -1345,6 +1345,18 @@ static void replace_field(lua_State *L, const char *lib, const char *field, cons
   lua_pop(L, 1);
 }
 
+/* string.find with plain = true only: Lua patterns backtrack inside C,
+ * where the instruction hook never fires, so one could run for hours. */
+static int plain_find(lua_State *L) {
+  if (!lua_toboolean(L, 4))
+    return luaL_error(L, "string.find needs plain = true here (string.find(s, text, 1, true)): "
+                      "Lua patterns are not available in workload files, they can run unbounded");
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
 /* Only what a description needs; no way out of the process and no
  * source of nondeterminism (math.random) since output must be
  * byte-identical run to run. */
@@ -1365,6 +1377,18 @@ static int open_sandbox(lua_State *L) {
   lua_setfield(L, -2, "_G");
   lua_pop(L, 1);
   replace_field(L, "string", "dump", "string.dump is not available: workload files are source text, never bytecode");
+  static const char *const patterns[] = {"match", "gmatch", "gsub", NULL};
+  for (int i = 0; patterns[i]; i++) {
+    char why[160];
+    snprintf(why, sizeof why, "string.%s is not available: Lua patterns can run unbounded; "
+             "build strings with .. and string.format", patterns[i]);
+    replace_field(L, "string", patterns[i], why);
+  }
+  lua_getglobal(L, "string");
+  lua_getfield(L, -1, "find");
+  lua_pushcclosure(L, plain_find, 1);
+  lua_setfield(L, -2, "find");
+  lua_pop(L, 1);
   replace_field(L, "math", "random", "math.random is not available: the same workload must give the same output");
   replace_field(L, "math", "randomseed", "math.randomseed is not available: the same workload must give the same output");
   lua_pushglobaltable(L);
