@@ -29,8 +29,7 @@
  * Nothing blocks forever: wait takes a timeout (GG_ERR_TIMEOUT, the frame
  * stays in flight), a trapped or faulting kernel becomes
  * GG_ERR_KERNEL_FAULT (the context is then lost: free it and open a new
- * one), and terminate tears the context down when the kernel does not exit
- * by itself in time.  With heartbeat_ms set, the kernel also exits on its
+ * one), and terminate reports a kernel that does not exit in time.  With heartbeat_ms set, the kernel also exits on its
  * own when the host stops showing signs of life for that long.
  */
 #ifndef GG_SESSION_H
@@ -99,12 +98,14 @@ int gg_session_frame_slot(const gg_session *s, uint64_t frame);
 /* Show the kernel the host is alive (start and wait do it too). */
 void gg_session_heartbeat(gg_session *s);
 
-/* Make the kernel exit (abort flag), wait up to terminate_ms for it, and
- * if it does not exit (a command that never returns) destroy the
- * context's device state so the process can carry on.  Returns GG_OK after
- * a clean exit; GG_ERR_TIMEOUT when the context had to be torn down, or the
- * fault that killed the kernel: in those cases free the context and open a
- * new one.  Idempotent. */
+/* Make the kernel exit (abort flag), wait up to terminate_ms for it.
+ * Returns GG_OK after a clean exit (open a new session at once);
+ * GG_ERR_KERNEL_FAULT when the kernel had trapped or faulted (free the
+ * context and open a new one); GG_ERR_TIMEOUT when a command is still
+ * running and never returned: the driver cannot reset a context while its
+ * kernel runs (cuDevicePrimaryCtxReset blocks, measured on an H100), so
+ * that context stays busy until the command ends or the process exits -
+ * do not free it.  Idempotent. */
 gg_status gg_session_terminate(gg_session *s);
 /* Terminate if needed, then free. */
 void gg_session_free(gg_session *s);

@@ -8,15 +8,14 @@
  * wait:      acquire-poll the slot's done; now and then look at the clock
  *            (timeout), the stream (a trapped kernel ends its stream with
  *            an error) and the heartbeat.
- * terminate: abort, wait terminate_ms for the stream to finish, else reset
- *            the device's context: a command that never returns cannot be
- *            stopped any other way.
+ * terminate: abort, wait terminate_ms for the stream to finish; a kernel
+ *            stuck in a command that never returns is reported, not reset
+ *            (the driver's reset blocks until the kernel ends).
  */
 #include "internal.h"
 #include "session_mbox.h"
 #include "gg_session.h"
 
-#include <dlfcn.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -460,22 +459,6 @@ gg_status gg_session_run(gg_session *s, int cmd, const gg_arg *args, int nargs,
   return st ? st : gg_session_wait(s, timeout_ns);
 }
 
-/* The last resort for a kernel that ignores the abort flag: tear down the
- * device state of this process.  The vendor's reset is looked up here
- * rather than in the backend table so a backend without it still loads. */
-static int reset_device(gg_session *s)
-{
-  const ggr_backend *be = s->ctx->be;
-  if (be->kind == GG_BACKEND_CUDA) {
-    int (*reset)(int) = (int (*)(int))dlsym(be->lib, "cuDevicePrimaryCtxReset_v2");
-    if (!reset)
-      reset = (int (*)(int))dlsym(be->lib, "cuDevicePrimaryCtxReset");
-    return reset ? reset(s->ctx->device) : -1;
-  }
-  int (*reset)(void) = (int (*)(void))dlsym(be->lib, "hipDeviceReset");
-  return reset ? reset() : -1;
-}
-
 gg_status gg_session_terminate(gg_session *s)
 {
   if (!s)
@@ -501,13 +484,17 @@ gg_status gg_session_terminate(gg_session *s)
     if (s->final != GG_ERR_KERNEL_FAULT)
       s->final = GG_ERR_KERNEL_FAULT;
   } else {
-    int r = reset_device(s);
+    /* Measured on an H100: cuDevicePrimaryCtxReset (and every call that
+     * frees device memory) blocks until the running kernel ends, so a
+     * command that never returns cannot be reset from this process.  Say
+     * so, touch nothing that would block, and let the caller decide. */
     s->lost = 1;
     s->final = fail(s, GG_ERR_TIMEOUT,
-                    "persistent \"%s\" did not exit within %u ms of the abort (a command that "
-                    "never returns?); the device was reset%s: free the context and open a new "
-                    "one", s->pd->name, s->opt.terminate_ms,
-                    r == 0 ? "" : " (reset failed: the process may have to exit)");
+                    "persistent \"%s\" did not exit within %u ms of the abort: a command is "
+                    "still running and never returned; the driver cannot reset a context while "
+                    "its kernel runs, so this context stays busy until the command ends or the "
+                    "process exits (do not free it: that would block)",
+                    s->pd->name, s->opt.terminate_ms);
   }
   release_memory(s);
   return s->final;
