@@ -103,7 +103,7 @@ void gg_session_heartbeat(gg_session *s);
  * GG_ERR_KERNEL_FAULT when the kernel had trapped or faulted (free the
  * context and open a new one); GG_ERR_TIMEOUT when a command is still
  * running and never returned: the driver cannot reset a context while its
- * kernel runs (cuDevicePrimaryCtxReset blocks, measured on an H100), so
+ * kernel runs (cuDevicePrimaryCtxReset did not return, seen on an H100), so
  * that context stays busy until the command ends or the process exits -
  * do not free it.  Idempotent. */
 gg_status gg_session_terminate(gg_session *s);

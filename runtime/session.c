@@ -484,9 +484,10 @@ gg_status gg_session_terminate(gg_session *s)
     if (s->final != GG_ERR_KERNEL_FAULT)
       s->final = GG_ERR_KERNEL_FAULT;
   } else {
-    /* Measured on an H100: cuDevicePrimaryCtxReset (and every call that
-     * frees device memory) blocks until the running kernel ends, so a
-     * command that never returns cannot be reset from this process.  Say
+    /* Seen on an H100: terminate calling cuDevicePrimaryCtxReset here did
+     * not return within 100 s while the kernel spun, so a command that
+     * never returns cannot be reset from this process (freeing device
+     * memory would wait for the kernel too).  Say
      * so, touch nothing that would block, and let the caller decide. */
     s->lost = 1;
     s->final = fail(s, GG_ERR_TIMEOUT,
