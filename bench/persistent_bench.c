@@ -409,6 +409,7 @@ int main(int argc, char **argv)
     fclose(csv);
   gg_module_free(mod);
   gg_context_free(ctx);
+  hm_module_free(md);
   return 0;
 }
 #endif

@@ -208,3 +208,15 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
   free(gp);
   return md;
 }
+
+void hm_module_free(const gg_module_desc *md)
+{
+  if (!md)
+    return;
+  for (int i = 0; i < md->npersistent; i++)
+    free((void *)md->persistent[i].symbol);
+  free((void *)md->persistent);
+  free((void *)md->kernels);
+  free((void *)md->cuda_source);
+  free((void *)md);
+}

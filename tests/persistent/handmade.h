@@ -46,5 +46,7 @@ const char *hm_kernel_name(int kernel);
  * kernels) and descriptors, all malloc'ed and kept for the process.
  * Returns NULL with err set on failure. */
 const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err, size_t errlen);
+/* Free what hm_module allocated (after every gg_module using it is freed). */
+void hm_module_free(const gg_module_desc *md);
 
 #endif

@@ -114,6 +114,7 @@ int main(void)
                               md->cuda_options, &r);
     if (st == GG_ERR_NO_LIBRARY) {
       printf("NVRTC not found: %s\n", gg_last_open_error());
+      hm_module_free(md);
       return 77;
     }
     if (st != GG_OK) {
@@ -124,5 +125,6 @@ int main(void)
            r.binary_size);
     gg_compile_result_free(&r);
   }
+  hm_module_free(md);
   return 0;
 }

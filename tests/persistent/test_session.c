@@ -351,5 +351,6 @@ int main(void)
   }
   gg_module_free(mod);
   gg_context_free(ctx);
+  hm_module_free(g_desc);
   return 0;
 }
