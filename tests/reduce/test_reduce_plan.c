@@ -194,7 +194,7 @@ static void test_scan_tile(ggi_module *m)
   CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == -1);
 }
 
-/* Render compile_check.lua and compile it: NVRTC sm_80/sm_90, hiprtc gfx90a. */
+/* Render compile_check.lua and compile it: NVRTC sm_80/sm_90, hiprtc gfx90a/gfx1030. */
 static void test_compile(const char *lua)
 {
   ggi_module *m;
@@ -207,9 +207,10 @@ static void test_compile(const char *lua)
   static const struct { gg_backend be; unsigned target; const char *arch; } runs[] = {
     { GG_BACKEND_CUDA, GGI_TARGET_CUDA, "sm_80" },
     { GG_BACKEND_CUDA, GGI_TARGET_CUDA, "sm_90" },
-    { GG_BACKEND_HIP, GGI_TARGET_HIP, "gfx90a" },
+    { GG_BACKEND_HIP, GGI_TARGET_HIP, "gfx90a" },  /* 64-lane wavefronts */
+    { GG_BACKEND_HIP, GGI_TARGET_HIP, "gfx1030" }, /* 32-lane wavefronts */
   };
-  for (int r = 0; r < 3; r++) {
+  for (int r = 0; r < 4; r++) {
     char *src;
     if (ggi_render_source(m, runs[r].target, NULL, &src, &d)) {
       printf("FAIL render %s: %s\n", runs[r].arch, d.msg);
