@@ -63,7 +63,9 @@ typedef struct gg_session_options {
 } gg_session_options;
 
 /* Launch persistent kernel `name` (NULL: the module's first) of a loaded
- * module.  many_blocks and hybrid are refused with GG_ERR_NOT_CORESIDENT
+ * module.  Allocate the arrays its frames use before opening: tools such
+ * as compute-sanitizer check a kernel against the allocations that existed
+ * when it was launched.  many_blocks and hybrid are refused with GG_ERR_NOT_CORESIDENT
  * when the device cannot hold every block at once (a grid barrier across
  * blocks that are not all resident would deadlock). */
 gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_options *opt,
