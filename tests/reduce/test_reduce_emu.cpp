@@ -8,12 +8,14 @@
  * blocks, a block size that is not a power of two) and 8 blocks x 32
  * (a one-warp block; scans of 20000 i32 then have 53 tiles of 384, so
  * look-backs cross windows of aggregates).  Sizes 1, 31, 1000,
- * 4097, 20000.  Each kernel keeps its workspace across launches, as the
+ * 4097, 20000, the reduce inputs starting 0..3 elements past a 16-byte
+ * boundary.  Each kernel keeps its workspace across launches, as the
  * runtime does, so tickets, accumulators and scan flags must be left as
  * found (or tagged by gg_seq).  Integers compare exactly; f64 sums within
  * 1e-12 of sum|x|, products within 1e-9 relative.
  */
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 #include <vector>
@@ -111,12 +113,18 @@ template <class T> static bool close(T got, T want, int op, double mag)
 template <class T, class A> static void check_reduce(const char *name, void (*k)(A), int op)
 {
   workspace ws;
+  int off = 0;
   for (auto &gr : grids)
     for (long long n : sizes) {
       std::vector<T> x = input<T>(op, n);
+      /* the view starts 0..3 elements past a 16-byte boundary: the vector
+       * loads' scalar head and tail */
+      off = (off + 1) % 4;
+      std::vector<T> buf(n + 4);
+      std::copy(x.begin(), x.end(), buf.begin() + off);
       T out[2] = { (T)-77, (T)-77 };
       A a{};
-      a.x = x.data();
+      a.x = buf.data() + off;
       a.out = out;
       a.n = n;
       set_hidden(a, ws);
