@@ -414,9 +414,10 @@ static void check_fields(decl *k, int t, const char *const *allowed, const char 
   while (lua_next(L, t)) {
     lua_pop(L, 1); /* the value */
     if (lua_type(L, -1) != LUA_TSTRING) {
-      if (lua_type(L, -1) == LUA_TNUMBER)
-        dfail(k, k->line, "unexpected list entry [%lld]; fields are written name = value",
-              (long long)lua_tointeger(L, -1));
+      if (lua_type(L, -1) == LUA_TNUMBER) {
+        lua_pushvalue(L, -1); /* convert a copy: lua_next needs the key untouched */
+        dfail(k, k->line, "unexpected list entry [%s]; fields are written name = value", lua_tostring(L, -1));
+      }
       dfail(k, k->line, "field names must be strings, got a %s key", luaL_typename(L, -1));
     }
     const char *key = lua_tostring(L, -1);
@@ -578,9 +579,11 @@ static void read_param(decl *k, int idx, size_t *pos, int params_line, int scrat
     int isint = 0;
     lua_Integer i = lua_tointegerx(L, -1, &isint);
     if (lua_type(L, -1) == LUA_TNUMBER && isint && (i == 1 || i == 2)) continue;
-    if (lua_type(L, -1) == LUA_TNUMBER)
-      dfail(k, line, "\"%s\": unexpected list entry [%lld]; write access = ..., layout = ..., space = ...", name,
-            (long long)lua_tointeger(L, -1));
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+      lua_pushvalue(L, -1);
+      dfail(k, line, "\"%s\": unexpected list entry [%s]; write access = ..., layout = ..., space = ...", name,
+            lua_tostring(L, -1));
+    }
     if (lua_type(L, -1) != LUA_TSTRING) dfail(k, line, "\"%s\": field names must be strings", name);
     const char *key = lua_tostring(L, -1);
     if (scratch || find_name(param_fields, key) < 0) {
