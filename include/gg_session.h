@@ -197,12 +197,15 @@ typedef struct gg_persist_params {
   uint32_t groups;    /* pseudo-blocks per hardware block */
   uint32_t group_smem;/* dynamic shared bytes per pseudo-block (largest command's) */
 } gg_persist_params;
-/* Device memory of many_blocks / hybrid: +0 u64 arrivals.  Every block
- * polls the slot itself (one warp, one read per poll) and adds one
+/* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
+ * record: block 0's warp 0 polls the host's slot (one warp-wide load per
+ * poll) and copies its tagged words here, where the other blocks' warp 0
+ * poll them in L2 (only one poller crosses PCIe).  Every block adds one
  * arrival when done with a frame; the block whose arrival completes the
- * frame stores its done, so no block relays for another. */
+ * frame stores its done. */
 #define GG_PERSIST_ARRIVE_OFF 0u
-#define GG_PERSIST_DEV_BYTES(args) 256u
+#define GG_PERSIST_RECORD_OFF 128u
+#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
 
 #ifdef __cplusplus
 }
