@@ -1523,11 +1523,12 @@ static int read_file(ctx *c, char **out, size_t *len) {
     buf = nb;
     cap *= 2;
   }
-  int err = ferror(f);
+  int err = ferror(f) ? errno : 0;
   fclose(f);
   if (!buf || err || n > GGI_MAX_FILE) {
-    snprintf(c->d->msg, sizeof c->d->msg, "%s: %s", c->path,
-             !buf ? "out of memory" : err ? "read error" : "file is larger than 16 MiB");
+    snprintf(c->d->msg, sizeof c->d->msg, "%s: %s%s", c->path,
+             !buf ? "out of memory" : err ? "cannot read: " : "file is larger than 16 MiB",
+             buf && err ? strerror(err) : "");
     free(buf);
     return -1;
   }
