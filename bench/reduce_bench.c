@@ -254,6 +254,18 @@ int main(int argc, char **argv)
       if (t == 0) { float f; memcpy(&f, b, 4); got = f; } else { int i; memcpy(&i, b, 4); got = i; }
       const char *check = isnan(ref) ? "-" : fabs(got - ref) <= (t == 1 ? 0 : 1e-5 * 3 * n) ? "ok" : "DIFF";
       row("scan", "auto", tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check);
+      /* other tile shapes (block x items), i32: how auto's shape was chosen */
+      static const char *const shapes[] = { "b256_i12", "b256_i20", "b128_i16", "b512_i12" };
+      for (int v = 0; t == 1 && v < 4; v++) {
+        char vname[64];
+        snprintf(vname, sizeof vname, "scan_%s_i32", shapes[v]);
+        job jv = { .k = kernel(vname), .args = { gg_arg_array(in), gg_arg_array(scan_out), gg_arg_i64(n) } };
+        us = time_job(&jv, (long long)bytes);
+        if ((s = gg_copy_to_host(b, scan_out, (size_t)(n - 1) * 4, 4, stream)) || (s = gg_stream_sync(stream))) die("read", s);
+        { int i; memcpy(&i, b, 4); got = i; }
+        check = isnan(ref) ? "-" : got == ref ? "ok" : "DIFF";
+        row("scan", shapes[v], tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check);
+      }
     }
   }
 

@@ -34,3 +34,11 @@ for _, t in ipairs({ "i32", "f32" }) do
     value = "x(i)", into = "y",
   }
 end
+-- scan shapes beside auto's (block x items), i32 only: the tuning rows
+for _, v in ipairs({ { 256, 12 }, { 256, 20 }, { 128, 16 }, { 512, 12 } }) do
+  kernel ("scan_b" .. v[1] .. "_i" .. v[2] .. "_i32") {
+    pattern = "scan", kind = "inclusive", range = { "n" }, block = v[1], items = v[2],
+    params = { { "x", "i32[n]" }, { "y", "i32[n]", access = "out" } },
+    value = "x(i)", into = "y",
+  }
+end

@@ -234,7 +234,10 @@ void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, 
   }
   int it = vec * LOADS_IN_FLIGHT;
   if (k->pattern == GG_PATTERN_SCAN) {
-    it = acc_type(k) == GG_F64 || acc_type(k) == GG_I64 || acc_type(k) == GG_U64 ? 6 : 12;
+    /* scan tiles: 16 4-byte items per thread (4096 per tile, like CUB's
+     * ~15 x 256): fewer tiles mean fewer look-backs, and 16 KiB of tile
+     * still lets 8 blocks share an SM */
+    it = dtype_size(acc_type(k)) > 4 ? 6 : 16;
     vec = 1;
   } else if (k->pattern == GG_PATTERN_TILE_REDUCE) {
     int s = 1;
@@ -368,13 +371,16 @@ static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d
    * (ws_per_block would bound it at the resident count).  Flags are tagged
    * with gg_seq and the ring round, so a reused slot is never misread;
    * the one hazard left is a look-back stalled while 2^18 later tiles
-   * (800M 4-byte elements) complete, which would then wait forever. */
+   * (1G 4-byte elements) complete, which would then wait forever. */
   p->ws_fixed = (uint32_t)(SCAN_RING * ((8 + 2 * acc_size + 7) / 8 * 8));
   p->ws_per_block = 0;
   p->grid_rule = GG_GRID_COVER;
   p->cap_resident = 0; /* one tile per block, dispatched in order, like CUB */
+  /* 4-byte sums or narrower: value and flag in one 64-bit word, published
+   * by one store with no fence (scan.cuh) */
+  const char *packed = acc_size <= 4 ? "1" : "0";
   if (set(p, "SCAN_ITEMS", fmt_int(a, items), d) || set(p, "RBLOCK", fmt_int(a, block), d)
-      || set(p, "SCAN_RING", fmt_int(a, SCAN_RING), d))
+      || set(p, "SCAN_RING", fmt_int(a, SCAN_RING), d) || set(p, "SCAN_PACKED", packed, d))
     return -1;
   return 0;
 }

@@ -3,23 +3,33 @@
  * The range is cut into tiles of nthreads x ITEMS elements, one tile per
  * block (a virtual grid with fewer blocks than tiles loops, tile by
  * tile).  A block scans its tile in shared memory, publishes the tile's
- * aggregate, then looks back over its predecessors' flags - one warp, one
+ * aggregate, then looks back over its predecessors - one warp, one
  * predecessor per lane - until it meets an inclusive prefix, and
  * publishes its own inclusive prefix.  Every flag carries the launch's
  * gg_seq and the tile's ring round: a flag from an earlier launch or an
  * earlier round reads as "not yet", so the workspace is never cleared.
- * Memory traffic: one read and one write of the data, like a copy. */
+ * Memory traffic: one read and one write of the data, like a copy.
+ *
+ * PACKED (4-byte or smaller sums): the status, its tag and the value
+ * share one 64-bit word, so one store publishes them together and one
+ * load reads them together - no fence anywhere on the look-back path.
+ * A fence (MEMBAR.SC.GPU) costs microseconds under full memory traffic,
+ * and the look-back is the chain every tile waits on.  Wider values keep
+ * a separate flag and a fence between the value and the flag. */
 {{COMBINE_DEF}}
 namespace GG_NS_{{NAME}} {
 
 typedef {{ACC_T}} acc_t;
 enum { ITEMS = {{SCAN_ITEMS}}, INCLUSIVE = {{INCLUSIVE}}, RING = {{SCAN_RING}} /* power of two */ };
+enum { PACKED = {{SCAN_PACKED}} };
 enum { ST_AGGREGATE = 1, ST_INCLUSIVE = 2 };
 
-/* One per tile in the workspace: tile t uses slot t % RING.  The flag
- * says whose state the slot holds: launch (gg_seq, high word), ring round
- * t / RING and status (low word).  A flag from an earlier launch, or from
- * the tile one ring earlier, reads as "not yet", so the workspace is never
+/* One per tile in the workspace: tile t uses slot t % RING.  Unpacked,
+ * the flag says whose state the slot holds: launch (gg_seq, high word),
+ * ring round t / RING and status (low word).  Packed, the flag word is
+ * {tag << 2 | status (high half), value bits (low half)} and the two
+ * value fields are unused.  A flag from an earlier launch, or from the
+ * tile one ring earlier, reads as "not yet", so the workspace is never
  * cleared and a slot is never misread when the ring wraps. */
 struct tile_state {
   unsigned long long flag;
@@ -30,6 +40,15 @@ struct tile_state {
 GG_INLINE unsigned long long flag_of(unsigned seq, long long t, unsigned status)
 {
   return (unsigned long long)seq << 32 | (unsigned long long)((t / RING) & 0x3fffffff) << 2 | status;
+}
+
+/* The packed tag: 30 bits of (seq, round).  The round is spread by an
+ * odd constant so that rounds of one launch never share a tag; a stale
+ * word misreads only if its launch was 2^30 launches of this kernel ago
+ * (with the round) and nothing rewrote the slot since. */
+GG_INLINE unsigned tag_of(unsigned seq, long long t)
+{
+  return (seq + (unsigned)(t / RING) * 0x9e3779b9u) << 2;
 }
 
 GG_INLINE acc_t identity() { return (acc_t)({{IDENTITY}}); }
@@ -65,9 +84,34 @@ GG_INLINE void store_at(const {{ARGS_T}} &args, long long gg_lin, acc_t gg_v)
  * consecutive ones both hit 32 different banks. */
 GG_INLINE unsigned pad(unsigned e) { return e + e / 32; }
 
+/* Value bits <-> the low half of a packed word (PACKED only: acc_t has
+ * 4 bytes or fewer there; the union keeps wider types compilable). */
+union bits_of {
+  unsigned u;
+  acc_t v;
+};
+GG_INLINE unsigned long long pack(unsigned tag, unsigned status, acc_t v)
+{
+  bits_of b;
+  b.u = 0;
+  b.v = v;
+  return (unsigned long long)(tag | status) << 32 | b.u;
+}
+GG_INLINE acc_t unpack(unsigned long long w)
+{
+  bits_of b;
+  b.v = identity();
+  b.u = (unsigned)w;
+  return b.v;
+}
+
 GG_INLINE void publish(tile_state *st, long long t, unsigned seq, unsigned status, acc_t v)
 {
   tile_state *s = &st[t & (RING - 1)];
+  if (PACKED) { /* one 64-bit store: value, tag and status arrive together */
+    *(volatile unsigned long long *)&s->flag = pack(tag_of(seq, t), status, v);
+    return;
+  }
   if (status == ST_AGGREGATE)
     s->aggregate = v;
   else
@@ -76,6 +120,34 @@ GG_INLINE void publish(tile_state *st, long long t, unsigned seq, unsigned statu
    * a 64-bit volatile store: the flag and its tag change in one access) */
   __threadfence();
   *(volatile unsigned long long *)&s->flag = flag_of(seq, t, status);
+}
+
+/* Wait until tile p of this launch has published anything; its status,
+ * and its value in *v. */
+GG_INLINE unsigned wait_for(const tile_state *st, long long p, unsigned seq, acc_t *v)
+{
+  const tile_state *sp = &st[p & (RING - 1)];
+  if (PACKED) {
+    const unsigned want = tag_of(seq, p);
+    unsigned long long w;
+    unsigned hi;
+    do {
+      w = *(volatile const unsigned long long *)&sp->flag;
+      hi = (unsigned)(w >> 32);
+    } while ((hi & ~3u) != want || (hi & 3) == 0);
+    *v = unpack(w);
+    return hi & 3;
+  }
+  const unsigned long long want = flag_of(seq, p, 0);
+  unsigned long long f;
+  do {
+    f = *(volatile const unsigned long long *)&sp->flag;
+  } while ((f & ~3ull) != want || (f & 3) == 0);
+  __threadfence(); /* pairs with publish(): the value is there */
+  const unsigned status = (unsigned)(f & 3);
+  *v = status == ST_INCLUSIVE ? *(volatile const acc_t *)&sp->inclusive
+                              : *(volatile const acc_t *)&sp->aggregate;
+  return status;
 }
 
 /* Inclusive scan over the warp (lane order); every lane gets its prefix. */
@@ -123,18 +195,7 @@ GG_INLINE acc_t look_back(tile_state *st, long long t, unsigned seq, unsigned la
     const long long p = base - (long long)lane;
     unsigned status = ST_INCLUSIVE;
     acc_t v = identity();
-    if (p >= 0) {
-      const tile_state *sp = &st[p & (RING - 1)];
-      const unsigned long long want = flag_of(seq, p, 0);
-      unsigned long long f;
-      do { /* spin until tile p of this launch has published */
-        f = *(volatile const unsigned long long *)&sp->flag;
-      } while ((f & ~3ull) != want || (f & 3) == 0);
-      __threadfence(); /* pairs with publish(): the value is there */
-      status = (unsigned)(f & 3);
-      v = status == ST_INCLUSIVE ? *(volatile const acc_t *)&sp->inclusive
-                                 : *(volatile const acc_t *)&sp->aggregate;
-    }
+    if (p >= 0) status = wait_for(st, p, seq, &v);
     /* nearest lane (latest tile) holding an inclusive prefix */
     unsigned stop = status == ST_INCLUSIVE ? lane : ws;
     for (unsigned m = ws / 2; m > 0; m >>= 1) {
@@ -170,11 +231,22 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 
   for (long long t = g.block; t < ntiles; t += g.nblocks) {
     const long long base = t * tile_len;
-    /* 1. coalesced loads: consecutive threads, consecutive elements */
+    /* every tile but the last is whole: no bounds checks there */
+    const bool whole = base + tile_len <= n;
+    /* 1. coalesced loads: consecutive threads, consecutive elements, all
+     * ITEMS loads issued before the first use */
+    if (whole) {
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-      const unsigned e = j * g.nthreads + g.thread;
-      tile[pad(e)] = base + e < n ? value_at(args, base + e) : identity();
+      for (int j = 0; j < ITEMS; ++j) {
+        const unsigned e = j * g.nthreads + g.thread;
+        tile[pad(e)] = value_at(args, base + e);
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < ITEMS; ++j) {
+        const unsigned e = j * g.nthreads + g.thread;
+        tile[pad(e)] = base + e < n ? value_at(args, base + e) : identity();
+      }
     }
     gg_sync(g);
     /* 2. each thread folds its ITEMS consecutive elements */
@@ -217,10 +289,18 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
       tile[pad(g.thread * ITEMS + j)] = INCLUSIVE ? running : before;
     }
     gg_sync(g);
+    if (whole) {
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-      const unsigned e = j * g.nthreads + g.thread;
-      if (base + e < n) store_at(args, base + e, tile[pad(e)]);
+      for (int j = 0; j < ITEMS; ++j) {
+        const unsigned e = j * g.nthreads + g.thread;
+        store_at(args, base + e, tile[pad(e)]);
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < ITEMS; ++j) {
+        const unsigned e = j * g.nthreads + g.thread;
+        if (base + e < n) store_at(args, base + e, tile[pad(e)]);
+      }
     }
     gg_sync(g); /* the tile's shared memory is reused by the next tile */
   }

@@ -45,6 +45,11 @@ kernel "scan_ex" {
   params = { { "x", "f64[n]" }, { "y", "f64[n]", access = "out" } },
   value = "x(i)", into = "y",
 }
+kernel "scan_in_i32" { -- the packed flag words (4-byte sums)
+  pattern = "scan", kind = "inclusive", range = { "n" },
+  params = { { "x", "i32[n]" }, { "y", "i32[n]", access = "out" } },
+  value = "x(i)", into = "y",
+}
 kernel "tile100" {
   pattern = "tile_reduce", tile = 100, range = { "n" },
   params = { { "x", "i32[n]" }, { "out", "i32[nt]", access = "out" } },

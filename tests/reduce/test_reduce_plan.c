@@ -173,12 +173,13 @@ static void test_scan_tile(ggi_module *m)
   ggi_kernel k = base(GG_PATTERN_SCAN, "n", 0);
   CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.needs_seq && p.ws_fixed == 262144 * 16 && p.ws_per_block == 0 && p.cap_resident == 0);
-  CHECK(strcmp(var(&p, "SCAN_ITEMS"), "12") == 0);
-  /* 256 x 12 tile + pads + 66 warp sums + broadcast, 4 bytes each */
-  CHECK(p.shared_bytes == (uint32_t)((3072 + 96 + 1 + 66 + 1) * 4));
+  CHECK(strcmp(var(&p, "SCAN_ITEMS"), "16") == 0 && strcmp(var(&p, "SCAN_PACKED"), "1") == 0);
+  /* 256 x 16 tile + pads + 66 warp sums + broadcast, 4 bytes each */
+  CHECK(p.shared_bytes == (uint32_t)((4096 + 128 + 1 + 66 + 1) * 4));
   k.acc_type = GG_F64;
   CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.ws_fixed == 262144 * 24 && strcmp(var(&p, "SCAN_ITEMS"), "6") == 0);
+  CHECK(strcmp(var(&p, "SCAN_PACKED"), "0") == 0);
 
   static const int tiles[] = { 2, 3, 7, 16, 31, 32, 33, 100, 1024 };
   static const char *const teams[] = { "2", "4", "8", "16", "32", "32", "32", "32", "32" };
