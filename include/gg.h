@@ -100,6 +100,17 @@ int gg_context_sm_count(const gg_context *ctx);
  * the same descriptor twice in one context returns the same module. */
 gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module **out);
 void gg_module_free(gg_module *mod);
+/* ---- device-side launch (dynamic parallelism), CUDA only ----
+ * For modules whose kernels launch kernels: NVRTC compiles with -rdc=true
+ * and nvJitLink (libnvJitLink.so.13, loaded at run time from the same
+ * toolkit as NVRTC) links the result with $CUDA_HOME/lib64/libcudadevrt.a.
+ * Loading shares, caches and frees like gg_module_load (gg_module_free);
+ * kernels with a workspace are refused.  HIP: GG_ERR_UNSUPPORTED.
+ * gg_compile_rdc is the offline half (needs no device): a loadable cubin
+ * for `arch` ("sm_90"). */
+gg_status gg_module_load_rdc(gg_context *ctx, const gg_module_desc *desc, gg_module **out);
+gg_status gg_compile_rdc(const char *arch, const char *name, const char *source,
+                         const char *const *options, gg_compile_result *res);
 gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out);
 const gg_kernel_desc *gg_kernel_describe(const gg_kernel *k);
 gg_context *gg_module_context(gg_module *mod);
@@ -170,6 +181,49 @@ gg_status gg_launch(gg_kernel *k, gg_stream *s, const gg_arg *args, int nargs);
 gg_status gg_launch_grid(gg_kernel *k, gg_stream *s, int blocks, const gg_arg *args, int nargs);
 /* Blocks of this kernel that are co-resident on the device. */
 gg_status gg_kernel_max_resident_blocks(gg_kernel *k, int *blocks);
+
+/* ---- graphs: capture launches once, replay them with one call ----
+ *
+ *   gg_graph_capture_begin(s, &g);      s: a stream from gg_stream_open
+ *   gg_launch(k1, s, ...); gg_copy(..., s); ...   recorded, NOT run
+ *   gg_graph_capture_end(g);            instantiates the graph
+ *   gg_graph_launch(g, s2) ...          replay, asynchronous, any stream
+ *   gg_graph_free(g);
+ *
+ * (CUDA graphs; HIP graphs where the HIP runtime has them, else
+ * GG_ERR_UNSUPPORTED.)  Only work queued on the capturing stream is
+ * recorded; a call that synchronizes (gg_copy with a NULL stream,
+ * gg_stream_sync, gg_device_sync) from the capturing thread breaks the
+ * capture, and gg_graph_capture_end then reports it.  The legacy default
+ * stream cannot be captured (GG_ERR_INVALID).
+ *
+ * What a replay reuses, frozen at capture time: every argument value
+ * (scalars, extents) and every array's address - the arrays' CONTENTS are
+ * read at replay, so refill inputs between replays, and free the graph
+ * before the arrays it uses.  The kernels' hidden arguments are frozen
+ * too: the workspace address is safe (kernels leave their workspace as
+ * they found it), but the launch sequence number gg_seq is not: kernels
+ * that need a fresh gg_seq at every launch (scans tell this launch's
+ * look-back flags from stale ones by it) would misread their flags on
+ * replay, so gg_graph_capture_end refuses a capture in which such a
+ * kernel was launched (GG_ERR_UNSUPPORTED, naming it).  The check
+ * compares each gg_seq kernel's launch counter at begin and end, so it
+ * also refuses when another thread launches one during the capture.
+ * Replays of one graph, and a replay and a gg_launch of the same kernel,
+ * share that kernel's workspace: do not run them concurrently on two
+ * streams (one stream, or a sync between, is fine). */
+typedef struct gg_graph gg_graph;
+
+/* Start recording stream s (s != NULL).  *out is the graph being
+ * captured; end it with gg_graph_capture_end (or gg_graph_free, which
+ * ends the capture and drops what was recorded). */
+gg_status gg_graph_capture_begin(gg_stream *s, gg_graph **out);
+/* Stop recording and instantiate.  On failure the stream is out of
+ * capture mode and g can only be freed. */
+gg_status gg_graph_capture_end(gg_graph *g);
+/* Replay the whole graph on s (NULL = default stream); asynchronous. */
+gg_status gg_graph_launch(gg_graph *g, gg_stream *s);
+void gg_graph_free(gg_graph *g);
 
 /* ---- backend handles, for benchmarks that compare with bare driver calls ---- */
 void *gg_kernel_native_function(gg_kernel *k);  /* CUfunction / hipFunction_t */
