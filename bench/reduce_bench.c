@@ -1,7 +1,7 @@
 /*
  * reduce_bench.c - gpugen's reductions and scans against CUB, one process.
  *
- *   reduce_bench [--max-log2 N] [--csv FILE]
+ *   reduce_bench [--max-log2 N] [--csv FILE] [--only main|scan|lesson|shapes]
  *
  * For sizes 1K, 32K, 1M, 16M, 256M and types f32, i32, f64: every
  * strategy, `auto` and cub::DeviceReduce::Sum.  Columns: median time per
@@ -9,7 +9,9 @@
  * copy bandwidth measured in the same run (copy GB/s counts read + write),
  * ratio against CUB's GB/s.  Then auto scan vs cub::DeviceScan::InclusiveSum
  * (GB/s counts read + write), and the lesson: one atomicAdd per element on
- * one address, float vs int, next to the aggregated strategies.
+ * one address, float vs int, next to the aggregated strategies.  Last the
+ * tuning rows: other reduce shapes (block x items) and explicit grids at
+ * 1M, 16M and 256M beside CUB and auto (how auto's shape is chosen).
  *
  * Each case: warm-up, then 5 batches of back-to-back launches between two
  * events; the time is the median batch mean.  The results are checked
@@ -51,6 +53,7 @@ static gg_kernel *kernel(const char *name)
 /* One timed unit of work: a gpugen launch, a CUB call or a copy. */
 typedef struct job {
   gg_kernel *k;        /* gpugen kernel, or NULL */
+  int grid;            /* explicit grid (blocks), or 0: the plan's rule */
   gg_arg args[3];
   int cub;             /* 1 reduce, 2 scan (CUB), 3 device copy */
   int cub_type;
@@ -63,7 +66,8 @@ static void run_job(const job *j)
 {
   gg_status s = GG_OK;
   if (j->k) {
-    s = gg_launch(j->k, stream, j->args, 3);
+    s = j->grid ? gg_launch_grid(j->k, stream, j->grid, j->args, 3)
+                : gg_launch(j->k, stream, j->args, 3);
   } else if (j->cub == 3) {
     s = gg_copy(j->out, 0, j->in, 0, j->bytes, stream);
 #ifdef GG_HAVE_CUB
@@ -102,6 +106,11 @@ static double time_job(const job *j, long long bytes_moved)
   return t[2];
 }
 
+static int want(const char *only, const char *table)
+{
+  return !only || strcmp(only, table) == 0;
+}
+
 static const char *const tnames[] = { "f32", "i32", "f64" };
 static const int tsize[] = { 4, 4, 8 };
 static const char *const strategies[] = { "auto", "global_atomic", "shared_atomic",
@@ -136,14 +145,85 @@ static void row(const char *table, const char *label, const char *type, long lon
   }
 }
 
+/* One reduce row: kernel `name` with the grid rule of its plan (blocks 0)
+ * or an explicit grid, checked against CUB's result `ref`. */
+static void shape_row(const char *name, const char *label, int blocks, int t, gg_array *in,
+                      gg_array *out, long long n, double copy_gbs, double cub_gbs, double ref)
+{
+  job j = { .k = kernel(name), .grid = blocks,
+            .args = { gg_arg_array(in), gg_arg_array(out), gg_arg_i64(n) } };
+  double bytes = (double)n * tsize[t];
+  double us = time_job(&j, (long long)bytes);
+  double got = read_result(out, t);
+  const char *check = isnan(ref) ? "-" : fabs(got - ref) <= (t == 1 ? 0 : 1e-6 * 3 * n) ? "ok" : "DIFF";
+  row("shapes", label, tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check);
+}
+
+/* The tuning rows: block x items shapes (grid by the plan: cover the work,
+ * capped at the co-resident blocks), then auto's kernel on explicit grids
+ * of 1..8 blocks per SM - CUB sizes its grid as SMs x occupancy. */
+static void shapes_table(gg_array *in, gg_array *out, long long maxn, double copy_gbs)
+{
+  static const char *const shapes[] = { "b128_i16", "b256_i4", "b256_i8", "b256_i32",
+                                        "b512_i8", "b512_i16", "b1024_i4", "b1024_i16" };
+  static const int per_sm[] = { 1, 2, 3, 4, 5, 6, 7 };
+  static const int logs[] = { 20, 24, 28 };
+  int sms = gg_context_sm_count(ctx);
+  gg_status s;
+  printf("\n### Shapes (tuning rows; bN_iM = block N, items M, grid by the plan; "
+         "gK = auto's kernel on K blocks per SM)\n\n");
+  printf("| shape          | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
+  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+  for (int t = 0; t < 3; t++) {
+    char name[64], label[32];
+    snprintf(name, sizeof name, "fill_%s", tnames[t]);
+    gg_kernel *fill = kernel(name);
+    for (int li = 0; li < 3; li++) {
+      long long n = 1LL << logs[li];
+      if (n > maxn) continue;
+      gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
+      if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
+      double bytes = (double)n * tsize[t], cub_gbs = 0, ref = NAN;
+#ifdef GG_HAVE_CUB
+      job cub = { .cub = 1, .cub_type = t == 0 ? CUB_REF_F32 : t == 1 ? CUB_REF_I32 : CUB_REF_F64,
+                  .in = in, .out = out, .n = n };
+      double cus = time_job(&cub, (long long)bytes);
+      cub_gbs = bytes / (cus * 1e3);
+      ref = read_result(out, t);
+      row("shapes", "CUB", tnames[t], n, cus, cub_gbs, copy_gbs, cub_gbs, "ref");
+#endif
+      snprintf(name, sizeof name, "sum_auto_%s", tnames[t]);
+      shape_row(name, "auto", 0, t, in, out, n, copy_gbs, cub_gbs, ref);
+      for (int v = 0; v < 8; v++) {
+        snprintf(name, sizeof name, "sum_shape_%s_%s", shapes[v], tnames[t]);
+        shape_row(name, shapes[v], 0, t, in, out, n, copy_gbs, cub_gbs, ref);
+      }
+      snprintf(name, sizeof name, "sum_auto_%s", tnames[t]);
+      int resident = 0;
+      if ((s = gg_kernel_max_resident_blocks(kernel(name), &resident))) die("resident", s);
+      for (int g = 0; g < 7; g++) {
+        int blocks = per_sm[g] * sms;
+        if (blocks > resident) break;
+        snprintf(label, sizeof label, "auto g%d", per_sm[g]);
+        shape_row(name, label, blocks, t, in, out, n, copy_gbs, cub_gbs, ref);
+      }
+    }
+  }
+}
+
 int main(int argc, char **argv)
 {
   int max_log2 = 28;
-  const char *csv_path = "reduce_bench.csv";
+  const char *csv_path = "reduce_bench.csv", *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--max-log2") == 0 && i + 1 < argc) max_log2 = atoi(argv[++i]);
     else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) csv_path = argv[++i];
-    else { fprintf(stderr, "usage: reduce_bench [--max-log2 N] [--csv FILE]\n"); return 2; }
+    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+    else {
+      fprintf(stderr, "usage: reduce_bench [--max-log2 N] [--csv FILE] "
+                      "[--only main|scan|lesson|shapes]\n");
+      return 2;
+    }
   }
   gg_status s = gg_context_open(&ctx, NULL);
   if (s) {
@@ -187,9 +267,11 @@ int main(int argc, char **argv)
   gg_array_free(copy_dst);
 
   static const int logs[] = { 10, 15, 20, 24, 28 };
-  printf("| strategy       | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
-  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
-  for (int t = 0; t < 3; t++) {
+  if (want(only, "main")) {
+    printf("| strategy       | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
+    printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+  }
+  for (int t = 0; t < 3 && want(only, "main"); t++) {
     char name[64];
     snprintf(name, sizeof name, "fill_%s", tnames[t]);
     gg_kernel *fill = kernel(name);
@@ -219,10 +301,12 @@ int main(int argc, char **argv)
     }
   }
 
-  printf("\n### Scans (inclusive sum; GB/s counts read + write)\n\n");
-  printf("| scan           | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
-  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
-  for (int t = 0; t < 2; t++) {
+  if (want(only, "scan")) {
+    printf("\n### Scans (inclusive sum; GB/s counts read + write)\n\n");
+    printf("| scan           | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
+    printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+  }
+  for (int t = 0; t < 2 && want(only, "scan"); t++) {
     char name[64];
     snprintf(name, sizeof name, "fill_%s", tnames[t]);
     gg_kernel *fill = kernel(name);
@@ -272,10 +356,12 @@ int main(int argc, char **argv)
   /* The lesson: 16M elements, one atomicAdd per element on one address. */
   long long n = 1LL << 24;
   if (n > maxn) n = maxn;
-  printf("\n### Atomics on one address, %lld elements (the lesson)\n\n", n);
-  printf("| kernel                          | type |  time us |     GB/s |\n");
-  printf("|---------------------------------|------|----------|----------|\n");
-  for (int t = 0; t < 2; t++) {
+  if (want(only, "lesson")) {
+    printf("\n### Atomics on one address, %lld elements (the lesson)\n\n", n);
+    printf("| kernel                          | type |  time us |     GB/s |\n");
+    printf("|---------------------------------|------|----------|----------|\n");
+  }
+  for (int t = 0; t < 2 && want(only, "lesson"); t++) {
     char name[64];
     snprintf(name, sizeof name, "fill_%s", tnames[t]);
     gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
@@ -294,6 +380,7 @@ int main(int argc, char **argv)
              (double)n * tsize[t] / (us * 1e3));
     }
   }
+  if (want(only, "shapes")) shapes_table(in, out, maxn, copy_gbs);
   if (csv) fclose(csv);
   gg_array_free(in);
   gg_array_free(out);

@@ -42,3 +42,18 @@ for _, v in ipairs({ { 256, 12 }, { 256, 20 }, { 128, 16 }, { 512, 12 } }) do
     value = "x(i)", into = "y",
   }
 end
+-- reduce shapes beside auto's (block x items), every type: the tuning rows
+-- of issue 5.  `items` only sizes the covering grid (n / (block x items),
+-- capped at the co-resident blocks); the loads in flight per thread are
+-- the template's UNROLL x 16 bytes whatever `items` says.  The grid rows of
+-- the bench launch sum_auto_<t> with an explicit grid (gg_launch_grid).
+for _, t in ipairs({ "f32", "i32", "f64" }) do
+  for _, v in ipairs({ { 128, 16 }, { 256, 4 }, { 256, 8 }, { 256, 32 }, { 512, 8 }, { 512, 16 },
+                       { 1024, 4 }, { 1024, 16 } }) do
+    kernel ("sum_shape_b" .. v[1] .. "_i" .. v[2] .. "_" .. t) {
+      pattern = "reduce", range = { "n" }, block = v[1], items = v[2],
+      params = { { "x", t .. "[n]" }, { "out", t .. "[1]", access = "out" } },
+      value = "x(i)", op = "sum", into = "out", strategy = "warp_shuffle",
+    }
+  end
+end
