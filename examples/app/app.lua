@@ -3,16 +3,18 @@
 -- per layout that runs either of them per frame, with double buffering
 -- (two frame slots: the host prepares one while the GPU works on the other).
 --
--- The buffers live in host-mapped memory (zero-copy, as in CuPer): the
--- host writes x and reads y and e in place, with no copy calls.
+-- Where the buffers live is the app's choice at run time (--memory):
+-- host-mapped (zero-copy, as in CuPer: the kernels read x and write y
+-- across PCIe) or device arrays with explicit copies.  The generated code
+-- is the same for both, so no `space` is declared here.
 
 kernel "scale" {
   pattern = "for",
   range   = { "n" },
   params  = {
     { "gain", "f32" },
-    { "x", "f32[n]", access = "in",  space = "mapped" },
-    { "y", "f32[n]", access = "out", space = "mapped" },
+    { "x", "f32[n]", access = "in" },
+    { "y", "f32[n]", access = "out" },
   },
   body = "y(i) = gain * x(i);",
 }
@@ -22,8 +24,8 @@ kernel "energy" {
   op      = "sum",
   range   = { "n" },
   params  = {
-    { "y", "f32[n]", access = "in",  space = "mapped" },
-    { "e", "f32[1]", access = "out", space = "mapped" },
+    { "y", "f32[n]", access = "in" },
+    { "e", "f32[1]", access = "out" },
   },
   value = "y(i) * y(i)",
   into  = "e",
@@ -39,3 +41,14 @@ for _, layout in ipairs { "one_block", "many_blocks", "thread_groups", "hybrid" 
     buffering = "double",
   }
 end
+
+-- one_block with 1024 threads (--layout one_block_1024): the block size
+-- left to gpugen is the commands' (256), so scale walks n = 1000 in four
+-- grid-stride steps; over mapped memory each step is a dependent PCIe
+-- read, where a classic launch spreads them over four blocks at once.
+persistent "frame_one_block_1024" {
+  layout    = "one_block",
+  block     = 1024,
+  commands  = { "scale", "energy" },
+  buffering = "double",
+}
