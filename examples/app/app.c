@@ -562,9 +562,10 @@ static void report(app *A) {
   double period = (A->t_end - A->t_first) / (double)A->nlat;
   printf("frame period (us): %.2f  (%.0f frames/s, input generation and checking included)\n",
          period / 1e3, 1e9 / period);
-  printf("summary,%s,%s,%s,%ld,%.2f,%.2f,%.2f,%.2f,%.2f\n", mode,
+  printf("summary,%s,%s,%s%s,%ld,%.2f,%.2f,%.2f,%.2f,%.2f\n", mode,
          o->memory == MEM_MAPPED ? "mapped" : "device",
-         o->mode != MODE_PERSISTENT ? "-" : o->overlap ? "overlap" : layout_names[o->layout], o->n,
+         o->mode != MODE_PERSISTENT ? "-" : layout_names[o->layout], o->overlap ? "+overlap" : "",
+         o->n,
          s.mean_ns / 1e3, s.p50_ns / 1e3, s.p99_ns / 1e3, s.max_ns / 1e3, period / 1e3);
 }
 
