@@ -107,7 +107,7 @@ static void usage(FILE *f) {
           "(default 10), and the period (wall time per frame, CPU work included).\n"
           "--memory: host-mapped buffers (default) or device arrays with explicit\n"
           "copies.  --overlap (persistent, mapped): double-buffered pipeline.\n"
-          "--layout picks the persistent kernel (default one_block).  --csv writes one\n"
+          "--layout picks the persistent kernel (default one_block_1024).  --csv writes one\n"
           "line per measured frame: frame,latency_us (input of bench/plot_latency.py).\n"
           "\n"
           "exit status: 0 all frames correct, 1 wrong result or error, 2 usage,\n"
@@ -126,7 +126,7 @@ static int parse_long(const char *s, long min, long *out) {
 /* Returns 0, 1 for --help, or -1 after saying what is wrong. */
 static int parse_options(int argc, char **argv, options *o) {
   *o = (options){.frames = 1000, .warmup = 10, .n = 1000, .mode = MODE_PERSISTENT,
-                .layout = GG_PLAYOUT_ONE_BLOCK};
+                .layout = 4 /* one_block_1024: see app.lua */};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
