@@ -1,0 +1,377 @@
+/*
+ * link.c - relocatable device code: NVRTC -rdc=true + nvJitLink + the
+ * device runtime (libcudadevrt.a), and gg_compile_rdc / gg_module_load_rdc.
+ *
+ * Why a second path next to module.c: a kernel that launches kernels
+ * (dynamic parallelism) calls into the device runtime, which lives in a
+ * static archive of relocatable device code.  NVRTC alone cannot resolve
+ * those calls; it emits a relocatable cubin, and nvJitLink links it with
+ * libcudadevrt.a into a cubin the driver can load.
+ *
+ * nvJitLink is opened per link (like gg_compile opens NVRTC): no global
+ * state, and the library stays mapped once loaded (RTLD_NODELETE, as
+ * LLVM-based libraries do not unload cleanly).  HIP has no equivalent
+ * here: GG_ERR_UNSUPPORTED.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cache.h"
+#include "internal.h"
+#include "link.h"
+
+#ifndef GG_CUDA_HOME_DEFAULT
+#define GG_CUDA_HOME_DEFAULT "/usr/local/cuda"
+#endif
+
+enum { JL_INPUT_CUBIN = 1, JL_INPUT_LIBRARY = 6 }; /* nvJitLinkInputType */
+
+typedef struct jitlink {
+  void *lib;
+  char path[600];
+  int (*create)(void **h, uint32_t nopts, const char **opts);
+  int (*destroy)(void **h);
+  int (*add_data)(void *h, int type, const void *data, size_t size, const char *name);
+  int (*add_file)(void *h, int type, const char *file);
+  int (*complete)(void *h);
+  int (*cubin_size)(void *h, size_t *n);
+  int (*cubin)(void *h, void *buf);
+  int (*err_log_size)(void *h, size_t *n);
+  int (*err_log)(void *h, char *buf);
+  int (*info_log_size)(void *h, size_t *n);
+  int (*info_log)(void *h, char *buf);
+} jitlink;
+
+static const char *cuda_home(void) {
+  const char *env = getenv("CUDA_HOME");
+  return env && *env ? env : GG_CUDA_HOME_DEFAULT;
+}
+
+static int sym(void *lib, void *slot, const char *name) {
+  void *p = dlsym(lib, name);
+  memcpy(slot, &p, sizeof p);
+  return p ? 0 : -1;
+}
+
+/* Open nvJitLink from the same toolkit as NVRTC (the versions must match:
+ * nvJitLink refuses input from a newer NVRTC). */
+static int jitlink_open(jitlink *j, char *err, size_t errlen) {
+  memset(j, 0, sizeof *j);
+  static const char *const sonames[] = {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"};
+  for (size_t i = 0; i < sizeof sonames / sizeof *sonames && !j->lib; i++) {
+    snprintf(j->path, sizeof j->path, "%s/lib64/%s", cuda_home(), sonames[i]);
+    j->lib = dlopen(j->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  }
+  if (!j->lib && !getenv("CUDA_HOME")) {
+    snprintf(j->path, sizeof j->path, "libnvJitLink.so.13");
+    j->lib = dlopen(j->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  }
+  if (!j->lib) {
+    snprintf(err, errlen, "nvJitLink not found in %s/lib64 (libnvJitLink.so.13); device-side "
+             "launch needs it: install the CUDA toolkit's nvJitLink or set CUDA_HOME", cuda_home());
+    return -1;
+  }
+  int bad = 0;
+  bad |= sym(j->lib, &j->create, "nvJitLinkCreate");
+  bad |= sym(j->lib, &j->destroy, "nvJitLinkDestroy");
+  bad |= sym(j->lib, &j->add_data, "nvJitLinkAddData");
+  bad |= sym(j->lib, &j->add_file, "nvJitLinkAddFile");
+  bad |= sym(j->lib, &j->complete, "nvJitLinkComplete");
+  bad |= sym(j->lib, &j->cubin_size, "nvJitLinkGetLinkedCubinSize");
+  bad |= sym(j->lib, &j->cubin, "nvJitLinkGetLinkedCubin");
+  bad |= sym(j->lib, &j->err_log_size, "nvJitLinkGetErrorLogSize");
+  bad |= sym(j->lib, &j->err_log, "nvJitLinkGetErrorLog");
+  bad |= sym(j->lib, &j->info_log_size, "nvJitLinkGetInfoLogSize");
+  bad |= sym(j->lib, &j->info_log, "nvJitLinkGetInfoLog");
+  if (bad) {
+    snprintf(err, errlen, "%s lacks the nvJitLink entry points", j->path);
+    return -1;
+  }
+  return 0;
+}
+
+/* Append "<what>:\n<text>" to res->log (NVRTC's log may already be there). */
+static void log_append(gg_compile_result *res, const char *what, const char *text) {
+  if (!text || !*text) return;
+  size_t old = res->log ? strlen(res->log) : 0;
+  size_t n = old + strlen(what) + strlen(text) + 4;
+  char *log = realloc(res->log, n);
+  if (!log) return;
+  snprintf(log + old, n - old, "%s%s:\n%s", old ? "\n" : "", what, text);
+  res->log = log;
+}
+
+static void take_jl_log(jitlink *j, void *h, int error, gg_compile_result *res) {
+  size_t n = 0;
+  int (*size_fn)(void *, size_t *) = error ? j->err_log_size : j->info_log_size;
+  int (*log_fn)(void *, char *) = error ? j->err_log : j->info_log;
+  if (size_fn(h, &n) || n == 0) return;
+  char *buf = malloc(n + 1);
+  if (!buf) return;
+  if (!log_fn(h, buf)) {
+    buf[n] = 0;
+    log_append(res, error ? "nvJitLink error" : "nvJitLink", buf);
+  }
+  free(buf);
+}
+
+/* Link the relocatable cubin in res->binary with libcudadevrt.a; on
+ * success res->binary is the loadable cubin. */
+static gg_status link_devrt(const char *arch, gg_compile_result *res) {
+  char err[800], archopt[64], devrt[700];
+  jitlink j;
+  if (jitlink_open(&j, err, sizeof err)) {
+    log_append(res, "link", err);
+    return GG_ERR_NO_LIBRARY;
+  }
+  snprintf(devrt, sizeof devrt, "%s/lib64/libcudadevrt.a", cuda_home());
+  struct stat sb;
+  if (stat(devrt, &sb) != 0) {
+    snprintf(err, sizeof err, "%s not found: device-side launch needs the CUDA device runtime", devrt);
+    log_append(res, "link", err);
+    return GG_ERR_NO_LIBRARY;
+  }
+  snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+  const char *opts[] = {archopt};
+  void *h = NULL;
+  int r = j.create(&h, 1, opts);
+  if (r) {
+    snprintf(err, sizeof err, "nvJitLinkCreate(%s) failed (%d)", archopt, r);
+    log_append(res, "link", err);
+    return GG_ERR_COMPILE;
+  }
+  const char *step = "nvJitLinkAddData(relocatable cubin)";
+  r = j.add_data(h, JL_INPUT_CUBIN, res->binary, res->binary_size, "gpugen_rdc.cubin");
+  if (!r) { step = "nvJitLinkAddFile(libcudadevrt.a)"; r = j.add_file(h, JL_INPUT_LIBRARY, devrt); }
+  if (!r) { step = "nvJitLinkComplete"; r = j.complete(h); }
+  size_t n = 0;
+  void *cubin = NULL;
+  if (!r) { step = "nvJitLinkGetLinkedCubinSize"; r = j.cubin_size(h, &n); }
+  if (!r && !(cubin = malloc(n ? n : 1))) {
+    j.destroy(&h);
+    return GG_ERR_OUT_OF_MEMORY;
+  }
+  if (!r) { step = "nvJitLinkGetLinkedCubin"; r = j.cubin(h, cubin); }
+  take_jl_log(&j, h, r != 0, res);
+  j.destroy(&h);
+  if (r) {
+    free(cubin);
+    snprintf(err, sizeof err, "%s failed (nvJitLinkResult %d)", step, r);
+    log_append(res, "link", err);
+    return GG_ERR_COMPILE;
+  }
+  free(res->binary);
+  res->binary = cubin;
+  res->binary_size = n;
+  return GG_OK;
+}
+
+gg_status ggr_compile_rdc_with(ggr_compiler *c, const char *arch, const char *name,
+                               const char *source, const char *const *options,
+                               gg_compile_result *res) {
+  memset(res, 0, sizeof *res);
+  if (c->kind != GG_BACKEND_CUDA) {
+    res->log = strdup("device-side launch (relocatable device code) is CUDA only: hiprtc 5.2 "
+                      "has no device runtime to link");
+    return res->status = GG_ERR_UNSUPPORTED;
+  }
+  if (strncmp(arch, "sm_", 3) != 0) {
+    size_t n = strlen(arch) + 100;
+    if ((res->log = malloc(n)))
+      snprintf(res->log, n, "relocatable device code needs a real arch (sm_XX), not '%s'", arch);
+    return res->status = GG_ERR_UNSUPPORTED;
+  }
+  int nuser = 0;
+  while (options && options[nuser]) nuser++;
+  const char **opts = malloc((size_t)(nuser + 2) * sizeof *opts);
+  if (!opts) return res->status = GG_ERR_OUT_OF_MEMORY;
+  for (int i = 0; i < nuser; i++) opts[i] = options[i];
+  opts[nuser] = "-rdc=true";
+  opts[nuser + 1] = NULL;
+  gg_status st = ggr_compile_with(c, arch, name, source, opts, res);
+  free(opts);
+  if (!st) st = link_devrt(arch, res);
+  return res->status = st;
+}
+
+gg_status gg_compile_rdc(const char *arch, const char *name, const char *source,
+                         const char *const *options, gg_compile_result *res) {
+  if (!res) return GG_ERR_INVALID;
+  memset(res, 0, sizeof *res);
+  if (!arch || !source) {
+    res->log = strdup("gg_compile_rdc: arch or source is NULL");
+    return res->status = GG_ERR_INVALID;
+  }
+  if (!strncmp(arch, "gfx", 3)) {
+    res->log = strdup("device-side launch (relocatable device code) is CUDA only");
+    return res->status = GG_ERR_UNSUPPORTED;
+  }
+  char err[1200];
+  ggr_compiler *c;
+  gg_status st = ggr_compiler_load(GG_BACKEND_CUDA, &c, err, sizeof err);
+  if (st) {
+    res->log = strdup(err);
+    return res->status = st;
+  }
+  st = ggr_compile_rdc_with(c, arch, name, source, options, res);
+  ggr_compiler_unload(c);
+  return st;
+}
+
+/* ---- loading: the rdc twin of gg_module_load (module.c) ---- */
+
+/* Everything that changes the linked binary: NVRTC's identity, the
+ * device runtime archive, and "-rdc=true" so a plain build of the same
+ * source never shares the entry. */
+static ggr_key rdc_key(gg_context *ctx, const gg_module_desc *d) {
+  char ident[1500], devrt[700];
+  struct stat sb = {0};
+  snprintf(devrt, sizeof devrt, "%s/lib64/libcudadevrt.a", cuda_home());
+  stat(devrt, &sb);
+  snprintf(ident, sizeof ident, "%s %d.%d %s -rdc=true nvJitLink %s %lld %lld", ctx->rtc->name,
+           ctx->rtc->version_major, ctx->rtc->version_minor, ctx->rtc->lib_path, devrt,
+           (long long)sb.st_size, (long long)sb.st_mtim.tv_sec);
+  ggr_key_parts p = {
+    .source = d->cuda_source, .options = d->cuda_options, .arch = ctx->arch,
+    .compiler = ident, .driver_version = ctx->driver_version,
+    .gpugen_version = gg_version(), .abi = GG_MODULE_ABI,
+  };
+  return ggr_cache_key(&p);
+}
+
+static gg_status rdc_binary(gg_context *ctx, gg_module *m, int skip_cache, void **bin,
+                            size_t *size) {
+  ggr_key key = {m->key_lo, m->key_hi};
+  if (!skip_cache && ggr_cache_get(ctx->cache, key, bin, size) == GG_OK) {
+    m->from_cache = 1;
+    return GG_OK;
+  }
+  m->from_cache = 0;
+  const gg_module_desc *d = m->desc;
+  gg_compile_result res;
+  double t0 = ggr_now_ms();
+  gg_status st = ggr_compile_rdc_with(ctx->rtc, ctx->arch, d->lua_file ? d->lua_file : d->name,
+                                      d->cuda_source, d->cuda_options, &res);
+  m->compile_ms = ggr_now_ms() - t0;
+  if (st) {
+    ggr_set_error(ctx, st, "%s: NVRTC -rdc + nvJitLink for %s failed:\n%s",
+                  d->name ? d->name : "module", ctx->arch, res.log ? res.log : "(no log)");
+    gg_compile_result_free(&res);
+    return st;
+  }
+  *bin = res.binary;
+  *size = res.binary_size;
+  res.binary = NULL;
+  gg_compile_result_free(&res);
+  if (ggr_cache_put(ctx->cache, key, *bin, *size) && ctx->verbose)
+    fprintf(stderr, "gpugen: could not store %s in the cache\n", d->name);
+  return GG_OK;
+}
+
+/* The kernels of an rdc module: function and occupancy.  Workspaces are
+ * not supported here (module.c's allocation is private to it and no
+ * device-launch kernel needs one yet). */
+static gg_status rdc_kernels(gg_module *m) {
+  gg_context *ctx = m->ctx;
+  const gg_module_desc *d = m->desc;
+  if (d->nkernels <= 0) return GG_OK;
+  m->kernels = calloc((size_t)d->nkernels, sizeof *m->kernels);
+  if (!m->kernels) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  for (int i = 0; i < d->nkernels; i++) {
+    gg_kernel *k = &m->kernels[i];
+    const gg_kernel_desc *kd = &d->kernels[i];
+    k->mod = m;
+    k->desc = kd;
+    if (!kd->symbol || !kd->name || kd->block_size <= 0)
+      return ggr_set_error(ctx, GG_ERR_INVALID, "kernel %d of %s: no name, symbol or block size",
+                           i, d->name);
+    if (kd->ws_fixed || kd->ws_per_block)
+      return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "kernel %s: workspaces are not supported "
+                           "with gg_module_load_rdc", kd->name);
+    char what[300];
+    snprintf(what, sizeof what, "kernel %s (symbol %s)", kd->name, kd->symbol);
+    gg_status st = ggr_check(ctx, ctx->be->module_function(&k->fn, m->native, kd->symbol), what);
+    if (st) return st == GG_ERR_BACKEND ? ggr_set_error(ctx, GG_ERR_NOT_FOUND, "%s", ctx->err) : st;
+    st = ggr_check(ctx, ctx->be->occupancy(&k->resident_per_sm, k->fn, kd->block_size,
+                                           kd->shared_bytes), what);
+    if (st) return st;
+    k->resident = k->resident_per_sm * ctx->sm_count;
+  }
+  return GG_OK;
+}
+
+static gg_status rdc_check(gg_context *ctx, const gg_module_desc *d) {
+  if (ctx->be->kind != GG_BACKEND_CUDA)
+    return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "gg_module_load_rdc: device-side launch is "
+                         "CUDA only (this context is %s)", ctx->be->name);
+  if (d->abi != GG_MODULE_ABI)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "module %s was generated for ABI %d; this runtime "
+                         "reads ABI %d", d->name ? d->name : "?", d->abi, GG_MODULE_ABI);
+  if (!d->cuda_source)
+    return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "module %s has no CUDA source",
+                         d->name ? d->name : "?");
+  if (d->nkernels < 0 || (d->nkernels > 0 && !d->kernels))
+    return ggr_set_error(ctx, GG_ERR_INVALID, "module %s: bad kernel table", d->name);
+  if (!ctx->rtc) {
+    char err[1200];
+    gg_status st = ggr_compiler_load(GG_BACKEND_CUDA, &ctx->rtc, err, sizeof err);
+    if (st) return ggr_set_error(ctx, st, "%s", err);
+  }
+  return ggr_make_current(ctx);
+}
+
+static void rdc_release(gg_module *m) {
+  if (m->native) m->ctx->be->module_unload(m->native);
+  free(m->kernels);
+  free(m);
+}
+
+gg_status gg_module_load_rdc(gg_context *ctx, const gg_module_desc *desc, gg_module **out) {
+  if (!ctx || !desc || !out)
+    return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "gg_module_load_rdc: NULL argument")
+               : GG_ERR_INVALID;
+  *out = NULL;
+  gg_status st = rdc_check(ctx, desc);
+  if (st) return st;
+  ggr_key key = rdc_key(ctx, desc);
+  for (gg_module *m = ctx->modules; m; m = m->next)
+    if (m->key_lo == key.lo && m->key_hi == key.hi) {
+      m->refs++;
+      *out = m;
+      return GG_OK;
+    }
+  gg_module *m = calloc(1, sizeof *m);
+  if (!m) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  m->ctx = ctx;
+  m->desc = desc;
+  m->key_lo = key.lo;
+  m->key_hi = key.hi;
+  m->refs = 1;
+  void *bin = NULL;
+  size_t size = 0;
+  st = rdc_binary(ctx, m, 0, &bin, &size);
+  if (!st) {
+    int r = ctx->be->module_load(&m->native, bin);
+    if (r && m->from_cache) { /* the driver refuses a cached entry: relink */
+      free(bin);
+      bin = NULL;
+      st = rdc_binary(ctx, m, 1, &bin, &size);
+      if (!st) r = ctx->be->module_load(&m->native, bin);
+    }
+    if (!st) st = ggr_check(ctx, r, "module load (linked rdc cubin)");
+  }
+  free(bin);
+  if (!st) st = rdc_kernels(m);
+  if (st) {
+    rdc_release(m);
+    return st;
+  }
+  /* in the context's list: gg_module_free releases it like any module */
+  m->next = ctx->modules;
+  ctx->modules = m;
+  *out = m;
+  return GG_OK;
+}

@@ -1,0 +1,24 @@
+/*
+ * link.h - relocatable device code (internal): NVRTC with -rdc=true, then
+ * nvJitLink with libcudadevrt.a, for kernels that launch kernels (dynamic
+ * parallelism).  CUDA only.
+ *
+ * nvJitLink is loaded with dlopen like every vendor library: from
+ * $CUDA_HOME/lib64 when CUDA_HOME is set, else the toolkit found at build
+ * time, else the default search path.  libcudadevrt.a must sit in the same
+ * toolkit's lib64 (it is a static archive: it is read, not loaded).
+ */
+#ifndef GGR_LINK_H
+#define GGR_LINK_H
+
+#include "backend.h"
+
+/* Compile `source` for `arch` ("sm_90"; PTX targets are refused: the
+ * linker needs a real arch) with -rdc=true and link it with the device
+ * runtime into one loadable cubin in res->binary.  The logs of NVRTC and
+ * nvJitLink go to res->log. */
+gg_status ggr_compile_rdc_with(ggr_compiler *c, const char *arch, const char *name,
+                               const char *source, const char *const *options,
+                               gg_compile_result *res);
+
+#endif /* GGR_LINK_H */
