@@ -698,6 +698,16 @@ static int module_uses(const ggi_module *m, unsigned target, gg_dtype t)
   return 0;
 }
 
+/* The plan's template, or its pieces one after the other (plan.h). */
+static int render_parts(const char *templates_dir, const ggi_plan *plan, const ggi_dict *dict,
+                        ggi_buf *out, ggi_diag *d)
+{
+  if (plan->nparts == 0) return ggi_render_template(templates_dir, plan->template_path, dict, out, d);
+  for (int i = 0; i < plan->nparts; i++)
+    if (ggi_render_template(templates_dir, plan->template_parts[i], dict, out, d) != 0) return -1;
+  return 0;
+}
+
 static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned target,
                          const char *templates_dir, ggi_buf *out, ggi_diag *d)
 {
@@ -709,7 +719,7 @@ static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned targ
   spec_summary(out, k);
   ggi_buf_printf(out, " ==== */\nstruct gg_args_%s {\n%s};\n\n", k->name,
                  dict_get(&dict, "ARGS_FIELDS", strlen("ARGS_FIELDS")));
-  if (ggi_render_template(templates_dir, plan.template_path, &dict, out, d) != 0) return -1;
+  if (render_parts(templates_dir, &plan, &dict, out, d) != 0) return -1;
   ggi_buf_puts(out, "\n");
   const char *wrapper = k->launch == GG_LAUNCH_COOPERATIVE ? "common/kernel_cooperative.cuh"
                                                            : "common/kernel_classic.cuh";
@@ -1285,7 +1295,10 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   if (is_reduce_like(k)) fprintf(out, ", strategy %s", strategy_name(k->spec.strategy));
   fprintf(out, "%s\n", k->spec.cas_emulation ? ", CAS emulation" : "");
   for (int i = 0; i < k->spec.n_why && i < 8; i++) fprintf(out, "  why: %s\n", k->spec.why[i]);
-  fprintf(out, "template: %s\n", ki.plan.template_path);
+  if (ki.plan.nparts == 0) fprintf(out, "template: %s\n", ki.plan.template_path);
+  for (int i = 0; i < ki.plan.nparts; i++)
+    fprintf(out, "%s%s", i == 0 ? "templates: " : " + ", ki.plan.template_parts[i]);
+  if (ki.plan.nparts > 0) fprintf(out, "\n");
   fprintf(out, "grid: %s", grid_rule_text(k, &ki.plan));
   if (ki.plan.grid_rule == GG_GRID_FIXED) fprintf(out, " (%lld blocks)", (long long)ki.plan.grid_fixed);
   fprintf(out, "%s\n", ki.plan.cap_resident && ki.plan.grid_rule != GG_GRID_RESIDENT

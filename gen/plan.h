@@ -15,9 +15,19 @@
 #include "ir.h"
 
 #define GGI_PLAN_MAX_VARS 24
+#define GGI_PLAN_MAX_PARTS 6
+
+/* A kernel's source is one template (template_path, for and team) or an
+ * ordered list of pieces (template_parts, reduce: head + phase-2 block +
+ * workspace + phase-3 tail) rendered with the same values and
+ * concatenated, so that strategies share their common code.  The plan
+ * chooses the pieces; the templates hold no decisions.  With nparts > 0,
+ * template_path is template_parts[0]. */
 
 typedef struct ggi_plan {
-  const char *template_path;   /* relative to templates/, e.g. "common/reduce_warp_shuffle.cuh" */
+  const char *template_path;   /* relative to templates/, e.g. "common/scan.cuh" */
+  const char *template_parts[GGI_PLAN_MAX_PARTS]; /* when nparts > 0: rendered in order */
+  int nparts;
   uint32_t shared_bytes;       /* dynamic shared memory per block */
   uint32_t ws_fixed, ws_per_block; /* workspace, see gg_kernel_desc */
   int needs_seq;               /* kernel uses the gg_seq hidden field */

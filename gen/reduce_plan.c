@@ -226,6 +226,14 @@ void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, 
     t = (t + 31) / 32 * 32;
     b = t < 32 ? 32 : t > 1024 ? 1024 : (int)t;
     w = "one block with ~16 elements per thread: small blocks have cheap barriers";
+  } else if (k->pattern == GG_PATTERN_REDUCE && strategy_of(k) == GGI_STRAT_WARP_SHUFFLE) {
+    /* Measured on the H100 (bench/reduce_bench --only shapes): 1024
+     * threads keep full occupancy with 2 blocks per SM, so the capped grid
+     * has 264 partials and tickets instead of 1056 - at or above CUB at 16M
+     * and 256M for f32, i32 and f64, where 256 threads gave 0.99x. */
+    b = 1024;
+    w = "1024 threads: full occupancy with 2 blocks per SM, so a quarter of the partials and "
+        "tickets of 256-thread blocks (measured: >= CUB at 16M and 256M)";
   }
   if (k->pattern == GG_PATTERN_TILE_REDUCE) vec = 1;
   if (k->block > 0) {
@@ -293,15 +301,44 @@ static int fail_oom(ggi_diag *d)
   return -1;
 }
 
+/* The template pieces of strategy s, in order (see plan.h): every
+ * strategy starts with the head (types, element read, phase 1).  Phase 2:
+ * the warp-shuffle block reduce serves every strategy but the tree, the
+ * tiles and global_atomic (which has none); deterministic is warp_shuffle
+ * with a fixed grid (set below), so it takes the same pieces.  Phase 3:
+ * the last-block ticket, the two atomic endings, or the grid barrier. */
+static void reduce_parts(ggi_strategy s, ggi_plan *p)
+{
+  const char *block = "common/reduce_block_warp_shuffle.cuh";
+  const char *tail = "common/reduce_tail_ticket.cuh";
+  int atomic = 0;
+  switch (s) {
+  case GGI_STRAT_SHARED_TREE: block = "common/reduce_block_shared_tree.cuh"; break;
+  case GGI_STRAT_CG_TILE: block = "common/reduce_block_cg_tile.cuh"; break;
+  case GGI_STRAT_GLOBAL_ATOMIC:
+    block = NULL;
+    atomic = 1;
+    tail = "common/reduce_tail_global_atomic.cuh";
+    break;
+  case GGI_STRAT_SHARED_ATOMIC:
+    atomic = 1;
+    tail = "common/reduce_tail_shared_atomic.cuh";
+    break;
+  case GGI_STRAT_GRID_SYNC: tail = "common/reduce_tail_grid_sync.cuh"; break;
+  default: break; /* auto, warp_shuffle, deterministic */
+  }
+  p->nparts = 0;
+  p->template_parts[p->nparts++] = "common/reduce_head.cuh";
+  if (block) p->template_parts[p->nparts++] = block;
+  p->template_parts[p->nparts++] = "common/reduce_workspace.cuh";
+  if (atomic) p->template_parts[p->nparts++] = "common/reduce_atomic.cuh";
+  p->template_parts[p->nparts++] = tail;
+  p->template_path = p->template_parts[0];
+}
+
 static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
                        ggi_diag *d)
 {
-  static const char *const tpl[GGI_STRAT_COUNT] = {
-    "common/reduce_warp_shuffle.cuh", "common/reduce_global_atomic.cuh",
-    "common/reduce_shared_atomic.cuh", "common/reduce_warp_shuffle.cuh",
-    "common/reduce_shared_tree.cuh", "common/reduce_cg_tile.cuh",
-    "common/reduce_grid_sync.cuh", "common/reduce_deterministic.cuh",
-  };
   ggi_strategy s = strategy_of(k);
   const ggi_param *src = plain_read(k);
   int block, items, vec, nv = nvalues(k);
@@ -310,7 +347,7 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
   ggi_reduce_shape(k, &block, &items, &vec, NULL);
   if (k->spec.block > 0) block = k->spec.block;
 
-  p->template_path = tpl[s];
+  reduce_parts(s, p);
   p->ws_fixed = WS_FIXED;
   p->ws_per_block = (uint32_t)((nv * acc_size + 7) / 8 * 8);
   /* warp partials (at most 32 warps) or, for the tree, one slot per thread */

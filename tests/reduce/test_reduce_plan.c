@@ -64,7 +64,9 @@ static void test_auto(ggi_module *m)
   CHECK(block == 64 && vec == 4 && items == 16);
   CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == 1);
-  CHECK(strcmp(p.template_path, "common/reduce_warp_shuffle.cuh") == 0);
+  CHECK(p.nparts == 4 && strcmp(p.template_parts[0], "common/reduce_head.cuh") == 0);
+  CHECK(strcmp(p.template_parts[1], "common/reduce_block_warp_shuffle.cuh") == 0);
+  CHECK(strcmp(p.template_path, p.template_parts[0]) == 0);
   CHECK(strcmp(var(&p, "RVEC"), "4") == 0 && strcmp(var(&p, "VEC_PTR"), "x") == 0);
 
   k = base(GG_PATTERN_REDUCE, NULL, 32768);
@@ -99,10 +101,30 @@ static void test_strategies(ggi_module *m)
   const char *why;
   ggi_kernel k = base(GG_PATTERN_REDUCE, "n", 0);
 
+  /* the pieces of each strategy, in order, after reduce_head.cuh;
+   * auto and deterministic are warp_shuffle's pieces (a different grid) */
+  static const char *const parts[GGI_STRAT_COUNT] = {
+    [GGI_STRAT_AUTO] = "block_warp_shuffle workspace tail_ticket",
+    [GGI_STRAT_GLOBAL_ATOMIC] = "workspace atomic tail_global_atomic",
+    [GGI_STRAT_SHARED_ATOMIC] = "block_warp_shuffle workspace atomic tail_shared_atomic",
+    [GGI_STRAT_WARP_SHUFFLE] = "block_warp_shuffle workspace tail_ticket",
+    [GGI_STRAT_SHARED_TREE] = "block_shared_tree workspace tail_ticket",
+    [GGI_STRAT_CG_TILE] = "block_cg_tile workspace tail_ticket",
+    [GGI_STRAT_GRID_SYNC] = "block_warp_shuffle workspace tail_grid_sync",
+    [GGI_STRAT_DETERMINISTIC] = "block_warp_shuffle workspace tail_ticket",
+  };
   for (int s = 0; s < GGI_STRAT_COUNT; s++) {
+    char want[256] = "head", got[256] = "";
     k.spec.strategy = (ggi_strategy)s;
     CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
-    CHECK(strstr(p.template_path, s == 0 ? "warp_shuffle" : ggi_strategy_name((ggi_strategy)s)));
+    snprintf(want + 4, sizeof want - 4, " %s", parts[s]);
+    for (int i = 0; i < p.nparts; i++) {
+      CHECK(strncmp(p.template_parts[i], "common/reduce_", 14) == 0);
+      size_t len = strlen(got);
+      snprintf(got + len, sizeof got - len, "%s%.*s", i ? " " : "",
+               (int)(strlen(p.template_parts[i]) - 14 - 4), p.template_parts[i] + 14);
+    }
+    CHECK(strcmp(got, want) == 0);
   }
   CHECK(strcmp(ggi_strategy_name(GGI_STRAT_CG_TILE), "cg_tile") == 0);
   CHECK(strcmp(ggi_strategy_name(GGI_STRAT_COUNT), "?") == 0);

@@ -373,11 +373,12 @@ struct gg_args_sum1k {
   void * gg_ws; /* offset 16 */
 };
 
-/* reduce sum1k, strategy warp_shuffle.
- * Shuffles inside each warp, one shuffle over the warps' partials, and -
- * with several blocks - one partial per block in the workspace, combined
- * by the last block to take the ticket.  No atomics on the data, one
- * kernel, no pre-initialised output: the CUB-like choice of `auto`. */
+/* reduce sum1k: the first piece of every reduce strategy.
+ * gpugen renders a reduce as an ordered list of pieces chosen by the plan
+ * (gen/reduce_plan.c), all with the same values: this head (types, the
+ * element read, phase 1), a phase-2 block piece (reduce_block_*.cuh), the
+ * workspace layout (reduce_workspace.cuh) and a phase-3 tail
+ * (reduce_tail_*.cuh) that also defines gg_body_sum1k. */
 #define GG_COMBINE(a, b) ((a) + (b))
 namespace GG_NS_sum1k {
 
@@ -438,7 +439,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 442 "persistent_three.cu"
+#line 443 "persistent_three.cu"
 
   );
   
@@ -526,6 +527,17 @@ GG_INLINE acc thread_fold(const gg_args_sum1k &args, const gg_grid &g)
   return gg_acc_;
 }
 
+/* Phase 2 of strategy warp_shuffle (and of deterministic, shared_atomic
+ * and grid_sync, which reduce a block the same way).
+ * warp_shuffle: shuffles inside each warp, one shuffle over the warps'
+ * partials, and - with several blocks - one partial per block in the
+ * workspace, combined by the last block to take the ticket.  No atomics
+ * on the data, one kernel, no pre-initialised output: the CUB-like choice
+ * of `auto`.
+ * deterministic: the same pieces with a grid fixed by gpugen, not by the
+ * device (GG_GRID_FIXED): every element goes to the same thread, every
+ * combine happens in the same order, so floating-point results are
+ * bit-identical run to run and on any device with this warp size. */
 /* Shuffle tree inside one warp; lane 0 ends with the warp's result. */
 GG_INLINE acc warp_reduce(acc a)
 {
@@ -554,6 +566,7 @@ GG_INLINE acc block_reduce(acc a, const gg_grid &g)
   return a;
 }
 
+/* The reduce workspace, shared by every phase-3 tail. */
 /* Workspace (zero-filled by the runtime, left as found):
  *   [0] ticket  [4] init state  [8] grid barrier  [16..80) accumulator
  *   [128...) one partial per block */
@@ -571,6 +584,8 @@ GG_INLINE acc load_partial(const acc *p)
 }
 
 
+/* Phase 3 of warp_shuffle, deterministic, shared_tree and cg_tile: the
+ * last block to take the ticket combines the per-block partials. */
 /* Phase 3: one pass, no second kernel, no pre-initialised output.  Each
  * block leaves its partial in the workspace and takes a ticket; the last
  * block to arrive combines the partials in block order - a fixed order,
@@ -653,7 +668,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
       [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 657 "persistent_three.cu"
+#line 672 "persistent_three.cu"
 
       }();
     }

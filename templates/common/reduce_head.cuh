@@ -1,6 +1,9 @@
-/* reduce {{NAME}}, strategy cg_tile.
- * Per-thread folding, then thread-block tiles of 16 (tile shuffles, tile
- * partials in shared memory), then the last-block combine. */
+/* reduce {{NAME}}: the first piece of every reduce strategy.
+ * gpugen renders a reduce as an ordered list of pieces chosen by the plan
+ * (gen/reduce_plan.c), all with the same values: this head (types, the
+ * element read, phase 1), a phase-2 block piece (reduce_block_*.cuh), the
+ * workspace layout (reduce_workspace.cuh) and a phase-3 tail
+ * (reduce_tail_*.cuh) that also defines gg_body_{{NAME}}. */
 {{COMBINE_DEF}}
 namespace GG_NS_{{NAME}} {
 
@@ -122,100 +125,3 @@ GG_INLINE acc thread_fold(const {{ARGS_T}} &args, const gg_grid &g)
   return gg_acc_;
 }
 
-/* Phase 2 with thread-block tiles, as in the HIP cooperative-groups
- * tutorial: the block is partitioned into tiles of TILE_W threads
- * (tiled_partition<16>); each tile reduces with shuffles, its rank-0
- * thread leaves a partial in shared memory, and the first tile reduces
- * the partials.  Written on the prelude's shuffles because hiprtc has no
- * cooperative_groups; a 16-lane tile never crosses a warp (32 or 64). */
-enum { TILE_W = 16 };
-
-GG_INLINE acc tile_reduce(acc a)
-{
-  for (int d = TILE_W / 2; d > 0; d >>= 1) combine(a, shfl_down(a, d));
-  return a; /* valid in the tile's thread_rank() 0 */
-}
-
-GG_INLINE acc block_reduce(acc a, const gg_grid &g)
-{
-  acc *part = (acc *)g.smem; /* one per tile: at most 64 */
-  const unsigned tile = g.thread / TILE_W, rank = g.thread % TILE_W;
-  const unsigned ntiles = (g.nthreads + TILE_W - 1) / TILE_W;
-  a = tile_reduce(a);
-  if (ntiles == 1) return a;
-  if (rank == 0) part[tile] = a;
-  gg_sync(g);
-  /* the whole first warp takes part (shuffles need converged warps);
-   * only its first tile carries partials */
-  if (g.thread < (unsigned)gg_warp_size()) {
-    a = identity();
-    if (g.thread < TILE_W)
-      for (unsigned t = g.thread; t < ntiles; t += TILE_W) combine(a, part[t]);
-    a = tile_reduce(a);
-  }
-  gg_sync(g);
-  return a;
-}
-
-/* Workspace (zero-filled by the runtime, left as found):
- *   [0] ticket  [4] init state  [8] grid barrier  [16..80) accumulator
- *   [128...) one partial per block */
-GG_INLINE unsigned *ws_ticket(const {{ARGS_T}} &args) { return (unsigned *)args.gg_ws; }
-GG_INLINE acc *ws_partials(const {{ARGS_T}} &args) { return (acc *)((char *)args.gg_ws + 128); }
-
-/* Another block's partial: volatile so a persistent kernel never reads a
- * line its SM's L1 kept from an earlier frame. */
-GG_INLINE acc load_partial(const acc *p)
-{
-  acc a;
-#pragma unroll
-  for (int k = 0; k < NV; ++k) a.v[k] = *(volatile const acc_t *)&p->v[k];
-  return a;
-}
-
-
-/* Phase 3: one pass, no second kernel, no pre-initialised output.  Each
- * block leaves its partial in the workspace and takes a ticket; the last
- * block to arrive combines the partials in block order - a fixed order,
- * so the result is bit-identical run to run for a fixed grid - writes
- * into(), and resets the ticket for the next launch.  `a` is valid in
- * thread 0. */
-GG_INLINE void finish(const {{ARGS_T}} &args, const gg_grid &g, const acc &a)
-{
-  if (g.nblocks == 1) { /* one block: nothing to combine, no workspace */
-    if (g.thread == 0) store(args, a);
-    return;
-  }
-  unsigned *ticket = ws_ticket(args);
-  acc *part = ws_partials(args);
-  unsigned *am_last = (unsigned *)g.smem;
-  if (g.thread == 0) {
-    part[g.block] = a;
-    /* the partial must be visible to the last block before our ticket is */
-    __threadfence();
-    *am_last = atomicAdd(ticket, 1u) == g.nblocks - 1;
-  }
-  gg_sync(g);
-  const unsigned last = *am_last;
-  gg_sync(g); /* block_reduce below reuses the word */
-  if (!last) return;
-  __threadfence(); /* every other block's partial is visible from here on */
-  acc b = identity();
-  for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));
-  b = block_reduce(b, g);
-  if (g.thread == 0) {
-    store(args, b);
-    atomicExch(ticket, 0u); /* ready for the next launch */
-  }
-}
-
-} /* namespace GG_NS_{{NAME}} */
-
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
-{
-  using namespace GG_NS_{{NAME}};
-  acc a = thread_fold(args, g);
-  a = block_reduce(a, g);
-  finish(args, g, a);
-}
-#undef GG_COMBINE

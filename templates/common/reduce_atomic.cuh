@@ -1,0 +1,43 @@
+/* The single accumulator of global_atomic and shared_atomic: where it
+ * lives, how one value is merged into it, its one-time initialisation and
+ * the copy out by the last block.  A tail (reduce_tail_*_atomic.cuh)
+ * follows with the body. */
+GG_INLINE acc *ws_accumulator(const {{ARGS_T}} &args) { return (acc *)((char *)args.gg_ws + 16); }
+
+GG_INLINE void atomic_merge(acc_t *p, acc_t v)
+{
+  {{RED_ATOMIC}}
+}
+
+/* The workspace starts zero-filled, and zero is not the identity of every
+ * operator (min, prod, ...).  The first block of the first launch writes
+ * the identity once; later launches find state 2 with one load.  Blocks
+ * spin only while the first one writes, and all blocks are co-resident
+ * (the grid is capped at the resident count).  Thread 0 only. */
+GG_INLINE void init_accumulator(const {{ARGS_T}} &args)
+{
+  unsigned *state = (unsigned *)args.gg_ws + 1;
+  if (gg_load_acquire_gpu(state) == 2u) return;
+  if (atomicCAS(state, 0u, 1u) == 0u) {
+    *ws_accumulator(args) = identity();
+    gg_store_release_gpu(state, 2u); /* the identity before the state */
+  } else {
+    while (gg_load_acquire_gpu(state) != 2u) {
+    }
+  }
+}
+
+/* Thread 0, after this block's atomics: take a ticket; the last block
+ * copies the accumulator out and puts the identity back for next time. */
+GG_INLINE void finish_atomic(const {{ARGS_T}} &args, const gg_grid &g)
+{
+  __threadfence(); /* our atomics are performed before our ticket is */
+  if (atomicAdd(ws_ticket(args), 1u) != g.nblocks - 1) return;
+  __threadfence();
+  acc *accum = ws_accumulator(args);
+  store(args, load_partial(accum));
+  *accum = identity();
+  __threadfence();
+  atomicExch(ws_ticket(args), 0u);
+}
+

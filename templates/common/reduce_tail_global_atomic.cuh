@@ -1,0 +1,24 @@
+/* Phase 3 of strategy global_atomic: per-thread folding, then one atomic
+ * per thread on a single accumulator in the workspace (the oneAPI guide's
+ * global-atomic reduction); the last block copies it into the output and
+ * puts the identity back. */
+} /* namespace GG_NS_{{NAME}} */
+
+__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+{
+  using namespace GG_NS_{{NAME}};
+  acc a = thread_fold(args, g);
+  if ({{WS_INIT}}) {
+    if (g.thread == 0) init_accumulator(args);
+    gg_sync(g);
+  }
+  /* The raw strategy, exactly as named: every thread sends its own
+   * partial to the same address.  Contended float atomics serialize in
+   * L2; this is the lesson the benchmark shows, never an auto choice. */
+  acc *accum = ws_accumulator(args);
+#pragma unroll
+  for (int k = 0; k < NV; ++k) atomic_merge(&accum->v[k], a.v[k]);
+  gg_sync(g);
+  if (g.thread == 0) finish_atomic(args, g);
+}
+#undef GG_COMBINE

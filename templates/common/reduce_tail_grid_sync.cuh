@@ -1,0 +1,26 @@
+/* Phase 3 of strategy grid_sync: two phases in one cooperative kernel:
+ * every block reduces its share and leaves a partial, the whole grid meets
+ * at a barrier, block 0 combines the partials in block order. */
+} /* namespace GG_NS_{{NAME}} */
+
+__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+{
+  using namespace GG_NS_{{NAME}};
+  acc a = thread_fold(args, g);
+  a = block_reduce(a, g);
+  if (g.nblocks == 1) {
+    if (g.thread == 0) store(args, a);
+    return;
+  }
+  acc *part = ws_partials(args);
+  if (g.thread == 0) part[g.block] = a;
+  /* Phase boundary: the grid barrier (cooperative launch, every block
+   * co-resident) orders every block's partial before block 0 reads. */
+  gg_grid_sync((unsigned *)args.gg_ws + 2);
+  if (g.block != 0) return;
+  acc b = identity();
+  for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));
+  b = block_reduce(b, g);
+  if (g.thread == 0) store(args, b);
+}
+#undef GG_COMBINE
