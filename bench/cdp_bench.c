@@ -30,7 +30,7 @@ typedef struct row {
   bench_summary r;
 } row;
 
-static row rows[8];
+static row rows[12];
 static int nrows;
 static long long incs;     /* increments applied so far: x[i] = 1 + incs */
 static long long bad_sums;
@@ -39,6 +39,10 @@ static void check_sum(const cdp_loop *L) {
   if (cdp_sum_result(L) != (long long)N_SUM * (1 + incs)) bad_sums++;
 }
 
+static const char *const modes[] = {"launch + sync", "CDP, long-lived parent",
+                                    "CDP, tail-relaunched parent"};
+
+/* cdp: 0 host launch + sync, 1 long-lived parent, 2 tail-relaunched */
 static int measure(cdp_loop *L, const char *workload, int cmd, int cdp, int iters) {
   bench_stats s;
   if (bench_stats_init(&s, (size_t)iters)) return -1;
@@ -47,8 +51,8 @@ static int measure(cdp_loop *L, const char *workload, int cmd, int cdp, int iter
     gg_status st = cdp ? cdp_frame(L, cmd, 2000) : cdp_host_frame(L, cmd);
     double t1 = bench_now_us();
     if (st) {
-      fprintf(stderr, "cdp_bench: %s (%s): %s: %s\n", workload, cdp ? "CDP" : "launch + sync",
-              gg_strerror(st), L->err);
+      fprintf(stderr, "cdp_bench: %s (%s): %s: %s\n", workload, modes[cdp], gg_strerror(st),
+              L->err);
       bench_stats_free(&s);
       return -1;
     }
@@ -58,7 +62,7 @@ static int measure(cdp_loop *L, const char *workload, int cmd, int cdp, int iter
   }
   row *r = &rows[nrows++];
   r->workload = workload;
-  r->mode = cdp ? "CDP fire-and-forget child" : "launch + sync";
+  r->mode = modes[cdp];
   bench_stats_summarize(&s, &r->r);
   bench_stats_free(&s);
   return 0;
@@ -111,14 +115,16 @@ int main(int argc, char **argv) {
    * host-launched children's frames as nothing, but it polls PCIe) */
   for (int w = 0; w < 3 && !failed; w++) {
     failed |= measure(&L, work[w].name, work[w].cmd, 0, iters) != 0;
-    if (!failed && (st = cdp_start(&L))) {
-      fprintf(stderr, "cdp_bench: parent: %s: %s\n", gg_strerror(st), L.err);
-      failed = 1;
-    }
-    if (!failed) failed |= measure(&L, work[w].name, work[w].cmd, 1, iters) != 0;
-    if (!failed && (st = cdp_stop(&L))) {
-      fprintf(stderr, "cdp_bench: stop: %s: %s\n", gg_strerror(st), L.err);
-      failed = 1;
+    for (int tail = 0; tail < 2 && !failed; tail++) {
+      if ((st = cdp_start(&L, tail))) {
+        fprintf(stderr, "cdp_bench: parent: %s: %s\n", gg_strerror(st), L.err);
+        failed = 1;
+      }
+      if (!failed) failed |= measure(&L, work[w].name, work[w].cmd, 1 + tail, iters) != 0;
+      if (!failed && (st = cdp_stop(&L))) {
+        fprintf(stderr, "cdp_bench: stop: %s: %s\n", gg_strerror(st), L.err);
+        failed = 1;
+      }
     }
   }
   print_table(stdout);

@@ -18,7 +18,8 @@
  * Compile with -rdc=true and link with libcudadevrt (gg_module_load_rdc).
  * Self-contained: no prelude, nothing to fill in.
  */
-#ifndef cudaStreamFireAndForget
+#ifndef cudaStreamFireAndForget /* cuda_device_runtime_api.h's values */
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
 #define cudaStreamFireAndForget ((cudaStream_t)0x4)
 #endif
 
@@ -110,44 +111,77 @@ extern "C" __global__ void gg_cdp_sum(gg_cdp_frame f)
   gg_cdp_st_release_sys(&a.box->done, f.seq);
 }
 
-/* The parent: one thread.  Polls the command word at system scope, so a
- * frame costs one PCIe read after the host's write lands. */
+/* Launch frame `seq`'s child; an unknown command or a refused launch is
+ * answered here (error, then done) so the host never waits for nothing. */
+__device__ void gg_cdp_dispatch(const gg_cdp_args &a, unsigned cmd, unsigned long long seq)
+{
+  gg_cdp_frame f = {a, seq};
+  if (cmd == GG_CDP_EMPTY) {
+    gg_cdp_empty<<<1, 1, 0, cudaStreamFireAndForget>>>(f);
+  } else if (cmd == GG_CDP_INC) {
+    unsigned blocks = (unsigned)((a.n_inc + 255) / 256);
+    gg_cdp_inc<<<blocks, 256, 0, cudaStreamFireAndForget>>>(f);
+  } else if (cmd == GG_CDP_SUM) {
+    gg_cdp_sum<<<1, 256, 0, cudaStreamFireAndForget>>>(f);
+  } else {
+    a.box->error = 0xffffffffull;
+    gg_cdp_st_release_sys(&a.box->done, seq);
+    return;
+  }
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) { /* the child never ran: answer for it */
+    a.box->error = (unsigned long long)e;
+    gg_cdp_st_release_sys(&a.box->done, seq);
+  }
+}
+
+/* Wait for the command after `seen`: its word, or 0 after idle_ns. */
+__device__ unsigned long long gg_cdp_next(const gg_cdp_args &a, unsigned long long seen)
+{
+  unsigned long long start = gg_cdp_now_ns();
+  for (;;) {
+    unsigned long long w = gg_cdp_ld_acquire_sys(&a.box->cmd);
+    if ((w >> 8) != seen) return w;
+    /* bounded: a host that died or forgot to quit does not leave the GPU
+     * spinning forever */
+    if (a.idle_ns && gg_cdp_now_ns() - start > a.idle_ns) return 0;
+  }
+}
+
+/* The parent: one thread, launched once.  Polls the command word at
+ * system scope (one PCIe read per poll) and launches each frame's child.
+ * Its children stay its children until it exits; the pending-launch
+ * limit of the device runtime is what the GPU test checks over many
+ * frames. */
 extern "C" __global__ void gg_cdp_parent(gg_cdp_args a)
 {
-  gg_cdp_box *box = a.box;
-  unsigned long long seen = gg_cdp_ld_acquire_sys(&box->cmd) >> 8;
-  unsigned long long last = gg_cdp_now_ns();
-  gg_cdp_st_release_sys(&box->state, GG_CDP_RUNNING);
+  unsigned long long seen = gg_cdp_ld_acquire_sys(&a.box->cmd) >> 8;
+  gg_cdp_st_release_sys(&a.box->state, GG_CDP_RUNNING);
   for (;;) {
-    unsigned long long w = gg_cdp_ld_acquire_sys(&box->cmd);
-    if ((w >> 8) == seen) {
-      /* bounded: a host that died or forgot to quit does not leave the
-       * GPU spinning forever */
-      if (a.idle_ns && gg_cdp_now_ns() - last > a.idle_ns) break;
-      continue;
-    }
+    unsigned long long w = gg_cdp_next(a, seen);
+    if (w == 0 || (w & 0xff) == GG_CDP_QUIT) break;
     seen = w >> 8;
-    last = gg_cdp_now_ns();
-    unsigned cmd = (unsigned)(w & 0xff);
-    if (cmd == GG_CDP_QUIT) break;
-    gg_cdp_frame f = {a, seen};
-    if (cmd == GG_CDP_EMPTY) {
-      gg_cdp_empty<<<1, 1, 0, cudaStreamFireAndForget>>>(f);
-    } else if (cmd == GG_CDP_INC) {
-      unsigned blocks = (unsigned)((a.n_inc + 255) / 256);
-      gg_cdp_inc<<<blocks, 256, 0, cudaStreamFireAndForget>>>(f);
-    } else if (cmd == GG_CDP_SUM) {
-      gg_cdp_sum<<<1, 256, 0, cudaStreamFireAndForget>>>(f);
-    } else {
-      box->error = 0xffffffffull; /* unknown command: answer so the host does not wait */
-      gg_cdp_st_release_sys(&box->done, seen);
-      continue;
-    }
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) { /* the child never ran: answer for it */
-      box->error = (unsigned long long)e;
-      gg_cdp_st_release_sys(&box->done, seen);
-    }
+    gg_cdp_dispatch(a, (unsigned)(w & 0xff), seen);
   }
-  gg_cdp_st_release_sys(&box->state, GG_CDP_EXITED);
+  gg_cdp_st_release_sys(&a.box->state, GG_CDP_EXITED);
+}
+
+/* The same loop as a chain of one-frame parents: each serves one frame,
+ * then tail-launches its successor (which starts after this grid and its
+ * child complete).  No parent lives long, so no launch stays pending;
+ * the price is a grid completion and a launch per frame.  f.seq: the
+ * last frame seen. */
+extern "C" __global__ void gg_cdp_parent_tail(gg_cdp_frame f)
+{
+  gg_cdp_st_release_sys(&f.a.box->state, GG_CDP_RUNNING);
+  unsigned long long w = gg_cdp_next(f.a, f.seq);
+  if (w == 0 || (w & 0xff) == GG_CDP_QUIT) {
+    gg_cdp_st_release_sys(&f.a.box->state, GG_CDP_EXITED);
+    return;
+  }
+  gg_cdp_frame next = {f.a, w >> 8};
+  gg_cdp_dispatch(f.a, (unsigned)(w & 0xff), next.seq);
+  gg_cdp_parent_tail<<<1, 1, 0, cudaStreamTailLaunch>>>(next);
+  if (cudaGetLastError() != cudaSuccess) /* the chain ends: say so */
+    gg_cdp_st_release_sys(&f.a.box->state, GG_CDP_EXITED);
 }

@@ -46,7 +46,7 @@ typedef struct cdp_loop {
   gg_stream *stream;
   gg_array *box_arr, *x, *ticket;
   cdp_box *box;
-  gg_kernel *k[4];             /* parent, then the children by command */
+  gg_kernel *k[5];             /* parent, the children by command, tail parent */
   long long n_inc, n_sum;
   uint64_t seq;
   int running;
@@ -110,6 +110,7 @@ static const gg_kernel_desc cdp_kernels[] = {
   CDP_KERNEL("cdp_empty", "gg_cdp_empty", 1, 7, 56),
   CDP_KERNEL("cdp_inc", "gg_cdp_inc", 256, 7, 56),
   CDP_KERNEL("cdp_sum", "gg_cdp_sum", 256, 7, 56),
+  CDP_KERNEL("cdp_parent_tail", "gg_cdp_parent_tail", 1, 7, 56),
 };
 static const char *const cdp_options[] = {"-default-device", "-std=c++17", NULL};
 
@@ -136,7 +137,7 @@ static inline gg_status cdp_open(cdp_loop *L, gg_context *ctx, const int *x_init
   if (!L->source) return GG_ERR_IO;
   L->desc = (gg_module_desc){
     .abi = GG_MODULE_ABI, .name = "cdp", .lua_file = "cdp.cuh", .gpugen_version = gg_version(),
-    .cuda_source = L->source, .cuda_options = cdp_options, .nkernels = 4, .kernels = cdp_kernels,
+    .cuda_source = L->source, .cuda_options = cdp_options, .nkernels = 5, .kernels = cdp_kernels,
   };
   gg_status st = gg_module_load_rdc(ctx, &L->desc, &L->mod);
   size_t xbytes = (size_t)(n_x > 0 ? n_x : 1) * sizeof(int);
@@ -144,6 +145,7 @@ static inline gg_status cdp_open(cdp_loop *L, gg_context *ctx, const int *x_init
   if (!st) st = gg_kernel_get(L->mod, "cdp_empty", &L->k[CDP_EMPTY]);
   if (!st) st = gg_kernel_get(L->mod, "cdp_inc", &L->k[CDP_INC]);
   if (!st) st = gg_kernel_get(L->mod, "cdp_sum", &L->k[CDP_SUM]);
+  if (!st) st = gg_kernel_get(L->mod, "cdp_parent_tail", &L->k[4]);
   if (!st) st = gg_stream_open(ctx, &L->stream);
   if (!st) st = gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof(cdp_box), &L->box_arr);
   if (!st) st = gg_array_alloc(ctx, GG_SPACE_DEVICE, xbytes, &L->x);
@@ -159,11 +161,16 @@ static inline gg_status cdp_open(cdp_loop *L, gg_context *ctx, const int *x_init
   return GG_OK;
 }
 
-/* Launch the parent and wait (bounded) until it says it runs. */
-static inline gg_status cdp_start(cdp_loop *L) {
+/* Launch the parent and wait (bounded) until it says it runs.  tail = 0:
+ * the long-lived parent; 1: the chain of one-frame parents, each
+ * tail-launching the next. */
+static inline gg_status cdp_start(cdp_loop *L, int tail) {
   gg_arg args[7];
-  cdp_args(L, 0, args);
-  gg_status st = gg_launch_grid(L->k[0], L->stream, 1, args, 6);
+  /* the chain starts from the command word's frame, which it has "seen" */
+  cdp_args(L, __atomic_load_n(&L->box->cmd, __ATOMIC_ACQUIRE) >> 8, args);
+  __atomic_store_n(&L->box->state, 0, __ATOMIC_RELEASE);
+  gg_status st = tail ? gg_launch_grid(L->k[4], L->stream, 1, args, 7)
+                      : gg_launch_grid(L->k[0], L->stream, 1, args, 6);
   if (st) {
     snprintf(L->err, sizeof L->err, "parent launch: %s", gg_last_error(L->ctx));
     return st;
@@ -196,6 +203,11 @@ static inline gg_status cdp_frame(cdp_loop *L, int cmd, double timeout_ms) {
     }
   }
   uint64_t e = __atomic_load_n(&L->box->error, __ATOMIC_RELAXED);
+  if (e == 0xffffffffull) {
+    snprintf(L->err, sizeof L->err, "frame %llu: the parent does not know command %d",
+             (unsigned long long)seq, cmd);
+    return GG_ERR_LAUNCH;
+  }
   if (e) {
     snprintf(L->err, sizeof L->err, "frame %llu: the device-side launch failed (cudaError %llu)",
              (unsigned long long)seq, (unsigned long long)e);

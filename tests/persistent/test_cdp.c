@@ -86,7 +86,7 @@ static uint32_t lcg(uint32_t *s) {
 }
 
 /* Frames of random commands against a CPU model of x. */
-static void run_case(gg_context *ctx, long long n_inc, long long n_sum, int frames) {
+static void run_case(gg_context *ctx, long long n_inc, long long n_sum, int frames, int tail) {
   long long n = n_inc > n_sum ? n_inc : n_sum;
   int *model = malloc((size_t)n * sizeof *model), *back = malloc((size_t)n * sizeof *back);
   if (!model || !back) {
@@ -98,7 +98,7 @@ static void run_case(gg_context *ctx, long long n_inc, long long n_sum, int fram
   for (long long i = 0; i < n; i++) model[i] = (int)((i * 7) % 13) - 6;
   cdp_loop L;
   gg_status st = cdp_open(&L, ctx, model, n, n_inc, n_sum);
-  if (!st) st = cdp_start(&L);
+  if (!st) st = cdp_start(&L, tail);
   EXPECT(st == GG_OK, "inc %lld sum %lld: open: %s: %s", n_inc, n_sum, gg_strerror(st), L.err);
   uint32_t seed = (uint32_t)(n_inc * 31 + n_sum);
   int counts[4] = {0}, bad_sums = 0;
@@ -125,8 +125,8 @@ static void run_case(gg_context *ctx, long long n_inc, long long n_sum, int fram
   for (long long i = 0; !cst && i < n; i++) wrong += back[i] != model[i];
   EXPECT(wrong == 0, "inc %lld sum %lld: %lld elements differ from the model", n_inc, n_sum, wrong);
   if (!st && !cst && !wrong && !bad_sums)
-    printf("ok: inc %lld sum %lld: %d frames (%d empty, %d inc, %d sum) match the CPU model\n",
-           n_inc, n_sum, frames, counts[CDP_EMPTY], counts[CDP_INC], counts[CDP_SUM]);
+    printf("ok: %s parent, inc %lld sum %lld: %d frames (%d empty, %d inc, %d sum) match the "
+           "CPU model\n", tail ? "tail-relaunched" : "long-lived", n_inc, n_sum, frames, counts[CDP_EMPTY], counts[CDP_INC], counts[CDP_SUM]);
   free(model);
   free(back);
 }
@@ -135,7 +135,7 @@ static void run_case(gg_context *ctx, long long n_inc, long long n_sum, int fram
 static void bad_command(gg_context *ctx) {
   cdp_loop L;
   gg_status st = cdp_open(&L, ctx, NULL, 16, 16, 16);
-  if (!st) st = cdp_start(&L);
+  if (!st) st = cdp_start(&L, 0);
   if (!st) st = cdp_frame(&L, 7, 2000);
   EXPECT(st == GG_ERR_LAUNCH, "unknown command: %s (%s)", gg_strerror(st), L.err);
   if (st == GG_ERR_LAUNCH) printf("ok: unknown command -> %s\n", L.err);
@@ -159,10 +159,12 @@ int main(int argc, char **argv) {
   const char *env = getenv("GG_FRAMES");
   int frames = env ? atoi(env) : 3000;
   if (frames <= 0) frames = 3000;
-  run_case(ctx, 32768, 1024, frames);  /* the benchmark's sizes */
-  run_case(ctx, 32845, 1000, frames);  /* neither a power of two */
-  run_case(ctx, 1, 1, frames / 10 + 1);
-  run_case(ctx, 1000003, 4099, frames / 10 + 1); /* 3907 blocks per increment */
+  for (int tail = 0; tail < 2; tail++) {
+    run_case(ctx, 32768, 1024, frames, tail);  /* the benchmark's sizes */
+    run_case(ctx, 32845, 1000, frames, tail);  /* neither a power of two */
+    run_case(ctx, 1, 1, frames / 10 + 1, tail);
+    run_case(ctx, 1000003, 4099, frames / 10 + 1, tail); /* 3907 blocks per increment */
+  }
   bad_command(ctx);
   gg_context_free(ctx);
   printf("%s\n", failures ? "FAILED" : "all passed");
