@@ -6,7 +6,9 @@
  * report completion themselves: the child's last block release-stores the
  * frame number to host memory (st.release.sys), where the host waits.
  * The parent does not wait for the child: the host posts frame k+1 only
- * after it saw frame k done, so frames never overlap.
+ * after it saw frame k done, so frames never overlap.  Two parents:
+ * gg_cdp_parent lives until told to quit; gg_cdp_parent_tail serves one
+ * frame and tail-launches its successor (measured slower: bench/RESULTS.md).
  *
  * Mailbox (host-mapped, 64-byte lines so that the host's writes and the
  * device's writes never share a line):
