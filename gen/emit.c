@@ -319,11 +319,27 @@ static size_t key_len(const char *s)
   return n;
 }
 
-int ggi_render_template(const char *templates_dir, const char *path, const ggi_dict *dict,
-                        ggi_buf *out, ggi_diag *d)
+/* "{{> common/x.cuh}}" at s: the length of the whole marker, with the
+ * piece's path copied into path; 0 when s is not one.  A template uses it
+ * for a piece that two patterns share whole (no choice in it: what is
+ * chosen per kernel is the plan's list of pieces). */
+static size_t piece_marker(const char *s, char *path, size_t size)
+{
+  if (strncmp(s, "{{> ", 4) != 0) return 0;
+  const char *end = strstr(s + 4, "}}");
+  size_t n = end ? (size_t)(end - (s + 4)) : 0;
+  if (n == 0 || n >= size || memchr(s + 4, '\n', n)) return 0;
+  memcpy(path, s + 4, n);
+  path[n] = 0;
+  return n + 6;
+}
+
+static int render_text(const char *templates_dir, const char *path, const ggi_dict *dict,
+                       ggi_buf *out, ggi_diag *d, int depth)
 {
   char *owned = NULL;
-  char err[512];
+  char err[512], piece[128];
+  if (depth > 4) return fail(d, "template %s: pieces nested too deep", path);
   const char *text = ggi_template_get(templates_dir, path, &owned, err, sizeof err);
   if (!text) return fail(d, "%s", err);
   const char *s = text;
@@ -331,12 +347,19 @@ int ggi_render_template(const char *templates_dir, const char *path, const ggi_d
   while (*s) {
     const char *open = strstr(s, "{{");
     size_t n = open ? key_len(open + 2) : 0;
+    size_t m = open && !n ? piece_marker(open, piece, sizeof piece) : 0;
     if (!open) {
       ggi_buf_puts(out, s);
       break;
     }
-    ggi_buf_putn(out, s, (size_t)(open - s) + (n ? 0 : 2));
+    ggi_buf_putn(out, s, (size_t)(open - s) + (n || m ? 0 : 2));
     s = open + 2;
+    if (m) {
+      rc = render_text(templates_dir, piece, dict, out, d, depth + 1);
+      if (rc != 0) break;
+      s = open + m;
+      continue;
+    }
     if (!n) continue;
     const char *v = dict_get(dict, open + 2, n);
     if (!v) {
@@ -349,6 +372,12 @@ int ggi_render_template(const char *templates_dir, const char *path, const ggi_d
   free(owned);
   if (rc == 0 && !ggi_buf_ok(out)) rc = fail(d, "out of memory rendering %s", path);
   return rc;
+}
+
+int ggi_render_template(const char *templates_dir, const char *path, const ggi_dict *dict,
+                        ggi_buf *out, ggi_diag *d)
+{
+  return render_text(templates_dir, path, dict, out, d, 0);
 }
 
 /* A C string literal's contents (for #line file names and module text). */

@@ -51,33 +51,7 @@ GG_INLINE unsigned tag_of(unsigned seq, long long t)
   return (seq + (unsigned)(t / RING) * 0x9e3779b9u) << 2;
 }
 
-GG_INLINE acc_t identity() { return (acc_t)({{IDENTITY}}); }
-GG_INLINE acc_t combine(acc_t a, acc_t b) { return GG_COMBINE(a, b); }
-
-GG_INLINE long long work(const {{ARGS_T}} &args)
-{
-  {{UNPACK}}
-  return {{WORK}};
-}
-
-GG_INLINE acc_t value_at(const {{ARGS_T}} &args, long long gg_lin)
-{
-  {{UNPACK}}
-{{VIEW_MACROS}}
-  {{INDEX_DECODE}}
-  return (acc_t)(
-{{VALUE}}
-  );
-{{VIEW_UNDEFS}}
-}
-
-GG_INLINE void store_at(const {{ARGS_T}} &args, long long gg_lin, acc_t gg_v)
-{
-  {{UNPACK}}
-{{VIEW_MACROS}}
-  {{INTO}}(gg_lin) = gg_v;
-{{VIEW_UNDEFS}}
-}
+{{> common/scalar_value.cuh}}
 
 /* Shared-memory index of tile element e: one pad word per 32, so that a
  * thread reading its ITEMS consecutive elements and a warp reading 32

@@ -14,33 +14,7 @@ namespace GG_NS_{{NAME}} {
 typedef {{ACC_T}} acc_t;
 enum { TILE = {{TILE}}, TEAM = {{TEAM}} };
 
-GG_INLINE acc_t identity() { return (acc_t)({{IDENTITY}}); }
-GG_INLINE acc_t combine(acc_t a, acc_t b) { return GG_COMBINE(a, b); }
-
-GG_INLINE long long work(const {{ARGS_T}} &args)
-{
-  {{UNPACK}}
-  return {{WORK}};
-}
-
-GG_INLINE acc_t value_at(const {{ARGS_T}} &args, long long gg_lin)
-{
-  {{UNPACK}}
-{{VIEW_MACROS}}
-  {{INDEX_DECODE}}
-  return (acc_t)(
-{{VALUE}}
-  );
-{{VIEW_UNDEFS}}
-}
-
-GG_INLINE void store_at(const {{ARGS_T}} &args, long long gg_t, acc_t gg_v)
-{
-  {{UNPACK}}
-{{VIEW_MACROS}}
-  {{INTO}}(gg_t) = gg_v;
-{{VIEW_UNDEFS}}
-}
+{{> common/scalar_value.cuh}}
 
 } /* namespace GG_NS_{{NAME}} */
 
