@@ -131,11 +131,14 @@ static void spec_reduce(ggi_module *m, ggi_kernel *k)
                               "16-byte vectors, several in flight per thread"
                             : "element loads (the value is an expression, or vector = 1 was "
                               "asked for)"));
+  /* Say why a compare-and-swap loop is used, also when the loader already
+   * set the flag (allow_cas = true): once, from the first target needing it. */
   for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1) {
     w = NULL;
-    if ((k->targets & t) && ggi_reduce_needs_cas(k, t, &w) && !s->cas_emulation) {
+    if ((k->targets & t) && ggi_reduce_needs_cas(k, t, &w)) {
       s->cas_emulation = 1;
-      why(k, w);
+      if (w) why(k, w);
+      break;
     }
   }
 }
