@@ -66,11 +66,6 @@ typedef struct ggr_backend {
   /* Make ctx current on the calling thread (CUDA contexts are per thread). */
   int (*ctx_set_current)(void *ctx, int ordinal);
   int (*ctx_sync)(void);
-  /* Tear the device's context down after a fault (CUDA: reset the primary
-   * context, whose errors are sticky; HIP: reset the device), so that the
-   * next ctx_create starts clean.  Never call it while a kernel may still
-   * run: it waits for the kernel. */
-  int (*ctx_reset)(int ordinal);
 
   /* ---- modules ---- */
   int (*module_load)(void **mod, const void *image); /* cubin, PTX or code object */

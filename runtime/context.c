@@ -59,9 +59,8 @@ gg_status ggr_set_error(gg_context *ctx, gg_status status, const char *fmt, ...)
 gg_status ggr_check(gg_context *ctx, int code, const char *what) {
   if (code == 0) return GG_OK;
   const ggr_backend *be = ctx->be;
-  gg_status st = ggr_status_of(code);
-  if (st == GG_ERR_KERNEL_FAULT) ctx->lost = 1; /* sticky: every later call fails too */
-  return ggr_set_error(ctx, st, "%s: %s (%s)", what, be->err_name(code), be->err_string(code));
+  return ggr_set_error(ctx, ggr_status_of(code), "%s: %s (%s)", what, be->err_name(code),
+                       be->err_string(code));
 }
 
 gg_status ggr_make_current(gg_context *ctx) {
@@ -192,9 +191,6 @@ void gg_context_free(gg_context *ctx) {
     gg_module_free(ctx->modules);
   }
   if (ctx->ctx_created) ctx->be->ctx_destroy(ctx->native, ctx->device);
-  /* A faulted kernel leaves the device context broken for the whole
-   * process; reset it so the next gg_context_open works. */
-  if (ctx->ctx_created && ctx->lost) ctx->be->ctx_reset(ctx->device);
   ggr_cache_close(ctx->cache);
   ggr_compiler_unload(ctx->rtc);
   ggr_backend_unload(ctx->be);

@@ -39,7 +39,6 @@ typedef struct cuda_api {
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
-  CUresult (*cuDevicePrimaryCtxReset)(CUdevice);
   CUresult (*cuCtxSetCurrent)(CUcontext);
   CUresult (*cuCtxSynchronize)(void);
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
@@ -114,7 +113,6 @@ static int w_ctx_create(void **ctx, int ord) {
   return r ? r : cu.cuCtxSetCurrent(*ctx);
 }
 static int w_ctx_destroy(void *ctx, int ord) { return cu.cuDevicePrimaryCtxRelease(ord); }
-static int w_ctx_reset(int ord) { return cu.cuDevicePrimaryCtxReset(ord); }
 static int w_ctx_set_current(void *ctx, int ord) { return cu.cuCtxSetCurrent(ctx); }
 static int w_ctx_sync(void) { return cu.cuCtxSynchronize(); }
 
@@ -212,7 +210,6 @@ static int resolve_all(void *lib, const char *path, char *err, size_t errlen) {
   REQ(cuDeviceGetName, "cuDeviceGetName"); REQ(cuDeviceGetAttribute, "cuDeviceGetAttribute");
   REQ(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
   REQ(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-  REQ(cuDevicePrimaryCtxReset, "cuDevicePrimaryCtxReset_v2");
   REQ(cuCtxSetCurrent, "cuCtxSetCurrent"); REQ(cuCtxSynchronize, "cuCtxSynchronize");
   REQ(cuModuleLoadData, "cuModuleLoadData"); REQ(cuModuleUnload, "cuModuleUnload");
   REQ(cuModuleGetFunction, "cuModuleGetFunction");
@@ -247,7 +244,7 @@ static void fill(ggr_backend *be) {
   be->init = w_init; be->driver_version = w_driver_version; be->device_count = w_device_count;
   be->device_name = w_device_name; be->device_attr = w_device_attr;
   be->device_arch = w_device_arch;
-  be->ctx_create = w_ctx_create; be->ctx_destroy = w_ctx_destroy; be->ctx_reset = w_ctx_reset;
+  be->ctx_create = w_ctx_create; be->ctx_destroy = w_ctx_destroy;
   be->ctx_set_current = w_ctx_set_current; be->ctx_sync = w_ctx_sync;
   be->module_load = w_module_load; be->module_unload = w_module_unload;
   be->module_function = w_module_function; be->occupancy = w_occupancy;

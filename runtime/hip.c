@@ -47,7 +47,6 @@ typedef struct hip_api {
   hipError_t (*hipGetDeviceProperties)(void *, int);
   hipError_t (*hipSetDevice)(int);
   hipError_t (*hipDeviceSynchronize)(void);
-  hipError_t (*hipDeviceReset)(void);
   hipError_t (*hipModuleLoadData)(hipModule_t *, const void *);
   hipError_t (*hipModuleUnload)(hipModule_t);
   hipError_t (*hipModuleGetFunction)(hipFunction_t *, hipModule_t, const char *);
@@ -128,10 +127,6 @@ static int w_device_arch(char *buf, size_t len, int ord) {
 
 static int w_ctx_create(void **ctx, int ord) { *ctx = NULL; return hp.hipSetDevice(ord); }
 static int w_ctx_destroy(void *ctx, int ord) { return 0; }
-static int w_ctx_reset(int ord) {
-  int r = hp.hipSetDevice(ord);
-  return r ? r : hp.hipDeviceReset();
-}
 static int w_ctx_set_current(void *ctx, int ord) { return hp.hipSetDevice(ord); }
 static int w_ctx_sync(void) { return hp.hipDeviceSynchronize(); }
 
@@ -230,7 +225,7 @@ static int resolve(void *lib, void *slot, const char *sym, int required, char *e
 static int resolve_all(void *lib, const char *path, char *err, size_t errlen) {
   REQ(hipInit); REQ(hipDriverGetVersion); REQ(hipGetDeviceCount); REQ(hipDeviceGet);
   REQ(hipDeviceGetName); REQ(hipDeviceGetAttribute); REQ(hipGetDeviceProperties);
-  REQ(hipSetDevice); REQ(hipDeviceSynchronize); REQ(hipDeviceReset);
+  REQ(hipSetDevice); REQ(hipDeviceSynchronize);
   REQ(hipModuleLoadData); REQ(hipModuleUnload); REQ(hipModuleGetFunction);
   REQ(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor); REQ(hipModuleLaunchKernel);
   OPT(hipModuleLaunchCooperativeKernel);
@@ -249,7 +244,7 @@ static void fill(ggr_backend *be) {
   be->init = w_init; be->driver_version = w_driver_version; be->device_count = w_device_count;
   be->device_name = w_device_name; be->device_attr = w_device_attr;
   be->device_arch = w_device_arch;
-  be->ctx_create = w_ctx_create; be->ctx_destroy = w_ctx_destroy; be->ctx_reset = w_ctx_reset;
+  be->ctx_create = w_ctx_create; be->ctx_destroy = w_ctx_destroy;
   be->ctx_set_current = w_ctx_set_current; be->ctx_sync = w_ctx_sync;
   be->module_load = w_module_load; be->module_unload = w_module_unload;
   be->module_function = w_module_function; be->occupancy = w_occupancy;

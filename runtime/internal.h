@@ -23,8 +23,6 @@ struct gg_context {
   void *native;               /* CUcontext (primary, retained) / NULL on HIP */
   int device;                 /* ordinal */
   int ctx_created;            /* native context retained: release on free */
-  int lost;                   /* a kernel faulted: the device context is unusable;
-                                 gg_context_free resets it so a new one can open */
   char arch[32];              /* "sm_90", "gfx90a" */
   char device_name[256];
   int sm_count;

@@ -217,10 +217,8 @@ static gg_status launch(gg_session *s)
     int q = be->stream_query(s->stream);
     if (q != GGR_E_NOT_READY) {
       s->running = 0;
-      if (q != 0) {
+      if (q != 0)
         s->lost = 1;
-        s->ctx->lost = 1; /* gg_context_free resets the device context */
-      }
       return q ? vcheck(s, q, "persistent kernel at start")
                : fail(s, GG_ERR_LAUNCH, "persistent kernel exited before running");
     }
@@ -397,7 +395,6 @@ static gg_status kernel_gone(gg_session *s, int q)
   s->running = 0;
   if (q != 0) {
     s->lost = 1;
-    s->ctx->lost = 1; /* gg_context_free resets the device context */
     s->final = GG_ERR_KERNEL_FAULT;
     const ggr_backend *be = s->ctx->be;
     return fail(s, GG_ERR_KERNEL_FAULT,
@@ -483,7 +480,6 @@ gg_status gg_session_terminate(gg_session *s)
     s->final = GG_OK;
   } else if (q != GGR_E_NOT_READY) {
     s->lost = 1;
-    s->ctx->lost = 1; /* gg_context_free resets the device context */
     s->final = vcheck(s, q, "persistent kernel");
     if (s->final != GG_ERR_KERNEL_FAULT)
       s->final = GG_ERR_KERNEL_FAULT;
@@ -492,8 +488,7 @@ gg_status gg_session_terminate(gg_session *s)
      * not return within 100 s while the kernel spun, so a command that
      * never returns cannot be reset from this process (freeing device
      * memory would wait for the kernel too).  Say
-     * so, touch nothing that would block, and let the caller decide.
-     * (ctx->lost stays 0: a reset would wait for the command forever.) */
+     * so, touch nothing that would block, and let the caller decide. */
     s->lost = 1;
     s->final = fail(s, GG_ERR_TIMEOUT,
                     "persistent \"%s\" did not exit within %u ms of the abort: a command is "
