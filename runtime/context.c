@@ -167,6 +167,16 @@ gg_status gg_context_open(gg_context **out, const gg_context_options *opt) {
     snprintf(ctx->err + n, sizeof ctx->err - n, "; and %s", note);
   }
   if (!st) st = ggr_check(ctx, ctx->be->ctx_create(&ctx->native, ctx->device), "create context");
+  if (st == GG_ERR_KERNEL_FAULT) {
+    /* CUDA keeps a kernel fault (trap, illegal address) for the life of the
+     * process: "to continue using CUDA, the process must be terminated and
+     * relaunched".  Measured on an H100: resetting the primary context did
+     * not clear it.  Say so rather than leave the user guessing. */
+    size_t n = strlen(ctx->err);
+    snprintf(ctx->err + n, sizeof ctx->err - n,
+             "; a kernel faulted earlier in this process and the driver keeps that error "
+             "until the process exits: restart the process (or run GPU work in a child process)");
+  }
   ctx->ctx_created = !st;
   if (!st) st = describe_device(ctx);
   if (!st) {
