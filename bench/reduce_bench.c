@@ -14,7 +14,9 @@
  * 1M, 16M and 256M beside CUB and auto (how auto's shape is chosen).
  *
  * Each case: warm-up, then 5 batches of back-to-back launches between two
- * events; the time is the median batch mean.  The results are checked
+ * events; the time is the median batch mean.  In the main table the
+ * strategies of one case are timed in 5 interleaved rounds and each row is
+ * the median of its rounds.  The results are checked
  * against CUB's (or exactly, for i32) so a fast wrong kernel shows.
  */
 #include <math.h>
@@ -84,6 +86,15 @@ static void run_job(const job *j)
   if (s) die("launch", s);
 }
 
+/* Median of n values (sorts them in place). */
+static double median(double *v, int n)
+{
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
+      if (v[b] < v[a]) { double x = v[a]; v[a] = v[b]; v[b] = x; }
+  return v[n / 2];
+}
+
 /* Median over 5 batches of the mean time per run, in microseconds. */
 static double time_job(const job *j, long long bytes_moved)
 {
@@ -100,10 +111,7 @@ static double time_job(const job *j, long long bytes_moved)
     if (s) die("timing", s);
     t[b] = ms * 1000.0 / reps;
   }
-  for (int a = 0; a < 5; a++)
-    for (int b = a + 1; b < 5; b++)
-      if (t[b] < t[a]) { double x = t[a]; t[a] = t[b]; t[b] = x; }
-  return t[2];
+  return median(t, 5);
 }
 
 static int want(const char *only, const char *table)
@@ -289,14 +297,25 @@ int main(int argc, char **argv)
       ref = read_result(out, t);
       row("reduce", "CUB", tnames[t], n, cus, cub_gbs, copy_gbs, cub_gbs, "ref");
 #endif
+      /* The strategies are timed in ROUNDS interleaved rounds and each
+       * row is the median of its rounds: at launch-bound sizes, timing one
+       * strategy after the other let drift between them (clocks, the
+       * launch queue) look like a difference between identical kernels. */
+      enum { ROUNDS = 5 };
+      double us_r[NSTRAT][ROUNDS];
+      const char *check[NSTRAT];
+      for (int r = 0; r < ROUNDS; r++)
+        for (int si = 0; si < NSTRAT; si++) {
+          snprintf(name, sizeof name, "sum_%s_%s", strategies[si], tnames[t]);
+          job j = { .k = kernel(name), .args = { gg_arg_array(in), gg_arg_array(out), gg_arg_i64(n) } };
+          us_r[si][r] = time_job(&j, (long long)bytes);
+          double got = read_result(out, t);
+          int ok = isnan(ref) || fabs(got - ref) <= (t == 1 ? 0 : 1e-6 * 3 * n);
+          if (r == 0 || !ok) check[si] = isnan(ref) ? "-" : ok ? "ok" : "DIFF";
+        }
       for (int si = 0; si < NSTRAT; si++) {
-        snprintf(name, sizeof name, "sum_%s_%s", strategies[si], tnames[t]);
-        job j = { .k = kernel(name), .args = { gg_arg_array(in), gg_arg_array(out), gg_arg_i64(n) } };
-        double us = time_job(&j, (long long)bytes);
-        double got = read_result(out, t);
-        const char *check = isnan(ref) ? "-" :
-                            fabs(got - ref) <= (t == 1 ? 0 : 1e-6 * 3 * n) ? "ok" : "DIFF";
-        row("reduce", strategies[si], tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check);
+        double us = median(us_r[si], ROUNDS);
+        row("reduce", strategies[si], tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check[si]);
       }
     }
   }
