@@ -947,9 +947,13 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   put_features(b, p->features);
   ggi_buf_printf(b, ",\n   .args_size = %u, .args_align = %u, .nparams = %d, .params = gg_params_%s_%s,\n",
                  ki->lay.size, ki->lay.align, ki->lay.n, m->name, k->name);
-  ggi_buf_printf(b, "   .strategy = \"%s\", .lua_line = %d},\n",
+  ggi_buf_printf(b, "   .strategy = \"%s\", .lua_line = %d",
                  is_reduce_like(k) ? strategy_name(k->spec.strategy) : pattern_name(k->pattern),
                  k->line);
+  if (p->small_block > 0)
+    ggi_buf_printf(b, ", .small_block = %d, .small_work = %lld", p->small_block,
+                   (long long)p->small_work);
+  ggi_buf_puts(b, "},\n");
 }
 
 static int put_persistent_desc(ggi_buf *b, const ggi_module *m, const ggi_persistent *p,
@@ -1332,6 +1336,9 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   if (ki.plan.grid_rule == GG_GRID_FIXED) fprintf(out, " (%lld blocks)", (long long)ki.plan.grid_fixed);
   fprintf(out, "%s\n", ki.plan.cap_resident && ki.plan.grid_rule != GG_GRID_RESIDENT
                             ? ", capped at the co-resident blocks" : "");
+  if (ki.plan.small_block > 0)
+    fprintf(out, "small work: up to %lld elements run %d-thread blocks\n",
+            (long long)ki.plan.small_work, ki.plan.small_block);
   fprintf(out, "shared memory: %u bytes per block\n", (unsigned)ki.plan.shared_bytes);
   fprintf(out, "workspace: %u bytes + %u per block\n", (unsigned)ki.plan.ws_fixed,
           (unsigned)ki.plan.ws_per_block);

@@ -33,6 +33,8 @@ typedef struct ggi_plan {
   int needs_seq;               /* kernel uses the gg_seq hidden field */
   gg_grid_rule grid_rule;
   int64_t grid_fixed;
+  int small_block;             /* see gg_kernel_desc.small_block */
+  int64_t small_work;
   int cap_resident;
   unsigned features;           /* GG_FEAT_* */
   int nvars;                   /* extra {{KEY}} values for the template */

@@ -23,6 +23,8 @@
 #include "plan.h"
 
 #define SMALL_REDUCE 32768     /* static elements reduced by one block */
+#define BIG_BLOCK 1024         /* large reductions: 2 blocks per SM */
+#define SMALL_WORK (1 << 20)   /* up to here 256-thread blocks beat BIG_BLOCK */
 #define WS_FIXED 128           /* ticket, init flag, barrier, accumulators */
 #define DET_GRID 256           /* deterministic: the grid on every device */
 #define LOADS_IN_FLIGHT 4      /* 16-byte loads per thread per iteration */
@@ -226,14 +228,16 @@ void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, 
     t = (t + 31) / 32 * 32;
     b = t < 32 ? 32 : t > 1024 ? 1024 : (int)t;
     w = "one block with ~16 elements per thread: small blocks have cheap barriers";
-  } else if (k->pattern == GG_PATTERN_REDUCE && strategy_of(k) == GGI_STRAT_WARP_SHUFFLE) {
+  } else if (k->pattern == GG_PATTERN_REDUCE && strategy_of(k) == GGI_STRAT_WARP_SHUFFLE
+             && (n < 0 || n > SMALL_WORK)) {
     /* Measured on the H100 (bench/reduce_bench --only shapes): 1024
      * threads keep full occupancy with 2 blocks per SM, so the capped grid
      * has 264 partials and tickets instead of 1056 - at or above CUB at 16M
      * and 256M for f32, i32 and f64, where 256 threads gave 0.99x. */
-    b = 1024;
+    b = BIG_BLOCK;
     w = "1024 threads: full occupancy with 2 blocks per SM, so a quarter of the partials and "
-        "tickets of 256-thread blocks (measured: >= CUB at 16M and 256M)";
+        "tickets of 256-thread blocks (measured: >= CUB at 16M and 256M); a run-time size up "
+        "to 1M elements launches 256-thread blocks instead";
   }
   if (k->pattern == GG_PATTERN_TILE_REDUCE) vec = 1;
   if (k->block > 0) {
@@ -368,6 +372,14 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
     p->grid_fixed = DET_GRID;
     if (n >= 0 && (n + per - 1) / per < DET_GRID) p->grid_fixed = n > 0 ? (n + per - 1) / per : 1;
     p->cap_resident = 0;
+  }
+  if (p->grid_rule == GG_GRID_COVER && block == BIG_BLOCK && k->block == 0) {
+    /* 1024-thread blocks win only when there is work for the whole GPU;
+     * up to 1M elements more, smaller blocks finish sooner (measured on
+     * the H100: 256 threads ~10 % faster at 32K), so the runtime picks by
+     * the size it is given (gg_kernel_desc.small_block). */
+    p->small_block = 256;
+    p->small_work = SMALL_WORK;
   }
   if (uses_atomics(s)) {
     if (atomic_needs_cas(k, target)) p->features |= GG_FEAT_CAS_EMULATION;

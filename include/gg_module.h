@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GG_MODULE_ABI 1
+#define GG_MODULE_ABI 2
 
 typedef enum gg_dtype {
   GG_I32, GG_U32, GG_I64, GG_U64, GG_F32, GG_F64, GG_F16, GG_BF16,
@@ -123,6 +123,13 @@ typedef struct gg_kernel_desc {
   const gg_param_desc *params;
   const char *strategy;       /* the chosen strategy, for messages */
   int lua_line;               /* where the workload was declared */
+  /* Small work, small blocks: when the range's work (GG_GRID_COVER) is at
+   * most small_work, gg_launch runs small_block threads per block instead
+   * of block_size (the body works for any block size up to block_size).
+   * 0 = always block_size.  Lets a run-time size get big blocks when it is
+   * big and many small blocks when it is small. */
+  int small_block;
+  int64_t small_work;
 } gg_kernel_desc;
 
 /* A persistent kernel: launched once, fed frames through a mailbox. */

@@ -96,8 +96,9 @@ gg_status ggr_make_current(gg_context *ctx);
 gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void *buf,
                                size_t buf_size);
 
-/* Total work (product of the range extents) and grid for a launch. */
-gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks);
+/* The grid (blocks) and block size (threads) of a launch, from the
+ * descriptor's rule and the range extents in the packed arguments. */
+gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks, int *threads);
 
 /* Monotonic clock in milliseconds. */
 double ggr_now_ms(void);

@@ -150,10 +150,11 @@ gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void
   return GG_OK;
 }
 
-gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks) {
+gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks, int *threads) {
   const gg_kernel_desc *kd = k->desc;
   gg_context *ctx = k->mod->ctx;
   int64_t n = 1, e;
+  *threads = kd->block_size;
   switch (kd->grid_rule) {
   case GG_GRID_COVER:
     for (int r = 0; r < kd->rank && r < 3; r++) {
@@ -161,8 +162,12 @@ gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks) {
         return ggr_set_error(ctx, GG_ERR_INVALID, "%s: bad range extent %d", kd->name, r);
       n = e && n > INT64_MAX / e ? INT64_MAX : n * e;
     }
+    /* small work, small blocks (gg_kernel_desc.small_block); the cap below
+     * at the big blocks' residency also bounds the workspace it needs */
+    if (kd->small_block > 0 && kd->small_block < kd->block_size && n <= kd->small_work)
+      *threads = kd->small_block;
     {
-      int64_t per = (int64_t)kd->block_size * (kd->items_per_thread > 0 ? kd->items_per_thread : 1);
+      int64_t per = (int64_t)*threads * (kd->items_per_thread > 0 ? kd->items_per_thread : 1);
       n = (n + per - 1) / per;
     }
     break;
@@ -179,7 +184,8 @@ gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks) {
   return GG_OK;
 }
 
-static gg_status launch_blocks(gg_kernel *k, gg_stream *s, int64_t blocks, void *packed) {
+static gg_status launch_blocks(gg_kernel *k, gg_stream *s, int64_t blocks, int threads,
+                               void *packed) {
   gg_context *ctx = k->mod->ctx;
   const gg_kernel_desc *kd = k->desc;
   const ggr_backend *be = ctx->be;
@@ -204,11 +210,11 @@ static gg_status launch_blocks(gg_kernel *k, gg_stream *s, int64_t blocks, void 
   void *stream = s ? s->native : NULL;
   int (*fn)(void *, unsigned, unsigned, unsigned, void *, void **) =
       coop ? be->launch_cooperative : be->launch;
-  int r = fn(k->fn, (unsigned)blocks, (unsigned)kd->block_size, kd->shared_bytes, stream, params);
+  int r = fn(k->fn, (unsigned)blocks, (unsigned)threads, kd->shared_bytes, stream, params);
   if (r == GGR_E_INVALID_CONTEXT) {
     /* first launch from a new thread: CUDA contexts are current per thread */
     ggr_make_current(ctx);
-    r = fn(k->fn, (unsigned)blocks, (unsigned)kd->block_size, kd->shared_bytes, stream, params);
+    r = fn(k->fn, (unsigned)blocks, (unsigned)threads, kd->shared_bytes, stream, params);
   }
   if (r == 0) return GG_OK;
   gg_status st = ggr_check(ctx, r, kd->name);
@@ -226,13 +232,14 @@ gg_status gg_launch(gg_kernel *k, gg_stream *s, const gg_arg *args, int nargs) {
   arg_buf buf;
   int64_t blocks;
   gg_status st = ggr_pack_kernel_args(k, args, nargs, buf.b, sizeof buf.b);
-  if (!st) st = ggr_grid_for(k, buf.b, &blocks);
-  return st ? st : launch_blocks(k, s, blocks, buf.b);
+  int threads;
+  if (!st) st = ggr_grid_for(k, buf.b, &blocks, &threads);
+  return st ? st : launch_blocks(k, s, blocks, threads, buf.b);
 }
 
 gg_status gg_launch_grid(gg_kernel *k, gg_stream *s, int blocks, const gg_arg *args, int nargs) {
   if (!k) return GG_ERR_INVALID;
   arg_buf buf;
   gg_status st = ggr_pack_kernel_args(k, args, nargs, buf.b, sizeof buf.b);
-  return st ? st : launch_blocks(k, s, blocks, buf.b);
+  return st ? st : launch_blocks(k, s, blocks, k->desc->block_size, buf.b);
 }
