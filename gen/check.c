@@ -17,14 +17,6 @@
 
 #define DEFAULT_ARCHS "sm_80,sm_90,gfx90a,gfx1030"
 
-static int fail(ggi_diag *d, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 static double now_ms(void)
 {
@@ -104,7 +96,7 @@ int ggi_check(const ggi_module *m, const char *archs, const char *templates_dir,
               ggi_diag *d)
 {
   char *list = strdup(archs && *archs ? archs : DEFAULT_ARCHS);
-  if (!list) return fail(d, "out of memory");
+  if (!list) return ggi_fail(d, "out of memory");
   /* validate the whole list before compiling anything */
   for (char *a = list; *a;) {
     size_t n = strcspn(a, ",");
@@ -113,7 +105,7 @@ int ggi_check(const ggi_module *m, const char *archs, const char *templates_dir,
     unsigned t = arch_target(a);
     size_t prefix = strncmp(a, "compute_", 8) == 0 ? 8 : 3;
     if (!t || strlen(a) <= prefix) {
-      fail(d, "check: unknown arch '%s' (expected sm_XX or compute_XX for cuda, gfxNNNN for hip, "
+      ggi_fail(d, "check: unknown arch '%s' (expected sm_XX or compute_XX for cuda, gfxNNNN for hip, "
               "e.g. sm_80,sm_90,gfx90a,gfx1030)", a);
       free(list);
       return -1;
@@ -146,7 +138,7 @@ int ggi_check(const ggi_module *m, const char *archs, const char *templates_dir,
   free(list);
   if (rc != 0) return -1;
   if (ok < tried)
-    return fail(d, "%s: %d of %d compilations failed (see above)", m->file ? m->file : m->name,
+    return ggi_fail(d, "%s: %d of %d compilations failed (see above)", m->file ? m->file : m->name,
                 tried - ok, tried);
   return 0;
 }

@@ -31,14 +31,6 @@
  * known (see fix_line_backs). */
 #define LINE_BACK "#line GG_LINE_BACK"
 
-static int fail(ggi_diag *d, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 /* ---- types ---- */
 
@@ -175,7 +167,7 @@ static int args_layout(const ggi_kernel *k, const ggi_plan *p, ggi_arena *a, lay
 {
   int max = k->nparams + k->nextents + 3 * k->nparams + 2;
   field *f = ggi_alloc(a, sizeof *f * (size_t)(max > 0 ? max : 1));
-  if (!f) return fail(d, "out of memory");
+  if (!f) return ggi_fail(d, "out of memory");
   int n = 0;
   for (int i = 0; i < k->nparams; i++) {
     const ggi_param *pp = &k->params[i];
@@ -198,7 +190,7 @@ static int args_layout(const ggi_kernel *k, const ggi_plan *p, ggi_arena *a, lay
 
   unsigned off = 0, align = 1;
   for (int i = 0; i < n; i++) {
-    if (!f[i].name) return fail(d, "out of memory");
+    if (!f[i].name) return ggi_fail(d, "out of memory");
     f[i].align = f[i].size; /* every field type is naturally aligned */
     off = (off + f[i].align - 1) / f[i].align * f[i].align;
     f[i].offset = off;
@@ -271,7 +263,7 @@ int ggi_kernel_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
     /* scratch views, then 8 bytes per thread for team_sum/min/max */
     p->shared_bytes = scratch_bytes(k) + 8u * (uint32_t)k->spec.block;
   } else {
-    return fail(d, "kernel '%s': unknown pattern %d", k->name, (int)k->pattern);
+    return ggi_fail(d, "kernel '%s': unknown pattern %d", k->name, (int)k->pattern);
   }
   p->features = view_features(k);
   if (k->launch == GG_LAUNCH_COOPERATIVE) {
@@ -339,9 +331,9 @@ static int render_text(const char *templates_dir, const char *path, const ggi_di
 {
   char *owned = NULL;
   char err[512], piece[128];
-  if (depth > 4) return fail(d, "template %s: pieces nested too deep", path);
+  if (depth > 4) return ggi_fail(d, "template %s: pieces nested too deep", path);
   const char *text = ggi_template_get(templates_dir, path, &owned, err, sizeof err);
-  if (!text) return fail(d, "%s", err);
+  if (!text) return ggi_fail(d, "%s", err);
   const char *s = text;
   int rc = 0;
   while (*s) {
@@ -363,14 +355,14 @@ static int render_text(const char *templates_dir, const char *path, const ggi_di
     if (!n) continue;
     const char *v = dict_get(dict, open + 2, n);
     if (!v) {
-      rc = fail(d, "template %s: unknown key {{%.*s}}", path, (int)n, open + 2);
+      rc = ggi_fail(d, "template %s: unknown key {{%.*s}}", path, (int)n, open + 2);
       break;
     }
     ggi_buf_puts(out, v);
     s = open + 2 + n + 2;
   }
   free(owned);
-  if (rc == 0 && !ggi_buf_ok(out)) rc = fail(d, "out of memory rendering %s", path);
+  if (rc == 0 && !ggi_buf_ok(out)) rc = ggi_fail(d, "out of memory rendering %s", path);
   return rc;
 }
 
@@ -641,7 +633,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   for (int i = 0; i < p->nvars; i++) rc |= ggi_dict_set(dict, p->keys[i], p->values[i]);
   for (int i = 0; i < dict->n; i++)
     if (!dict->values[i]) rc = -1;
-  if (rc) return fail(d, "kernel '%s': out of memory or too many template keys", k->name);
+  if (rc) return ggi_fail(d, "kernel '%s': out of memory or too many template keys", k->name);
   return 0;
 }
 
@@ -760,7 +752,7 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
 {
   *out = NULL;
   if (target != GGI_TARGET_CUDA && target != GGI_TARGET_HIP)
-    return fail(d, "render: unknown target %u", target);
+    return ggi_fail(d, "render: unknown target %u", target);
   ggi_buf b = {0};
   source_header(&b, m, target,
                 target == GGI_TARGET_HIP ? "HIP source for hiprtc" : "CUDA source for NVRTC");
@@ -792,10 +784,10 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
     if (!(p->targets & target)) continue;
     rc = ggi_emit_persistent(m, p, target, templates_dir, &b, d);
   }
-  if (rc == 0 && !ggi_buf_ok(&b)) rc = fail(d, "out of memory rendering %s", m->name);
+  if (rc == 0 && !ggi_buf_ok(&b)) rc = ggi_fail(d, "out of memory rendering %s", m->name);
   char name[300];
   snprintf(name, sizeof name, "%s.%s", m->name, target == GGI_TARGET_HIP ? "hip" : "cu");
-  if (rc == 0 && fix_line_backs(&b, name) != 0) rc = fail(d, "out of memory");
+  if (rc == 0 && fix_line_backs(&b, name) != 0) rc = ggi_fail(d, "out of memory");
   if (rc != 0) {
     ggi_buf_free(&b);
     return -1;
@@ -1154,20 +1146,20 @@ static int write_atomic(const char *dir, const char *name, const char *text, ggi
   if (!path || !tmp) {
     free(path);
     free(tmp);
-    return fail(d, "out of memory");
+    return ggi_fail(d, "out of memory");
   }
   snprintf(path, n, "%s/%s", dir, name);
   snprintf(tmp, n, "%s/.%s.tmp%ld", dir, name, (long)getpid());
   int rc = 0;
   FILE *f = fopen(tmp, "wb");
   if (!f) {
-    rc = fail(d, "cannot write %s: %s", tmp, strerror(errno));
+    rc = ggi_fail(d, "cannot write %s: %s", tmp, strerror(errno));
   } else {
     size_t len = strlen(text);
     int bad = fwrite(text, 1, len, f) != len;
     bad |= fclose(f) != 0;
-    if (bad) rc = fail(d, "cannot write %s: %s", tmp, strerror(errno));
-    else if (rename(tmp, path) != 0) rc = fail(d, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+    if (bad) rc = ggi_fail(d, "cannot write %s: %s", tmp, strerror(errno));
+    else if (rename(tmp, path) != 0) rc = ggi_fail(d, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
     if (rc) remove(tmp);
   }
   free(path);
@@ -1183,16 +1175,16 @@ int ggi_emit(const ggi_module *m, const char *dir, const char *templates_dir, gg
   kinfo *ki = calloc((size_t)(m->nkernels > 0 ? m->nkernels : 1), sizeof *ki);
   ggi_buf c = {0}, h = {0};
   char name[300];
-  int rc = ki ? 0 : fail(d, "out of memory");
+  int rc = ki ? 0 : ggi_fail(d, "out of memory");
   /* the output folder itself may be new; its parent must exist */
   if (rc == 0 && mkdir(dir, 0777) != 0 && errno != EEXIST)
-    rc = fail(d, "cannot create the output folder %s: %s", dir, strerror(errno));
+    rc = ggi_fail(d, "cannot create the output folder %s: %s", dir, strerror(errno));
   for (int t = 0; rc == 0 && t < 2; t++)
     if (m->targets & targets[t]) rc = ggi_render_source(m, targets[t], templates_dir, &src[t], d);
   for (int i = 0; rc == 0 && i < m->nkernels; i++) rc = kernel_info(m, &m->kernels[i], &ki[i], d);
   if (rc == 0) rc = write_module_c(&c, m, src[0], src[1], ki, d);
   if (rc == 0 && (!ggi_buf_ok(&c) || write_module_h(&h, m, ki) != 0))
-    rc = fail(d, "out of memory writing module %s", m->name);
+    rc = ggi_fail(d, "out of memory writing module %s", m->name);
   for (int t = 0; rc == 0 && t < 2; t++) {
     if (!src[t]) continue;
     snprintf(name, sizeof name, "%s.%s", m->name, ext[t]);
@@ -1293,7 +1285,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
     for (int i = 0; i < m->nkernels; i++) ggi_buf_printf(&names, "%s%s", i ? ", " : "", m->kernels[i].name);
     for (int i = 0; i < m->npersistent; i++)
       ggi_buf_printf(&names, "%s%s", i || m->nkernels ? ", " : "", m->persistent[i].name);
-    fail(d, "%s: no kernel '%s' (kernels: %s)", m->file ? m->file : "?", kernel,
+    ggi_fail(d, "%s: no kernel '%s' (kernels: %s)", m->file ? m->file : "?", kernel,
          names.p ? names.p : "none");
     ggi_buf_free(&names);
     return -1;

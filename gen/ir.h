@@ -143,6 +143,9 @@ typedef struct ggi_diag {
   char msg[1024];
 } ggi_diag;
 
+/* Set d->msg from a format; returns -1, so `return ggi_fail(d, ...)`. */
+int ggi_fail(ggi_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Arena: every string and array of a module. */
 void *ggi_alloc(ggi_arena *a, size_t n);
 const char *ggi_strdup(ggi_arena *a, const char *s);
