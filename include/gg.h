@@ -104,8 +104,8 @@ void gg_module_free(gg_module *mod);
  * For modules whose kernels launch kernels: NVRTC compiles with -rdc=true
  * and nvJitLink (libnvJitLink.so.13, loaded at run time from the same
  * toolkit as NVRTC) links the result with $CUDA_HOME/lib64/libcudadevrt.a.
- * Loading shares, caches and frees like gg_module_load (gg_module_free);
- * kernels with a workspace are refused.  HIP: GG_ERR_UNSUPPORTED.
+ * Loading shares, caches, allocates workspaces and frees exactly like
+ * gg_module_load (one code path; gg_module_free).  HIP: GG_ERR_UNSUPPORTED.
  * gg_compile_rdc is the offline half (needs no device): a loadable cubin
  * for `arch` ("sm_90"). */
 gg_status gg_module_load_rdc(gg_context *ctx, const gg_module_desc *desc, gg_module **out);

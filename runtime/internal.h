@@ -13,6 +13,7 @@
 #include "gg.h"
 
 struct ggr_cache;
+struct ggr_key;
 
 #define GGR_ERR_LEN 8192      /* compiler logs can be long; keep the head */
 #define GGR_MAX_ARGS 4096     /* the CUDA kernel-parameter limit of older GPUs */
@@ -37,9 +38,22 @@ struct gg_context {
   char err[GGR_ERR_LEN];      /* detail of the last failure */
 };
 
+/* How a module's binary is made: plain NVRTC / hiprtc (module.c), or
+ * relocatable device code linked with the device runtime (link.c).  The
+ * rest of loading - in-memory and disk cache, retry, kernels, workspaces -
+ * is the same for both (ggr_module_load_with). */
+typedef struct ggr_builder {
+  const char *what;  /* for messages: "module load" */
+  gg_status (*check)(gg_context *ctx, const gg_module_desc *d);
+  gg_status (*key)(gg_context *ctx, const gg_module_desc *d, struct ggr_key *key);
+  gg_status (*compile)(gg_context *ctx, const gg_module_desc *d, void **bin, size_t *size,
+                       double *ms);
+} ggr_builder;
+
 struct gg_module {
   gg_context *ctx;
   const gg_module_desc *desc;
+  const ggr_builder *builder;
   uint64_t key_lo, key_hi;    /* cache key of the binary it was loaded from */
   void *native;               /* CUmodule / hipModule_t */
   int refs;                   /* gg_module_load of the same desc shares it */
@@ -98,6 +112,10 @@ gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void
 
 /* The grid (blocks) and block size (threads) of a launch, from the
  * descriptor's rule and the range extents in the packed arguments. */
+/* Load (or share) the module of `desc`, its binary made by `b`. */
+gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, const ggr_builder *b,
+                               gg_module **out);
+
 gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks, int *threads);
 
 /* Monotonic clock in milliseconds. */

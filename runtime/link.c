@@ -221,12 +221,12 @@ gg_status gg_compile_rdc(const char *arch, const char *name, const char *source,
   return st;
 }
 
-/* ---- loading: the rdc twin of gg_module_load (module.c) ---- */
+/* ---- loading: gg_module_load (module.c) with the rdc builder ---- */
 
 /* Everything that changes the linked binary: NVRTC's identity, the
  * device runtime archive, and "-rdc=true" so a plain build of the same
  * source never shares the entry. */
-static ggr_key rdc_key(gg_context *ctx, const gg_module_desc *d) {
+static gg_status rdc_key(gg_context *ctx, const gg_module_desc *d, ggr_key *key) {
   char ident[1500], devrt[700];
   struct stat sb = {0};
   snprintf(devrt, sizeof devrt, "%s/lib64/libcudadevrt.a", cuda_home());
@@ -239,23 +239,18 @@ static ggr_key rdc_key(gg_context *ctx, const gg_module_desc *d) {
     .compiler = ident, .driver_version = ctx->driver_version,
     .gpugen_version = gg_version(), .abi = GG_MODULE_ABI,
   };
-  return ggr_cache_key(&p);
+  *key = ggr_cache_key(&p);
+  return GG_OK;
 }
 
-static gg_status rdc_binary(gg_context *ctx, gg_module *m, int skip_cache, void **bin,
-                            size_t *size) {
-  ggr_key key = {m->key_lo, m->key_hi};
-  if (!skip_cache && ggr_cache_get(ctx->cache, key, bin, size) == GG_OK) {
-    m->from_cache = 1;
-    return GG_OK;
-  }
-  m->from_cache = 0;
-  const gg_module_desc *d = m->desc;
+/* The rdc build: NVRTC -rdc=true, then nvJitLink with libcudadevrt.a. */
+static gg_status rdc_compile(gg_context *ctx, const gg_module_desc *d, void **bin, size_t *size,
+                             double *ms) {
   gg_compile_result res;
   double t0 = ggr_now_ms();
   gg_status st = ggr_compile_rdc_with(ctx->rtc, ctx->arch, d->lua_file ? d->lua_file : d->name,
                                       d->cuda_source, d->cuda_options, &res);
-  m->compile_ms = ggr_now_ms() - t0;
+  *ms = ggr_now_ms() - t0;
   if (st) {
     ggr_set_error(ctx, st, "%s: NVRTC -rdc + nvJitLink for %s failed:\n%s",
                   d->name ? d->name : "module", ctx->arch, res.log ? res.log : "(no log)");
@@ -266,40 +261,6 @@ static gg_status rdc_binary(gg_context *ctx, gg_module *m, int skip_cache, void 
   *size = res.binary_size;
   res.binary = NULL;
   gg_compile_result_free(&res);
-  if (ggr_cache_put(ctx->cache, key, *bin, *size) && ctx->verbose)
-    fprintf(stderr, "gpugen: could not store %s in the cache\n", d->name);
-  return GG_OK;
-}
-
-/* The kernels of an rdc module: function and occupancy.  Workspaces are
- * not supported here (module.c's allocation is private to it and no
- * device-launch kernel needs one yet). */
-static gg_status rdc_kernels(gg_module *m) {
-  gg_context *ctx = m->ctx;
-  const gg_module_desc *d = m->desc;
-  if (d->nkernels <= 0) return GG_OK;
-  m->kernels = calloc((size_t)d->nkernels, sizeof *m->kernels);
-  if (!m->kernels) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
-  for (int i = 0; i < d->nkernels; i++) {
-    gg_kernel *k = &m->kernels[i];
-    const gg_kernel_desc *kd = &d->kernels[i];
-    k->mod = m;
-    k->desc = kd;
-    if (!kd->symbol || !kd->name || kd->block_size <= 0)
-      return ggr_set_error(ctx, GG_ERR_INVALID, "kernel %d of %s: no name, symbol or block size",
-                           i, d->name);
-    if (kd->ws_fixed || kd->ws_per_block)
-      return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "kernel %s: workspaces are not supported "
-                           "with gg_module_load_rdc", kd->name);
-    char what[300];
-    snprintf(what, sizeof what, "kernel %s (symbol %s)", kd->name, kd->symbol);
-    gg_status st = ggr_check(ctx, ctx->be->module_function(&k->fn, m->native, kd->symbol), what);
-    if (st) return st == GG_ERR_BACKEND ? ggr_set_error(ctx, GG_ERR_NOT_FOUND, "%s", ctx->err) : st;
-    st = ggr_check(ctx, ctx->be->occupancy(&k->resident_per_sm, k->fn, kd->block_size,
-                                           kd->shared_bytes), what);
-    if (st) return st;
-    k->resident = k->resident_per_sm * ctx->sm_count;
-  }
   return GG_OK;
 }
 
@@ -323,55 +284,9 @@ static gg_status rdc_check(gg_context *ctx, const gg_module_desc *d) {
   return ggr_make_current(ctx);
 }
 
-static void rdc_release(gg_module *m) {
-  if (m->native) m->ctx->be->module_unload(m->native);
-  free(m->kernels);
-  free(m);
-}
+static const ggr_builder rdc_builder = {"module load (linked rdc cubin)", rdc_check, rdc_key,
+                                        rdc_compile};
 
 gg_status gg_module_load_rdc(gg_context *ctx, const gg_module_desc *desc, gg_module **out) {
-  if (!ctx || !desc || !out)
-    return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "gg_module_load_rdc: NULL argument")
-               : GG_ERR_INVALID;
-  *out = NULL;
-  gg_status st = rdc_check(ctx, desc);
-  if (st) return st;
-  ggr_key key = rdc_key(ctx, desc);
-  for (gg_module *m = ctx->modules; m; m = m->next)
-    if (m->key_lo == key.lo && m->key_hi == key.hi) {
-      m->refs++;
-      *out = m;
-      return GG_OK;
-    }
-  gg_module *m = calloc(1, sizeof *m);
-  if (!m) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
-  m->ctx = ctx;
-  m->desc = desc;
-  m->key_lo = key.lo;
-  m->key_hi = key.hi;
-  m->refs = 1;
-  void *bin = NULL;
-  size_t size = 0;
-  st = rdc_binary(ctx, m, 0, &bin, &size);
-  if (!st) {
-    int r = ctx->be->module_load(&m->native, bin);
-    if (r && m->from_cache) { /* the driver refuses a cached entry: relink */
-      free(bin);
-      bin = NULL;
-      st = rdc_binary(ctx, m, 1, &bin, &size);
-      if (!st) r = ctx->be->module_load(&m->native, bin);
-    }
-    if (!st) st = ggr_check(ctx, r, "module load (linked rdc cubin)");
-  }
-  free(bin);
-  if (!st) st = rdc_kernels(m);
-  if (st) {
-    rdc_release(m);
-    return st;
-  }
-  /* in the context's list: gg_module_free releases it like any module */
-  m->next = ctx->modules;
-  ctx->modules = m;
-  *out = m;
-  return GG_OK;
+  return ggr_module_load_with(ctx, desc, &rdc_builder, out);
 }

@@ -120,7 +120,7 @@ static gg_status key_for(gg_context *ctx, const gg_module_desc *d, ggr_key *key)
   return GG_OK;
 }
 
-/* Binary for the module: from the disk cache, else compiled and stored. */
+/* Binary for the module: from the disk cache, else built and stored. */
 static gg_status get_binary(gg_context *ctx, gg_module *m, int skip_cache, void **bin,
                             size_t *size) {
   if (!skip_cache && ggr_cache_get(ctx->cache, (ggr_key){m->key_lo, m->key_hi}, bin, size) == GG_OK) {
@@ -128,7 +128,7 @@ static gg_status get_binary(gg_context *ctx, gg_module *m, int skip_cache, void 
     return GG_OK;
   }
   m->from_cache = 0;
-  gg_status st = compile_module(ctx, m->desc, bin, size, &m->compile_ms);
+  gg_status st = m->builder->compile(ctx, m->desc, bin, size, &m->compile_ms);
   if (st) return st;
   if (ggr_cache_put(ctx->cache, (ggr_key){m->key_lo, m->key_hi}, *bin, *size) && ctx->verbose)
     fprintf(stderr, "gpugen: could not store %s in the cache (%s)\n", m->desc->name,
@@ -181,6 +181,7 @@ static void module_release(gg_module *m) {
 }
 
 static gg_status check_desc(gg_context *ctx, const gg_module_desc *d) {
+  if (!d) return ggr_set_error(ctx, GG_ERR_INVALID, "module load: NULL descriptor");
   if (d->abi != GG_MODULE_ABI)
     return ggr_set_error(ctx, GG_ERR_INVALID, "module %s was generated for ABI %d; this runtime "
                          "reads ABI %d (regenerate it with this gpugen)", d->name ? d->name : "?",
@@ -194,20 +195,28 @@ static gg_status check_desc(gg_context *ctx, const gg_module_desc *d) {
   return GG_OK;
 }
 
+/* The plain build: NVRTC or hiprtc for the device's arch. */
+const ggr_builder ggr_plain_builder = {"module load", check_desc, key_for, compile_module};
+
 gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module **out) {
-  if (!ctx || !desc || !out) return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "gg_module_load: NULL argument") : GG_ERR_INVALID;
+  return ggr_module_load_with(ctx, desc, &ggr_plain_builder, out);
+}
+
+gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, const ggr_builder *b,
+                               gg_module **out) {
+  if (!ctx || !desc || !out) return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "%s: NULL argument", b->what) : GG_ERR_INVALID;
   *out = NULL;
   for (gg_module *m = ctx->modules; m; m = m->next)
-    if (m->desc == desc) {
+    if (m->desc == desc && m->builder == b) {
       m->refs++;
       *out = m;
       return GG_OK;
     }
-  gg_status st = check_desc(ctx, desc);
+  gg_status st = b->check(ctx, desc);
   if (!st) st = ggr_make_current(ctx);
   if (st) return st;
   ggr_key key;
-  if ((st = key_for(ctx, desc, &key))) return st;
+  if ((st = b->key(ctx, desc, &key))) return st;
   /* a different descriptor with the same contents: still one module */
   for (gg_module *m = ctx->modules; m; m = m->next)
     if (m->key_lo == key.lo && m->key_hi == key.hi && m->desc->nkernels == desc->nkernels) {
@@ -219,6 +228,7 @@ gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module 
   if (!m) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
   m->ctx = ctx;
   m->desc = desc;
+  m->builder = b;
   m->key_lo = key.lo;
   m->key_hi = key.hi;
   m->refs = 1;
@@ -237,7 +247,7 @@ gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module 
       st = get_binary(ctx, m, 1, &bin, &size);
       if (!st) r = ctx->be->module_load(&m->native, bin);
     }
-    if (!st) st = ggr_check(ctx, r, "module load");
+    if (!st) st = ggr_check(ctx, r, b->what);
   }
   free(bin);
   if (!st && desc->nkernels > 0) {
