@@ -14,9 +14,9 @@
  * 1M, 16M and 256M beside CUB and auto (how auto's shape is chosen).
  *
  * Each case: warm-up, then 5 batches of back-to-back launches between two
- * events; the time is the median batch mean.  In the main table the
- * strategies of one case are timed in 5 interleaved rounds and each row is
- * the median of its rounds.  The results are checked
+ * events; the time is the median batch mean.  In the main table CUB and
+ * the strategies of one case are timed in 5 interleaved rounds and each
+ * row is the median of its rounds.  The results are checked
  * against CUB's (or exactly, for i32) so a fast wrong kernel shows.
  */
 #include <math.h>
@@ -289,23 +289,27 @@ int main(int argc, char **argv)
       gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
       if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
       double bytes = (double)n * tsize[t], cub_gbs = 0, ref = NAN;
+      /* CUB and the strategies are timed in ROUNDS interleaved rounds and
+       * each row is the median of its rounds: timed one after the other,
+       * drift between them (clocks, the launch queue, HBM) looked like a
+       * difference between identical kernels. */
+      enum { ROUNDS = 5 };
+      double us_r[NSTRAT][ROUNDS], cub_r[ROUNDS];
+      const char *check[NSTRAT];
 #ifdef GG_HAVE_CUB
       job cub = { .cub = 1, .cub_type = t == 0 ? CUB_REF_F32 : t == 1 ? CUB_REF_I32 : CUB_REF_F64,
                   .in = in, .out = out, .n = n };
-      double cus = time_job(&cub, (long long)bytes);
-      cub_gbs = bytes / (cus * 1e3);
+      run_job(&cub);
       ref = read_result(out, t);
-      row("reduce", "CUB", tnames[t], n, cus, cub_gbs, copy_gbs, cub_gbs, "ref");
 #endif
-      /* The strategies are timed in ROUNDS interleaved rounds and each
-       * row is the median of its rounds: at launch-bound sizes, timing one
-       * strategy after the other let drift between them (clocks, the
-       * launch queue) look like a difference between identical kernels. */
-      enum { ROUNDS = 5 };
-      double us_r[NSTRAT][ROUNDS];
-      const char *check[NSTRAT];
       for (int r = 0; r < ROUNDS; r++)
-        for (int si = 0; si < NSTRAT; si++) {
+        for (int si = -1; si < NSTRAT; si++) {
+          if (si < 0) {
+#ifdef GG_HAVE_CUB
+            cub_r[r] = time_job(&cub, (long long)bytes);
+#endif
+            continue;
+          }
           snprintf(name, sizeof name, "sum_%s_%s", strategies[si], tnames[t]);
           job j = { .k = kernel(name), .args = { gg_arg_array(in), gg_arg_array(out), gg_arg_i64(n) } };
           us_r[si][r] = time_job(&j, (long long)bytes);
@@ -313,6 +317,11 @@ int main(int argc, char **argv)
           int ok = isnan(ref) || fabs(got - ref) <= (t == 1 ? 0 : 1e-6 * 3 * n);
           if (r == 0 || !ok) check[si] = isnan(ref) ? "-" : ok ? "ok" : "DIFF";
         }
+#ifdef GG_HAVE_CUB
+      double cus = median(cub_r, ROUNDS);
+      cub_gbs = bytes / (cus * 1e3);
+      row("reduce", "CUB", tnames[t], n, cus, cub_gbs, copy_gbs, cub_gbs, "ref");
+#endif
       for (int si = 0; si < NSTRAT; si++) {
         double us = median(us_r[si], ROUNDS);
         row("reduce", strategies[si], tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check[si]);
