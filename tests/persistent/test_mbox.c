@@ -15,13 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CHECK(c)                                                              \
-  do {                                                                        \
-    if (!(c)) {                                                               \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);  \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
+#include "check.h"
 
 /* The argument struct of all three commands. */
 typedef struct frame_args {

@@ -24,13 +24,7 @@
 #include "gg_session.h"
 #include "layouts.h"
 
-#define CHECK(c)                                                              \
-  do {                                                                        \
-    if (!(c)) {                                                               \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);  \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
+#include "check.h"
 #define CHECK_OK(ctx, call)                                                   \
   do {                                                                        \
     gg_status st_ = (call);                                                   \
