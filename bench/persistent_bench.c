@@ -401,8 +401,9 @@ int main(int argc, char **argv)
   if (mdf)
     fclose(mdf);
   for (int i = 0; csv && i < nrows; i++) {
-    char label[128];
-    snprintf(label, sizeof label, "%s | %s", rows[i].workload, rows[i].mode);
+    char label[sizeof rows[i].workload + sizeof rows[i].mode + 4];
+    snprintf(label, sizeof label, "%.*s | %.*s", (int)sizeof rows[i].workload, rows[i].workload,
+             (int)sizeof rows[i].mode, rows[i].mode);
     bench_csv_row(csv, "persistent", label, &rows[i].r, gg_context_device_name(ctx));
   }
   if (csv)

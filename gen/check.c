@@ -89,6 +89,9 @@ static int compile_one(const ggi_module *m, unsigned target, const char *arch, c
     print_log(out, res.log);
   }
   gg_compile_result_free(&res);
+  /* each line as it is known, and before the summary that goes to stderr,
+   * so that a log of both streams reads in order */
+  fflush(out);
   return st == GG_OK;
 }
 

@@ -151,8 +151,7 @@ enum {
 gg_status ggr_cuda_load(ggr_backend **out, char *err, size_t errlen);
 gg_status ggr_hip_load(ggr_backend **out, char *err, size_t errlen);
 void ggr_backend_unload(ggr_backend *be);
-/* dlopen the HIP runtime (hiprtc lives in it too); NULL + message on failure. */
-void *ggr_hip_dlopen(const char **path_out, char *err, size_t errlen);
+/* ggr_hip_dlopen (the HIP runtime, which holds hiprtc too) is in toolkit.h. */
 
 /* The gg_status for a vendor error code. */
 gg_status ggr_status_of(int code);
@@ -166,6 +165,7 @@ typedef struct ggr_compiler {
   void *lib;
   int version_major, version_minor;
   char include_opts[2][600];  /* NVRTC: -I$CUDA_HOME/include, -I.../cccl */
+  char builtins_note[700];    /* NVRTC: why its builtins library was not preloaded */
   int ninclude_opts;
 
   int (*create)(void **prog, const char *src, const char *name, int nheaders,
@@ -184,8 +184,8 @@ typedef struct ggr_compiler {
   int (*archs)(int *list);
 } ggr_compiler;
 
-/* Load NVRTC (from $CUDA_HOME/lib64, else the default search path) or
- * hiprtc (inside libamdhip64).  GG_ERR_NO_LIBRARY names the files tried. */
+/* Load NVRTC (from the CUDA toolkit, toolkit.c) or hiprtc (inside
+ * libamdhip64).  GG_ERR_NO_LIBRARY names the files tried. */
 gg_status ggr_compiler_load(gg_backend kind, ggr_compiler **out, char *err, size_t errlen);
 void ggr_compiler_unload(ggr_compiler *c);
 

@@ -1,10 +1,8 @@
 /*
  * compile.c - NVRTC and hiprtc behind ggr_compiler, and gg_compile().
  *
- * Both compilers are loaded with dlopen.  NVRTC comes from $CUDA_HOME when
- * that is set (and only from there: the user chose it), else from the
- * toolkit found at build time, else the default library path.  hiprtc lives
- * inside libamdhip64.
+ * Both compilers are loaded with dlopen, from where toolkit.c says: NVRTC
+ * from the CUDA toolkit, hiprtc from inside libamdhip64.
  *
  * CUDA targets: "sm_90" gives a cubin, "compute_90" PTX (which the driver
  * JIT-compiles for a device newer than this NVRTC knows).
@@ -19,10 +17,7 @@
 #include <string.h>
 
 #include "backend.h"
-
-#ifndef GG_CUDA_HOME_DEFAULT
-#define GG_CUDA_HOME_DEFAULT "/usr/local/cuda"
-#endif
+#include "toolkit.h"
 
 /* Archs hiprtc 5.2 compiles for: each was compiled in a forked child with
  * Debian's libamdhip64 5.2 (2026-11); gfx940 and gfx1100 abort it. */
@@ -61,38 +56,37 @@ static int nvrtc_resolve(ggr_compiler *c) {
   return bad ? -1 : 0;
 }
 
+/* NVRTC from the CUDA toolkit (toolkit.c decides which).  Its builtins
+ * library is preloaded by full path from the same folder, since NVRTC
+ * opens it by bare name (see toolkit.c); when that file is missing the
+ * first compile says so, and c->builtins_note says where it was looked for. */
 static void *nvrtc_open(ggr_compiler *c, char *err, size_t errlen) {
-  const char *env = getenv("CUDA_HOME");
-  const char *home = env && *env ? env : GG_CUDA_HOME_DEFAULT;
-  static const char *const sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-  char tried[1024] = "";
-  size_t used = 0;
-  for (int pass = 0; pass < 2; pass++) {
-    /* pass 0: $CUDA_HOME/lib64; pass 1: the default search path, only when
-     * $CUDA_HOME was not given. */
-    if (pass == 1 && env && *env) break;
-    for (size_t i = 0; i < sizeof sonames / sizeof *sonames; i++) {
-      if (pass == 0)
-        snprintf(c->lib_path, sizeof c->lib_path, "%s/lib64/%s", home, sonames[i]);
-      else
-        snprintf(c->lib_path, sizeof c->lib_path, "%s", sonames[i]);
-      /* NODELETE: compilers stay mapped once loaded (LLVM-based libraries do
-       * not unload cleanly, and their allocations stay attributable) */
-      void *lib = dlopen(c->lib_path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-      if (lib) {
-        snprintf(c->include_opts[0], sizeof c->include_opts[0], "-I%s/include", home);
-        snprintf(c->include_opts[1], sizeof c->include_opts[1], "-I%s/include/cccl", home);
-        c->ninclude_opts = 2;
-        return lib;
-      }
-      used += (size_t)snprintf(tried + used, used < sizeof tried ? sizeof tried - used : 0,
-                               "%s%s", used ? ", " : "", c->lib_path);
-      if (used >= sizeof tried) used = sizeof tried - 1;
-    }
+  static const char *const sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", NULL};
+  char tried[1024];
+  void *lib = ggr_toolkit_dlopen(sonames, c->lib_path, sizeof c->lib_path, tried, sizeof tried);
+  if (!lib) {
+    snprintf(err, errlen, "NVRTC not found (tried %s); install the CUDA toolkit or set CUDA_HOME",
+             tried);
+    return NULL;
   }
-  snprintf(err, errlen, "NVRTC not found (tried %s); install the CUDA toolkit or set CUDA_HOME",
-           tried);
-  return NULL;
+  const char *home = ggr_cuda_home();
+  snprintf(c->include_opts[0], sizeof c->include_opts[0], "-I%s/include", home);
+  snprintf(c->include_opts[1], sizeof c->include_opts[1], "-I%s/include/cccl", home);
+  c->ninclude_opts = 2;
+  return lib;
+}
+
+/* After nvrtc_resolve: load libnvrtc-builtins.so.<major>.<minor> from
+ * NVRTC's own folder. */
+static void nvrtc_preload_builtins(ggr_compiler *c) {
+  char dir[600], name[64];
+  snprintf(name, sizeof name, "libnvrtc-builtins.so.%d.%d", c->version_major, c->version_minor);
+  void *sym = NULL;
+  resolve(c->lib, &sym, "nvrtcVersion");
+  if (ggr_lib_folder(sym, dir, sizeof dir) == 0 && ggr_preload_beside(dir, name) > 0) return;
+  snprintf(c->builtins_note, sizeof c->builtins_note,
+           "%s was not found next to %s; NVRTC needs it (reinstall the CUDA toolkit's NVRTC)",
+           name, c->lib_path);
 }
 
 /* ---- hiprtc ---- */
@@ -141,6 +135,7 @@ gg_status ggr_compiler_load(gg_backend kind, ggr_compiler **out, char *err, size
     ggr_compiler_unload(c);
     return GG_ERR_NO_LIBRARY;
   }
+  if (kind == GG_BACKEND_CUDA) nvrtc_preload_builtins(c);
   *out = c;
   return GG_OK;
 }
@@ -308,6 +303,12 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
   if (r) {
     st = GG_ERR_COMPILE;
     if (!res->log) set_log(res, "%s failed: %s", c->name, c->err_string(r));
+    if (c->builtins_note[0] && res->log && strstr(res->log, "builtins")) {
+      char *old = res->log;
+      res->log = NULL;
+      set_log(res, "%s\n%s", old, c->builtins_note);
+      free(old);
+    }
   } else {
     st = take_code(c, prog, want_ptx, res);
   }

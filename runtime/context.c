@@ -9,6 +9,7 @@
 
 #include "cache.h"
 #include "internal.h"
+#include "toolkit.h"
 
 #ifndef GG_VERSION_STRING
 #define GG_VERSION_STRING "0.0.0"
@@ -56,11 +57,19 @@ gg_status ggr_set_error(gg_context *ctx, gg_status status, const char *fmt, ...)
   return status;
 }
 
+/* "name" or "name: string" when the driver's string says more than its name. */
+static const char *code_text(const ggr_backend *be, int code, char *buf, size_t n) {
+  const char *name = be->err_name(code), *text = be->err_string(code);
+  if (!text || !*text || !strcmp(text, name)) snprintf(buf, n, "%s", name);
+  else snprintf(buf, n, "%s: %s", name, text);
+  return buf;
+}
+
 gg_status ggr_check(gg_context *ctx, int code, const char *what) {
   if (code == 0) return GG_OK;
-  const ggr_backend *be = ctx->be;
-  return ggr_set_error(ctx, ggr_status_of(code), "%s: %s (%s)", what, be->err_name(code),
-                       be->err_string(code));
+  char text[300];
+  return ggr_set_error(ctx, ggr_status_of(code), "%s: %s", what,
+                       code_text(ctx->be, code, text, sizeof text));
 }
 
 gg_status ggr_make_current(gg_context *ctx) {
@@ -125,6 +134,7 @@ static gg_status describe_device(gg_context *ctx) {
 /* init + device count: the two calls that tell "no GPU" from the rest. */
 static gg_status find_device(gg_context *ctx) {
   const ggr_backend *be = ctx->be;
+  char why[300];
   int r = be->init();
   if (r == GGR_E_STUB_LIBRARY)
     return ggr_set_error(ctx, GG_ERR_NO_LIBRARY, "%s is the toolkit's link stub, not a driver "
@@ -132,14 +142,15 @@ static gg_status find_device(gg_context *ctx) {
   if (r) {
     gg_status st = ggr_check(ctx, r, "driver init");
     if (st == GG_ERR_BACKEND) st = GG_ERR_NO_DEVICE;
-    return ggr_set_error(ctx, st, "%s driver (%s) found no usable device: %s (%s)", be->name,
-                         be->lib_path, be->err_name(r), be->err_string(r));
+    return ggr_set_error(ctx, st, "%s driver (%s) found no usable device (%s)", be->name,
+                         be->lib_path, code_text(be, r, why, sizeof why));
   }
   int n = 0;
   r = be->device_count(&n);
   if (r || n == 0)
-    return ggr_set_error(ctx, GG_ERR_NO_DEVICE, "%s driver (%s) reports no device%s%s",
-                         be->name, be->lib_path, r ? ": " : "", r ? be->err_name(r) : "");
+    return ggr_set_error(ctx, GG_ERR_NO_DEVICE, "%s driver (%s) reports no device%s%s%s",
+                         be->name, be->lib_path, r ? " (" : "",
+                         r ? code_text(be, r, why, sizeof why) : "", r ? ")" : "");
   if (ctx->device < 0 || ctx->device >= n)
     return ggr_set_error(ctx, GG_ERR_NO_DEVICE, "device %d asked for; %s has %d device(s)",
                          ctx->device, be->name, n);
@@ -163,8 +174,14 @@ gg_status gg_context_open(gg_context **out, const gg_context_options *opt) {
     return st;
   }
   if (!st && (st = find_device(ctx)) && note[0]) {
-    size_t n = strlen(ctx->err);
-    snprintf(ctx->err + n, sizeof ctx->err - n, "; and %s", note);
+    /* AUTO passed CUDA over for HIP, and HIP found no device either: both
+     * causes, once each, the vendor whose toolkit is installed first. */
+    char hip[sizeof ctx->err];
+    snprintf(hip, sizeof hip, "%s", ctx->err);
+    if (ggr_cuda_toolkit_present())
+      snprintf(ctx->err, sizeof ctx->err, "%.600s; %.2000s", note, hip);
+    else
+      snprintf(ctx->err, sizeof ctx->err, "%.2000s; %.600s", hip, note);
   }
   if (!st) st = ggr_check(ctx, ctx->be->ctx_create(&ctx->native, ctx->device), "create context");
   if (st == GG_ERR_KERNEL_FAULT) {

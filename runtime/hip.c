@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "toolkit.h"
 
 typedef int hipError_t;
 typedef void *hipModule_t, *hipFunction_t, *hipStream_t, *hipEvent_t, *hipGraph_t, *hipGraphExec_t;
@@ -267,28 +268,6 @@ static void fill(ggr_backend *be) {
     be->graph_instantiate = w_graph_instantiate; be->graph_launch = w_graph_launch;
     be->graph_destroy = w_graph_destroy; be->graph_exec_destroy = w_graph_exec_destroy;
   }
-}
-
-/* Opens the HIP runtime library ($GG_HIP_LIBRARY, else the usual names). */
-void *ggr_hip_dlopen(const char **path_out, char *err, size_t errlen) {
-  const char *env = getenv("GG_HIP_LIBRARY");
-  static const char *const names[] = {"libamdhip64.so.5", "libamdhip64.so.6", "libamdhip64.so"};
-  if (env && *env) {
-    void *lib = dlopen(env, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!lib) snprintf(err, errlen, "HIP library %s not found (%s)", env, dlerror());
-    *path_out = env;
-    return lib;
-  }
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-    void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (lib) {
-      *path_out = names[i];
-      return lib;
-    }
-  }
-  snprintf(err, errlen, "HIP library not found (tried libamdhip64.so.5, libamdhip64.so.6, "
-           "libamdhip64.so); install ROCm or set GG_HIP_LIBRARY");
-  return NULL;
 }
 
 gg_status ggr_hip_load(ggr_backend **out, char *err, size_t errlen) {

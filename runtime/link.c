@@ -22,10 +22,7 @@
 #include "cache.h"
 #include "internal.h"
 #include "link.h"
-
-#ifndef GG_CUDA_HOME_DEFAULT
-#define GG_CUDA_HOME_DEFAULT "/usr/local/cuda"
-#endif
+#include "toolkit.h"
 
 enum { JL_INPUT_CUBIN = 1, JL_INPUT_LIBRARY = 6 }; /* nvJitLinkInputType */
 
@@ -45,11 +42,6 @@ typedef struct jitlink {
   int (*info_log)(void *h, char *buf);
 } jitlink;
 
-static const char *cuda_home(void) {
-  const char *env = getenv("CUDA_HOME");
-  return env && *env ? env : GG_CUDA_HOME_DEFAULT;
-}
-
 static int sym(void *lib, void *slot, const char *name) {
   void *p = dlsym(lib, name);
   memcpy(slot, &p, sizeof p);
@@ -60,18 +52,13 @@ static int sym(void *lib, void *slot, const char *name) {
  * nvJitLink refuses input from a newer NVRTC). */
 static int jitlink_open(jitlink *j, char *err, size_t errlen) {
   memset(j, 0, sizeof *j);
-  static const char *const sonames[] = {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"};
-  for (size_t i = 0; i < sizeof sonames / sizeof *sonames && !j->lib; i++) {
-    snprintf(j->path, sizeof j->path, "%s/lib64/%s", cuda_home(), sonames[i]);
-    j->lib = dlopen(j->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  }
-  if (!j->lib && !getenv("CUDA_HOME")) {
-    snprintf(j->path, sizeof j->path, "libnvJitLink.so.13");
-    j->lib = dlopen(j->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  }
+  static const char *const sonames[] = {"libnvJitLink.so.13", "libnvJitLink.so.12",
+                                        "libnvJitLink.so", NULL};
+  char tried[400];
+  j->lib = ggr_toolkit_dlopen(sonames, j->path, sizeof j->path, tried, sizeof tried);
   if (!j->lib) {
-    snprintf(err, errlen, "nvJitLink not found in %s/lib64 (libnvJitLink.so.13); device-side "
-             "launch needs it: install the CUDA toolkit's nvJitLink or set CUDA_HOME", cuda_home());
+    snprintf(err, errlen, "nvJitLink not found (tried %s); device-side launch needs it: install "
+             "the CUDA toolkit's nvJitLink or set CUDA_HOME", tried);
     return -1;
   }
   int bad = 0;
@@ -127,7 +114,7 @@ static gg_status link_devrt(const char *arch, gg_compile_result *res) {
     log_append(res, "link", err);
     return GG_ERR_NO_LIBRARY;
   }
-  snprintf(devrt, sizeof devrt, "%s/lib64/libcudadevrt.a", cuda_home());
+  snprintf(devrt, sizeof devrt, "%s/lib64/libcudadevrt.a", ggr_cuda_home());
   struct stat sb;
   if (stat(devrt, &sb) != 0) {
     snprintf(err, sizeof err, "%s not found: device-side launch needs the CUDA device runtime", devrt);
@@ -229,7 +216,7 @@ gg_status gg_compile_rdc(const char *arch, const char *name, const char *source,
 static gg_status rdc_key(gg_context *ctx, const gg_module_desc *d, ggr_key *key) {
   char ident[1500], devrt[700];
   struct stat sb = {0};
-  snprintf(devrt, sizeof devrt, "%s/lib64/libcudadevrt.a", cuda_home());
+  snprintf(devrt, sizeof devrt, "%s/lib64/libcudadevrt.a", ggr_cuda_home());
   stat(devrt, &sb);
   snprintf(ident, sizeof ident, "%s %d.%d %s -rdc=true nvJitLink %s %lld %lld", ctx->rtc->name,
            ctx->rtc->version_major, ctx->rtc->version_minor, ctx->rtc->lib_path, devrt,

@@ -1,0 +1,132 @@
+/*
+ * toolkit.c - where the vendor libraries come from, decided in one place.
+ *
+ * The CUDA toolkit is $CUDA_HOME when that is set (and then only it: the
+ * user chose it), else the folder found at build time (GG_CUDA_HOME_DEFAULT),
+ * and only when $CUDA_HOME is not set also the loader's default search path.
+ * NVRTC, nvJitLink and libcudadevrt.a all come from that one toolkit, so
+ * their versions match.  The HIP runtime (which holds hiprtc) is
+ * $GG_HIP_LIBRARY, else libamdhip64 on the default search path.
+ *
+ * A toolkit installed by a runfile, a tarball or in a container is often
+ * not registered with the dynamic loader (no ld.so.conf entry, no
+ * LD_LIBRARY_PATH).  Opening libnvrtc by its full path works there, but
+ * NVRTC then opens libnvrtc-builtins.so.<major>.<minor> by bare name, and
+ * that fails ("failed to open libnvrtc-builtins.so.13.0").  glibc matches a
+ * bare-name dlopen against the sonames of libraries already loaded, so
+ * loading the builtins by full path first, from the folder NVRTC came
+ * from, makes NVRTC find them whatever the loader's configuration.  The HIP
+ * runtime does the same with its code-object manager (libamd_comgr) and,
+ * in newer ROCm, libhiprtc-builtins: those are preloaded from the HIP
+ * library's folder too.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolkit.h"
+
+#ifndef GG_CUDA_HOME_DEFAULT
+#define GG_CUDA_HOME_DEFAULT "/usr/local/cuda"
+#endif
+
+/* NODELETE: vendor libraries stay mapped once loaded (LLVM-based libraries
+ * do not unload cleanly, and their allocations stay attributable). */
+enum { OPEN_FLAGS = RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE };
+
+const char *ggr_cuda_home(void) {
+  const char *env = getenv("CUDA_HOME");
+  return env && *env ? env : GG_CUDA_HOME_DEFAULT;
+}
+
+int ggr_cuda_home_from_env(void) {
+  const char *env = getenv("CUDA_HOME");
+  return env && *env;
+}
+
+int ggr_cuda_toolkit_present(void) {
+  char pat[700];
+  snprintf(pat, sizeof pat, "%s/lib64/libnvrtc.so*", ggr_cuda_home());
+  glob_t g;
+  int found = glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+  globfree(&g);
+  return found;
+}
+
+/* Append ", item" to a bounded list of what was tried. */
+static void add_tried(char *tried, size_t n, const char *item) {
+  size_t used = strlen(tried);
+  if (used + 1 < n) snprintf(tried + used, n - used, "%s%s", used ? ", " : "", item);
+}
+
+void *ggr_toolkit_dlopen(const char *const *sonames, char *path, size_t pathlen, char *tried,
+                         size_t triedlen) {
+  if (triedlen) tried[0] = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    /* pass 0: the toolkit's lib64; pass 1: the default search path, only
+     * when $CUDA_HOME was not given. */
+    if (pass == 1 && ggr_cuda_home_from_env()) break;
+    for (size_t i = 0; sonames[i]; i++) {
+      if (pass == 0)
+        snprintf(path, pathlen, "%s/lib64/%s", ggr_cuda_home(), sonames[i]);
+      else
+        snprintf(path, pathlen, "%s", sonames[i]);
+      void *lib = dlopen(path, OPEN_FLAGS);
+      if (lib) return lib;
+      add_tried(tried, triedlen, path);
+    }
+  }
+  return NULL;
+}
+
+int ggr_lib_folder(void *symbol, char *dir, size_t n) {
+  Dl_info info;
+  if (!symbol || !dladdr(symbol, &info) || !info.dli_fname || info.dli_fname[0] != '/') return -1;
+  const char *slash = strrchr(info.dli_fname, '/');
+  size_t len = (size_t)(slash - info.dli_fname);
+  if (len == 0) len = 1; /* the root folder */
+  if (len >= n) return -1;
+  memcpy(dir, info.dli_fname, len);
+  dir[len] = 0;
+  return 0;
+}
+
+int ggr_preload_beside(const char *dir, const char *pattern) {
+  char pat[1100];
+  if ((size_t)snprintf(pat, sizeof pat, "%s/%s", dir, pattern) >= sizeof pat) return 0;
+  glob_t g;
+  int loaded = 0;
+  if (glob(pat, 0, NULL, &g) == 0) {
+    for (size_t i = 0; i < g.gl_pathc; i++)
+      if (dlopen(g.gl_pathv[i], OPEN_FLAGS)) loaded++;
+    globfree(&g);
+  }
+  return loaded;
+}
+
+void *ggr_hip_dlopen(const char **path_out, char *err, size_t errlen) {
+  const char *env = getenv("GG_HIP_LIBRARY");
+  static const char *const names[] = {"libamdhip64.so.5", "libamdhip64.so.6", "libamdhip64.so"};
+  void *lib = NULL;
+  if (env && *env) {
+    lib = dlopen(env, OPEN_FLAGS);
+    if (!lib) snprintf(err, errlen, "HIP library %s (GG_HIP_LIBRARY) could not be opened: %s", env,
+                       dlerror());
+    *path_out = env;
+  } else {
+    for (size_t i = 0; i < sizeof names / sizeof *names && !lib; i++)
+      if ((lib = dlopen(names[i], OPEN_FLAGS))) *path_out = names[i];
+    if (!lib)
+      snprintf(err, errlen, "HIP library not found (tried libamdhip64.so.5, libamdhip64.so.6, "
+               "libamdhip64.so); install ROCm (Debian: libamdhip64-dev) or set GG_HIP_LIBRARY");
+  }
+  char dir[1024];
+  if (lib && ggr_lib_folder(dlsym(lib, "hipGetDeviceCount"), dir, sizeof dir) == 0) {
+    ggr_preload_beside(dir, "libamd_comgr.so.[0-9]*");
+    ggr_preload_beside(dir, "libhiprtc-builtins.so.[0-9]*");
+  }
+  return lib;
+}
