@@ -948,6 +948,11 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   if (p->small_block > 0)
     ggi_buf_printf(b, ", .small_block = %d, .small_work = %lld", p->small_block,
                    (long long)p->small_work);
+  int into = -1;
+  for (int i = 0; k->pattern == GG_PATTERN_TILE_REDUCE && i < k->nparams; i++)
+    if (strcmp(k->params[i].name, k->into) == 0) into = i;
+  ggi_buf_printf(b, ",\n   .tile = %d, .into_param = %d",
+                 k->pattern == GG_PATTERN_TILE_REDUCE ? k->tile : 0, into);
   ggi_buf_puts(b, "},\n");
 }
 

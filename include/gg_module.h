@@ -130,6 +130,11 @@ typedef struct gg_kernel_desc {
    * big and many small blocks when it is small. */
   int small_block;
   int64_t small_work;
+  /* tile_reduce: elements per tile, and the index in params of the output
+   * view, whose extent must be ceil(n / tile) (gg_pack_args checks it);
+   * 0 and -1 otherwise. */
+  int tile;
+  int into_param;
 } gg_kernel_desc;
 
 /* What the generator planned for one command inside one persistent
