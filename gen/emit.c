@@ -262,6 +262,9 @@ int ggi_kernel_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
     p->grid_rule = GG_GRID_LEAGUE;
     /* scratch views, then 8 bytes per thread for team_sum/min/max */
     p->shared_bytes = scratch_bytes(k) + 8u * (uint32_t)k->spec.block;
+    /* a team is exactly team_size threads: fewer would compute part of
+     * it, more would overrun team_sum's 8 bytes per thread */
+    p->min_threads = p->max_threads = k->spec.block;
   } else {
     return ggi_fail(d, "kernel '%s': unknown pattern %d", k->name, (int)k->pattern);
   }
@@ -945,33 +948,49 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   if (p->small_block > 0)
     ggi_buf_printf(b, ", .small_block = %d, .small_work = %lld", p->small_block,
                    (long long)p->small_work);
+  int into = -1;
+  for (int i = 0; k->pattern == GG_PATTERN_TILE_REDUCE && i < k->nparams; i++)
+    if (strcmp(k->params[i].name, k->into) == 0) into = i;
+  ggi_buf_printf(b, ",\n   .tile = %d, .into_param = %d",
+                 k->pattern == GG_PATTERN_TILE_REDUCE ? k->tile : 0, into);
   ggi_buf_puts(b, "},\n");
 }
 
-static int put_persistent_desc(ggi_buf *b, const ggi_module *m, const ggi_persistent *p,
-                               const kinfo *ki, ggi_diag *d)
+static void put_persistent_desc(ggi_buf *b, const ggi_module *m, const ggi_persistent *p,
+                                const ggi_persistent_shape *shape, const kinfo *ki)
 {
   static const char *const playout_enum[] = {"GG_PLAYOUT_ONE_BLOCK", "GG_PLAYOUT_MANY_BLOCKS",
                                              "GG_PLAYOUT_THREAD_GROUPS", "GG_PLAYOUT_HYBRID"};
-  /* the same shape the persistent kernel was rendered with */
-  ggi_persistent_shape shape;
-  unsigned target = (p->targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
-  if (ggi_persistent_shape_of(m, p, target, &shape, d) != 0) return -1;
-  uint32_t slot = 0, shared = 0;
+  uint32_t slot = 0;
   for (int c = 0; c < p->ncommands; c++) {
     const kinfo *ci = &ki[p->command_index[c]];
     if (ci->lay.size > slot) slot = ci->lay.size;
-    if (ci->plan.shared_bytes > shared) shared = ci->plan.shared_bytes;
   }
-  /* every pseudo-block of a block gets its own share of shared memory */
-  shared *= (uint32_t)shape.groups;
   ggi_buf_printf(b, "  {.name = \"%s\", .symbol = \"gg_persist_%s\", .layout = %s,\n", p->name,
                  p->name, playout_enum[p->layout]);
   ggi_buf_printf(b, "   .block_size = %d, .blocks = %d, .groups = %d, .buffering = %d,\n",
-                 shape.block, shape.blocks, shape.groups, p->buffering);
+                 shape->block, shape->blocks, shape->groups, p->buffering);
   ggi_buf_printf(b, "   .ncommands = %d, .commands = gg_commands_%s_%s, .slot_args_size = %u,\n",
                  p->ncommands, m->name, p->name, (unsigned)slot);
-  ggi_buf_printf(b, "   .shared_bytes = %u, .lua_line = %d},\n", (unsigned)shared, p->line);
+  ggi_buf_printf(b, "   .shared_bytes = %u, .lua_line = %d, .group_smem = %u,\n",
+                 (unsigned)shape->shared_bytes, p->line, (unsigned)shape->group_smem);
+  ggi_buf_printf(b, "   .plan = gg_pcommands_%s_%s},\n", m->name, p->name);
+}
+
+/* The persistent kernels' plans, in the target the descriptor describes
+ * (the one its source was rendered for first). */
+static int persistent_shapes(const ggi_module *m, ggi_persistent_shape **out, ggi_diag *d)
+{
+  *out = NULL;
+  if (!m->npersistent) return 0;
+  ggi_persistent_shape *sh = ggi_alloc(m->arena, sizeof *sh * (size_t)m->npersistent);
+  if (!sh) return ggi_fail(d, "out of memory");
+  for (int i = 0; i < m->npersistent; i++) {
+    const ggi_persistent *p = &m->persistent[i];
+    unsigned target = (p->targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
+    if (ggi_persistent_shape_of(m, p, target, &sh[i], d) != 0) return -1;
+  }
+  *out = sh;
   return 0;
 }
 
@@ -997,16 +1016,28 @@ static int write_module_c(ggi_buf *b, const ggi_module *m, const char *cu, const
     for (int i = 0; i < m->nkernels; i++) put_kernel_desc(b, m, &m->kernels[i], &ki[i]);
     ggi_buf_puts(b, "};\n\n");
   }
+  ggi_persistent_shape *shapes;
+  if (persistent_shapes(m, &shapes, d) != 0) return -1;
   for (int i = 0; i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];
     ggi_buf_printf(b, "static const int gg_commands_%s_%s[] = {", m->name, p->name);
     for (int c = 0; c < p->ncommands; c++) ggi_buf_printf(b, "%s%d", c ? ", " : "", p->command_index[c]);
     ggi_buf_puts(b, "};\n");
+    ggi_buf_printf(b, "static const gg_persistent_command gg_pcommands_%s_%s[] = {\n", m->name,
+                   p->name);
+    for (int c = 0; c < p->ncommands; c++) {
+      const gg_persistent_command *pc = &shapes[i].cmd[c];
+      ggi_buf_printf(b, "  {.ws_fixed = %u, .ws_per_block = %u, .min_threads = %d, "
+                        ".max_threads = %d}, /* %s */\n",
+                     (unsigned)pc->ws_fixed, (unsigned)pc->ws_per_block, pc->min_threads,
+                     pc->max_threads, p->commands[c]);
+    }
+    ggi_buf_puts(b, "};\n");
   }
   if (m->npersistent) {
     ggi_buf_printf(b, "\nstatic const gg_persistent_desc gg_persistent_%s[] = {\n", m->name);
     for (int i = 0; i < m->npersistent; i++)
-      if (put_persistent_desc(b, m, &m->persistent[i], ki, d) != 0) return -1;
+      put_persistent_desc(b, m, &m->persistent[i], &shapes[i], ki);
     ggi_buf_puts(b, "};\n");
   }
   ggi_buf_printf(b, "\nconst gg_module_desc gg_module_%s = {\n", m->name);
@@ -1278,7 +1309,16 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
               shape.block, shape.blocks, shape.blocks == 0 ? " (all co-resident)" : "",
               shape.groups, shape.group_threads, p->buffering);
       for (int c = 0; c < p->ncommands; c++) fprintf(out, " %s", p->commands[c]);
-      fprintf(out, "\n");
+      fprintf(out, "\n  shared memory: %u bytes per block (%u per pseudo-block)\n",
+              (unsigned)shape.shared_bytes, (unsigned)shape.group_smem);
+      for (int c = 0; c < p->ncommands; c++) {
+        const gg_persistent_command *pc = &shape.cmd[c];
+        fprintf(out, "  %s: workspace %u bytes + %u per pseudo-block of the virtual grid",
+                p->commands[c], (unsigned)pc->ws_fixed, (unsigned)pc->ws_per_block);
+        if (pc->min_threads || pc->max_threads)
+          fprintf(out, ", %d..%d threads per pseudo-block", pc->min_threads, pc->max_threads);
+        fprintf(out, "\n");
+      }
       return 0;
     }
     ggi_buf names = {0};

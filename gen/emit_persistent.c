@@ -56,9 +56,59 @@ static int command_threads(const ggi_module *m, const ggi_persistent *p)
   return t ? t : DEFAULT_THREADS;
 }
 
+/* Each command as it runs inside this kernel: its body must work with a
+ * pseudo-block of group_threads threads, its shared memory fits the
+ * group's share, and its workspace is for the virtual grid (blocks x
+ * groups pseudo-blocks), whose block count only the device knows: the
+ * descriptor carries the per-block figure. */
+static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned target,
+                         ggi_persistent_shape *s, ggi_diag *d)
+{
+  uint32_t smem = 0;
+  for (int i = 0; i < p->ncommands; i++) {
+    const ggi_kernel *k = &m->kernels[p->command_index[i]];
+    ggi_plan plan;
+    ggi_diag pd = {{0}};
+    if (ggi_kernel_plan(k, target, m->arena, &plan, &pd) != 0)
+      return fail(d, m, p, "command \"%s\": %s", k->name, pd.msg);
+    if (plan.min_threads > 0 && s->group_threads < plan.min_threads)
+      return fail(d, m, p,
+                  "command \"%s\" is a team of %d threads (team_size), but a pseudo-block here "
+                  "has %d (block %d / groups %d): a team must have all its threads; give "
+                  "block = %d x groups",
+                  k->name, plan.min_threads, s->group_threads, s->block, s->groups,
+                  plan.min_threads);
+    if (plan.max_threads > 0 && s->group_threads > plan.max_threads)
+      return fail(d, m, p,
+                  "command \"%s\" sizes its shared memory for %d threads per block, but a "
+                  "pseudo-block here has %d (block %d / groups %d); give the kernel block = %d "
+                  "(team: team_size = %d), or this persistent kernel block = %d x groups",
+                  k->name, plan.max_threads, s->group_threads, s->block, s->groups,
+                  s->group_threads, s->group_threads, plan.max_threads);
+    if (plan.shared_bytes > smem)
+      smem = plan.shared_bytes;
+    s->cmd[i].ws_fixed = plan.ws_fixed;
+    s->cmd[i].ws_per_block = plan.ws_per_block;
+    s->cmd[i].min_threads = plan.min_threads;
+    s->cmd[i].max_threads = plan.max_threads;
+  }
+  s->group_smem = (smem + 15u) & ~15u;
+  uint64_t total = (uint64_t)s->group_smem * (uint64_t)s->groups;
+  if (total > ggi_shared_limit(target))
+    return fail(d, m, p,
+                "needs %llu bytes of shared memory per block (groups %d x %u, the largest "
+                "command's); a %s block holds at most %u",
+                (unsigned long long)total, s->groups, (unsigned)s->group_smem,
+                target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
+                (unsigned)ggi_shared_limit(target));
+  s->shared_bytes = (uint32_t)total;
+  return 0;
+}
+
 int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsigned target,
                             ggi_persistent_shape *s, ggi_diag *d)
 {
+  memset(s, 0, sizeof *s);
   if (p->ncommands < 1 || p->ncommands > GGI_MAX_COMMANDS)
     return fail(d, m, p, "needs 1 to %d commands, has %d", GGI_MAX_COMMANDS, p->ncommands);
   for (int i = 0; i < p->ncommands; i++)
@@ -95,7 +145,7 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
                 s->group_threads, HIP_GROUP_MAX);
   if (s->blocks < 0)
     return fail(d, m, p, "blocks = %d must be >= 0 (0 = as many as are co-resident)", s->blocks);
-  return 0;
+  return plan_commands(m, p, target, s, d);
 }
 
 /* `case i: gg_body_<k>(args, g); break;` for every command, and the

@@ -13,8 +13,16 @@ typedef struct ggi_persistent_shape {
   int blocks;         /* hardware blocks: 1, or p->blocks (0 = all co-resident) */
   int groups;         /* pseudo-blocks per hardware block (1 unless thread_groups/hybrid) */
   int group_threads;  /* threads per pseudo-block */
+  uint32_t group_smem;   /* dynamic shared memory per pseudo-block: the largest command's, 16-byte multiple */
+  uint32_t shared_bytes; /* per hardware block: groups x group_smem */
+  /* per command (in p->commands order): its workspace on this kernel's
+   * virtual grid and the threads per pseudo-block its body works with */
+  gg_persistent_command cmd[GGI_MAX_COMMANDS];
 } ggi_persistent_shape;
 
+/* The plan of a persistent kernel: check p against the target's limits
+ * and every command's needs, and compute its shape.  emit, explain, list
+ * and the descriptor read it; nothing recomputes it. */
 /* Check p against the target's limits and compute its shape.  Returns 0,
  * or -1 with d->msg = "file:line: ...". */
 int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsigned target,

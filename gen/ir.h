@@ -104,6 +104,7 @@ typedef struct ggi_kernel {
   /* knobs as written (0 / AUTO = let gpugen choose) */
   ggi_strategy strategy;
   int block, items, vector;
+  int vector_line;          /* line of `vector = ...` (0 when left out) */
   gg_launch_mode launch;    /* classic or cooperative */
   int allow_cas;            /* allow_cas = true: atomics the target lacks may be
                                emulated with compare-and-swap loops (the loader

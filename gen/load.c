@@ -32,6 +32,7 @@
 #include <lualib.h>
 
 #include "load.h"
+#include "plan.h"
 
 #define GGI_MEM_CAP ((size_t)64 << 20)      /* Lua heap of one workload file */
 #define GGI_MEM_CAP_TEXT "64 MiB"
@@ -103,14 +104,17 @@ static const char *const for_fields[] = {"pattern", "range", "index", "params", 
 static const char *const reduce_fields[] = {
   "pattern", "range", "index", "params", "block", "items", "vector", "launch", "value", "op",
   "combine", "identity", "into", "type", "strategy", "allow_cas", NULL};
+/* Each pattern accepts only the knobs it uses: scan loads element by
+ * element (no vector); tile_reduce's items come from its tile and it has
+ * one way to reduce (no strategy, no atomics). */
 static const char *const scan_fields[] = {
-  "pattern", "range", "index", "params", "block", "items", "vector", "launch", "value", "op",
+  "pattern", "range", "index", "params", "block", "items", "launch", "value", "op",
   "combine", "identity", "into", "type", "kind", NULL};
 static const char *const team_fields[] = {"pattern", "params", "body", "launch", "league",
                                           "team_size", "scratch", NULL};
 static const char *const tile_fields[] = {
-  "pattern", "range", "index", "params", "block", "items", "vector", "launch", "value", "op",
-  "combine", "identity", "into", "type", "strategy", "allow_cas", "tile", NULL};
+  "pattern", "range", "index", "params", "block", "launch", "value", "op",
+  "combine", "identity", "into", "type", "tile", NULL};
 static const char *const *const pattern_fields[] = {for_fields, reduce_fields, scan_fields,
                                                     team_fields, tile_fields};
 
@@ -808,16 +812,6 @@ static void check_into_extent(decl *k, ggi_kernel *kn, const ggi_param *into) {
   }
 }
 
-/* Can the target do this reduction with a native atomic?  Otherwise it
- * needs a compare-and-swap loop.  (Native: integer sum/min/max, f32/f64
- * sum; f16/bf16 sum.) */
-static int needs_cas(ggi_op op, gg_dtype acc, gg_dtype out) {
-  if (op == GGI_OP_CUSTOM || op == GGI_OP_PROD) return 1;
-  if ((out == GG_F16 || out == GG_BF16) && op != GGI_OP_SUM) return 1;
-  if ((acc == GG_F32 || acc == GG_F64) && (op == GGI_OP_MIN || op == GGI_OP_MAX)) return 1;
-  return 0;
-}
-
 static void read_reduction(decl *k, ggi_kernel *kn, int has_strategy) {
   read_values(k, kn, kn->pattern == GG_PATTERN_REDUCE ? GGI_MAX_VALUES : 1);
   read_op(k, kn);
@@ -832,7 +826,7 @@ static void read_reduction(decl *k, ggi_kernel *kn, int has_strategy) {
   kn->strategy = (ggi_strategy)opt_enum(k, "strategy", strategy_names, GGI_STRAT_AUTO);
   kn->allow_cas = opt_bool(k, "allow_cas");
   int atomic = kn->strategy == GGI_STRAT_GLOBAL_ATOMIC || kn->strategy == GGI_STRAT_SHARED_ATOMIC;
-  if (atomic && needs_cas(kn->op, kn->acc_type, into->dtype)) {
+  if (atomic && ggi_atomic_needs_cas(kn->op, kn->acc_type, into->dtype, kn->targets)) {
     if (!kn->allow_cas)
       dfail(k, field_line(k, "strategy"), "strategy \"%s\" with op \"%s\" on %s needs a compare-and-swap loop "
             "(the target has no such atomic): set strategy = \"warp_shuffle\" (or shared_tree, "
@@ -942,6 +936,7 @@ static void read_knobs(decl *k, ggi_kernel *kn) {
     if (v != 1 && v != 2 && v != 4 && v != 8)
       dfail(k, field_line(k, "vector"), "field 'vector' must be one of 1|2|4|8, got %lld", (long long)v);
     kn->vector = (int)v;
+    kn->vector_line = field_line(k, "vector");
   }
 }
 
@@ -989,7 +984,7 @@ static void convert_kernel(decl *k, ggi_kernel *kn, unsigned targets) {
     if (!opt_int(k, "tile", &t)) dfail(k, k->line, "field 'tile' is missing; give elements per tile, 2..1024");
     if (t < 2 || t > 1024) dfail(k, field_line(k, "tile"), "field 'tile' must be 2..1024, got %lld", (long long)t);
     kn->tile = (int)t;
-    read_reduction(k, kn, 1);
+    read_reduction(k, kn, 0);
     break;
   }
   case GG_PATTERN_REDUCE:

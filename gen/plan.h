@@ -37,10 +37,29 @@ typedef struct ggi_plan {
   int64_t small_work;
   int cap_resident;
   unsigned features;           /* GG_FEAT_* */
+  /* Threads per (pseudo-)block the body is correct with, for the layouts
+   * of a persistent kernel: at least min_threads (a team's team_size), at
+   * most max_threads (its shared memory is sized for that many); 0 = no
+   * bound.  Classic launches use block (or small_block), always within. */
+  int min_threads, max_threads;
   int nvars;                   /* extra {{KEY}} values for the template */
   const char *keys[GGI_PLAN_MAX_VARS];
   const char *values[GGI_PLAN_MAX_VARS];
 } ggi_plan;
+
+/* The most dynamic shared memory one block may have on any device the
+ * target supports: CUDA sm_90 / sm_100 opt in to 227 KiB (older archs
+ * less: the runtime checks the device it runs on); AMD LDS is 64 KiB. */
+#define GGI_SHARED_MAX_CUDA (227u * 1024u)
+#define GGI_SHARED_MAX_HIP (64u * 1024u)
+uint32_t ggi_shared_limit(unsigned target);
+
+/* Does merging with an atomic of op on acc_type (into: the output's
+ * element type) need a compare-and-swap loop on target?  The loader (to
+ * refuse it without allow_cas) and the planner (to emit it) both ask
+ * this one function.  target 0: on any target the kernel may run on
+ * (the union of what CUDA and HIP lack). */
+int ggi_atomic_needs_cas(ggi_op op, gg_dtype acc_type, gg_dtype into, unsigned targets);
 
 /* The plan of a reduce, scan or tile_reduce kernel (after ggi_specialize).
  * Strings are allocated in arena a.  Returns 0, or -1 with d->msg set. */

@@ -72,13 +72,8 @@ static int is_float(gg_dtype t) { return t == GG_F32 || t == GG_F64 || t == GG_F
 
 /* The accumulator: f16/bf16 accumulate in f32 (16-bit sums lose digits
  * after a few thousand terms). */
-static gg_dtype acc_type(const ggi_kernel *k)
-{
-  gg_dtype t = k->acc_type;
-  if (t == GG_F16 || t == GG_BF16) return GG_F32;
-  if (t < 0 || t >= GG_PTR) return GG_F32;
-  return t;
-}
+static gg_dtype acc_of(gg_dtype t);
+static gg_dtype acc_type(const ggi_kernel *k) { return acc_of(k->acc_type); }
 
 /* Total static work, or -1 when an extent is known only at run time. */
 static int64_t static_work(const ggi_kernel *k)
@@ -98,20 +93,40 @@ static int nvalues(const ggi_kernel *k)
 
 /* ---- atomics ---- */
 
-/* Does merging with an atomic need a compare-and-swap loop on this target?
- * Native: add on every 4/8-byte type (f64 since sm_60), min/max on
- * integers (64-bit min/max are CAS loops on HIP 5.2). */
-static int atomic_needs_cas(const ggi_kernel *k, unsigned target)
+/* Native atomics (both preludes): add on every 4/8-byte type (f64
+ * since sm_60), min/max on integers, except 64-bit signed min/max on HIP
+ * 5.2 (a CAS loop in hip/prelude.hip).  Everything else - float min/max,
+ * prod, custom combiners - is a compare-and-swap loop.  f16/bf16 results
+ * accumulate in f32 (acc_type() below), so `into`'s type never decides. */
+static gg_dtype acc_of(gg_dtype t)
 {
-  gg_dtype t = acc_type(k);
-  switch (k->op) {
+  if (t == GG_F16 || t == GG_BF16) return GG_F32;
+  if (t < 0 || t >= GG_PTR) return GG_F32;
+  return t;
+}
+
+int ggi_atomic_needs_cas(ggi_op op, gg_dtype acc, gg_dtype into, unsigned targets)
+{
+  gg_dtype t = acc_of(acc);
+  (void)into;
+  switch (op) {
   case GGI_OP_SUM: return 0;
   case GGI_OP_MIN: case GGI_OP_MAX:
     if (is_float(t)) return 1;
-    if ((t == GG_I64) && target == GGI_TARGET_HIP) return 1;
+    if (t == GG_I64 && (targets == 0 || (targets & GGI_TARGET_HIP))) return 1;
     return 0;
   default: return 1; /* prod, custom */
   }
+}
+
+static int atomic_needs_cas(const ggi_kernel *k, unsigned target)
+{
+  return ggi_atomic_needs_cas(k->op, k->acc_type, k->acc_type, target);
+}
+
+uint32_t ggi_shared_limit(unsigned target)
+{
+  return target == GGI_TARGET_HIP ? GGI_SHARED_MAX_HIP : GGI_SHARED_MAX_CUDA;
 }
 
 static int uses_atomics(ggi_strategy s)
@@ -356,7 +371,10 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
   p->ws_per_block = (uint32_t)((nv * acc_size + 7) / 8 * 8);
   /* warp partials (at most 32 warps) or, for the tree, one slot per thread */
   p->shared_bytes = (uint32_t)(64 * nv * 8); /* cg_tile: 64 tiles of 16 */
-  if (s == GGI_STRAT_SHARED_TREE) p->shared_bytes = (uint32_t)(block * nv * 8);
+  if (s == GGI_STRAT_SHARED_TREE) {
+    p->shared_bytes = (uint32_t)(block * nv * 8);
+    p->max_threads = block; /* one slot per thread */
+  }
   p->grid_rule = GG_GRID_COVER;
   p->cap_resident = 1;
   if (n >= 0 && n <= SMALL_REDUCE && s == GGI_STRAT_WARP_SHUFFLE) {
@@ -415,6 +433,7 @@ static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d
    * broadcast prefix (layout in scan.cuh) */
   int64_t tile = (int64_t)block * items;
   p->shared_bytes = (uint32_t)((tile + tile / 32 + 1 + 66 + 1) * acc_size);
+  p->max_threads = block; /* the tile is nthreads x items */
   /* Look-back flags: a ring of SCAN_RING tiles, {flag, aggregate,
    * inclusive} each, in ws_fixed so the grid may be one block per tile
    * (ws_per_block would bound it at the resident count).  Flags are tagged

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emit.h"
 #include "plan.h"
 #include "specialize.h"
 
@@ -112,7 +113,7 @@ static int spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   return 0;
 }
 
-static void spec_reduce(ggi_module *m, ggi_kernel *k)
+static int spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   ggi_spec *s = &k->spec;
   const char *w = NULL;
@@ -125,6 +126,19 @@ static void spec_reduce(ggi_module *m, ggi_kernel *k)
   }
   w = NULL;
   ggi_reduce_shape(k, &s->block, &s->items, &s->vector, &w);
+  /* The load width is the plan's: a 16-byte vector of a plain read, or
+   * 1.  A written vector that is neither would be silently changed. */
+  if (k->vector > 0 && k->vector != s->vector) {
+    if (k->pattern != GG_PATTERN_REDUCE || s->vector == 1)
+      return fail(d, m, k->vector_line ? k->vector_line : k->line,
+                  "kernel '%s': vector = %d, allowed: 1 (this %s loads element by element%s)",
+                  k->name, k->vector, k->pattern == GG_PATTERN_REDUCE ? "reduce's value" : "pattern",
+                  k->pattern == GG_PATTERN_REDUCE ? ": it is not a plain read x(i) of a "
+                                                    "contiguous rank-1 view" : "");
+    return fail(d, m, k->vector_line ? k->vector_line : k->line,
+                "kernel '%s': vector = %d, allowed: 1 or %d (one 16-byte load of the value's "
+                "elements)", k->name, k->vector, s->vector);
+  }
   why(k, whyf(m, "block %d: %s", s->block, w ? w : "reduce_plan default"));
   why(k, whyf(m, "items %d, vector %d: %s", s->items, s->vector,
               s->vector > 1 ? "the value is a plain read of a contiguous view, so loads are "
@@ -141,6 +155,7 @@ static void spec_reduce(ggi_module *m, ggi_kernel *k)
       break;
     }
   }
+  return 0;
 }
 
 /* What no target-independent check can see: bf16 has no type under
@@ -157,6 +172,26 @@ static int check_types(const ggi_module *m, const ggi_kernel *k, ggi_diag *d)
   if (k->acc_type == GG_BF16 && k->pattern != GG_PATTERN_FOR && k->pattern != GG_PATTERN_TEAM)
     return fail(d, m, k->line, "kernel '%s': a bf16 accumulator is not supported on the hip "
                                "target (hiprtc 5.2 has no bf16 type)", k->name);
+  return 0;
+}
+
+/* Refuse shared memory no device of a target can give one block (the
+ * runtime asks for the opt-in carve-out above 48 KiB; this is the most
+ * any supported device allows). */
+static int check_shared(ggi_module *m, const ggi_kernel *k, ggi_diag *d)
+{
+  for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1) {
+    if (!(k->targets & t)) continue;
+    ggi_plan p;
+    ggi_diag pd = {{0}};
+    if (ggi_kernel_plan(k, t, m->arena, &p, &pd) != 0)
+      return fail(d, m, k->line, "kernel '%s': %s", k->name, pd.msg);
+    if (p.shared_bytes > ggi_shared_limit(t))
+      return fail(d, m, k->line, "kernel '%s': needs %u bytes of shared memory per block (block "
+                  "%d); a %s block holds at most %u: use a smaller block or items",
+                  k->name, (unsigned)p.shared_bytes, k->spec.block,
+                  t == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA", (unsigned)ggi_shared_limit(t));
+  }
   return 0;
 }
 
@@ -177,7 +212,7 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
       if (spec_team(m, k, d) != 0) return -1;
       break;
     default:
-      spec_reduce(m, k);
+      if (spec_reduce(m, k, d) != 0) return -1;
       break;
     }
     if (k->launch == GG_LAUNCH_COOPERATIVE)
@@ -189,6 +224,7 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
                    "cooperatively, so the reduction can wait for the whole grid");
     for (int j = 0; j < k->spec.n_why; j++)
       if (!k->spec.why[j]) return fail(d, m, k->line, "out of memory");
+    if (check_shared(m, k, d) != 0) return -1;
   }
   for (int i = 0; i < m->npersistent; i++)
     if (!m->persistent[i].targets) m->persistent[i].targets = m->targets;

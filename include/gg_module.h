@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GG_MODULE_ABI 2
+#define GG_MODULE_ABI 3
 
 typedef enum gg_dtype {
   GG_I32, GG_U32, GG_I64, GG_U64, GG_F32, GG_F64, GG_F16, GG_BF16,
@@ -130,22 +130,46 @@ typedef struct gg_kernel_desc {
    * big and many small blocks when it is small. */
   int small_block;
   int64_t small_work;
+  /* tile_reduce: elements per tile, and the index in params of the output
+   * view, whose extent must be ceil(n / tile) (gg_pack_args checks it);
+   * 0 and -1 otherwise. */
+  int tile;
+  int into_param;
 } gg_kernel_desc;
 
-/* A persistent kernel: launched once, fed frames through a mailbox. */
+/* What the generator planned for one command inside one persistent
+ * kernel.  Its body runs on the kernel's virtual grid of blocks x groups
+ * pseudo-blocks of block_size / groups threads each, so its workspace is
+ * sized for that grid, not for a classic launch's. */
+typedef struct gg_persistent_command {
+  /* Workspace of this command in this kernel (the session allocates it,
+   * zero-filled, and fills the command's hidden workspace field):
+   * ws_fixed + ws_per_block * (hardware blocks x groups) bytes. */
+  uint32_t ws_fixed, ws_per_block;
+  /* Threads per pseudo-block the body is correct with: min_threads
+   * (team: its team_size) up to max_threads (shared memory sized for it);
+   * 0 = no bound. */
+  int min_threads, max_threads;
+} gg_persistent_command;
+
+/* A persistent kernel: launched once, fed frames through a mailbox.
+ * Every figure is the generator's; the runtime uses them as given and
+ * refuses a descriptor whose figures disagree with its commands. */
 typedef struct gg_persistent_desc {
   const char *name;
   const char *symbol;
   gg_persistent_layout layout;
-  int block_size;
+  int block_size;      /* hardware threads per block (> 0) */
   int blocks;          /* many_blocks / hybrid: requested blocks (0 = all co-resident) */
-  int groups;          /* thread_groups / hybrid: pseudo-blocks per block */
+  int groups;          /* pseudo-blocks per block (1 unless thread_groups / hybrid) */
   int buffering;       /* number of frame slots: 1 single, 2 double, N ring */
   int ncommands;
   const int *commands; /* indices into gg_module_desc.kernels */
   uint32_t slot_args_size; /* the largest command's argument struct */
-  uint32_t shared_bytes;
+  uint32_t shared_bytes;   /* dynamic shared memory per block: groups x group_smem */
   int lua_line;
+  uint32_t group_smem;     /* dynamic shared memory per pseudo-block (16-byte multiple) */
+  const gg_persistent_command *plan; /* ncommands entries, in the order of commands */
 } gg_persistent_desc;
 
 typedef struct gg_module_desc {

@@ -67,7 +67,12 @@ typedef struct gg_session_options {
  * as compute-sanitizer check a kernel against the allocations that existed
  * when it was launched.  many_blocks and hybrid are refused with GG_ERR_NOT_CORESIDENT
  * when the device cannot hold every block at once (a grid barrier across
- * blocks that are not all resident would deadlock). */
+ * blocks that are not all resident would deadlock).  The descriptor's
+ * figures (block, groups, slot and shared-memory sizes, each command's
+ * workspace and thread bounds) are used as the generator wrote them; a
+ * descriptor whose figures disagree with its commands is refused with
+ * GG_ERR_INVALID.  Each command that needs a workspace gets one of the
+ * session's own, zero-filled, sized for this kernel's virtual grid. */
 gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_options *opt,
                           gg_session **out);
 
@@ -83,7 +88,12 @@ int gg_session_blocks(const gg_session *s);    /* hardware blocks launched */
 gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs,
                            uint64_t *frame);
 /* The same with an already packed argument struct (gg_pack_args), the
- * cheapest start.  args == NULL: the slot keeps the arguments it had. */
+ * cheapest start.  args == NULL: the slot keeps the arguments it had.
+ * Hidden fields (GG_PARAM_HIDDEN: a reduction's workspace, a scan's
+ * launch sequence) belong to the session: whatever the packed struct
+ * holds there is replaced with the session's own values for this command
+ * (its workspace is sized for the persistent kernel's grid), so the
+ * output of gg_pack_args can be passed as it is. */
 gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size_t size,
                                   uint64_t *frame);
 /* Wait for the oldest frame in flight; timeout_ns < 0 waits forever (but

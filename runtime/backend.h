@@ -74,6 +74,11 @@ typedef struct ggr_backend {
   /* Blocks of fn co-resident on one SM with `block` threads and `smem`
    * bytes of dynamic shared memory. */
   int (*occupancy)(int *blocks, void *fn, int block, size_t smem);
+  /* Let fn use up to `bytes` of dynamic shared memory per block: CUDA
+   * needs this opt-in above 48 KiB (the device's opt-in limit is the
+   * most it grants).  NULL where no opt-in exists (HIP: the LDS size is
+   * the limit for every function). */
+  int (*func_max_shared)(void *fn, int bytes);
 
   /* ---- launch: 1-D grid, params as cuLaunchKernel takes them ---- */
   int (*launch)(void *fn, unsigned grid, unsigned block, unsigned smem, void *stream,
@@ -121,6 +126,17 @@ typedef struct ggr_backend {
   int (*graph_destroy)(void *graph);
   int (*graph_exec_destroy)(void *exec);
 } ggr_backend;
+
+/* Dynamic shared memory any function may use without an opt-in. */
+#define GGR_SHARED_DEFAULT (48u * 1024u)
+
+/* Allow fn `bytes` of dynamic shared memory when that is above the
+ * default (the vendor's code; 0 when nothing was needed or possible). */
+static inline int ggr_allow_shared(const ggr_backend *be, void *fn, size_t bytes)
+{
+  if (bytes <= GGR_SHARED_DEFAULT || !be->func_max_shared) return 0;
+  return be->func_max_shared(fn, (int)bytes);
+}
 
 /* Vendor error codes the layer above needs to tell apart.  CUDA and HIP
  * share these numbers (hipError_t copies CUresult). */

@@ -45,6 +45,7 @@ typedef struct cuda_api {
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, CUstream, void **, void **);
   CUresult (*cuLaunchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
@@ -123,6 +124,13 @@ static int w_module_function(void **fn, void *m, const char *sym) {
 }
 static int w_occupancy(int *blocks, void *fn, int block, size_t smem) {
   return cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn, block, smem);
+}
+
+/* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: above 48 KiB a
+ * function must opt in to the larger carve-out. */
+#define CU_FUNC_MAX_DYNAMIC_SHARED 8
+static int w_func_max_shared(void *fn, int bytes) {
+  return cu.cuFuncSetAttribute(fn, CU_FUNC_MAX_DYNAMIC_SHARED, bytes);
 }
 
 static int w_launch(void *fn, unsigned grid, unsigned block, unsigned smem, void *stream,
@@ -214,6 +222,7 @@ static int resolve_all(void *lib, const char *path, char *err, size_t errlen) {
   REQ(cuModuleLoadData, "cuModuleLoadData"); REQ(cuModuleUnload, "cuModuleUnload");
   REQ(cuModuleGetFunction, "cuModuleGetFunction");
   REQ(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  REQ(cuFuncSetAttribute, "cuFuncSetAttribute");
   REQ(cuLaunchKernel, "cuLaunchKernel");
   REQ(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel");
   REQ(cuStreamCreate, "cuStreamCreate"); REQ(cuStreamDestroy, "cuStreamDestroy_v2");
@@ -247,7 +256,7 @@ static void fill(ggr_backend *be) {
   be->ctx_create = w_ctx_create; be->ctx_destroy = w_ctx_destroy;
   be->ctx_set_current = w_ctx_set_current; be->ctx_sync = w_ctx_sync;
   be->module_load = w_module_load; be->module_unload = w_module_unload;
-  be->module_function = w_module_function; be->occupancy = w_occupancy;
+  be->module_function = w_module_function; be->occupancy = w_occupancy; be->func_max_shared = w_func_max_shared;
   be->launch = w_launch; be->launch_cooperative = w_launch_coop;
   be->stream_create = w_stream_create; be->stream_destroy = w_stream_destroy;
   be->stream_sync = w_stream_sync; be->stream_query = w_stream_query;

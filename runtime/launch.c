@@ -90,6 +90,25 @@ static gg_status check_views(const gg_kernel_desc *kd, const gg_arg *args, const
   return GG_OK;
 }
 
+/* tile_reduce: the output holds exactly one element per tile. */
+static gg_status check_tiles(const gg_kernel_desc *kd, const void *buf, char *err,
+                             size_t err_size) {
+  if (kd->pattern != GG_PATTERN_TILE_REDUCE) return GG_OK;
+  if (kd->tile < 1 || kd->into_param < 0 || kd->into_param >= kd->nparams || kd->rank != 1)
+    return FAIL("descriptor of %s: tile_reduce without tile or output view", kd->name);
+  const gg_param_desc *into = &kd->params[kd->into_param];
+  int64_t n, nt;
+  if (into->kind != GG_PARAM_VIEW || extent_value(kd, buf, kd->range[0], &n) ||
+      extent_value(kd, buf, into->extents[0], &nt) || n < 0)
+    return FAIL("descriptor of %s: bad range or output extent", kd->name);
+  int64_t want = n / kd->tile + (n % kd->tile != 0);
+  if (nt != want)
+    return FAIL("%s: view %s has %lld elements, but %lld elements in tiles of %d make %lld "
+                "tiles (one output each)", kd->name, into->name, (long long)nt, (long long)n,
+                kd->tile, (long long)want);
+  return GG_OK;
+}
+
 static gg_status check_layout(const gg_kernel_desc *kd, size_t buf_size, char *err,
                               size_t err_size) {
   if (kd->args_size > buf_size) return FAIL("buffer of %zu bytes for a %u-byte argument struct",
@@ -125,6 +144,7 @@ gg_status gg_pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs, 
     if (kd->params[i].kind == GG_PARAM_HIDDEN) continue;
     if ((st = pack_one(&kd->params[i], &args[j++], buf, err, err_size))) return st;
   }
+  if ((st = check_tiles(kd, buf, err, err_size))) return st;
   return check_views(kd, args, buf, err, err_size);
 }
 

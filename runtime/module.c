@@ -164,6 +164,8 @@ static gg_status resolve_kernel(gg_module *m, int i) {
   snprintf(what, sizeof what, "kernel %s (symbol %s)", kd->name, kd->symbol);
   gg_status st = ggr_check(ctx, ctx->be->module_function(&k->fn, m->native, kd->symbol), what);
   if (st) return st == GG_ERR_BACKEND ? ggr_set_error(ctx, GG_ERR_NOT_FOUND, "%s", ctx->err) : st;
+  st = ggr_check(ctx, ggr_allow_shared(ctx->be, k->fn, kd->shared_bytes), what);
+  if (st) return st;
   st = ggr_check(ctx, ctx->be->occupancy(&k->resident_per_sm, k->fn, kd->block_size,
                                          kd->shared_bytes), what);
   if (st) return st;

@@ -26,7 +26,6 @@
 #define START_TIMEOUT_NS 10000000000ull /* open waits this long for RUNNING */
 #define CHECK_EVERY 64                  /* polls between clock reads in wait */
 #define QUERY_EVERY_NS 1000000u         /* stream query at most once per ms */
-#define MAX_STATIC_SMEM (48u * 1024u)   /* above this CUDA needs an opt-in attribute */
 
 struct gg_session {
   gg_context *ctx;
@@ -41,6 +40,12 @@ struct gg_session {
   uint32_t group_smem, args_size;
   int ncommands;
   gg_kernel *cmd[MAX_COMMANDS];
+  /* Hidden fields the session fills in every frame of a command: its own
+   * workspace, sized for this kernel's virtual grid (never the classic
+   * launch's, whose grid differs), and its own launch sequence. */
+  ggr_dptr ws[MAX_COMMANDS];
+  int ws_off[MAX_COMMANDS], seq_off[MAX_COMMANDS]; /* -1: no such field */
+  unsigned seq[MAX_COMMANDS];
   unsigned char *pack;       /* args_size bytes: gg_session_start packs here */
   uint64_t *slot_t0;         /* stats: start time of each slot's frame */
   double *samples;           /* stats: ns per frame */
@@ -82,18 +87,61 @@ static const gg_persistent_desc *find_desc(const gg_module_desc *md, const char 
   return NULL;
 }
 
-static uint32_t round16(uint32_t x) { return (x + 15u) & ~15u; }
+/* A descriptor whose figures disagree with its commands' is refused: a
+ * kernel run with less workspace, shared memory or threads than it was
+ * generated for computes garbage or hangs. */
+static gg_status bad_desc(gg_session *s, const char *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
+static gg_status bad_desc(gg_session *s, const char *fmt, ...)
+{
+  char what[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  return fail(s, GG_ERR_INVALID, "persistent \"%s\": %s; the module does not match this "
+              "runtime: regenerate it with the gpugen of this libgg", s->pd->name, what);
+}
 
-/* Commands, their kernels and the slot / shared-memory sizes they need. */
+/* The command's hidden fields, checked against the plan's workspace. */
+static gg_status hidden_fields(gg_session *s, int i)
+{
+  const gg_kernel_desc *kd = s->cmd[i]->desc;
+  const gg_persistent_command *pc = &s->pd->plan[i];
+  s->ws_off[i] = s->seq_off[i] = -1;
+  for (int j = 0; j < kd->nparams; j++) {
+    const gg_param_desc *p = &kd->params[j];
+    if (p->kind != GG_PARAM_HIDDEN)
+      continue;
+    if (p->hidden == GG_HIDDEN_WORKSPACE && p->size == 8 && p->offset + 8u <= kd->args_size)
+      s->ws_off[i] = (int)p->offset;
+    else if (p->hidden == GG_HIDDEN_SEQ && p->size == 4 && p->offset + 4u <= kd->args_size)
+      s->seq_off[i] = (int)p->offset;
+    else
+      return bad_desc(s, "command \"%s\" has a hidden field %s of kind %d, size %u",
+                      kd->name, p->name ? p->name : "?", p->hidden, p->size);
+  }
+  int wants = pc->ws_fixed || pc->ws_per_block;
+  if (wants != (s->ws_off[i] >= 0))
+    return bad_desc(s, "command \"%s\" %s a workspace field but its plan gives %u + %u bytes",
+                    kd->name, s->ws_off[i] >= 0 ? "has" : "has no", pc->ws_fixed,
+                    pc->ws_per_block);
+  return GG_OK;
+}
+
+/* Commands, their kernels, and the slot and shared memory the descriptor
+ * gives them: used as given, checked against each command. */
 static gg_status resolve_commands(gg_session *s)
 {
   const gg_persistent_desc *pd = s->pd;
   if (pd->ncommands < 1 || pd->ncommands > MAX_COMMANDS)
     return fail(s, GG_ERR_INVALID, "persistent \"%s\": %d commands (1 to %d allowed)",
                 pd->name, pd->ncommands, MAX_COMMANDS);
+  if (!pd->commands || !pd->plan)
+    return bad_desc(s, "no command list or no command plan");
   s->ncommands = pd->ncommands;
   s->args_size = pd->slot_args_size;
-  s->group_smem = 0;
+  s->group_smem = pd->group_smem;
   for (int i = 0; i < pd->ncommands; i++) {
     int ki = pd->commands[i];
     if (ki < 0 || ki >= s->mod->desc->nkernels)
@@ -102,14 +150,18 @@ static gg_status resolve_commands(gg_session *s)
     s->cmd[i] = &s->mod->kernels[ki];
     const gg_kernel_desc *kd = s->cmd[i]->desc;
     if (kd->args_size > s->args_size)
-      s->args_size = kd->args_size;
+      return bad_desc(s, "command \"%s\" takes %u argument bytes, a slot holds %u", kd->name,
+                      kd->args_size, s->args_size);
     if (kd->shared_bytes > s->group_smem)
-      s->group_smem = kd->shared_bytes;
+      return bad_desc(s, "command \"%s\" needs %u bytes of shared memory, a pseudo-block "
+                      "has %u", kd->name, kd->shared_bytes, s->group_smem);
+    gg_status st = hidden_fields(s, i);
+    if (st)
+      return st;
   }
   s->args_size = (s->args_size + 7u) & ~7u; /* the kernel copies 8-byte words */
   if (s->args_size == 0)
     s->args_size = 8;
-  s->group_smem = round16(s->group_smem);
   return GG_OK;
 }
 
@@ -118,25 +170,35 @@ static gg_status resolve_commands(gg_session *s)
  * SM would hang the loop). */
 static gg_status choose_blocks(gg_session *s)
 {
-  gg_persistent_layout l = s->pd->layout;
-  s->groups = (l == GG_PLAYOUT_THREAD_GROUPS || l == GG_PLAYOUT_HYBRID) && s->pd->groups > 0
-                  ? s->pd->groups : 1;
-  s->block = s->pd->block_size;
-  if (s->block <= 0) { /* left out: the commands' largest block per group, as gpugen renders it */
-    for (int i = 0; i < s->ncommands; i++)
-      if (s->cmd[i]->desc->block_size > s->block)
-        s->block = s->cmd[i]->desc->block_size;
-    s->block *= s->groups;
+  const gg_persistent_desc *pd = s->pd;
+  gg_persistent_layout l = pd->layout;
+  int grouped = l == GG_PLAYOUT_THREAD_GROUPS || l == GG_PLAYOUT_HYBRID;
+  s->groups = pd->groups > 0 ? pd->groups : 1;
+  s->block = pd->block_size;
+  if (s->block < 1 || s->block > 1024 || s->block % s->groups || (!grouped && s->groups > 1))
+    return bad_desc(s, "block_size %d, groups %d (layout %d)", s->block, s->groups, (int)l);
+  if ((uint64_t)s->groups * s->group_smem != pd->shared_bytes)
+    return bad_desc(s, "shared_bytes %u is not groups %d x group_smem %u", pd->shared_bytes,
+                    s->groups, s->group_smem);
+  int threads = s->block / s->groups;
+  for (int i = 0; i < s->ncommands; i++) {
+    const gg_persistent_command *pc = &pd->plan[i];
+    if ((pc->min_threads > 0 && threads < pc->min_threads) ||
+        (pc->max_threads > 0 && threads > pc->max_threads))
+      return bad_desc(s, "command \"%s\" works with %d to %d threads per pseudo-block, this "
+                      "kernel has %d (block %d / groups %d)", s->cmd[i]->desc->name,
+                      pc->min_threads, pc->max_threads, threads, s->block, s->groups);
   }
-  if (s->block <= 0 || s->block > 1024 || s->block % s->groups)
-    return fail(s, GG_ERR_INVALID, "persistent \"%s\": block_size %d, groups %d",
-                s->pd->name, s->block, s->groups);
+  gg_status st = vcheck(s, ggr_allow_shared(s->ctx->be, s->fn, pd->shared_bytes),
+                        "shared memory carve-out of the persistent kernel");
+  if (st)
+    return st;
   if (l == GG_PLAYOUT_ONE_BLOCK || l == GG_PLAYOUT_THREAD_GROUPS) {
     s->blocks = 1;
     return GG_OK;
   }
   int per_sm = 0;
-  gg_status st = vcheck(s, s->ctx->be->occupancy(&per_sm, s->fn, s->block,
+  st = vcheck(s, s->ctx->be->occupancy(&per_sm, s->fn, s->block,
                                                   (size_t)s->groups * s->group_smem),
                         "occupancy of the persistent kernel");
   if (st)
@@ -173,6 +235,19 @@ static gg_status alloc_memory(gg_session *s)
   st = vcheck(s, be->memset_sync(s->dev, 0, dev_bytes), "zero device scratch");
   if (st)
     return st;
+  /* each command's workspace, for the virtual grid it runs on here */
+  uint64_t vblocks = (uint64_t)s->blocks * (uint64_t)s->groups;
+  for (int i = 0; i < s->ncommands; i++) {
+    const gg_persistent_command *pc = &s->pd->plan[i];
+    if (s->ws_off[i] < 0)
+      continue;
+    size_t ws = pc->ws_fixed + (size_t)pc->ws_per_block * vblocks;
+    st = vcheck(s, be->mem_alloc(&s->ws[i], ws), "workspace of a persistent command");
+    if (!st)
+      st = vcheck(s, be->memset_sync(s->ws[i], 0, ws), "zero the workspace");
+    if (st)
+      return st;
+  }
   s->pack = calloc(1, s->args_size);
   if (!s->pack)
     return fail(s, GG_ERR_OUT_OF_MEMORY, "session: %u bytes", s->args_size);
@@ -199,11 +274,7 @@ static gg_status launch(gg_session *s)
   pp.groups = (uint32_t)s->groups;
   pp.group_smem = s->group_smem;
   void *params[] = {&pp};
-  unsigned smem = (unsigned)s->groups * s->group_smem;
-  if (smem > MAX_STATIC_SMEM)
-    return fail(s, GG_ERR_UNSUPPORTED, "persistent \"%s\": %u bytes of shared memory per block "
-                "(%d groups x %u); at most %u", s->pd->name, smem, s->groups, s->group_smem,
-                MAX_STATIC_SMEM);
+  unsigned smem = s->pd->shared_bytes;
   gg_status st = vcheck(s, be->stream_create(&s->stream), "session stream");
   if (st)
     return st;
@@ -238,11 +309,15 @@ static void release_memory(gg_session *s)
       be->stream_destroy(s->stream);
     if (s->dev)
       be->mem_free(s->dev);
+    for (int i = 0; i < s->ncommands; i++)
+      if (s->ws[i])
+        be->mem_free(s->ws[i]);
     if (s->mbox_host)
       be->host_free(s->mbox_host);
   }
   s->stream = NULL;
   s->dev = 0;
+  memset(s->ws, 0, sizeof s->ws);
   s->mbox_host = NULL;
 }
 
@@ -350,6 +425,23 @@ static void post(gg_session *s, int cmd, const void *args, size_t size, uint64_t
     *frame = f;
 }
 
+/* The hidden fields of command cmd in the argument bytes at buf: this
+ * session's workspace for it and its next sequence number (never 0, so a
+ * fresh flag is never mistaken for the zero-filled workspace). */
+static void fill_hidden(gg_session *s, int cmd, unsigned char *buf)
+{
+  if (s->ws_off[cmd] >= 0) {
+    uint64_t ws = s->ws[cmd];
+    memcpy(buf + s->ws_off[cmd], &ws, sizeof ws);
+  }
+  if (s->seq_off[cmd] >= 0) {
+    unsigned seq = ++s->seq[cmd];
+    if (seq == 0)
+      seq = ++s->seq[cmd];
+    memcpy(buf + s->seq_off[cmd], &seq, sizeof seq);
+  }
+}
+
 gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size_t size,
                                   uint64_t *frame)
 {
@@ -360,7 +452,20 @@ gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size
     return st;
   if (args && size > s->args_size)
     return fail(s, GG_ERR_INVALID, "%zu argument bytes; a slot holds %u", size, s->args_size);
-  post(s, cmd, args, size, frame);
+  if (s->ws_off[cmd] < 0 && s->seq_off[cmd] < 0) {
+    post(s, cmd, args, size, frame);
+    return GG_OK;
+  }
+  /* The hidden fields are the session's: whatever the caller packed there
+   * (gg_pack_args leaves them zero) is replaced. */
+  if (args) {
+    memset(s->pack, 0, s->args_size);
+    memcpy(s->pack, args, size);
+  } else {
+    ggr_mbox_slot_args(&s->mb, s->pack);
+  }
+  fill_hidden(s, cmd, s->pack);
+  post(s, cmd, s->pack, s->args_size, frame);
   return GG_OK;
 }
 
@@ -377,6 +482,7 @@ gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs
   if (st)
     return fail(s, st, "arguments of command \"%s\": %s", k->desc->name,
                 gg_last_error(s->ctx));
+  fill_hidden(s, cmd, s->pack);
   post(s, cmd, s->pack, k->desc->args_size, frame);
   return GG_OK;
 }

@@ -66,6 +66,17 @@ uint64_t ggr_mbox_post(ggr_mbox *mb, uint32_t command, const void *args, size_t 
   return frame;
 }
 
+void ggr_mbox_slot_args(const ggr_mbox *mb, void *buf)
+{
+  char *slot = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, mb->started + 1));
+  unsigned char *dst = buf;
+  for (uint32_t i = 1; i < GG_MBOX_WORDS(mb->args_size); i++) {
+    size_t off = (size_t)(i - 1) * 4;
+    uint32_t chunk = (uint32_t)atomic_load_explicit(u64_at(slot + 8u * i), memory_order_relaxed);
+    memcpy(dst + off, &chunk, mb->args_size - off < 4 ? mb->args_size - off : 4);
+  }
+}
+
 int ggr_mbox_poll(ggr_mbox *mb)
 {
   if (mb->completed == mb->started)

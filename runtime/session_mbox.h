@@ -37,6 +37,9 @@ int ggr_mbox_full(const ggr_mbox *mb);
  * bytes), then word 0 = command with release.  The caller has checked
  * !full and size <= args_size.  Returns the frame number. */
 uint64_t ggr_mbox_post(ggr_mbox *mb, uint32_t command, const void *args, size_t size);
+/* The argument bytes the next frame's slot holds now (args_size bytes
+ * into buf): what ggr_mbox_post(..., NULL, 0) would send again. */
+void ggr_mbox_slot_args(const ggr_mbox *mb, void *buf);
 /* 1 when the oldest frame in flight is done (acquire); advances completed. */
 int ggr_mbox_poll(ggr_mbox *mb);
 /* Ask the kernel to exit: abort line, and the abort word in the slot

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "emit_persistent.h"
 #include "templates.h"
 
 /* Bodies on the virtual grid, in the generator's conventions: every loop
@@ -165,7 +166,7 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
     p->blocks = h->blocks;
     p->groups = h->groups;
     p->targets = GGI_TARGET_CUDA;
-    uint32_t slot = 0, smem = 0;
+    uint32_t slot = 0, smem = 0; /* the bodies' shared memory: hm_smem, not a plan's */
     for (int c = 0; c < h->ncommands; c++) {
       p->commands[c] = hm_names[h->commands[c]];
       p->command_index[c] = h->commands[c];
@@ -175,6 +176,15 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
         smem = hm_smem[h->commands[c]];
     }
     ggi_diag d = {{0}};
+    ggi_persistent_shape shape;
+    gg_persistent_command *plan = calloc((size_t)h->ncommands, sizeof *plan);
+    if (!plan || ggi_persistent_shape_of(&gm, p, GGI_TARGET_CUDA, &shape, &d)) {
+      snprintf(err, errlen, "%s", plan ? d.msg : "out of memory");
+      free(plan);
+      ggi_buf_free(&src);
+      return NULL;
+    }
+    memcpy(plan, shape.cmd, (size_t)h->ncommands * sizeof *plan);
     if (ggi_emit_persistent(&gm, p, GGI_TARGET_CUDA, NULL, &src, &d)) {
       snprintf(err, errlen, "%s", d.msg);
       ggi_buf_free(&src);
@@ -187,7 +197,8 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
                                  .groups = h->groups, .buffering = 1,
                                  .ncommands = h->ncommands, .commands = h->commands,
                                  .slot_args_size = slot,
-                                 .shared_bytes = smem * (uint32_t)(h->groups > 0 ? h->groups : 1)};
+                                 .shared_bytes = (smem + 15u) / 16u * 16u * (uint32_t)shape.groups,
+                                 .group_smem = (smem + 15u) / 16u * 16u, .plan = plan};
   }
   if (!ggi_buf_ok(&src)) {
     snprintf(err, errlen, "out of memory");

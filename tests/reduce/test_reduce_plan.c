@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "emit_persistent.h"
 #include "gg.h"
 #include "load.h"
 #include "plan.h"
@@ -217,6 +218,127 @@ static void test_scan_tile(ggi_module *m)
   CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == -1);
 }
 
+/* Load and specialize a workload given as text; 0 or -1 with d->msg. */
+static int load_text(const char *text, ggi_module **m, ggi_diag *d)
+{
+  *m = NULL;
+  if (ggi_load("t.lua", text, strlen(text), m, d) != 0) return -1;
+  if (ggi_specialize(*m, d) != 0) {
+    ggi_module_free(*m);
+    *m = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+static int refused(const char *text, const char *want1, const char *want2)
+{
+  ggi_module *m;
+  ggi_diag d = {{0}};
+  if (load_text(text, &m, &d) == 0) {
+    ggi_module_free(m);
+    printf("  accepted, want \"%s\"\n", want1);
+    return 0;
+  }
+  int ok = strstr(d.msg, want1) && (!want2 || strstr(d.msg, want2));
+  if (!ok) printf("  got: %s\n", d.msg);
+  return ok;
+}
+
+#define RED(type, extra)                                                                    \
+  "kernel \"r\" {\n  pattern = \"reduce\", range = { \"n\" },\n"                          \
+  "  params = { { \"x\", \"" type "[n]\" }, { \"o\", \"" type "[1]\", access = \"out\" } },\n" \
+  "  value = \"x(i)\", into = \"o\",\n" extra "\n}\n"
+
+/* Knobs are used as written or refused: never silently changed. */
+static void test_knobs(void)
+{
+  /* vector: 1 or the 16-byte width of a plain read */
+  CHECK(refused(RED("f64", "  op = \"sum\",\n  vector = 8,"), "t.lua:6:", "allowed: 1 or 2"));
+  CHECK(refused(RED("f32", "  op = \"sum\",\n  vector = 2,"), "t.lua:6:", "allowed: 1 or 4"));
+  ggi_module *m;
+  ggi_diag d;
+  CHECK(load_text(RED("f64", "  op = \"sum\", vector = 2,"), &m, &d) == 0 && m->kernels[0].spec.vector == 2);
+  if (m) ggi_module_free(m);
+  /* tile_reduce has one strategy: naming one is refused, not ignored */
+  CHECK(refused("kernel \"t\" {\n  pattern = \"tile_reduce\", range = { \"n\" }, tile = 8,\n"
+                "  params = { { \"x\", \"f32[n]\" }, { \"o\", \"f32[m]\", access = \"out\" } },\n"
+                "  value = \"x(i)\", op = \"sum\", into = \"o\",\n  strategy = \"shared_tree\",\n}\n",
+                "t.lua:5:", "'strategy' does not apply"));
+  /* one CAS rule for loader and planner: i64 min by atomics is a CAS loop
+   * on HIP, so a module for both targets must say allow_cas */
+  CHECK(refused(RED("i64", "  op = \"min\",\n  strategy = \"global_atomic\","), "t.lua:6:",
+                "compare-and-swap"));
+  const char *cuda_only = "module { name = \"c\", targets = { \"cuda\" } }\n" RED("i64", "  op = \"min\", strategy = \"global_atomic\",");
+  CHECK(load_text(cuda_only, &m, &d) == 0 && !m->kernels[0].spec.cas_emulation);
+  if (m) ggi_module_free(m);
+  CHECK(load_text(RED("i64", "  op = \"min\", strategy = \"global_atomic\", allow_cas = true,"), &m, &d) == 0
+        && m->kernels[0].spec.cas_emulation);
+  if (m) ggi_module_free(m);
+  for (int op = GGI_OP_SUM; op <= GGI_OP_CUSTOM; op++)
+    for (int t = GG_I32; t <= GG_F64; t++)
+      CHECK(ggi_atomic_needs_cas((ggi_op)op, (gg_dtype)t, (gg_dtype)t, GGI_TARGET_CUDA | GGI_TARGET_HIP)
+            == (ggi_atomic_needs_cas((ggi_op)op, (gg_dtype)t, (gg_dtype)t, GGI_TARGET_CUDA)
+                || ggi_atomic_needs_cas((ggi_op)op, (gg_dtype)t, (gg_dtype)t, GGI_TARGET_HIP)));
+  /* shared memory no device holds: 1024 x 32 f64 scan items */
+  CHECK(refused("kernel \"s\" {\n  pattern = \"scan\", range = { \"n\" }, block = 1024, items = 32,\n"
+                "  params = { { \"x\", \"f64[n]\" }, { \"o\", \"f64[n]\", access = \"out\" } },\n"
+                "  value = \"x(i)\", op = \"sum\", into = \"o\",\n}\n",
+                "t.lua:1:", "shared memory"));
+}
+
+static int persistent_plan(const char *text, ggi_persistent_shape *s, ggi_diag *d)
+{
+  ggi_module *m;
+  if (load_text(text, &m, d) != 0) return -2;
+  int rc = ggi_persistent_shape_of(m, &m->persistent[0], GGI_TARGET_CUDA, s, d);
+  ggi_module_free(m);
+  return rc;
+}
+
+#define TEAM256                                                                              \
+  "module { name = \"p\", targets = { \"cuda\" } }\n"                                        \
+  "kernel \"tm\" { pattern = \"team\", league = \"L\", team_size = 256,\n"                 \
+  "  params = { { \"y\", \"f32[L]\", access = \"out\" } },\n"                              \
+  "  body = \"float s = team_sum(1.0f); if (team_rank == 0) y(league_rank) = s;\" }\n"
+#define SCAN(blk, items)                                                                      \
+  "kernel \"sc\" { pattern = \"scan\", range = { \"n\" }, block = " blk ", items = " items ",\n" \
+  "  params = { { \"x\", \"f64[n]\" }, { \"o\", \"f64[n]\", access = \"out\" } },\n"   \
+  "  value = \"x(i)\", op = \"sum\", into = \"o\" }\n"
+
+/* The persistent plan: every command checked against the shape it runs
+ * in, its workspace planned for the virtual grid. */
+static void test_persistent_plan(void)
+{
+  ggi_persistent_shape s;
+  ggi_diag d = {{0}};
+  /* a team needs all its threads: block 128 < team_size 256 */
+  CHECK(persistent_plan(TEAM256 "persistent \"p\" { layout = \"one_block\", commands = { \"tm\" }, block = 128 }\n",
+                        &s, &d) == -1 && strstr(d.msg, "t.lua:5:") && strstr(d.msg, "team of 256"));
+  CHECK(persistent_plan(TEAM256 "persistent \"p\" { layout = \"hybrid\", commands = { \"tm\" }, block = 256, groups = 2 }\n",
+                        &s, &d) == -1 && strstr(d.msg, "team of 256"));
+  CHECK(persistent_plan(TEAM256 "persistent \"p\" { layout = \"many_blocks\", commands = { \"tm\" }, block = 256 }\n",
+                        &s, &d) == 0 && s.cmd[0].min_threads == 256);
+  /* a scan's tile is sized for its block: a larger pseudo-block is refused */
+  CHECK(persistent_plan("module { name = \"p\", targets = { \"cuda\" } }\n" SCAN("128", "16")
+                        "persistent \"p\" { layout = \"one_block\", commands = { \"sc\" }, block = 256 }\n",
+                        &s, &d) == -1 && strstr(d.msg, "128 threads"));
+  /* 7 pseudo-blocks x 34 KB: more than any CUDA block holds */
+  CHECK(persistent_plan("module { name = \"p\", targets = { \"cuda\" } }\n" SCAN("128", "32")
+                        "persistent \"p\" { layout = \"thread_groups\", commands = { \"sc\" }, block = 896, groups = 7 }\n",
+                        &s, &d) == -1 && strstr(d.msg, "t.lua:5:") && strstr(d.msg, "at most 232448"));
+  /* 3 of them: 100 KB, above the 48 KB default, within the opt-in */
+  CHECK(persistent_plan("module { name = \"p\", targets = { \"cuda\" } }\n" SCAN("128", "32")
+                        "persistent \"p\" { layout = \"thread_groups\", commands = { \"sc\" }, block = 384, groups = 3 }\n",
+                        &s, &d) == 0 && s.shared_bytes > 48 * 1024 && s.shared_bytes == 3 * s.group_smem
+        && s.group_smem % 16 == 0);
+  /* a reduce's workspace: per pseudo-block of the virtual grid */
+  CHECK(persistent_plan("module { name = \"p\", targets = { \"cuda\" } }\n" RED("f64", "  op = \"max\",")
+                        "persistent \"p\" { layout = \"hybrid\", commands = { \"r\" }, block = 256, groups = 2 }\n",
+                        &s, &d) == 0 && s.cmd[0].ws_fixed == 128 && s.cmd[0].ws_per_block == 8
+        && s.group_threads == 128);
+}
+
 /* Render compile_check.lua and compile it: NVRTC sm_80/sm_90, hiprtc gfx90a/gfx1030. */
 static void test_compile(const char *lua)
 {
@@ -269,6 +391,8 @@ int main(int argc, char **argv)
   test_strategies(m);
   test_scan_tile(m);
   ggi_module_free(m);
+  test_knobs();
+  test_persistent_plan();
   if (argc > 1) test_compile(argv[1]);
   printf("%s\n", failures ? "FAILED" : "ok");
   return failures ? 1 : 0;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gg.h"
+#include "internal.h" /* a gg_array without a device */
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -32,9 +33,43 @@ int main(void) {
   CHECK(strstr(err, "3 arguments, 2 given"));
   /* buffer too small */
   CHECK(gg_pack_args(&kd, args, 3, buf, 16, err, sizeof err) == GG_ERR_INVALID);
-  /* negative extent */
-  gg_arg neg[3] = {gg_arg_f32(1), gg_arg_i64(-1), gg_arg_i64(-5)};
+  /* negative extent: a real array for x, so the extent's own check is
+   * the one that refuses */
+  struct gg_array arr = {.space = GG_SPACE_DEVICE, .bytes = 4096, .dptr = 0x10000};
+  gg_arg neg[3] = {gg_arg_f32(1), gg_arg_array(&arr), gg_arg_i64(-5)};
   CHECK(gg_pack_args(&kd, neg, 3, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
+  CHECK(strstr(err, "negative extent") && strstr(err, "-5"));
+  gg_arg okn[3] = {gg_arg_f32(1), gg_arg_array(&arr), gg_arg_i64(1000)};
+  CHECK(gg_pack_args(&kd, okn, 3, buf, sizeof buf, err, sizeof err) == GG_OK);
+  /* tile_reduce: the output holds one element per tile, ceil(n / tile) */
+  {
+    /* struct { const float *x; float *o; long long n; long long m; } */
+    static const gg_param_desc tp[] = {
+      {"x", GG_PARAM_VIEW, GG_F32, 1, {{0, 2}}, GG_LAYOUT_RIGHT, GG_SPACE_DEVICE, GG_ACCESS_IN, 0, 0, 8},
+      {"o", GG_PARAM_VIEW, GG_F32, 1, {{0, 3}}, GG_LAYOUT_RIGHT, GG_SPACE_DEVICE, GG_ACCESS_OUT, 0, 8, 8},
+      {"n", GG_PARAM_EXTENT, GG_I64, 0, {{0, -1}}, GG_LAYOUT_RIGHT, GG_SPACE_DEVICE, GG_ACCESS_IN, 0, 16, 8},
+      {"m", GG_PARAM_EXTENT, GG_I64, 0, {{0, -1}}, GG_LAYOUT_RIGHT, GG_SPACE_DEVICE, GG_ACCESS_IN, 0, 24, 8},
+    };
+    const gg_kernel_desc tk = {
+      .name = "t", .symbol = "gg_t", .pattern = GG_PATTERN_TILE_REDUCE, .rank = 1,
+      .range = {{0, 2}}, .block_size = 256, .items_per_thread = 1, .args_size = 32,
+      .args_align = 8, .nparams = 4, .params = tp, .tile = 7, .into_param = 1,
+    };
+    struct gg_array out = {.space = GG_SPACE_DEVICE, .bytes = 4096, .dptr = 0x20000};
+    /* 1000 elements in tiles of 7: 143 tiles */
+    gg_arg ta[4] = {gg_arg_array(&arr), gg_arg_array(&out), gg_arg_i64(1000), gg_arg_i64(143)};
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_OK);
+    ta[3] = gg_arg_i64(142);
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
+    CHECK(strstr(err, "142") && strstr(err, "143 tiles"));
+    ta[3] = gg_arg_i64(144);
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
+    ta[2] = gg_arg_i64(1002); /* 144 tiles, the last of one element */
+    ta[3] = gg_arg_i64(143);
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
+    ta[3] = gg_arg_i64(144);
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_OK);
+  }
   /* a bad descriptor (field past the end) is refused, never written */
   gg_param_desc badp[5];
   memcpy(badp, params, sizeof badp);
