@@ -8,7 +8,7 @@
  *   launch+sync:  launch then stream synchronize (the classic frame)
  *
  * usage: launch_bench [iterations] [csv file]
- * Goal (issue 3): gg_launch within 5 % of cuLaunchKernel.
+ * Goal: gg_launch within 5 % of cuLaunchKernel.
  */
 #include <dlfcn.h>
 #include <stdio.h>

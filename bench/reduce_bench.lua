@@ -43,7 +43,7 @@ for _, v in ipairs({ { 256, 12 }, { 256, 20 }, { 128, 16 }, { 512, 12 } }) do
   }
 end
 -- reduce shapes beside auto's (block x items), every type: the tuning rows
--- of issue 5.  `items` only sizes the covering grid (n / (block x items),
+-- of the reduce tuning.  `items` only sizes the covering grid (n / (block x items),
 -- capped at the co-resident blocks); the loads in flight per thread are
 -- the template's UNROLL x 16 bytes whatever `items` says.  The grid rows of
 -- the bench launch sum_auto_<t> with an explicit grid (gg_launch_grid).

@@ -1,7 +1,7 @@
 /*
  * reduce_variants.cu - hand-written variants of the warp_shuffle reduce's
  * phase 1 (templates/common/reduce_head.cuh), timed beside CUB in one
- * process, to find a template change worth making (issue 5: auto reduce
+ * process, to find a template change worth making (the auto reduce
  * at 256M was 0.99x CUB).  Not part of the CMake build; on a GPU machine:
  *
  *   nvcc -O3 -std=c++17 -arch=sm_90 bench/reduce_variants.cu -o rv && ./rv

@@ -7,7 +7,7 @@
  *   per-kernel NVRTC: each kernel compiled alone
  *
  * usage: startup_bench [csv file]   (default startup_bench.csv)
- * Goal (issue 3): warm <= 5 ms.
+ * Goal: warm start-up <= 5 ms.
  */
 #include <stdio.h>
 #include <stdlib.h>
