@@ -56,9 +56,9 @@ static gg_status alloc_space(gg_context *ctx, gg_array *a) {
 }
 
 gg_status gg_array_alloc(gg_context *ctx, gg_space space, size_t bytes, gg_array **out) {
+  if (out) *out = NULL;
   if (!ctx || !out) return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: out is NULL")
                                : GG_ERR_INVALID;
-  *out = NULL;
   if (bytes == 0) return ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: zero bytes");
   if ((unsigned)space > GG_SPACE_HOST)
     return ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: unknown memory space %d", (int)space);
@@ -99,6 +99,7 @@ void *gg_array_host(const gg_array *a) { return a ? a->host : NULL; }
 void *gg_array_native(const gg_array *a) { return a ? (void *)(uintptr_t)a->dptr : NULL; }
 
 gg_status gg_array_mirror(const gg_array *a, gg_array **mirror) {
+  if (mirror) *mirror = NULL;
   if (!a || !mirror) return GG_ERR_INVALID;
   return gg_array_alloc(a->ctx, GG_SPACE_HOST, a->bytes, mirror);
 }

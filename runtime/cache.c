@@ -112,12 +112,13 @@ static int make_dirs(const char *dir) {
   return 0;
 }
 
-/* Can someone other than the user (or root) add, replace or rename a file
- * in a folder with this owner and mode?  Sticky folders (/tmp) let others
- * add files but not touch anyone else's. */
-static int others_can_write(const struct stat *sb, int allow_root) {
-  int owner_ok = sb->st_uid == geteuid() || (allow_root && sb->st_uid == 0);
-  return !owner_ok || ((sb->st_mode & 022) && !(sb->st_mode & S_ISVTX));
+/* Why someone other than the user or root could add, replace or rename a
+ * file in this folder above the cache, or NULL.  A sticky folder (/tmp)
+ * lets others add files but not touch anyone else's. */
+static const char *unsafe_above(const struct stat *sb) {
+  if (sb->st_uid != geteuid() && sb->st_uid != 0) return "belongs to another user (neither you nor root)";
+  if ((sb->st_mode & 022) && !(sb->st_mode & S_ISVTX)) return "is writable by group or others";
+  return NULL;
 }
 
 /* Binaries in the cache are loaded and run on the GPU, so the folder must
@@ -130,12 +131,11 @@ static int check_trusted(const char *dir, char *why, size_t n) {
   if (lstat(dir, &sb)) return snprintf(why, n, "cannot inspect it (%s)", strerror(errno)), -1;
   if (S_ISLNK(sb.st_mode)) return snprintf(why, n, "it is a symbolic link"), -1;
   if (!S_ISDIR(sb.st_mode)) return snprintf(why, n, "it is not a folder"), -1;
-  if (sb.st_uid != geteuid())
-    return snprintf(why, n, "it belongs to uid %ld, not to this user (uid %ld)",
-                    (long)sb.st_uid, (long)geteuid()), -1;
-  if (sb.st_mode & 022)
-    return snprintf(why, n, "it is writable by group or others (mode %04o; chmod 700 it)",
-                    (unsigned)(sb.st_mode & 07777)), -1;
+  const char *bad = sb.st_uid != geteuid() ? "belongs to another user"
+                  : sb.st_mode & 022 ? "is writable by group or others" : NULL;
+  if (bad)
+    return snprintf(why, n, "it %s (uid %ld, mode %04o; this user is uid %ld)", bad,
+                    (long)sb.st_uid, (unsigned)(sb.st_mode & 07777), (long)geteuid()), -1;
   /* the folders above it, as they really are */
   char real[PATH_MAX];
   if (!realpath(dir, real)) return snprintf(why, n, "cannot resolve it (%s)", strerror(errno)), -1;
@@ -146,14 +146,12 @@ static int check_trusted(const char *dir, char *why, size_t n) {
     char keep = real[i];
     real[i] = 0;
     const char *here = i == 0 ? "/" : real;
-    int bad = lstat(here, &sb);
-    if (bad)
-      snprintf(why, n, "cannot inspect %s above it (%s)", here, strerror(errno));
-    else if ((bad = others_can_write(&sb, 1)))
-      snprintf(why, n, "the folder %s above it can be written by others (uid %ld, mode %04o)",
-               here, (long)sb.st_uid, (unsigned)(sb.st_mode & 07777));
+    const char *above = lstat(here, &sb) ? strerror(errno) : unsafe_above(&sb);
+    if (above)
+      snprintf(why, n, "the folder %s above it %s (uid %ld, mode %04o)", here, above,
+               (long)sb.st_uid, (unsigned)(sb.st_mode & 07777));
     real[i] = keep;
-    if (bad) return -1;
+    if (above) return -1;
   }
   return 0;
 }

@@ -274,8 +274,8 @@ gg_status gg_device_sync(gg_context *ctx) {
 /* ---- streams and events ---- */
 
 gg_status gg_stream_open(gg_context *ctx, gg_stream **out) {
+  if (out) *out = NULL;
   if (!ctx || !out) return GG_ERR_INVALID;
-  *out = NULL;
   gg_stream *s = calloc(1, sizeof *s);
   if (!s) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
   s->ctx = ctx;
@@ -301,8 +301,8 @@ gg_status gg_stream_sync(gg_stream *s) {
 }
 
 gg_status gg_event_open(gg_context *ctx, gg_event **out) {
+  if (out) *out = NULL;
   if (!ctx || !out) return GG_ERR_INVALID;
-  *out = NULL;
   gg_event *e = calloc(1, sizeof *e);
   if (!e) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
   e->ctx = ctx;

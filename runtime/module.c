@@ -222,8 +222,8 @@ gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module 
 
 gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, const ggr_builder *b,
                                gg_module **out) {
+  if (out) *out = NULL;
   if (!ctx || !desc || !out) return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "%s: NULL argument", b->what) : GG_ERR_INVALID;
-  *out = NULL;
   for (gg_module *m = ctx->modules; m; m = m->next)
     if (m->desc == desc && m->builder == b) {
       m->refs++;
@@ -296,15 +296,17 @@ void gg_module_free(gg_module *mod) {
 }
 
 gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out) {
-  if (!mod || !name || !out) return GG_ERR_INVALID;
-  *out = NULL;
+  if (out) *out = NULL;
+  if (!mod || !name || !out)
+    return mod ? ggr_set_error(mod->ctx, GG_ERR_INVALID, "gg_kernel_get: NULL argument")
+               : GG_ERR_INVALID;
   for (int i = 0; i < mod->desc->nkernels; i++)
     if (!strcmp(mod->kernels[i].desc->name, name) || !strcmp(mod->kernels[i].desc->symbol, name)) {
       *out = &mod->kernels[i];
       return GG_OK;
     }
   return ggr_set_error(mod->ctx, GG_ERR_NOT_FOUND, "module %s has no kernel named '%s'",
-                       mod->desc->name, name);
+                       mod->desc->name ? mod->desc->name : "?", name);
 }
 
 const gg_kernel_desc *gg_kernel_describe(const gg_kernel *k) { return k ? k->desc : NULL; }
