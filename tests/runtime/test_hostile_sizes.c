@@ -250,11 +250,12 @@ static void test_workspace(void) {
   }
   /* a driver that reports absurd occupancy: the co-resident count stays a
    * valid grid (int overflow otherwise) */
-  kd.grid_rule = GG_GRID_RESIDENT;
-  kd.ws_fixed = kd.ws_per_block = 0;
+  gg_kernel_desc kr = k_vec;
+  kr.grid_rule = GG_GRID_RESIDENT;
+  gg_module_desc mr = module_of(&kr, 1);
   fake.occupancy = 0x7fffffff;
   mod = NULL;
-  CHECK(ggr_module_load_with(ctx, &md, &fake_builder, &mod) == GG_OK);
+  CHECK(ggr_module_load_with(ctx, &mr, &fake_builder, &mod) == GG_OK);
   gg_kernel *k = NULL;
   int blocks = 0;
   if (mod) CHECK(gg_kernel_get(mod, "vec", &k) == GG_OK);
