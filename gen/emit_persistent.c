@@ -148,6 +148,21 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
   return plan_commands(m, p, target, s, d);
 }
 
+int ggi_persistent_plan(const ggi_module *m, const ggi_persistent *p, ggi_persistent_shape *s,
+                        ggi_diag *d)
+{
+  /* hip first, so that the shape left in *s is cuda's when p has both */
+  static const unsigned order[] = {GGI_TARGET_HIP, GGI_TARGET_CUDA};
+  int any = 0;
+  for (int i = 0; i < 2; i++) {
+    if (!(p->targets & order[i])) continue;
+    if (ggi_persistent_shape_of(m, p, order[i], s, d) != 0) return -1;
+    any = 1;
+  }
+  if (!any) return fail(d, m, p, "has no target (cuda or hip)");
+  return 0;
+}
+
 /* `case i: gg_body_<k>(args, g); break;` for every command, and the
  * largest argument struct as a constant expression. */
 static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *cases,
