@@ -5,10 +5,12 @@
  *
  * Every decision is made here and reaches the template as a value: block
  * size, pseudo-blocks per block, whether several hardware blocks meet in
- * device memory, the switch's cases.
+ * device memory, the switch's cases; and the mailbox protocol
+ * (include/gg_protocol.h, the runtime's own header) as PROTOCOL.
  */
 #include "emit.h"
 #include "emit_persistent.h"
+#include "templates.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -222,6 +224,7 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
   ggi_dict_set(&dict, "MULTI", multi);
   ggi_dict_set(&dict, "ARGS_MAX", args_max.p);
   ggi_dict_set(&dict, "CASES", cases.p);
+  ggi_dict_set(&dict, "PROTOCOL", ggi_protocol_header);
   const char *path = target == GGI_TARGET_CUDA ? "cuda/persistent.cuh" : "hip/persistent.hip";
   rc = ggi_render_template(templates_dir, path, &dict, out, d);
 done:

@@ -509,10 +509,21 @@ static gg_status kernel_gone(gg_session *s, int q)
                 s->pd->name, (unsigned long long)(s->mb.completed + 1), be->err_name(q),
                 be->err_string(q));
   }
+  /* The kernel's status line: the state store is the release that makes
+   * its exit reason and frame count visible. */
+  if (ggr_mbox_state(&s->mb) != GG_MBOX_STATE_EXITED)
+    return fail(s, GG_ERR_STATE,
+                "persistent \"%s\" exited without writing its status, with frames %llu..%llu "
+                "in flight", s->pd->name, (unsigned long long)(s->mb.completed + 1),
+                (unsigned long long)s->mb.started);
   uint32_t why = ggr_mbox_exit_reason(&s->mb);
-  return fail(s, GG_ERR_STATE, "persistent \"%s\" exited (%s) with frames in flight",
-              s->pd->name, why == GG_MBOX_EXIT_STALE ? "heartbeat went stale"
-                           : why == GG_MBOX_EXIT_ABORT ? "aborted" : "unknown reason");
+  return fail(s, GG_ERR_STATE,
+              "persistent \"%s\" exited (%s) after running %llu frames, with frames %llu..%llu "
+              "in flight", s->pd->name,
+              why == GG_MBOX_EXIT_STALE ? "heartbeat went stale"
+              : why == GG_MBOX_EXIT_ABORT ? "aborted" : "unknown reason",
+              (unsigned long long)ggr_mbox_frames_run(&s->mb),
+              (unsigned long long)(s->mb.completed + 1), (unsigned long long)s->mb.started);
 }
 
 gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
