@@ -1,5 +1,9 @@
 # Turns every file under TEMPLATE_DIR into a C string in OUT:
 #   const struct ggi_template ggi_templates[] = { {"cuda/prelude.cuh", "..."}, ... {0,0} };
+# and the persistent protocol header PROTOCOL (include/gg_protocol.h) into
+#   const char ggi_protocol_header[] = "...";
+# which gpugen pastes into every persistent kernel: the runtime compiles the
+# same file, so host and device share one definition.
 # Run at build time (see gen/CMakeLists.txt) so templates stay real files.
 file(GLOB_RECURSE _files RELATIVE "${TEMPLATE_DIR}" "${TEMPLATE_DIR}/*")
 list(SORT _files)
@@ -14,5 +18,8 @@ foreach(_f IN LISTS _files)
   math(EXPR _i "${_i}+1")
 endforeach()
 string(APPEND _table "  {0, 0}\n};\n")
+file(READ "${PROTOCOL}" _hex HEX)
+string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," _bytes "${_hex}")
+string(APPEND _table "\nconst char ggi_protocol_header[] = {${_bytes}0};\n")
 file(WRITE "${OUT}.tmp" "${_out}\n${_table}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

@@ -986,9 +986,7 @@ static int persistent_shapes(const ggi_module *m, ggi_persistent_shape **out, gg
   ggi_persistent_shape *sh = ggi_alloc(m->arena, sizeof *sh * (size_t)m->npersistent);
   if (!sh) return ggi_fail(d, "out of memory");
   for (int i = 0; i < m->npersistent; i++) {
-    const ggi_persistent *p = &m->persistent[i];
-    unsigned target = (p->targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
-    if (ggi_persistent_shape_of(m, p, target, &sh[i], d) != 0) return -1;
+    if (ggi_persistent_plan(m, &m->persistent[i], &sh[i], d) != 0) return -1;
   }
   *out = sh;
   return 0;
@@ -1260,7 +1258,7 @@ static void targets_str(ggi_buf *b, unsigned t)
                  (t & GGI_TARGET_HIP) ? "hip" : "");
 }
 
-int ggi_list(const ggi_module *m, FILE *out)
+int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
 {
   ggi_buf b = {0};
   for (int i = 0; i < m->nkernels; i++) {
@@ -1275,9 +1273,10 @@ int ggi_list(const ggi_module *m, FILE *out)
   for (int i = 0; i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];
     ggi_persistent_shape shape;
-    ggi_diag d;
-    unsigned target = (p->targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
-    if (ggi_persistent_shape_of(m, p, target, &shape, &d) != 0) shape.block = p->block;
+    if (ggi_persistent_plan(m, p, &shape, d) != 0) {
+      ggi_buf_free(&b);
+      return -1;
+    }
     ggi_buf_printf(&b, "persistent  %-20s %-12s %-12s %-14s block %-5d ", p->name, "persistent",
                    layout_name(p->layout),
                    p->buffering == 1 ? "single" : p->buffering == 2 ? "double" : "ring",
@@ -1288,6 +1287,7 @@ int ggi_list(const ggi_module *m, FILE *out)
     ggi_buf_puts(&b, "\n");
   }
   int rc = ggi_buf_ok(&b) && b.p ? (fputs(b.p, out) < 0 ? -1 : 0) : (ggi_buf_ok(&b) ? 0 : -1);
+  if (rc != 0) ggi_fail(d, "%s: cannot write the listing", m->file ? m->file : "?");
   ggi_buf_free(&b);
   return rc;
 }
@@ -1314,8 +1314,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
       const ggi_persistent *p = &m->persistent[i];
       if (strcmp(p->name, kernel) != 0) continue;
       ggi_persistent_shape shape;
-      unsigned target = (p->targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
-      if (ggi_persistent_shape_of(m, p, target, &shape, d) != 0) return -1;
+      if (ggi_persistent_plan(m, p, &shape, d) != 0) return -1;
       fprintf(out, "persistent %s (%s:%d): symbol gg_persist_%s\n"
                    "  layout %s, block %d, blocks %d%s, groups %d of %d threads, %d frame slot(s)\n"
                    "  commands:",

@@ -20,8 +20,9 @@ int ggi_emit(const ggi_module *m, const char *dir, const char *templates_dir, gg
 extern const char *const ggi_cuda_options[];
 extern const char *const ggi_hip_options[];
 
-/* `gpugen list` and `gpugen explain`. */
-int ggi_list(const ggi_module *m, FILE *out);
+/* `gpugen list` and `gpugen explain`: 0, or -1 with d->msg ("file:line: ..."
+ * when the workload is at fault, e.g. a persistent kernel its plan refuses). */
+int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d);
 int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d);
 
 /* ---- shared with emit_persistent.c (engineer "persist") ---- */

@@ -5,10 +5,12 @@
  *
  * Every decision is made here and reaches the template as a value: block
  * size, pseudo-blocks per block, whether several hardware blocks meet in
- * device memory, the switch's cases.
+ * device memory, the switch's cases; and the mailbox protocol
+ * (include/gg_protocol.h, the runtime's own header) as PROTOCOL.
  */
 #include "emit.h"
 #include "emit_persistent.h"
+#include "templates.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -148,6 +150,21 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
   return plan_commands(m, p, target, s, d);
 }
 
+int ggi_persistent_plan(const ggi_module *m, const ggi_persistent *p, ggi_persistent_shape *s,
+                        ggi_diag *d)
+{
+  /* hip first, so that the shape left in *s is cuda's when p has both */
+  static const unsigned order[] = {GGI_TARGET_HIP, GGI_TARGET_CUDA};
+  int any = 0;
+  for (int i = 0; i < 2; i++) {
+    if (!(p->targets & order[i])) continue;
+    if (ggi_persistent_shape_of(m, p, order[i], s, d) != 0) return -1;
+    any = 1;
+  }
+  if (!any) return fail(d, m, p, "has no target (cuda or hip)");
+  return 0;
+}
+
 /* `case i: gg_body_<k>(args, g); break;` for every command, and the
  * largest argument struct as a constant expression. */
 static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *cases,
@@ -207,6 +224,7 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
   ggi_dict_set(&dict, "MULTI", multi);
   ggi_dict_set(&dict, "ARGS_MAX", args_max.p);
   ggi_dict_set(&dict, "CASES", cases.p);
+  ggi_dict_set(&dict, "PROTOCOL", ggi_protocol_header);
   const char *path = target == GGI_TARGET_CUDA ? "cuda/persistent.cuh" : "hip/persistent.hip";
   rc = ggi_render_template(templates_dir, path, &dict, out, d);
 done:

@@ -20,12 +20,17 @@ typedef struct ggi_persistent_shape {
   gg_persistent_command cmd[GGI_MAX_COMMANDS];
 } ggi_persistent_shape;
 
-/* The plan of a persistent kernel: check p against the target's limits
- * and every command's needs, and compute its shape.  emit, explain, list
- * and the descriptor read it; nothing recomputes it. */
-/* Check p against the target's limits and compute its shape.  Returns 0,
- * or -1 with d->msg = "file:line: ...". */
+/* The plan of a persistent kernel for one target: check p against the
+ * target's limits and every command's needs, and compute its shape.
+ * Returns 0, or -1 with d->msg = "file:line: ...". */
 int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsigned target,
                             ggi_persistent_shape *s, ggi_diag *d);
+
+/* The plan the descriptor carries: p checked for every target it has
+ * (any failure is the error), and the shape for the target its
+ * descriptor describes (cuda when it has cuda, else hip).  emit's
+ * descriptor, `explain` and `list` read this one; nothing recomputes it. */
+int ggi_persistent_plan(const ggi_module *m, const ggi_persistent *p, ggi_persistent_shape *s,
+                        ggi_diag *d);
 
 #endif

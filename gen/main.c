@@ -59,11 +59,8 @@ static int run_check(const ggi_module *m, const options *o) {
 }
 
 static int run_list(const ggi_module *m, const options *o) {
-  if (ggi_list(m, stdout) != 0) {
-    fprintf(stderr, "%s: cannot list the module\n", m->file);
-    return EXIT_FAIL;
-  }
-  return EXIT_OK;
+  ggi_diag d = {{0}};
+  return report(ggi_list(m, stdout, &d), &d);
 }
 
 static int run_explain(const ggi_module *m, const options *o) {

@@ -39,6 +39,7 @@
 #include <stdio.h>
 
 #include "gg.h"
+#include "gg_protocol.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -151,71 +152,9 @@ gg_status gg_rt_lock_memory(char *msg, size_t msg_size);          /* mlockall */
 gg_status gg_rt_fifo(int priority, char *msg, size_t msg_size);   /* SCHED_FIFO */
 uint64_t gg_rt_now_ns(void);                                      /* CLOCK_MONOTONIC */
 
-/* ---- the mailbox, as the kernel sees it (mirrored by templates/<target>/persistent.*) ----
- *
- *   0      line: abort      (host -> device)  u64, non-zero = exit
- *   128    line: heartbeat  (host -> device)  u64 counter, u64 stale limit in ns
- *   256    line: status     (device -> host)  u32 state, u32 reason, u64 frames run
- *   384    line: error_info (device -> host)  u32 code, u32 command, u64 frame
- *   512    slots, GG_MBOX_SLOT_STRIDE(args) bytes each:
- *          +0   u64 word 0: frame tag << 32 | command   (host, release, written last)
- *          +8   u64 words 1..: frame tag << 32 | 4 argument bytes (host, relaxed)
- *          +GG_MBOX_DONE_OFFSET(args)  u64 done = frame (device, release)
- *
- * Tagged words: every 8-byte word carries the low 32 bits of its frame
- * number, so one warp reads the command and all the arguments in ONE
- * round trip across PCIe and knows they belong to this frame when every
- * tag matches; lane 0's load of word 0 is the acquire that pairs with the
- * host's release.  (An untagged slot needs a second, dependent read for
- * the arguments after the sequence number: ~1 us more per frame.)
- *
- * One 128-byte line per field that a side writes, so host and device
- * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
- * kernel polls makes it exit at once (terminate writes it there, so the
- * poll reads nothing else).
- */
-#define GG_MBOX_LINE 128u
-#define GG_MBOX_ABORT_OFF 0u
-#define GG_MBOX_HEARTBEAT_OFF 128u
-#define GG_MBOX_STATUS_OFF 256u
-#define GG_MBOX_ERROR_OFF 384u
-#define GG_MBOX_SLOTS_OFF 512u
-#define GG_MBOX_ROUND(x) (((x) + GG_MBOX_LINE - 1u) / GG_MBOX_LINE * GG_MBOX_LINE)
-#define GG_MBOX_WORDS(args) (1u + ((args) + 3u) / 4u) /* tagged words of a slot */
-#define GG_MBOX_DONE_OFFSET(args) GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args))
-#define GG_MBOX_SLOT_STRIDE(args) (GG_MBOX_DONE_OFFSET(args) + GG_MBOX_LINE)
-#define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
-#define GG_MBOX_CMD_EXIT 0xffffffffu
-#define GG_MBOX_WORD_ABORT UINT64_MAX /* command GG_MBOX_CMD_EXIT, any tag */
-
-enum { /* status line: state */
-  GG_MBOX_STATE_LAUNCHED = 0, /* not yet running */
-  GG_MBOX_STATE_RUNNING = 1,
-  GG_MBOX_STATE_EXITED = 2
-};
-enum { /* status line: why the kernel exited */
-  GG_MBOX_EXIT_NONE = 0, GG_MBOX_EXIT_ABORT = 1, GG_MBOX_EXIT_STALE = 2,
-  GG_MBOX_EXIT_BAD_COMMAND = 3
-};
-
-/* The persistent kernel's one parameter. */
-typedef struct gg_persist_params {
-  void *mbox;         /* device address of the mailbox */
-  void *dev;          /* GG_PERSIST_DEV_BYTES(args) of zeroed device memory */
-  uint32_t nslots;
-  uint32_t slot_stride;
-  uint32_t groups;    /* pseudo-blocks per hardware block */
-  uint32_t group_smem;/* dynamic shared bytes per pseudo-block (largest command's) */
-} gg_persist_params;
-/* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
- * record: block 0's warp 0 polls the host's slot (one warp-wide load per
- * poll) and copies its tagged words here, where the other blocks' warp 0
- * poll them in L2 (only one poller crosses PCIe).  Every block adds one
- * arrival when done with a frame; the block whose arrival completes the
- * frame stores its done. */
-#define GG_PERSIST_ARRIVE_OFF 0u
-#define GG_PERSIST_RECORD_OFF 128u
-#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+/* The mailbox layout and the persistent kernel's parameter
+ * (gg_persist_params) are in gg_protocol.h, included above: the same text
+ * gpugen pastes into every persistent kernel it renders. */
 
 #ifdef __cplusplus
 }

@@ -123,8 +123,8 @@ static gg_status hidden_fields(gg_session *s, int i)
   }
   int wants = pc->ws_fixed || pc->ws_per_block;
   if (wants != (s->ws_off[i] >= 0))
-    return bad_desc(s, "command \"%s\" %s a workspace field but its plan gives %u + %u bytes",
-                    kd->name, s->ws_off[i] >= 0 ? "has" : "has no", pc->ws_fixed,
+    return bad_desc(s, "command \"%s\" %s workspace field but its plan gives %u + %u bytes",
+                    kd->name, s->ws_off[i] >= 0 ? "has a" : "has no", pc->ws_fixed,
                     pc->ws_per_block);
   return GG_OK;
 }
@@ -165,10 +165,10 @@ static gg_status resolve_commands(gg_session *s)
   return GG_OK;
 }
 
-/* Hardware blocks: 1, or the requested count if all can be co-resident
- * (a frame's end barrier waits for every block: one that never got an
- * SM would hang the loop). */
-static gg_status choose_blocks(gg_session *s)
+/* The descriptor's shape (block, groups, shared memory) checked against
+ * its layout and every command's thread bounds: pure arithmetic on the
+ * descriptor, done before any device call. */
+static gg_status check_shape(gg_session *s)
 {
   const gg_persistent_desc *pd = s->pd;
   gg_persistent_layout l = pd->layout;
@@ -189,6 +189,16 @@ static gg_status choose_blocks(gg_session *s)
                       "kernel has %d (block %d / groups %d)", s->cmd[i]->desc->name,
                       pc->min_threads, pc->max_threads, threads, s->block, s->groups);
   }
+  return GG_OK;
+}
+
+/* Hardware blocks: 1, or the requested count if all can be co-resident
+ * (a frame's end barrier waits for every block: one that never got an
+ * SM would hang the loop). */
+static gg_status choose_blocks(gg_session *s)
+{
+  const gg_persistent_desc *pd = s->pd;
+  gg_persistent_layout l = pd->layout;
   gg_status st = vcheck(s, ggr_allow_shared(s->ctx->be, s->fn, pd->shared_bytes),
                         "shared memory carve-out of the persistent kernel");
   if (st)
@@ -348,6 +358,8 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
   if (!st)
     st = resolve_commands(s);
   if (!st)
+    st = check_shape(s);
+  if (!st)
     st = ggr_make_current(s->ctx);
   if (!st)
     st = vcheck(s, s->ctx->be->module_function(&s->fn, mod->native, s->pd->symbol),
@@ -361,8 +373,10 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
   if (!st)
     st = launch(s);
   if (st) {
-    char keep[sizeof s->err];
-    memcpy(keep, s->err, sizeof keep);
+    /* the session's detail, or the context's when a context call
+     * (ggr_make_current) failed and wrote only there */
+    char keep[sizeof s->ctx->err];
+    snprintf(keep, sizeof keep, "%s", s->err[0] ? s->err : s->ctx->err);
     gg_session_free(s);
     ggr_set_error(mod->ctx, st, "%s", keep);
     return st;
@@ -509,10 +523,21 @@ static gg_status kernel_gone(gg_session *s, int q)
                 s->pd->name, (unsigned long long)(s->mb.completed + 1), be->err_name(q),
                 be->err_string(q));
   }
+  /* The kernel's status line: the state store is the release that makes
+   * its exit reason and frame count visible. */
+  if (ggr_mbox_state(&s->mb) != GG_MBOX_STATE_EXITED)
+    return fail(s, GG_ERR_STATE,
+                "persistent \"%s\" exited without writing its status, with frames %llu..%llu "
+                "in flight", s->pd->name, (unsigned long long)(s->mb.completed + 1),
+                (unsigned long long)s->mb.started);
   uint32_t why = ggr_mbox_exit_reason(&s->mb);
-  return fail(s, GG_ERR_STATE, "persistent \"%s\" exited (%s) with frames in flight",
-              s->pd->name, why == GG_MBOX_EXIT_STALE ? "heartbeat went stale"
-                           : why == GG_MBOX_EXIT_ABORT ? "aborted" : "unknown reason");
+  return fail(s, GG_ERR_STATE,
+              "persistent \"%s\" exited (%s) after running %llu frames, with frames %llu..%llu "
+              "in flight", s->pd->name,
+              why == GG_MBOX_EXIT_STALE ? "heartbeat went stale"
+              : why == GG_MBOX_EXIT_ABORT ? "aborted" : "unknown reason",
+              (unsigned long long)ggr_mbox_frames_run(&s->mb),
+              (unsigned long long)(s->mb.completed + 1), (unsigned long long)s->mb.started);
 }
 
 gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)

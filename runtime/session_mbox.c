@@ -102,22 +102,21 @@ void ggr_mbox_abort(ggr_mbox *mb)
 
 void ggr_mbox_heartbeat(ggr_mbox *mb, uint64_t stale_ns)
 {
-  char *hb = mb->base + GG_MBOX_HEARTBEAT_OFF;
-  atomic_store_explicit(u64_at(hb + 8), stale_ns, memory_order_relaxed);
-  atomic_fetch_add_explicit(u64_at(hb), 1, memory_order_release);
+  atomic_store_explicit(u64_at(mb->base + GG_MBOX_STALE_OFF), stale_ns, memory_order_relaxed);
+  atomic_fetch_add_explicit(u64_at(mb->base + GG_MBOX_HEARTBEAT_OFF), 1, memory_order_release);
 }
 
 uint32_t ggr_mbox_state(const ggr_mbox *mb)
 {
-  return atomic_load_explicit(u32_at(mb->base + GG_MBOX_STATUS_OFF), memory_order_acquire);
+  return atomic_load_explicit(u32_at(mb->base + GG_MBOX_STATE_OFF), memory_order_acquire);
 }
 
 uint32_t ggr_mbox_exit_reason(const ggr_mbox *mb)
 {
-  return atomic_load_explicit(u32_at(mb->base + GG_MBOX_STATUS_OFF + 4), memory_order_acquire);
+  return atomic_load_explicit(u32_at(mb->base + GG_MBOX_REASON_OFF), memory_order_acquire);
 }
 
 uint64_t ggr_mbox_frames_run(const ggr_mbox *mb)
 {
-  return atomic_load_explicit(u64_at(mb->base + GG_MBOX_STATUS_OFF + 8), memory_order_acquire);
+  return atomic_load_explicit(u64_at(mb->base + GG_MBOX_FRAMES_OFF), memory_order_acquire);
 }

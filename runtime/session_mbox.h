@@ -1,7 +1,7 @@
 /*
  * session_mbox.h - the host's half of the persistent-loop handshake
  * (internal).  Pure C11 atomics on the mailbox bytes described in
- * gg_session.h: no vendor calls, so a CPU test can run it against a host
+ * gg_protocol.h: no vendor calls, so a CPU test can run it against a host
  * thread that plays the kernel.
  */
 #ifndef GGR_SESSION_MBOX_H
@@ -46,7 +46,8 @@ int ggr_mbox_poll(ggr_mbox *mb);
  * it polls next, so it sees it without a second poll location. */
 void ggr_mbox_abort(ggr_mbox *mb);
 void ggr_mbox_heartbeat(ggr_mbox *mb, uint64_t stale_ns);
-/* The device's status line. */
+/* The device's status line (the exit reason and frames run are written
+ * before the state, which is the release store). */
 uint32_t ggr_mbox_state(const ggr_mbox *mb);
 uint32_t ggr_mbox_exit_reason(const ggr_mbox *mb);
 uint64_t ggr_mbox_frames_run(const ggr_mbox *mb);

@@ -1,9 +1,9 @@
 /* ---- persistent kernel {{NAME}} --------------------------------------
  * Launched once; loops over frames posted in a host-mapped mailbox (layout
- * in include/gg_session.h).  Per frame: warp 0 of block 0 reads the slot's
- * tagged words with ONE warp-wide system-scope acquire load (one PCIe
- * round trip: command and arguments together, lane 0's word 0 pairs with
- * the host's release).  With several blocks it relays the same tagged
+ * in include/gg_protocol.h, whose text gpugen pastes in below).  Per
+ * frame: warp 0 of block 0 reads the slot's tagged words with ONE
+ * warp-wide system-scope acquire load (one PCIe round trip: command and
+ * arguments together, lane 0's word 0 pairs with the host's release).  With several blocks it relays the same tagged
  * words to a record in device memory, which the other blocks' warp 0 poll
  * in L2 (measured on an H100: every block polling the host over PCIe made
  * 16 blocks 9x slower).  Every (pseudo-)block runs the command's body on
@@ -14,24 +14,7 @@
  */
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
-#define GG_MBOX_ABORT_OFF 0u
-#define GG_MBOX_HEARTBEAT_OFF 128u
-#define GG_MBOX_STATUS_OFF 256u
-#define GG_MBOX_ERROR_OFF 384u
-#define GG_MBOX_SLOTS_OFF 512u
-#define GG_MBOX_LINE 128u
-#define GG_PERSIST_ARRIVE_OFF 0u
-#define GG_PERSIST_RECORD_OFF 128u
-#define GG_P_EXIT 0xffffffffu
-#define GG_P_WORD_EXIT 0xffffffffffffffffull
-enum { GG_P_STATE_RUNNING = 1, GG_P_STATE_EXITED = 2 };
-enum { GG_P_EXIT_ABORT = 1, GG_P_EXIT_STALE = 2, GG_P_EXIT_BAD_COMMAND = 3 };
-
-struct gg_persist_params { /* = gg_persist_params in gg_session.h */
-  char *mbox;
-  char *dev;
-  unsigned nslots, slot_stride, groups, group_smem;
-};
+{{PROTOCOL}}
 
 GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
 {
@@ -74,10 +57,9 @@ GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned lon
 }
 GG_INLINE void gg_p_exit_status(char *mbox, unsigned reason, unsigned long long frames)
 {
-  unsigned *st = (unsigned *)(mbox + GG_MBOX_STATUS_OFF);
-  *(volatile unsigned long long *)(mbox + GG_MBOX_STATUS_OFF + 8) = frames;
-  *(volatile unsigned *)(st + 1) = reason;
-  gg_store_release_sys(st, (unsigned)GG_P_STATE_EXITED);
+  *(volatile unsigned long long *)(mbox + GG_MBOX_FRAMES_OFF) = frames;
+  *(volatile unsigned *)(mbox + GG_MBOX_REASON_OFF) = reason;
+  gg_store_release_sys((unsigned *)(mbox + GG_MBOX_STATE_OFF), (unsigned)GG_MBOX_STATE_EXITED);
 }
 
 /* Is the host gone?  Lane 0, every 1024 polls: the abort line, then the
@@ -88,14 +70,15 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
 {
   const unsigned long long *hb = (const unsigned long long *)(mbox + GG_MBOX_HEARTBEAT_OFF);
   if (gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)))
-    return GG_P_EXIT_ABORT;
-  const unsigned long long stale_ns = gg_p_ld_relaxed_sys(hb + 1);
+    return GG_MBOX_EXIT_ABORT;
+  const unsigned long long stale_ns =
+      gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
   const unsigned long long h = gg_p_ld_relaxed_sys(hb), now = gg_clock_ns();
   if (*hb_time == 0 || h != *hb_seen) {
     *hb_seen = h;
     *hb_time = now;
   } else if (stale_ns != 0 && now - *hb_time > stale_ns)
-    return GG_P_EXIT_STALE;
+    return GG_MBOX_EXIT_STALE;
   return 0;
 }
 
@@ -104,8 +87,8 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
  * is ONE warp-wide acquire load per 32 words, all in flight together; a
  * word whose tag is not this frame's is stale: poll again.  Nothing is
  * kept until every tag matches, then lane i holds word i in *word and
- * argument words go to args (shared).  Returns the command, or GG_P_EXIT
- * with *reason set. */
+ * argument words go to args (shared).  Returns the command, or
+ * GG_MBOX_CMD_EXIT with *reason set. */
 template <unsigned NW, bool SYS>
 GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
                              unsigned long long frame, unsigned *args,
@@ -129,9 +112,9 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
     for (unsigned k = 0; k < (NW + 31) / 32; ++k)
       ok = ok && (unsigned)(word[k] >> 32) == tag;
     const unsigned cmd = __shfl_sync(0xffffffffu, (unsigned)word[0], 0);
-    if (cmd == GG_P_EXIT) { /* the exit word: any tag */
-      *reason = GG_P_EXIT_ABORT;
-      return GG_P_EXIT;
+    if (cmd == GG_MBOX_CMD_EXIT) { /* the exit word: any tag */
+      *reason = GG_MBOX_EXIT_ABORT;
+      return GG_MBOX_CMD_EXIT;
     }
     if (__all_sync(0xffffffffu, ok)) {
 #pragma unroll
@@ -145,21 +128,22 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
       if (lane == 0)
         why = SYS ? gg_p_check_host(mbox, &hb_seen, &hb_time)
                   : (gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF))
-                         ? (unsigned)GG_P_EXIT_ABORT : 0u);
+                         ? (unsigned)GG_MBOX_EXIT_ABORT : 0u);
       why = __shfl_sync(0xffffffffu, why, 0);
       if (why) {
         *reason = why;
-        return GG_P_EXIT;
+        return GG_MBOX_CMD_EXIT;
       }
     }
   }
 }
 #endif /* GG_PERSIST_HELPERS */
 
-/* The largest argument struct of the commands, in 4-byte words. */
-#define GG_P_WORDS_{{NAME}} ((({{ARGS_MAX}}) + 3) / 4)
+/* The largest argument struct of the commands, in bytes and in 4-byte words. */
+#define GG_P_ARGS_{{NAME}} ({{ARGS_MAX}})
+#define GG_P_WORDS_{{NAME}} ((GG_P_ARGS_{{NAME}} + 3) / 4)
 /* Tagged words of a slot: the command word, then one per argument word. */
-#define GG_P_NW_{{NAME}} (1u + GG_P_WORDS_{{NAME}})
+#define GG_P_NW_{{NAME}} GG_MBOX_WORDS(GG_P_ARGS_{{NAME}})
 
 extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_params pp)
 {
@@ -170,8 +154,9 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
   const unsigned group_threads = blockDim.x / groups;
   const unsigned group = threadIdx.x / group_threads;
   const bool leader = threadIdx.x == 0;
-  unsigned long long *arrive = (unsigned long long *)(pp.dev + GG_PERSIST_ARRIVE_OFF);
-  unsigned long long *record = (unsigned long long *)(pp.dev + GG_PERSIST_RECORD_OFF);
+  char *const mbox = (char *)pp.mbox;
+  unsigned long long *arrive = (unsigned long long *)((char *)pp.dev + GG_PERSIST_ARRIVE_OFF);
+  unsigned long long *record = (unsigned long long *)((char *)pp.dev + GG_PERSIST_RECORD_OFF);
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -182,30 +167,30 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
   g.smem = gg_smem + group * pp.group_smem;
 
   if (leader && blockIdx.x == 0)
-    gg_store_release_sys((unsigned *)(pp.mbox + GG_MBOX_STATUS_OFF), (unsigned)GG_P_STATE_RUNNING);
+    gg_store_release_sys((unsigned *)(mbox + GG_MBOX_STATE_OFF), (unsigned)GG_MBOX_STATE_RUNNING);
   unsigned reason = 0;
   unsigned long long frame = 1;
   unsigned slot_i = 0; /* (frame - 1) % nslots, without a 64-bit division */
   for (;; ++frame, slot_i = slot_i + 1 == pp.nslots ? 0 : slot_i + 1) {
-    char *slot = pp.mbox + GG_MBOX_SLOTS_OFF + slot_i * pp.slot_stride;
+    char *slot = mbox + GG_MBOX_SLOTS_OFF + slot_i * pp.slot_stride;
     if (threadIdx.x < 32) {
       unsigned long long word[(GG_P_NW_{{NAME}} + 31) / 32];
       unsigned cmd;
       if (blockIdx.x == 0) {
-        cmd = gg_p_poll<GG_P_NW_{{NAME}}, true>(pp.mbox, (const unsigned long long *)slot, frame,
+        cmd = gg_p_poll<GG_P_NW_{{NAME}}, true>(mbox, (const unsigned long long *)slot, frame,
                                                  args_words, word, &reason);
         if (multi) { /* relay: the tagged words as they came, or the exit word */
           bool go = true;
           if (leader && frame > 1)
-            go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, pp.mbox);
+            go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
           if (!__shfl_sync(0xffffffffu, (unsigned)go, 0)) {
-            cmd = GG_P_EXIT;
-            reason = GG_P_EXIT_ABORT;
+            cmd = GG_MBOX_CMD_EXIT;
+            reason = GG_MBOX_EXIT_ABORT;
           }
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
-          if (cmd == GG_P_EXIT) {
+          if (cmd == GG_MBOX_CMD_EXIT) {
             if (leader)
-              gg_p_st_release_gpu(record, GG_P_WORD_EXIT);
+              gg_p_st_release_gpu(record, GG_MBOX_WORD_ABORT);
           } else {
 #pragma unroll
             for (unsigned k = 0; k < (GG_P_NW_{{NAME}} + 31) / 32; ++k)
@@ -214,7 +199,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
           }
         }
       } else {
-        cmd = gg_p_poll<GG_P_NW_{{NAME}}, false>(pp.mbox, record, frame, args_words, word,
+        cmd = gg_p_poll<GG_P_NW_{{NAME}}, false>(mbox, record, frame, args_words, word,
                                                   &reason);
       }
       if (leader)
@@ -222,22 +207,18 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
     }
     __syncthreads();
     const unsigned cmd = command;
-    if (cmd == GG_P_EXIT)
+    if (cmd == GG_MBOX_CMD_EXIT)
       break;
     switch (cmd) {
 {{CASES}}
-    default:
-      if (leader && blockIdx.x == 0) {
-        *(volatile unsigned *)(pp.mbox + GG_MBOX_ERROR_OFF) = GG_P_EXIT_BAD_COMMAND;
-        *(volatile unsigned *)(pp.mbox + GG_MBOX_ERROR_OFF + 4) = cmd;
-        *(volatile unsigned long long *)(pp.mbox + GG_MBOX_ERROR_OFF + 8) = frame;
-      }
+    default: /* the host posts only commands 0..n-1 */
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_store_release_sys((unsigned long long *)(slot + pp.slot_stride - GG_MBOX_LINE), frame);
+      gg_store_release_sys((unsigned long long *)(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride)),
+                           frame);
   }
   if (leader && blockIdx.x == 0)
-    gg_p_exit_status(pp.mbox, reason, frame - 1);
+    gg_p_exit_status(mbox, reason, frame - 1);
 }

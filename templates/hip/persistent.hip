@@ -1,11 +1,12 @@
 /* ---- persistent kernel {{NAME}} (HIP) --------------------------------------
  * Launched once; loops over frames posted in a host-mapped mailbox (layout
- * in include/gg_session.h).  Per frame: warp 0 of each block reads the
- * slot's tagged words in one round trip (lane 0's load of the command word
- * is the system-scope acquire), the command and its argument struct go to
- * shared memory, every (pseudo-)block runs the command's body on the
- * virtual grid, and ONE thread release-stores the slot's done number (with
- * several blocks: the block whose arrival completes the frame).
+ * in include/gg_protocol.h, whose text gpugen pastes in below).  Per
+ * frame: warp 0 of each block reads the slot's tagged words in one round
+ * trip (lane 0's load of the command word is the system-scope acquire),
+ * the command and its argument struct go to shared memory, every
+ * (pseudo-)block runs the command's body on the virtual grid, and ONE
+ * thread release-stores the slot's done number (with several blocks: the
+ * block whose arrival completes the frame).
  * The HIP twin of templates/cuda/persistent.cuh: same mailbox, same
  * loop; the atomics are hiprtc's scoped builtins, the polling "warp" is a
  * wavefront (64 lanes on CDNA, 32 on RDNA), and pseudo-blocks are at most
@@ -15,22 +16,7 @@
  */
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
-#define GG_MBOX_ABORT_OFF 0u
-#define GG_MBOX_HEARTBEAT_OFF 128u
-#define GG_MBOX_STATUS_OFF 256u
-#define GG_MBOX_ERROR_OFF 384u
-#define GG_MBOX_SLOTS_OFF 512u
-#define GG_MBOX_LINE 128u
-#define GG_PERSIST_ARRIVE_OFF 0u
-#define GG_P_EXIT 0xffffffffu
-enum { GG_P_STATE_RUNNING = 1, GG_P_STATE_EXITED = 2 };
-enum { GG_P_EXIT_ABORT = 1, GG_P_EXIT_STALE = 2, GG_P_EXIT_BAD_COMMAND = 3 };
-
-struct gg_persist_params { /* = gg_persist_params in gg_session.h */
-  char *mbox;
-  char *dev;
-  unsigned nslots, slot_stride, groups, group_smem;
-};
+{{PROTOCOL}}
 
 /* hiprtc 5.2 has the scoped atomic builtins, not PTX: the same orders. */
 GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
@@ -63,10 +49,9 @@ GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned lon
 }
 GG_INLINE void gg_p_exit_status(char *mbox, unsigned reason, unsigned long long frames)
 {
-  unsigned *st = (unsigned *)(mbox + GG_MBOX_STATUS_OFF);
-  *(volatile unsigned long long *)(mbox + GG_MBOX_STATUS_OFF + 8) = frames;
-  *(volatile unsigned *)(st + 1) = reason;
-  gg_store_release_sys(st, (unsigned)GG_P_STATE_EXITED);
+  *(volatile unsigned long long *)(mbox + GG_MBOX_FRAMES_OFF) = frames;
+  *(volatile unsigned *)(mbox + GG_MBOX_REASON_OFF) = reason;
+  gg_store_release_sys((unsigned *)(mbox + GG_MBOX_STATE_OFF), (unsigned)GG_MBOX_STATE_EXITED);
 }
 
 /* Warp 0 of a block: wait for frame `frame` in `slot`.  Each poll reads
@@ -74,8 +59,8 @@ GG_INLINE void gg_p_exit_status(char *mbox, unsigned reason, unsigned long long 
  * argument loads are issued first (relaxed), then lane 0's acquire of the
  * command word, so they are in flight together.  A word whose tag is not
  * this frame's is stale: poll again.  Payloads land in args (shared).
- * Returns the command, or GG_P_EXIT with *reason set.  The abort line and
- * the heartbeat are looked at only every 1024 polls. */
+ * Returns the command, or GG_MBOX_CMD_EXIT with *reason set.  The abort
+ * line and the heartbeat are looked at only every 1024 polls. */
 GG_INLINE unsigned gg_p_poll(char *mbox, const char *slot, unsigned long long frame,
                              unsigned nwords, unsigned *args, unsigned *reason)
 {
@@ -100,37 +85,39 @@ GG_INLINE unsigned gg_p_poll(char *mbox, const char *slot, unsigned long long fr
       w0 = gg_load_acquire_sys(w);
     const unsigned cmd = __shfl((unsigned)w0, 0);
     const unsigned tag0 = __shfl((unsigned)(w0 >> 32), 0);
-    if (cmd == GG_P_EXIT) {
-      *reason = GG_P_EXIT_ABORT;
-      return GG_P_EXIT;
+    if (cmd == GG_MBOX_CMD_EXIT) {
+      *reason = GG_MBOX_EXIT_ABORT;
+      return GG_MBOX_CMD_EXIT;
     }
     if (__ballot(!ok) == 0 && tag0 == tag)
       return cmd;
     if ((spins & 1023u) == 0) {
       unsigned why = 0;
       if (lane == 0) {
-        const unsigned long long stale_ns = gg_p_ld_relaxed_sys(hb + 1);
+        const unsigned long long stale_ns =
+            gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
         const unsigned long long h = gg_p_ld_relaxed_sys(hb), now = gg_clock_ns();
         if (gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)))
-          why = GG_P_EXIT_ABORT;
+          why = GG_MBOX_EXIT_ABORT;
         else if (h != hb_seen) {
           hb_seen = h;
           hb_time = now;
         } else if (stale_ns != 0 && now - hb_time > stale_ns)
-          why = GG_P_EXIT_STALE;
+          why = GG_MBOX_EXIT_STALE;
       }
       why = __shfl(why, 0);
       if (why) {
         *reason = why;
-        return GG_P_EXIT;
+        return GG_MBOX_CMD_EXIT;
       }
     }
   }
 }
 #endif /* GG_PERSIST_HELPERS */
 
-/* The largest argument struct of the commands, in 4-byte words. */
-#define GG_P_WORDS_{{NAME}} ((({{ARGS_MAX}}) + 3) / 4)
+/* The largest argument struct of the commands, in bytes and in 4-byte words. */
+#define GG_P_ARGS_{{NAME}} ({{ARGS_MAX}})
+#define GG_P_WORDS_{{NAME}} ((GG_P_ARGS_{{NAME}} + 3) / 4)
 
 extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_params pp)
 {
@@ -141,7 +128,8 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
   const unsigned group_threads = blockDim.x / groups;
   const unsigned group = threadIdx.x / group_threads;
   const bool leader = threadIdx.x == 0;
-  unsigned long long *arrive = (unsigned long long *)(pp.dev + GG_PERSIST_ARRIVE_OFF);
+  char *const mbox = (char *)pp.mbox;
+  unsigned long long *arrive = (unsigned long long *)((char *)pp.dev + GG_PERSIST_ARRIVE_OFF);
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -152,41 +140,38 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
   g.smem = gg_smem + group * pp.group_smem;
 
   if (leader && blockIdx.x == 0)
-    gg_store_release_sys((unsigned *)(pp.mbox + GG_MBOX_STATUS_OFF), (unsigned)GG_P_STATE_RUNNING);
+    gg_store_release_sys((unsigned *)(mbox + GG_MBOX_STATE_OFF), (unsigned)GG_MBOX_STATE_RUNNING);
   unsigned reason = 0;
   unsigned long long frame = 1;
   for (;; ++frame) {
-    char *slot = pp.mbox + GG_MBOX_SLOTS_OFF + ((frame - 1) % pp.nslots) * pp.slot_stride;
+    char *slot = mbox + GG_MBOX_SLOTS_OFF + ((frame - 1) % pp.nslots) * pp.slot_stride;
     if (threadIdx.x < (unsigned)warpSize) { /* wavefront 0 of every block polls */
       bool go = true;
       if (multi && leader && frame > 1)
-        go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, pp.mbox);
-      unsigned cmd = GG_P_EXIT;
+        go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
+      unsigned cmd = GG_MBOX_CMD_EXIT;
       if (__shfl((unsigned)go, 0))
-        cmd = gg_p_poll(pp.mbox, slot, frame, 1u + GG_P_WORDS_{{NAME}}, args_words, &reason);
+        cmd = gg_p_poll(mbox, slot, frame, GG_MBOX_WORDS(GG_P_ARGS_{{NAME}}), args_words,
+                        &reason);
       else
-        reason = GG_P_EXIT_ABORT;
+        reason = GG_MBOX_EXIT_ABORT;
       if (leader)
         command = cmd;
     }
     __syncthreads();
     const unsigned cmd = command;
-    if (cmd == GG_P_EXIT)
+    if (cmd == GG_MBOX_CMD_EXIT)
       break;
     switch (cmd) {
 {{CASES}}
-    default:
-      if (leader && blockIdx.x == 0) {
-        *(volatile unsigned *)(pp.mbox + GG_MBOX_ERROR_OFF) = GG_P_EXIT_BAD_COMMAND;
-        *(volatile unsigned *)(pp.mbox + GG_MBOX_ERROR_OFF + 4) = cmd;
-        *(volatile unsigned long long *)(pp.mbox + GG_MBOX_ERROR_OFF + 8) = frame;
-      }
+    default: /* the host posts only commands 0..n-1 */
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_store_release_sys((unsigned long long *)(slot + pp.slot_stride - GG_MBOX_LINE), frame);
+      gg_store_release_sys((unsigned long long *)(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride)),
+                           frame);
   }
   if (leader && blockIdx.x == 0)
-    gg_p_exit_status(pp.mbox, reason, frame - 1);
+    gg_p_exit_status(mbox, reason, frame - 1);
 }

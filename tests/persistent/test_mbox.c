@@ -70,7 +70,7 @@ static void *device(void *arg)
   uint32_t reason = 0;
   char *hb = e->mbox + GG_MBOX_HEARTBEAT_OFF;
   uint64_t hb_seen = atomic_load_explicit(u64(hb), memory_order_relaxed), hb_time = now_ns();
-  atomic_store_explicit((_Atomic uint32_t *)(void *)(e->mbox + GG_MBOX_STATUS_OFF),
+  atomic_store_explicit((_Atomic uint32_t *)(void *)(e->mbox + GG_MBOX_STATE_OFF),
                         GG_MBOX_STATE_RUNNING, memory_order_release);
   const uint32_t nwords = GG_MBOX_WORDS(e->args_size);
   uint32_t payload[64];
@@ -102,7 +102,7 @@ static void *device(void *arg)
           reason = GG_MBOX_EXIT_ABORT;
           goto out;
         }
-        uint64_t stale = atomic_load_explicit(u64(hb + 8), memory_order_relaxed);
+        uint64_t stale = atomic_load_explicit(u64(e->mbox + GG_MBOX_STALE_OFF), memory_order_relaxed);
         uint64_t h = atomic_load_explicit(u64(hb), memory_order_relaxed), t = now_ns();
         if (h != hb_seen) {
           hb_seen = h;
@@ -120,9 +120,9 @@ static void *device(void *arg)
   }
 out:
   e->frames_run = frame - 1;
-  memcpy(e->mbox + GG_MBOX_STATUS_OFF + 4, &reason, 4);
-  memcpy(e->mbox + GG_MBOX_STATUS_OFF + 8, &e->frames_run, 8);
-  atomic_store_explicit((_Atomic uint32_t *)(void *)(e->mbox + GG_MBOX_STATUS_OFF),
+  memcpy(e->mbox + GG_MBOX_REASON_OFF, &reason, 4);
+  memcpy(e->mbox + GG_MBOX_FRAMES_OFF, &e->frames_run, 8);
+  atomic_store_explicit((_Atomic uint32_t *)(void *)(e->mbox + GG_MBOX_STATE_OFF),
                         GG_MBOX_STATE_EXITED, memory_order_release);
   return NULL;
 }
@@ -156,6 +156,7 @@ static void stop_device(setup *s)
   pthread_join(s->th, NULL);
   CHECK(ggr_mbox_state(&s->mb) == GG_MBOX_STATE_EXITED);
   CHECK(ggr_mbox_exit_reason(&s->mb) == GG_MBOX_EXIT_ABORT);
+  CHECK(ggr_mbox_frames_run(&s->mb) == s->e.frames_run);
   free(s->mem);
 }
 

@@ -12,7 +12,9 @@
  * 100 x tol (rounding of a million factors adds up, in any order).
  * Deterministic: 100 launches of a 1000003-element f32 sum are
  * bit-identical.  Scans: inclusive and exclusive, every size.  Tiles:
- * 11 tile sizes at several sizes.  Exits 77 without a GPU.
+ * 11 tile sizes at several sizes.  The bf16 inputs live in their own
+ * cuda-only module (reduce_bf16.lua), checked the same way.  Exits 77
+ * without a GPU.
  */
 #include <math.h>
 #include <stdint.h>
@@ -22,6 +24,7 @@
 
 #include "gg.h"
 #include "reduce_all.h"
+#include "reduce_bf16.h"
 
 static const long long sizes[] = { 1, 31, 1000, 1024, 4097, 1 << 20, 1000003 };
 #define NSIZES (int)(sizeof sizes / sizeof sizes[0])
@@ -354,26 +357,32 @@ int main(void)
     printf("skip: no GPU: %s\n", gg_last_open_error());
     return 77;
   }
-  gg_module *mod;
+  gg_module *mod, *mod_bf16;
   if ((st = gg_module_load(ctx, &gg_module_reduce_all, &mod))) die("module load", st);
+  if ((st = gg_module_load(ctx, &gg_module_reduce_bf16, &mod_bf16))) die("module load", st);
   if ((st = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)MAXN * 8, &d_in))) die("alloc", st);
   if ((st = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)MAXN * 8, &d_out))) die("alloc", st);
   hv = malloc((size_t)MAXN * sizeof *hv);
   hb = malloc((size_t)MAXN * 8);
-  const gg_module_desc *md = &gg_module_reduce_all;
-  for (int i = 0; i < md->nkernels; i++) {
-    const gg_kernel_desc *kd = &md->kernels[i];
-    int before = failures;
-    if (strncmp(kd->name, "r_", 2) == 0) check_reduce(mod, kd);
-    else if (strncmp(kd->name, "scan_", 5) == 0) check_scan(mod, kd);
-    else if (strncmp(kd->name, "tile_", 5) == 0) check_tile(mod, kd);
-    else if (strncmp(kd->name, "small_", 6) == 0) check_small(mod, kd);
-    else if (strcmp(kd->name, "moments") != 0) fail(kd->name, 0, "no check for this kernel", 0, 0);
-    if (failures > before)
-      printf("  %s (%s): %d failures\n", kd->name, kd->strategy, failures - before);
-    else
-      printf("ok %s (%s)\n", kd->name, kd->strategy);
-    fflush(stdout); /* progress survives a hang and a timeout */
+  const struct { const gg_module_desc *desc; gg_module *mod; } mods[] = {
+    { &gg_module_reduce_all, mod }, { &gg_module_reduce_bf16, mod_bf16 },
+  };
+  for (int mi = 0; mi < 2; mi++) {
+    const gg_module_desc *md = mods[mi].desc;
+    for (int i = 0; i < md->nkernels; i++) {
+      const gg_kernel_desc *kd = &md->kernels[i];
+      int before = failures;
+      if (strncmp(kd->name, "r_", 2) == 0) check_reduce(mods[mi].mod, kd);
+      else if (strncmp(kd->name, "scan_", 5) == 0) check_scan(mods[mi].mod, kd);
+      else if (strncmp(kd->name, "tile_", 5) == 0) check_tile(mods[mi].mod, kd);
+      else if (strncmp(kd->name, "small_", 6) == 0) check_small(mods[mi].mod, kd);
+      else if (strcmp(kd->name, "moments") != 0) fail(kd->name, 0, "no check for this kernel", 0, 0);
+      if (failures > before)
+        printf("  %s (%s): %d failures\n", kd->name, kd->strategy, failures - before);
+      else
+        printf("ok %s (%s)\n", kd->name, kd->strategy);
+      fflush(stdout); /* progress survives a hang and a timeout */
+    }
   }
   check_moments(mod);
   check_deterministic(mod);
@@ -381,6 +390,7 @@ int main(void)
   gg_array_free(d_in);
   gg_array_free(d_out);
   gg_module_free(mod);
+  gg_module_free(mod_bf16);
   gg_context_free(ctx);
   free(hv);
   free(hb);

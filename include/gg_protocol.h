@@ -1,0 +1,81 @@
+/*
+ * gg_protocol.h - the persistent loop's mailbox, defined once for both
+ * sides: the runtime includes it (through gg_session.h), and gpugen pastes
+ * this very text into every rendered persistent kernel (it is embedded
+ * into gpugen at build time), so host and device read the same numbers.
+ * It must stay valid C and valid CUDA/HIP device code: plain #defines,
+ * enums and one struct, no includes.
+ *
+ * The mailbox, in host-mapped pinned memory (offsets in bytes):
+ *
+ *   0      line: abort      (host -> device)  u64, non-zero = exit
+ *   128    line: heartbeat  (host -> device)  u64 counter, u64 stale limit in ns
+ *   256    line: status     (device -> host)  u32 state, u32 exit reason, u64 frames run
+ *   384    slots, GG_MBOX_SLOT_STRIDE(args) bytes each:
+ *          +0   u64 word 0: frame tag << 32 | command   (host, release, written last)
+ *          +8   u64 words 1..: frame tag << 32 | 4 argument bytes (host, relaxed)
+ *          +GG_MBOX_DONE_OFFSET(args)  u64 done = frame (device, release)
+ *
+ * Tagged words: every 8-byte word carries the low 32 bits of its frame
+ * number, so one warp reads the command and all the arguments in ONE
+ * round trip across PCIe and knows they belong to this frame when every
+ * tag matches; lane 0's load of word 0 is the acquire that pairs with the
+ * host's release.  (An untagged slot needs a second, dependent read for
+ * the arguments after the sequence number: ~1 us more per frame.)
+ *
+ * One 128-byte line per field that a side writes, so host and device
+ * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
+ * kernel polls makes it exit at once (terminate writes it there, so the
+ * poll reads nothing else).
+ */
+#ifndef GG_PROTOCOL_H
+#define GG_PROTOCOL_H
+
+#define GG_MBOX_LINE 128u
+#define GG_MBOX_ABORT_OFF 0u
+#define GG_MBOX_HEARTBEAT_OFF 128u                  /* u64 counter */
+#define GG_MBOX_STALE_OFF (GG_MBOX_HEARTBEAT_OFF + 8u) /* u64 stale limit, ns (0: none) */
+#define GG_MBOX_STATE_OFF 256u                      /* u32 GG_MBOX_STATE_* (device, release) */
+#define GG_MBOX_REASON_OFF (GG_MBOX_STATE_OFF + 4u)  /* u32 GG_MBOX_EXIT_* */
+#define GG_MBOX_FRAMES_OFF (GG_MBOX_STATE_OFF + 8u)  /* u64 frames run before the exit */
+#define GG_MBOX_SLOTS_OFF 384u
+#define GG_MBOX_ROUND(x) (((x) + GG_MBOX_LINE - 1u) / GG_MBOX_LINE * GG_MBOX_LINE)
+#define GG_MBOX_WORDS(args) (1u + ((args) + 3u) / 4u) /* tagged words of a slot */
+#define GG_MBOX_DONE_OFFSET(args) GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args))
+#define GG_MBOX_SLOT_STRIDE(args) (GG_MBOX_DONE_OFFSET(args) + GG_MBOX_LINE)
+#define GG_MBOX_DONE_IN_SLOT(stride) ((stride) - GG_MBOX_LINE) /* the slot's last line */
+#define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
+#define GG_MBOX_CMD_EXIT 0xffffffffu                  /* command of the abort word */
+#define GG_MBOX_WORD_ABORT 0xffffffffffffffffull      /* command GG_MBOX_CMD_EXIT, any tag */
+
+enum { /* status line: state */
+  GG_MBOX_STATE_LAUNCHED = 0, /* not yet running */
+  GG_MBOX_STATE_RUNNING = 1,
+  GG_MBOX_STATE_EXITED = 2
+};
+enum { /* status line: why the kernel exited */
+  GG_MBOX_EXIT_NONE = 0, GG_MBOX_EXIT_ABORT = 1, GG_MBOX_EXIT_STALE = 2
+};
+
+/* The persistent kernel's one parameter (the same layout on the host,
+ * x86-64, and on nvptx64 / amdgcn: all LP64). */
+typedef struct gg_persist_params {
+  void *mbox;                /* device address of the mailbox */
+  void *dev;                 /* GG_PERSIST_DEV_BYTES(args) of zeroed device memory */
+  unsigned int nslots;
+  unsigned int slot_stride;  /* GG_MBOX_SLOT_STRIDE(the largest command's argument struct) */
+  unsigned int groups;       /* pseudo-blocks per hardware block */
+  unsigned int group_smem;   /* dynamic shared bytes per pseudo-block (largest command's) */
+} gg_persist_params;
+
+/* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
+ * record: block 0's warp 0 polls the host's slot (one warp-wide load per
+ * poll) and copies its tagged words here, where the other blocks' warp 0
+ * poll them in L2 (only one poller crosses PCIe).  Every block adds one
+ * arrival when done with a frame; the block whose arrival completes the
+ * frame stores its done. */
+#define GG_PERSIST_ARRIVE_OFF 0u
+#define GG_PERSIST_RECORD_OFF 128u
+#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+
+#endif /* GG_PROTOCOL_H */

@@ -1,0 +1,18 @@
+#!/bin/sh
+# update.sh BUILD_DIR - rewrite the expected `gpugen list` outputs in this
+# folder from BUILD_DIR's gpugen: list/<example>.txt for examples/*.lua,
+# list/<case>.txt (or .err, when it exists: a refused case) for list/*.lua.
+# Review the diff before committing it.
+set -e
+build=$(cd "$1" && pwd)
+cd "$(dirname "$0")/.."
+for f in ../../examples/*.lua; do
+  n=$(basename "$f" .lua)
+  cmake -DGPUGEN="$build/gen/gpugen" -DLUA="$f" -DWANT="list/$n.txt" -DUPDATE=1 -P list_compare.cmake
+done
+for f in list/*.lua; do
+  n=$(basename "$f" .lua)
+  w=list/$n.txt
+  [ -e list/$n.err ] && w=list/$n.err
+  cmake -DGPUGEN="$build/gen/gpugen" -DLUA="$f" -DWANT="$w" -DUPDATE=1 -P list_compare.cmake
+done
