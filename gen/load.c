@@ -32,6 +32,7 @@
 #include <lualib.h>
 
 #include "load.h"
+#include "names.h"
 
 #define GGI_MEM_CAP ((size_t)64 << 20)      /* Lua heap of one workload file */
 #define GGI_MEM_CAP_TEXT "64 MiB"
@@ -113,20 +114,6 @@ static const char *const tile_fields[] = {
   "combine", "identity", "into", "type", "strategy", "allow_cas", "tile", NULL};
 static const char *const *const pattern_fields[] = {for_fields, reduce_fields, scan_fields,
                                                     team_fields, tile_fields};
-
-/* Words a name may not take: they would not compile, or they collide with
- * what the generated code declares around a body. */
-static const char *const reserved[] = {
-  "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-  "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-  "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-  "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", "class", "new",
-  "delete", "this", "template", "typename", "namespace", "using", "operator", "private",
-  "public", "protected", "virtual", "friend", "try", "catch", "throw", "explicit", "mutable",
-  "nullptr", "decltype", "constexpr", "alignas", "alignof", "noexcept", "static_assert",
-  "thread_local", "asm", "export", "wchar_t", "half", "threadIdx", "blockIdx", "blockDim",
-  "gridDim", "warpSize", "args", "g", "league_rank", "team_rank", "team_size", "league_size",
-  "team_barrier", NULL};
 
 static int find_name(const char *const *names, const char *s) {
   for (int i = 0; names[i]; i++)
@@ -461,20 +448,10 @@ static int list_len(decl *k, const char *f, int line) {
 /* ------------------------------------------------------------------ */
 /* names, types and extents                                            */
 
-static int is_ident(const char *s) {
-  if (!(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
-  for (const char *p = s; *p; p++)
-    if (!is_word(*p)) return 0;
-  return strlen(s) <= 64;
-}
-
+/* The name rules of names.h; `what` is e.g. "parameter". */
 static void check_name(decl *k, int line, const char *what, const char *s) {
-  if (!is_ident(s))
-    dfail(k, line, "%s \"%s\" is not a C identifier (letters, digits, _; at most 64)", what, s);
-  if (find_name(reserved, s) >= 0 || strncmp(s, "gg_", 3) == 0 || strncmp(s, "__", 2) == 0)
-    dfail(k, line, "%s \"%s\" is a reserved word (C/CUDA keywords, gg_*, __*, and the names "
-          "the generated code declares: args, g, league_rank, team_rank, team_size, "
-          "league_size, team_barrier)", what, s);
+  const char *why = ggi_name_problem(s);
+  if (why) dfail(k, line, "%s \"%s\" %s", what, s, why);
 }
 
 /* Extents as written in a view type ("n", "32") or a range entry. */
@@ -866,6 +843,43 @@ static void check_scope(decl *k, ggi_kernel *kn) {
   }
 }
 
+/* Where a name is declared in the kernel's scope (params, scratch,
+ * extents, indices): its line, or 0 when nowhere. */
+static int scope_line(decl *k, const ggi_kernel *kn, const char *name) {
+  const ggi_param *p = find_param(kn, name);
+  if (p) return p->line;
+  for (int s = 0; s < kn->nscratch; s++)
+    if (strcmp(kn->scratch[s].name, name) == 0) return kn->scratch[s].line;
+  for (int i = 0; i < kn->nextents; i++)
+    if (strcmp(kn->extents[i], name) == 0) return k->line;
+  for (int r = 0; r < kn->rank; r++)
+    if (kn->index[r] && strcmp(kn->index[r], name) == 0) return field_line(k, "index");
+  return 0;
+}
+
+/* Around the body the generated code also declares, for every view V
+ * (params and scratch), V_e0.. (its extents) and, for layout "stride",
+ * V_s0.. (its strides); no declared name may be one of them. */
+static void check_hidden(decl *k, const ggi_kernel *kn) {
+  for (int list = 0; list < 2; list++) {
+    const ggi_param *ps = list ? kn->scratch : kn->params;
+    int n = list ? kn->nscratch : kn->nparams;
+    for (int i = 0; i < n; i++) {
+      const ggi_param *v = &ps[i];
+      for (int dim = 0; v->kind == GG_PARAM_VIEW && dim < v->rank; dim++)
+        for (int stride = 0; stride < 2; stride++) {
+          if (stride && v->layout != GG_LAYOUT_STRIDE) continue;
+          char h[96];
+          snprintf(h, sizeof h, "%s_%c%d", v->name, stride ? 's' : 'e', dim);
+          int line = scope_line(k, kn, h);
+          if (line)
+            dfail(k, line, "name \"%s\" is taken: the generated code declares it for view \"%s\" (its %s "
+                  "%d); rename it", h, v->name, stride ? "stride" : "extent", dim);
+        }
+    }
+  }
+}
+
 /* Collect run-time extents: range (or league) first, then views in
  * parameter order.  A range name no view uses is most likely a typo. */
 static void collect_extents(decl *k, ggi_kernel *kn) {
@@ -978,6 +992,7 @@ static void convert_kernel(decl *k, ggi_kernel *kn, unsigned targets) {
   }
   collect_extents(k, kn);
   check_scope(k, kn);
+  check_hidden(k, kn);
 
   switch (kn->pattern) {
   case GG_PATTERN_FOR:
@@ -1135,8 +1150,8 @@ static void convert_module(ctx *c, decl *k, ggi_module *m) {
   }
   if (!m->name) {
     m->name = default_name(c);
-    if (!is_ident(m->name) || find_name(reserved, m->name) >= 0)
-      fail(c, 1, "module name \"%s\" (from the file name) is not a C identifier: set module { name = \"...\" }", m->name);
+    const char *why = ggi_name_problem(m->name);
+    if (why) fail(c, 1, "module name \"%s\" (from the file name) %s: set module { name = \"...\" }", m->name, why);
   }
 }
 
@@ -1196,12 +1211,13 @@ static int convert(lua_State *L) {
 
   int nk = 0, np = 0, top = lua_gettop(L);
   decl k;
-  int have_module = 0;
+  int have_module = 0, module_line = 1;
   for (int i = 1; i <= n; i++) { /* module first: its targets apply to all */
     const char *kind = open_decl(c, list, i, &k);
     if (strcmp(kind, "module") == 0) {
       convert_module(c, &k, m);
       have_module = 1;
+      module_line = k.line;
     } else if (strcmp(kind, "kernel") == 0) nk++;
     else np++;
     lua_settop(L, top);
@@ -1238,6 +1254,11 @@ static int convert(lua_State *L) {
       }
       lua_settop(L, top);
     }
+  }
+  if (ggi_check_generated_names(m, module_line, c->d) != 0) {
+    c->failed = 1;
+    lua_pushliteral(L, "validation error");
+    lua_error(L);
   }
   return 0;
 }
@@ -1290,10 +1311,8 @@ static int declare(lua_State *L, const char *kind) {
     return luaL_error(L, "%s: expected a name, as in %s \"name\" { ... }, got %s", kind, kind, luaL_typename(L, 1));
   size_t n;
   const char *s = lua_tolstring(L, 1, &n);
-  if (!is_ident(s) || strlen(s) != n || find_name(reserved, s) >= 0 || strncmp(s, "gg_", 3) == 0 ||
-      strncmp(s, "__", 2) == 0)
-    return luaL_error(L, "%s name \"%s\" is not a usable C identifier (letters, digits, _; not a keyword, "
-                      "not gg_* or __*)", kind, s);
+  const char *why = strlen(s) != n ? "contains a NUL byte" : ggi_name_problem(s);
+  if (why) return luaL_error(L, "%s name \"%s\" %s", kind, s, why);
   push_entry(L, kind, 1);
   lua_pushcclosure(L, take_table, 1);
   return 1;

@@ -388,6 +388,10 @@ enum { NV = 1, VEC = 4, UNROLL = 4 };
 
 /* One accumulator per value of a (multi-value) reduce. */
 struct acc { acc_t v[NV]; };
+/* Code after the unpacked parameters names only gg_ things (and acc_t,
+ * elem_t, NV, VEC, UNROLL, which no workload name can be): a parameter
+ * called acc would hide the struct there. */
+typedef acc gg_acc;
 
 GG_INLINE acc identity()
 {
@@ -435,11 +439,11 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #define out(i0) out[(i0)]
 
   const long long i = gg_lin;
-  acc gg_a;
+  gg_acc gg_a;
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 443 "persistent_three.cu"
+#line 447 "persistent_three.cu"
 
   );
   
@@ -449,8 +453,8 @@ x(i)
   return gg_a;
 }
 
-/* into(k) = a.v[k]: the output is overwritten, never accumulated into. */
-GG_INLINE void store(const gg_args_sum1k &args, const acc &a)
+/* into(k) = gg_r.v[k]: the output is overwritten, never accumulated into. */
+GG_INLINE void store(const gg_args_sum1k &args, const acc &gg_r)
 {
   const float *__restrict__ x = args.x;
   float *__restrict__ out = args.out;
@@ -461,7 +465,7 @@ GG_INLINE void store(const gg_args_sum1k &args, const acc &a)
 #define out(i0) out[(i0)]
 
 #pragma unroll
-  for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = a.v[gg_k];
+  for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = gg_r.v[gg_k];
 #undef x
 #undef out
 
@@ -668,7 +672,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
       [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 672 "persistent_three.cu"
+#line 676 "persistent_three.cu"
 
       }();
     }

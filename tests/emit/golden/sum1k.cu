@@ -318,6 +318,10 @@ enum { NV = 1, VEC = 4, UNROLL = 4 };
 
 /* One accumulator per value of a (multi-value) reduce. */
 struct acc { acc_t v[NV]; };
+/* Code after the unpacked parameters names only gg_ things (and acc_t,
+ * elem_t, NV, VEC, UNROLL, which no workload name can be): a parameter
+ * called acc would hide the struct there. */
+typedef acc gg_acc;
 
 GG_INLINE acc identity()
 {
@@ -365,11 +369,11 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #define out(i0) out[(i0)]
 
   const long long i = gg_lin;
-  acc gg_a;
+  gg_acc gg_a;
   gg_a.v[0] = (acc_t)(
 #line 10 "examples/sum1k.lua"
 x(i)
-#line 373 "sum1k.cu"
+#line 377 "sum1k.cu"
 
   );
   
@@ -379,8 +383,8 @@ x(i)
   return gg_a;
 }
 
-/* into(k) = a.v[k]: the output is overwritten, never accumulated into. */
-GG_INLINE void store(const gg_args_sum1k &args, const acc &a)
+/* into(k) = gg_r.v[k]: the output is overwritten, never accumulated into. */
+GG_INLINE void store(const gg_args_sum1k &args, const acc &gg_r)
 {
   const float *__restrict__ x = args.x;
   float *__restrict__ out = args.out;
@@ -391,7 +395,7 @@ GG_INLINE void store(const gg_args_sum1k &args, const acc &a)
 #define out(i0) out[(i0)]
 
 #pragma unroll
-  for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = a.v[gg_k];
+  for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = gg_r.v[gg_k];
 #undef x
 #undef out
 
