@@ -40,6 +40,13 @@
 #define GGI_HOOK_EVERY 1000                 /* instructions between hook calls */
 #define GGI_MAX_FILE ((size_t)16 << 20)     /* bigger than any sane workload file */
 #define GGI_MAX_SCRATCH 49152               /* static shared memory per block, all GPUs */
+/* Anything sized when the kernel is generated (a static extent, a view's
+ * static bytes, a static range's indices, a static league) is at most
+ * 2^48: far beyond any GPU's memory, and small enough that no size the
+ * generator or the kernels compute from it (times a block, items, a tile)
+ * overflows 64 bits. */
+#define GGI_MAX_STATIC ((int64_t)1 << 48)
+#define GGI_MAX_STATIC_TEXT "2^48 (281474976710656)"
 #define GGI_CHUNKNAME "workload"            /* short_src of every Lua message; replaced by the path */
 
 /* Everything one load needs; reached from Lua through the state's extra space. */
@@ -134,10 +141,14 @@ static const char *join(const char *const *names, char *buf, size_t n) {
 /* ------------------------------------------------------------------ */
 /* failing                                                             */
 
+/* The message is one line: what the file wrote (names, the path) is
+ * echoed with control characters escaped. */
 static void vfail(ctx *c, int line, const char *prefix, const char *fmt, va_list ap) {
-  int n = line > 0 ? snprintf(c->d->msg, sizeof c->d->msg, "%s:%d: %s", c->path, line, prefix)
-                   : snprintf(c->d->msg, sizeof c->d->msg, "%s: %s", c->path, prefix);
-  if (n >= 0 && (size_t)n < sizeof c->d->msg) vsnprintf(c->d->msg + n, sizeof c->d->msg - n, fmt, ap);
+  char raw[sizeof c->d->msg];
+  int n = line > 0 ? snprintf(raw, sizeof raw, "%s:%d: %s", c->path, line, prefix)
+                   : snprintf(raw, sizeof raw, "%s: %s", c->path, prefix);
+  if (n >= 0 && (size_t)n < sizeof raw) vsnprintf(raw + n, sizeof raw - n, fmt, ap);
+  ggi_clean(c->d->msg, sizeof c->d->msg, raw);
   c->failed = 1;
 }
 
@@ -461,14 +472,31 @@ static ggi_extent parse_extent_text(decl *k, int line, const char *view, const c
     char *end;
     errno = 0;
     long long v = strtoll(e, &end, 10);
-    if (*end || errno) dfail(k, line, "view \"%s\": extent \"%s\" is not a number or a name", view, e);
-    if (v <= 0) dfail(k, line, "view \"%s\": extent %lld must be positive", view, v);
+    if (*end || (errno && errno != ERANGE)) dfail(k, line, "view \"%s\": extent \"%s\" is not a number or a name", view, e);
+    if (v <= 0 && errno != ERANGE) dfail(k, line, "view \"%s\": extent %lld must be positive", view, v);
+    if (errno == ERANGE || v > GGI_MAX_STATIC)
+      dfail(k, line, "view \"%s\": extent %s is too large; a static extent is at most " GGI_MAX_STATIC_TEXT, view, e);
     x.value = v;
     return x;
   }
   check_name(k, line, "extent", e);
   x.name = xstrdup(k->c, e);
   return x;
+}
+
+/* unit times the static ones of ext[0..n), each at most GGI_MAX_STATIC;
+ * fails at line when the product passes GGI_MAX_STATIC. */
+static int64_t static_product(decl *k, int line, const ggi_extent *ext, int n, int64_t unit,
+                              const char *what) {
+  int64_t p = unit;
+  for (int i = 0; i < n; i++) {
+    if (ext[i].name) continue;
+    if (ext[i].value > GGI_MAX_STATIC / p)
+      dfail(k, line, "%s: its static extents make more than " GGI_MAX_STATIC_TEXT " %s, the limit "
+            "for sizes known when the kernel is generated", what, unit > 1 ? "bytes" : "indices");
+    p *= ext[i].value;
+  }
+  return p;
 }
 
 /* "f32[n][4]" -> dtype, rank, extents. */
@@ -500,6 +528,9 @@ static void parse_type(decl *k, int line, const char *view, const char *s, ggi_p
   if (br && *br)
     dfail(k, line, "\"%s\": type \"%s\" is malformed; write a type and up to 3 extents, e.g. \"f32[n][4]\"", view, s);
   p->kind = p->rank ? GG_PARAM_VIEW : GG_PARAM_SCALAR;
+  char what[96];
+  snprintf(what, sizeof what, "view \"%.64s\"", view);
+  static_product(k, line, p->ext, p->rank, dtype_bytes[dt], what);
 }
 
 /* Run-time extents become i64 parameters, in order of first use. */
@@ -638,6 +669,8 @@ static void read_range(decl *k, ggi_kernel *kn) {
       lua_Integer v = lua_tointegerx(L, -1, &isint);
       if (!isint) dfail(k, line, "range[%d] must be an integer or a name, got a fractional number", i + 1);
       if (v <= 0) dfail(k, line, "range[%d] must be positive, got %lld", i + 1, (long long)v);
+      if (v > GGI_MAX_STATIC)
+        dfail(k, line, "range[%d] is %lld; a static extent is at most " GGI_MAX_STATIC_TEXT, i + 1, (long long)v);
       kn->range[i].value = v;
     } else {
       dfail(k, line, "range[%d] must be an extent name or an integer, got %s", i + 1, lua_typename(L, ti));
@@ -646,6 +679,7 @@ static void read_range(decl *k, ggi_kernel *kn) {
   }
   lua_pop(L, 1);
   kn->rank = n;
+  static_product(k, line, kn->range, n, 1, "field 'range'");
 }
 
 static void read_index(decl *k, ggi_kernel *kn) {
@@ -914,6 +948,8 @@ static void read_team(decl *k, ggi_kernel *kn) {
   } else if (t == LUA_TNUMBER) {
     lua_Integer v = lua_tointegerx(L, -1, &isint);
     if (!isint || v <= 0) dfail(k, line, "field 'league' must be a positive integer or an extent name");
+    if (v > GGI_MAX_STATIC)
+      dfail(k, line, "field 'league' is %lld; a static league is at most " GGI_MAX_STATIC_TEXT " teams", (long long)v);
     kn->league.value = v;
   } else {
     dfail(k, line, "field 'league' must be an integer or an extent name, got %s", lua_typename(L, t));
@@ -1146,11 +1182,12 @@ static void convert_module(ctx *c, decl *k, ggi_module *m) {
     check_fields(k, k->t, module_fields, NULL, "");
     m->name = opt_string(k, "name");
     m->targets = read_targets(k);
-    if (m->name) check_name(k, field_line(k, "name"), "module name", m->name);
+    const char *why = m->name ? ggi_module_name_problem(m->name) : NULL;
+    if (why) dfail(k, field_line(k, "name"), "module name \"%s\" %s", m->name, why);
   }
   if (!m->name) {
     m->name = default_name(c);
-    const char *why = ggi_name_problem(m->name);
+    const char *why = ggi_module_name_problem(m->name);
     if (why) fail(c, 1, "module name \"%s\" (from the file name) %s: set module { name = \"...\" }", m->name, why);
   }
 }
@@ -1312,7 +1349,11 @@ static int declare(lua_State *L, const char *kind) {
   size_t n;
   const char *s = lua_tolstring(L, 1, &n);
   const char *why = strlen(s) != n ? "contains a NUL byte" : ggi_name_problem(s);
-  if (why) return luaL_error(L, "%s name \"%s\" %s", kind, s, why);
+  if (why) {
+    char shown[200];
+    ggi_clean(shown, sizeof shown, s);
+    return luaL_error(L, "%s name \"%s\" %s", kind, shown, why);
+  }
   push_entry(L, kind, 1);
   lua_pushcclosure(L, take_table, 1);
   return 1;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "names.h"
 
@@ -28,7 +29,9 @@ static const char *const keywords[] = {
   "or", "or_eq", "xor", "xor_eq", "atomic_cancel", "atomic_commit", "atomic_noexcept",
   "reflexpr", "synchronized", "transaction_safe", "transaction_safe_dynamic",
   /* CUDA and HIP built-ins */
-  "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half", NULL};
+  "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
+  /* the preprocessor's operator: views are macros */
+  "defined", NULL};
 
 /* Lowercase names compilers predefine (gcc -std=gnu*: linux, unix, i386,
  * ... on their systems) or the C library defines as macros; a struct
@@ -66,8 +69,8 @@ const char *ggi_name_problem(const char *s)
       return "is not a name: a letter, then letters, digits and _ (at most 64 characters)";
     lower |= is_lower(s[i]);
   }
-  if (n >= 3 && (s[0] | 32) == 'g' && (s[1] | 32) == 'g' && s[2] == '_')
-    return "starts with gg_, the prefix of the names gpugen generates";
+  if (n >= 2 && (s[0] | 32) == 'g' && (s[1] | 32) == 'g' && (n == 2 || s[2] == '_'))
+    return "is gg or starts with gg_, the prefix of the names gpugen generates";
   if (strstr(s, "__")) return "contains __, which C and C++ reserve";
   if (n >= 2 && s[n - 2] == '_' && s[n - 1] == 't')
     return "ends in _t, which the C library keeps for its types (int64_t, size_t, ...)";
@@ -81,6 +84,27 @@ const char *ggi_name_problem(const char *s)
   if (in(around_body, s))
     return "is declared by the generated code around a body (args, g, league_rank, team_rank, "
            "team_size, league_size, team_barrier, team_sum, team_min, team_max)";
+  return NULL;
+}
+
+/* Headers a program includes as <name.h> or "name.h": a module called
+ * like one writes name.h into the output folder, which the program puts
+ * on its include path, and hides the real one. */
+static const char *const headers[] = {
+  "assert", "complex", "ctype", "errno", "fenv", "float", "inttypes", "iso646", "limits",
+  "locale", "math", "setjmp", "signal", "stdalign", "stdarg", "stdatomic", "stdbit", "stdbool",
+  "stdckdint", "stddef", "stdint", "stdio", "stdlib", "stdnoreturn", "string", "tgmath",
+  "threads", "time", "uchar", "wchar", "wctype", "unistd", "fcntl", "pthread", "dirent", "dlfcn",
+  "sched", "semaphore", "strings", "poll", "termios", "alloca", "malloc", "memory", "features",
+  "gg", "gg_module", "gg_session", NULL};
+
+const char *ggi_module_name_problem(const char *s)
+{
+  const char *why = ggi_name_problem(s);
+  if (why) return why;
+  for (int i = 0; headers[i]; i++)
+    if (strcasecmp(headers[i], s) == 0)
+      return "is the name of a C, POSIX or libgg header: the module's NAME.h would hide it";
   return NULL;
 }
 
@@ -238,15 +262,37 @@ static size_t utf8_len(const unsigned char *p)
   return n;
 }
 
+/* One piece of s at p: its clean text into out (NUL-terminated, at most
+ * 9 bytes); returns the number of bytes of s it stands for. */
+static size_t clean_piece(const unsigned char *p, char *out)
+{
+  size_t n = *p >= 0x80 ? utf8_len(p) : 1;
+  if (*p == '\n') strcpy(out, "\\n");
+  else if (*p == '\t') strcpy(out, "\\t");
+  else if (*p < 32 || *p == 127 || n == 0) snprintf(out, 9, "\\x%02x", *p);
+  else memcpy(out, p, n), out[n] = 0;
+  return n ? n : 1;
+}
+
 void ggi_print_clean(FILE *f, const char *s)
 {
-  const unsigned char *p = (const unsigned char *)s;
-  while (*p) {
-    size_t n = *p >= 0x80 ? utf8_len(p) : 1;
-    if (*p == '\n') fputs("\\n", f);
-    else if (*p == '\t') fputs("\\t", f);
-    else if (*p < 32 || *p == 127 || n == 0) fprintf(f, "\\x%02x", *p);
-    else fwrite(p, 1, n, f);
-    p += n ? n : 1;
+  char piece[9];
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    p += clean_piece(p, piece);
+    fputs(piece, f);
   }
+}
+
+void ggi_clean(char *dst, size_t size, const char *src)
+{
+  char piece[9];
+  size_t at = 0;
+  for (const unsigned char *p = (const unsigned char *)src; *p;) {
+    p += clean_piece(p, piece);
+    size_t n = strlen(piece);
+    if (at + n + 1 > size) break;
+    memcpy(dst + at, piece, n);
+    at += n;
+  }
+  if (size) dst[at] = 0;
 }
