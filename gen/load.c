@@ -22,6 +22,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -736,28 +737,47 @@ static void read_values(decl *k, ggi_kernel *kn, int max) {
     if (!kn->values[i][strspn(kn->values[i], " \t\r\n")]) dfail(k, line, "field 'value' is empty");
 }
 
-/* identity = "0" or 0: kept as text for the templates. */
-static const char *read_identity(decl *k) {
+/* identity = "0" or 0: kept as text for the templates.  A number becomes a
+ * C literal every compiler reads the same way: +-math.huge the prelude's
+ * (+-GG_INF) (*infinite set), the most negative integer an expression
+ * (its digits alone are no long long literal); NaN is no identity. */
+static const char *read_identity(decl *k, int *infinite) {
   lua_State *L = k->c->L;
   int t = push_field(k, "identity");
+  int line = field_line(k, "identity");
   const char *s = NULL;
   char buf[64];
+  *infinite = 0;
   if (t == LUA_TNUMBER) {
-    if (lua_isinteger(L, -1)) snprintf(buf, sizeof buf, "%lld", (long long)lua_tointeger(L, -1));
-    else snprintf(buf, sizeof buf, "%.17g", (double)lua_tonumber(L, -1));
+    if (lua_isinteger(L, -1)) {
+      lua_Integer v = lua_tointeger(L, -1);
+      if (v == LUA_MININTEGER) snprintf(buf, sizeof buf, "(-%lldLL - 1)", (long long)LUA_MAXINTEGER);
+      else snprintf(buf, sizeof buf, "%lld", (long long)v);
+    } else {
+      double v = (double)lua_tonumber(L, -1);
+      if (isnan(v))
+        dfail(k, line, "field 'identity' is NaN (0/0), which is no identity: combine(NaN, a) is not a; "
+              "give a number x with combine(x, a) == a");
+      if (isinf(v)) {
+        *infinite = 1;
+        snprintf(buf, sizeof buf, "%s", v > 0 ? "(GG_INF)" : "(-GG_INF)");
+      } else {
+        snprintf(buf, sizeof buf, "%.17g", v);
+      }
+    }
     s = xstrdup(k->c, buf);
   } else if (t == LUA_TSTRING) {
-    s = to_cstring(k, -1, field_line(k, "identity"), "field 'identity'");
+    s = to_cstring(k, -1, line, "field 'identity'");
   } else if (t != LUA_TNIL) {
-    dfail(k, field_line(k, "identity"), "field 'identity' must be a number or a string, got %s", lua_typename(L, t));
+    dfail(k, line, "field 'identity' must be a number or a string, got %s", lua_typename(L, t));
   }
   lua_pop(L, 1);
   return s;
 }
 
-static void read_op(decl *k, ggi_kernel *kn) {
+static void read_op(decl *k, ggi_kernel *kn, int *infinite) {
   kn->combine = opt_string(k, "combine");
-  kn->identity = read_identity(k);
+  kn->identity = read_identity(k, infinite);
   int has_op = push_field(k, "op") != LUA_TNIL;
   lua_pop(k->c->L, 1);
   if (kn->combine) {
@@ -831,7 +851,8 @@ static int needs_cas(ggi_op op, gg_dtype acc, gg_dtype out) {
 
 static void read_reduction(decl *k, ggi_kernel *kn, int has_strategy) {
   read_values(k, kn, kn->pattern == GG_PATTERN_REDUCE ? GGI_MAX_VALUES : 1);
-  read_op(k, kn);
+  int infinite = 0;
+  read_op(k, kn, &infinite);
   const ggi_param *into = read_into(k, kn);
   check_into_extent(k, kn, into);
   static const char *const acc_names[] = {"i32", "u32", "i64", "u64", "f32", "f64", NULL};
@@ -839,6 +860,9 @@ static void read_reduction(decl *k, ggi_kernel *kn, int has_strategy) {
   if (acc >= 0) kn->acc_type = (gg_dtype)acc;
   else if (into->dtype == GG_F16 || into->dtype == GG_BF16) kn->acc_type = GG_F32; /* half sums lose too much */
   else kn->acc_type = into->dtype;
+  if (infinite && kn->acc_type != GG_F32 && kn->acc_type != GG_F64)
+    dfail(k, field_line(k, "identity"), "field 'identity' is infinite, but the accumulator type %s is "
+          "an integer: give a finite identity, or type = \"f32\" or \"f64\"", dtype_names[kn->acc_type]);
   if (!has_strategy) return;
   kn->strategy = (ggi_strategy)opt_enum(k, "strategy", strategy_names, GGI_STRAT_AUTO);
   kn->allow_cas = opt_bool(k, "allow_cas");
