@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "emit.h"
+#include "names.h"
 #include "gg.h"
 
 #define DEFAULT_ARCHS "sm_80,sm_90,gfx90a,gfx1030"
@@ -32,7 +33,8 @@ static unsigned arch_target(const char *arch)
   return 0;
 }
 
-/* Print the compiler log, "FILE(N): " turned into "FILE:N: ". */
+/* Print the compiler log, "FILE(N): " turned into "FILE:N: "; control
+ * characters (a workload path may hold them) escaped. */
 static void print_log(FILE *out, const char *log)
 {
   while (log && *log) {
@@ -43,13 +45,19 @@ static void print_log(FILE *out, const char *log)
     if (paren)
       while (paren + 1 + digits < log + len && paren[1 + digits] >= '0' && paren[1 + digits] <= '9')
         digits++;
+    char *line = malloc(len + 2);
+    if (!line) return;
     if (paren && paren > log && digits && paren + 2 + digits < log + len &&
         paren[1 + digits] == ')' && paren[2 + digits] == ':' && !memchr(log, ' ', (size_t)(paren - log))) {
-      fprintf(out, "    %.*s:%.*s%.*s\n", (int)(paren - log), log, (int)digits, paren + 1,
-              (int)(len - (size_t)(paren + 2 + digits - log)), paren + 2 + digits);
+      snprintf(line, len + 2, "%.*s:%.*s%.*s", (int)(paren - log), log, (int)digits, paren + 1,
+               (int)(len - (size_t)(paren + 2 + digits - log)), paren + 2 + digits);
     } else {
-      fprintf(out, "    %.*s\n", (int)len, log);
+      snprintf(line, len + 2, "%.*s", (int)len, log);
     }
+    fputs("    ", out);
+    ggi_print_clean(out, line);
+    fputc('\n', out);
+    free(line);
     log += len + (nl ? 1 : 0);
   }
 }

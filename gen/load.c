@@ -22,6 +22,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include <lualib.h>
 
 #include "load.h"
+#include "names.h"
 #include "plan.h"
 
 #define GGI_MEM_CAP ((size_t)64 << 20)      /* Lua heap of one workload file */
@@ -40,6 +42,13 @@
 #define GGI_HOOK_EVERY 1000                 /* instructions between hook calls */
 #define GGI_MAX_FILE ((size_t)16 << 20)     /* bigger than any sane workload file */
 #define GGI_MAX_SCRATCH 49152               /* static shared memory per block, all GPUs */
+/* Anything sized when the kernel is generated (a static extent, a view's
+ * static bytes, a static range's indices, a static league) is at most
+ * 2^48: far beyond any GPU's memory, and small enough that no size the
+ * generator or the kernels compute from it (times a block, items, a tile)
+ * overflows 64 bits. */
+#define GGI_MAX_STATIC ((int64_t)1 << 48)
+#define GGI_MAX_STATIC_TEXT "2^48 (281474976710656)"
 #define GGI_CHUNKNAME "workload"            /* short_src of every Lua message; replaced by the path */
 
 /* Everything one load needs; reached from Lua through the state's extra space. */
@@ -118,20 +127,6 @@ static const char *const tile_fields[] = {
 static const char *const *const pattern_fields[] = {for_fields, reduce_fields, scan_fields,
                                                     team_fields, tile_fields};
 
-/* Words a name may not take: they would not compile, or they collide with
- * what the generated code declares around a body. */
-static const char *const reserved[] = {
-  "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-  "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-  "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-  "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", "class", "new",
-  "delete", "this", "template", "typename", "namespace", "using", "operator", "private",
-  "public", "protected", "virtual", "friend", "try", "catch", "throw", "explicit", "mutable",
-  "nullptr", "decltype", "constexpr", "alignas", "alignof", "noexcept", "static_assert",
-  "thread_local", "asm", "export", "wchar_t", "half", "threadIdx", "blockIdx", "blockDim",
-  "gridDim", "warpSize", "args", "g", "league_rank", "team_rank", "team_size", "league_size",
-  "team_barrier", NULL};
-
 static int find_name(const char *const *names, const char *s) {
   for (int i = 0; names[i]; i++)
     if (strcmp(names[i], s) == 0) return i;
@@ -151,10 +146,14 @@ static const char *join(const char *const *names, char *buf, size_t n) {
 /* ------------------------------------------------------------------ */
 /* failing                                                             */
 
+/* The message is one line: what the file wrote (names, the path) is
+ * echoed with control characters escaped. */
 static void vfail(ctx *c, int line, const char *prefix, const char *fmt, va_list ap) {
-  int n = line > 0 ? snprintf(c->d->msg, sizeof c->d->msg, "%s:%d: %s", c->path, line, prefix)
-                   : snprintf(c->d->msg, sizeof c->d->msg, "%s: %s", c->path, prefix);
-  if (n >= 0 && (size_t)n < sizeof c->d->msg) vsnprintf(c->d->msg + n, sizeof c->d->msg - n, fmt, ap);
+  char raw[sizeof c->d->msg];
+  int n = line > 0 ? snprintf(raw, sizeof raw, "%s:%d: %s", c->path, line, prefix)
+                   : snprintf(raw, sizeof raw, "%s: %s", c->path, prefix);
+  if (n >= 0 && (size_t)n < sizeof raw) vsnprintf(raw + n, sizeof raw - n, fmt, ap);
+  ggi_clean(c->d->msg, sizeof c->d->msg, raw);
   c->failed = 1;
 }
 
@@ -465,20 +464,10 @@ static int list_len(decl *k, const char *f, int line) {
 /* ------------------------------------------------------------------ */
 /* names, types and extents                                            */
 
-static int is_ident(const char *s) {
-  if (!(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
-  for (const char *p = s; *p; p++)
-    if (!is_word(*p)) return 0;
-  return strlen(s) <= 64;
-}
-
+/* The name rules of names.h; `what` is e.g. "parameter". */
 static void check_name(decl *k, int line, const char *what, const char *s) {
-  if (!is_ident(s))
-    dfail(k, line, "%s \"%s\" is not a C identifier (letters, digits, _; at most 64)", what, s);
-  if (find_name(reserved, s) >= 0 || strncmp(s, "gg_", 3) == 0 || strncmp(s, "__", 2) == 0)
-    dfail(k, line, "%s \"%s\" is a reserved word (C/CUDA keywords, gg_*, __*, and the names "
-          "the generated code declares: args, g, league_rank, team_rank, team_size, "
-          "league_size, team_barrier)", what, s);
+  const char *why = ggi_name_problem(s);
+  if (why) dfail(k, line, "%s \"%s\" %s", what, s, why);
 }
 
 /* Extents as written in a view type ("n", "32") or a range entry. */
@@ -488,14 +477,31 @@ static ggi_extent parse_extent_text(decl *k, int line, const char *view, const c
     char *end;
     errno = 0;
     long long v = strtoll(e, &end, 10);
-    if (*end || errno) dfail(k, line, "view \"%s\": extent \"%s\" is not a number or a name", view, e);
-    if (v <= 0) dfail(k, line, "view \"%s\": extent %lld must be positive", view, v);
+    if (*end || (errno && errno != ERANGE)) dfail(k, line, "view \"%s\": extent \"%s\" is not a number or a name", view, e);
+    if (v <= 0 && errno != ERANGE) dfail(k, line, "view \"%s\": extent %lld must be positive", view, v);
+    if (errno == ERANGE || v > GGI_MAX_STATIC)
+      dfail(k, line, "view \"%s\": extent %s is too large; a static extent is at most " GGI_MAX_STATIC_TEXT, view, e);
     x.value = v;
     return x;
   }
   check_name(k, line, "extent", e);
   x.name = xstrdup(k->c, e);
   return x;
+}
+
+/* unit times the static ones of ext[0..n), each at most GGI_MAX_STATIC;
+ * fails at line when the product passes GGI_MAX_STATIC. */
+static int64_t static_product(decl *k, int line, const ggi_extent *ext, int n, int64_t unit,
+                              const char *what) {
+  int64_t p = unit;
+  for (int i = 0; i < n; i++) {
+    if (ext[i].name) continue;
+    if (ext[i].value > GGI_MAX_STATIC / p)
+      dfail(k, line, "%s: its static extents make more than " GGI_MAX_STATIC_TEXT " %s, the limit "
+            "for sizes known when the kernel is generated", what, unit > 1 ? "bytes" : "indices");
+    p *= ext[i].value;
+  }
+  return p;
 }
 
 /* "f32[n][4]" -> dtype, rank, extents. */
@@ -527,6 +533,9 @@ static void parse_type(decl *k, int line, const char *view, const char *s, ggi_p
   if (br && *br)
     dfail(k, line, "\"%s\": type \"%s\" is malformed; write a type and up to 3 extents, e.g. \"f32[n][4]\"", view, s);
   p->kind = p->rank ? GG_PARAM_VIEW : GG_PARAM_SCALAR;
+  char what[96];
+  snprintf(what, sizeof what, "view \"%.64s\"", view);
+  static_product(k, line, p->ext, p->rank, dtype_bytes[dt], what);
 }
 
 /* Run-time extents become i64 parameters, in order of first use. */
@@ -665,6 +674,8 @@ static void read_range(decl *k, ggi_kernel *kn) {
       lua_Integer v = lua_tointegerx(L, -1, &isint);
       if (!isint) dfail(k, line, "range[%d] must be an integer or a name, got a fractional number", i + 1);
       if (v <= 0) dfail(k, line, "range[%d] must be positive, got %lld", i + 1, (long long)v);
+      if (v > GGI_MAX_STATIC)
+        dfail(k, line, "range[%d] is %lld; a static extent is at most " GGI_MAX_STATIC_TEXT, i + 1, (long long)v);
       kn->range[i].value = v;
     } else {
       dfail(k, line, "range[%d] must be an extent name or an integer, got %s", i + 1, lua_typename(L, ti));
@@ -673,6 +684,7 @@ static void read_range(decl *k, ggi_kernel *kn) {
   }
   lua_pop(L, 1);
   kn->rank = n;
+  static_product(k, line, kn->range, n, 1, "field 'range'");
 }
 
 static void read_index(decl *k, ggi_kernel *kn) {
@@ -729,28 +741,47 @@ static void read_values(decl *k, ggi_kernel *kn, int max) {
     if (!kn->values[i][strspn(kn->values[i], " \t\r\n")]) dfail(k, line, "field 'value' is empty");
 }
 
-/* identity = "0" or 0: kept as text for the templates. */
-static const char *read_identity(decl *k) {
+/* identity = "0" or 0: kept as text for the templates.  A number becomes a
+ * C literal every compiler reads the same way: +-math.huge the prelude's
+ * (+-GG_INF) (*infinite set), the most negative integer an expression
+ * (its digits alone are no long long literal); NaN is no identity. */
+static const char *read_identity(decl *k, int *infinite) {
   lua_State *L = k->c->L;
   int t = push_field(k, "identity");
+  int line = field_line(k, "identity");
   const char *s = NULL;
   char buf[64];
+  *infinite = 0;
   if (t == LUA_TNUMBER) {
-    if (lua_isinteger(L, -1)) snprintf(buf, sizeof buf, "%lld", (long long)lua_tointeger(L, -1));
-    else snprintf(buf, sizeof buf, "%.17g", (double)lua_tonumber(L, -1));
+    if (lua_isinteger(L, -1)) {
+      lua_Integer v = lua_tointeger(L, -1);
+      if (v == LUA_MININTEGER) snprintf(buf, sizeof buf, "(-%lldLL - 1)", (long long)LUA_MAXINTEGER);
+      else snprintf(buf, sizeof buf, "%lld", (long long)v);
+    } else {
+      double v = (double)lua_tonumber(L, -1);
+      if (isnan(v))
+        dfail(k, line, "field 'identity' is NaN (0/0), which is no identity: combine(NaN, a) is not a; "
+              "give a number x with combine(x, a) == a");
+      if (isinf(v)) {
+        *infinite = 1;
+        snprintf(buf, sizeof buf, "%s", v > 0 ? "(GG_INF)" : "(-GG_INF)");
+      } else {
+        snprintf(buf, sizeof buf, "%.17g", v);
+      }
+    }
     s = xstrdup(k->c, buf);
   } else if (t == LUA_TSTRING) {
-    s = to_cstring(k, -1, field_line(k, "identity"), "field 'identity'");
+    s = to_cstring(k, -1, line, "field 'identity'");
   } else if (t != LUA_TNIL) {
-    dfail(k, field_line(k, "identity"), "field 'identity' must be a number or a string, got %s", lua_typename(L, t));
+    dfail(k, line, "field 'identity' must be a number or a string, got %s", lua_typename(L, t));
   }
   lua_pop(L, 1);
   return s;
 }
 
-static void read_op(decl *k, ggi_kernel *kn) {
+static void read_op(decl *k, ggi_kernel *kn, int *infinite) {
   kn->combine = opt_string(k, "combine");
-  kn->identity = read_identity(k);
+  kn->identity = read_identity(k, infinite);
   int has_op = push_field(k, "op") != LUA_TNIL;
   lua_pop(k->c->L, 1);
   if (kn->combine) {
@@ -814,7 +845,8 @@ static void check_into_extent(decl *k, ggi_kernel *kn, const ggi_param *into) {
 
 static void read_reduction(decl *k, ggi_kernel *kn, int has_strategy) {
   read_values(k, kn, kn->pattern == GG_PATTERN_REDUCE ? GGI_MAX_VALUES : 1);
-  read_op(k, kn);
+  int infinite = 0;
+  read_op(k, kn, &infinite);
   const ggi_param *into = read_into(k, kn);
   check_into_extent(k, kn, into);
   static const char *const acc_names[] = {"i32", "u32", "i64", "u64", "f32", "f64", NULL};
@@ -822,6 +854,9 @@ static void read_reduction(decl *k, ggi_kernel *kn, int has_strategy) {
   if (acc >= 0) kn->acc_type = (gg_dtype)acc;
   else if (into->dtype == GG_F16 || into->dtype == GG_BF16) kn->acc_type = GG_F32; /* half sums lose too much */
   else kn->acc_type = into->dtype;
+  if (infinite && kn->acc_type != GG_F32 && kn->acc_type != GG_F64)
+    dfail(k, field_line(k, "identity"), "field 'identity' is infinite, but the accumulator type %s is "
+          "an integer: give a finite identity, or type = \"f32\" or \"f64\"", dtype_names[kn->acc_type]);
   if (!has_strategy) return;
   kn->strategy = (ggi_strategy)opt_enum(k, "strategy", strategy_names, GGI_STRAT_AUTO);
   kn->allow_cas = opt_bool(k, "allow_cas");
@@ -860,6 +895,43 @@ static void check_scope(decl *k, ggi_kernel *kn) {
   }
 }
 
+/* Where a name is declared in the kernel's scope (params, scratch,
+ * extents, indices): its line, or 0 when nowhere. */
+static int scope_line(decl *k, const ggi_kernel *kn, const char *name) {
+  const ggi_param *p = find_param(kn, name);
+  if (p) return p->line;
+  for (int s = 0; s < kn->nscratch; s++)
+    if (strcmp(kn->scratch[s].name, name) == 0) return kn->scratch[s].line;
+  for (int i = 0; i < kn->nextents; i++)
+    if (strcmp(kn->extents[i], name) == 0) return k->line;
+  for (int r = 0; r < kn->rank; r++)
+    if (kn->index[r] && strcmp(kn->index[r], name) == 0) return field_line(k, "index");
+  return 0;
+}
+
+/* Around the body the generated code also declares, for every view V
+ * (params and scratch), V_e0.. (its extents) and, for layout "stride",
+ * V_s0.. (its strides); no declared name may be one of them. */
+static void check_hidden(decl *k, const ggi_kernel *kn) {
+  for (int list = 0; list < 2; list++) {
+    const ggi_param *ps = list ? kn->scratch : kn->params;
+    int n = list ? kn->nscratch : kn->nparams;
+    for (int i = 0; i < n; i++) {
+      const ggi_param *v = &ps[i];
+      for (int dim = 0; v->kind == GG_PARAM_VIEW && dim < v->rank; dim++)
+        for (int stride = 0; stride < 2; stride++) {
+          if (stride && v->layout != GG_LAYOUT_STRIDE) continue;
+          char h[96];
+          snprintf(h, sizeof h, "%s_%c%d", v->name, stride ? 's' : 'e', dim);
+          int line = scope_line(k, kn, h);
+          if (line)
+            dfail(k, line, "name \"%s\" is taken: the generated code declares it for view \"%s\" (its %s "
+                  "%d); rename it", h, v->name, stride ? "stride" : "extent", dim);
+        }
+    }
+  }
+}
+
 /* Collect run-time extents: range (or league) first, then views in
  * parameter order.  A range name no view uses is most likely a typo. */
 static void collect_extents(decl *k, ggi_kernel *kn) {
@@ -894,6 +966,8 @@ static void read_team(decl *k, ggi_kernel *kn) {
   } else if (t == LUA_TNUMBER) {
     lua_Integer v = lua_tointegerx(L, -1, &isint);
     if (!isint || v <= 0) dfail(k, line, "field 'league' must be a positive integer or an extent name");
+    if (v > GGI_MAX_STATIC)
+      dfail(k, line, "field 'league' is %lld; a static league is at most " GGI_MAX_STATIC_TEXT " teams", (long long)v);
     kn->league.value = v;
   } else {
     dfail(k, line, "field 'league' must be an integer or an extent name, got %s", lua_typename(L, t));
@@ -973,6 +1047,7 @@ static void convert_kernel(decl *k, ggi_kernel *kn, unsigned targets) {
   }
   collect_extents(k, kn);
   check_scope(k, kn);
+  check_hidden(k, kn);
 
   switch (kn->pattern) {
   case GG_PATTERN_FOR:
@@ -1126,12 +1201,13 @@ static void convert_module(ctx *c, decl *k, ggi_module *m) {
     check_fields(k, k->t, module_fields, NULL, "");
     m->name = opt_string(k, "name");
     m->targets = read_targets(k);
-    if (m->name) check_name(k, field_line(k, "name"), "module name", m->name);
+    const char *why = m->name ? ggi_module_name_problem(m->name) : NULL;
+    if (why) dfail(k, field_line(k, "name"), "module name \"%s\" %s", m->name, why);
   }
   if (!m->name) {
     m->name = default_name(c);
-    if (!is_ident(m->name) || find_name(reserved, m->name) >= 0)
-      fail(c, 1, "module name \"%s\" (from the file name) is not a C identifier: set module { name = \"...\" }", m->name);
+    const char *why = ggi_module_name_problem(m->name);
+    if (why) fail(c, 1, "module name \"%s\" (from the file name) %s: set module { name = \"...\" }", m->name, why);
   }
 }
 
@@ -1191,12 +1267,13 @@ static int convert(lua_State *L) {
 
   int nk = 0, np = 0, top = lua_gettop(L);
   decl k;
-  int have_module = 0;
+  int have_module = 0, module_line = 1;
   for (int i = 1; i <= n; i++) { /* module first: its targets apply to all */
     const char *kind = open_decl(c, list, i, &k);
     if (strcmp(kind, "module") == 0) {
       convert_module(c, &k, m);
       have_module = 1;
+      module_line = k.line;
     } else if (strcmp(kind, "kernel") == 0) nk++;
     else np++;
     lua_settop(L, top);
@@ -1233,6 +1310,11 @@ static int convert(lua_State *L) {
       }
       lua_settop(L, top);
     }
+  }
+  if (ggi_check_generated_names(m, module_line, c->d) != 0) {
+    c->failed = 1;
+    lua_pushliteral(L, "validation error");
+    lua_error(L);
   }
   return 0;
 }
@@ -1285,10 +1367,12 @@ static int declare(lua_State *L, const char *kind) {
     return luaL_error(L, "%s: expected a name, as in %s \"name\" { ... }, got %s", kind, kind, luaL_typename(L, 1));
   size_t n;
   const char *s = lua_tolstring(L, 1, &n);
-  if (!is_ident(s) || strlen(s) != n || find_name(reserved, s) >= 0 || strncmp(s, "gg_", 3) == 0 ||
-      strncmp(s, "__", 2) == 0)
-    return luaL_error(L, "%s name \"%s\" is not a usable C identifier (letters, digits, _; not a keyword, "
-                      "not gg_* or __*)", kind, s);
+  const char *why = strlen(s) != n ? "contains a NUL byte" : ggi_name_problem(s);
+  if (why) {
+    char shown[200];
+    ggi_clean(shown, sizeof shown, s);
+    return luaL_error(L, "%s name \"%s\" %s", kind, shown, why);
+  }
   push_entry(L, kind, 1);
   lua_pushcclosure(L, take_table, 1);
   return 1;

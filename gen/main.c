@@ -17,6 +17,7 @@
 #include "check.h"
 #include "emit.h"
 #include "load.h"
+#include "names.h"
 #include "specialize.h"
 
 #ifndef GG_VERSION_STRING
@@ -43,8 +44,13 @@ typedef struct command {
 
 enum { OPT_OUT = 1, OPT_TEMPLATES = 2, OPT_ARCH = 4, OPT_KERNEL = 8 };
 
+/* Messages echo what workload files wrote: printed with control
+ * characters escaped, so a name or path cannot drive the terminal. */
 static int report(int rc, const ggi_diag *d) {
-  if (rc != 0) fprintf(stderr, "%s\n", d->msg[0] ? d->msg : "gpugen: failed (no detail)");
+  if (rc != 0) {
+    ggi_print_clean(stderr, d->msg[0] ? d->msg : "gpugen: failed (no detail)");
+    fputc('\n', stderr);
+  }
   return rc == 0 ? EXIT_OK : EXIT_FAIL;
 }
 

@@ -42,6 +42,20 @@ void ggi_buf_printf(ggi_buf *b, const char *fmt, ...)
   b->len += (size_t)n;
 }
 
+void ggi_buf_put_cstr(ggi_buf *b, const char *s)
+{
+  for (const char *p = s; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (c == '"' || c == '\\') ggi_buf_printf(b, "\\%c", c);
+    else if (c == '?' && (p[1] == '?' || (p > s && p[-1] == '?'))) ggi_buf_puts(b, "\\?");
+    else if (c == '/' && p > s && p[-1] == '*') ggi_buf_puts(b, "\\057");
+    else if (c == '\n') ggi_buf_puts(b, "\\n");
+    else if (c == '\t') ggi_buf_puts(b, "\\t");
+    else if (c < 32 || c >= 127) ggi_buf_printf(b, "\\%03o", c);
+    else ggi_buf_putn(b, p, 1);
+  }
+}
+
 int ggi_buf_ok(const ggi_buf *b) { return !b->oom; }
 
 char *ggi_buf_take(ggi_buf *b)

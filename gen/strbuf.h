@@ -23,6 +23,12 @@ void ggi_buf_printf(ggi_buf *b, const char *fmt, ...)
   __attribute__((format(printf, 2, 3)))
 #endif
   ;
+/* Text from outside (a path, a name) as the contents of a C string
+ * literal that is also safe inside a comment: \ " and control or
+ * non-ASCII bytes escaped (octal), no trigraph (a ? next to a ? is \?)
+ * and no comment end (the / of a * / is \057).  Used for every such text
+ * that reaches generated code: comments, #line names, string literals. */
+void ggi_buf_put_cstr(ggi_buf *b, const char *s);
 int ggi_buf_ok(const ggi_buf *b);     /* 1 unless an allocation failed */
 char *ggi_buf_take(ggi_buf *b);       /* the malloc'ed string; b is emptied */
 void ggi_buf_free(ggi_buf *b);

@@ -13,6 +13,10 @@ enum { NV = {{NVALUES}}, VEC = {{RVEC}}, UNROLL = {{UNROLL}} };
 
 /* One accumulator per value of a (multi-value) reduce. */
 struct acc { acc_t v[NV]; };
+/* Code after the unpacked parameters names only gg_ things (and acc_t,
+ * elem_t, NV, VEC, UNROLL, which no workload name can be): a parameter
+ * called acc would hide the struct there. */
+typedef acc gg_acc;
 
 GG_INLINE acc identity()
 {
@@ -50,7 +54,7 @@ GG_INLINE acc value_at(const {{ARGS_T}} &args, long long gg_lin)
   {{UNPACK}}
 {{VIEW_MACROS}}
   {{INDEX_DECODE}}
-  acc gg_a;
+  gg_acc gg_a;
   gg_a.v[0] = (acc_t)(
 {{VALUE}}
   );
@@ -59,13 +63,13 @@ GG_INLINE acc value_at(const {{ARGS_T}} &args, long long gg_lin)
   return gg_a;
 }
 
-/* into(k) = a.v[k]: the output is overwritten, never accumulated into. */
-GG_INLINE void store(const {{ARGS_T}} &args, const acc &a)
+/* into(k) = gg_r.v[k]: the output is overwritten, never accumulated into. */
+GG_INLINE void store(const {{ARGS_T}} &args, const acc &gg_r)
 {
   {{UNPACK}}
 {{VIEW_MACROS}}
 #pragma unroll
-  for (int gg_k = 0; gg_k < NV; ++gg_k) {{INTO}}(gg_k) = a.v[gg_k];
+  for (int gg_k = 0; gg_k < NV; ++gg_k) {{INTO}}(gg_k) = gg_r.v[gg_k];
 {{VIEW_UNDEFS}}
 }
 

@@ -234,7 +234,7 @@ static void snippets(void) {
   CHECK(strcmp(load_error("sum.lua", "kernel \"k\" { pattern = \"for\", range = { 5 }, body = \"\" }\nkernel \"k\" {}\n"),
                "sum.lua:2: duplicate name \"k\" (first declared at line 1)") == 0);
   CHECK(strcmp(load_error("my-file.lua", "kernel \"k\" { pattern = \"for\", range = { 5 }, body = \"\" }\n"),
-               "my-file.lua:1: module name \"my-file\" (from the file name) is not a C identifier: set module { name = \"...\" }") == 0);
+               "my-file.lua:1: module name \"my-file\" (from the file name) is not a name: a letter, then letters, digits and _ (at most 64 characters): set module { name = \"...\" }") == 0);
   CHECK(strcmp(load_error("empty.lua", ""), "empty.lua: no kernel declared: write kernel \"name\" { pattern = ..., ... }") == 0);
   /* NUL bytes in the text are data to Lua, never the end of the file */
   CHECK(strcmp(load_error("nul.lua", "x = 1\0 garbage"), "empty.lua") != 0);

@@ -1,0 +1,298 @@
+/* names.c - see names.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "names.h"
+
+/* From cmake/lib_names.cmake: every gg_/GG_ identifier of include/ and
+ * templates/, sorted by strcmp. */
+extern const char *const ggi_lib_names[];
+extern const size_t ggi_lib_names_count;
+
+#define GGI_NAME_MAX 64
+
+static const char *const keywords[] = {
+  /* C23 */
+  "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+  "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict",
+  "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+  "unsigned", "void", "volatile", "while", "alignas", "alignof", "bool", "constexpr", "false",
+  "nullptr", "static_assert", "thread_local", "true", "typeof", "typeof_unqual",
+  /* C++23, its alternative tokens, the transactional-memory words, GNU asm */
+  "asm", "catch", "class", "co_await", "co_return", "co_yield", "concept", "const_cast",
+  "consteval", "constinit", "decltype", "delete", "dynamic_cast", "explicit", "export", "friend",
+  "mutable", "namespace", "new", "noexcept", "operator", "private", "protected", "public",
+  "reinterpret_cast", "requires", "static_cast", "template", "this", "throw", "try", "typeid",
+  "typename", "using", "virtual", "and", "and_eq", "bitand", "bitor", "compl", "not", "not_eq",
+  "or", "or_eq", "xor", "xor_eq", "atomic_cancel", "atomic_commit", "atomic_noexcept",
+  "reflexpr", "synchronized", "transaction_safe", "transaction_safe_dynamic",
+  /* CUDA and HIP built-ins */
+  "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
+  /* the preprocessor's operator: views are macros */
+  "defined", NULL};
+
+/* Lowercase names compilers predefine (gcc -std=gnu*: linux, unix, i386,
+ * ... on their systems) or the C library defines as macros; a struct
+ * field of that name stops compiling once the header is included. */
+static const char *const macros[] = {
+  "linux", "unix", "i386", "sun", "sparc", "mips", "vax", "errno", "stdin", "stdout", "stderr",
+  "complex", "imaginary", "I", "math_errhandling", "noreturn", "assert", "offsetof", "va_arg",
+  "va_start", "va_end", "va_copy", "setjmp", "environ", NULL};
+
+/* What the generated code declares around a body (team bodies see these;
+ * args and g are the body function's parameters). */
+static const char *const around_body[] = {"args", "g", "league_rank", "team_rank", "team_size",
+                                          "league_size", "team_barrier", "team_sum", "team_min",
+                                          "team_max", NULL};
+
+static int in(const char *const *list, const char *s)
+{
+  for (int i = 0; list[i]; i++)
+    if (strcmp(list[i], s) == 0) return 1;
+  return 0;
+}
+
+static int is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+static int is_lower(char c) { return c >= 'a' && c <= 'z'; }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+const char *ggi_name_problem(const char *s)
+{
+  size_t n = strlen(s);
+  int lower = 0;
+  if (n == 0 || n > GGI_NAME_MAX || !(is_upper(s[0]) || is_lower(s[0])))
+    return "is not a name: a letter, then letters, digits and _ (at most 64 characters)";
+  for (size_t i = 0; i < n; i++) {
+    if (!(is_upper(s[i]) || is_lower(s[i]) || is_digit(s[i]) || s[i] == '_'))
+      return "is not a name: a letter, then letters, digits and _ (at most 64 characters)";
+    lower |= is_lower(s[i]);
+  }
+  if (n >= 2 && (s[0] | 32) == 'g' && (s[1] | 32) == 'g' && (n == 2 || s[2] == '_'))
+    return "is gg or starts with gg_, the prefix of the names gpugen generates";
+  if (strstr(s, "__")) return "contains __, which C and C++ reserve";
+  if (n >= 2 && s[n - 2] == '_' && s[n - 1] == 't')
+    return "ends in _t, which the C library keeps for its types (int64_t, size_t, ...)";
+  if (n >= 2 && !lower)
+    return "is all capitals, which C keeps for macros (NULL, EOF, INT_MAX, ...): use a lowercase letter";
+  if ((strncmp(s, "hip", 3) == 0 && (is_upper(s[3]) || s[3] == '_')) ||
+      (strncmp(s, "cuda", 4) == 0 && (is_upper(s[4]) || s[4] == '_')))
+    return "belongs to the HIP or CUDA API (hipX..., cudaX...), many of whose names are macros";
+  if (in(keywords, s)) return "is a keyword of C, C++ or CUDA";
+  if (in(macros, s)) return "is a macro or type of the compilers or the C library";
+  if (in(around_body, s))
+    return "is declared by the generated code around a body (args, g, league_rank, team_rank, "
+           "team_size, league_size, team_barrier, team_sum, team_min, team_max)";
+  return NULL;
+}
+
+/* Headers a program includes as <name.h> or "name.h": a module called
+ * like one writes name.h into the output folder, which the program puts
+ * on its include path, and hides the real one. */
+static const char *const headers[] = {
+  "assert", "complex", "ctype", "errno", "fenv", "float", "inttypes", "iso646", "limits",
+  "locale", "math", "setjmp", "signal", "stdalign", "stdarg", "stdatomic", "stdbit", "stdbool",
+  "stdckdint", "stddef", "stdint", "stdio", "stdlib", "stdnoreturn", "string", "tgmath",
+  "threads", "time", "uchar", "wchar", "wctype", "unistd", "fcntl", "pthread", "dirent", "dlfcn",
+  "sched", "semaphore", "strings", "poll", "termios", "alloca", "malloc", "memory", "features",
+  "gg", "gg_module", "gg_session", NULL};
+
+const char *ggi_module_name_problem(const char *s)
+{
+  const char *why = ggi_name_problem(s);
+  if (why) return why;
+  for (int i = 0; headers[i]; i++)
+    if (strcasecmp(headers[i], s) == 0)
+      return "is the name of a C, POSIX or libgg header: the module's NAME.h would hide it";
+  return NULL;
+}
+
+/* ---- generated identifiers ---- */
+
+typedef struct gen_name {
+  char *id;          /* the generated identifier */
+  char what[200];    /* the declaration it comes from, for messages */
+  int line;
+} gen_name;
+
+typedef struct names {
+  gen_name *v;
+  int n, cap;
+  int oom;
+} names;
+
+/* Appends prefix + a + mid + b + suffix (NULL parts are empty), upper-
+ * cased when up. */
+static void add(names *ns, int up, int line, const char *what, const char *prefix, const char *a,
+                const char *mid, const char *b, const char *suffix)
+{
+  if (ns->oom) return;
+  if (ns->n == ns->cap) {
+    int cap = ns->cap ? 2 * ns->cap : 64;
+    gen_name *v = realloc(ns->v, sizeof *v * (size_t)cap);
+    if (!v) {
+      ns->oom = 1;
+      return;
+    }
+    ns->v = v;
+    ns->cap = cap;
+  }
+  const char *parts[5] = {prefix, a, mid, b, suffix};
+  size_t len = 1;
+  for (int i = 0; i < 5; i++) len += parts[i] ? strlen(parts[i]) : 0;
+  char *id = malloc(len);
+  if (!id) {
+    ns->oom = 1;
+    return;
+  }
+  id[0] = 0;
+  for (int i = 0; i < 5; i++)
+    if (parts[i]) strcat(id, parts[i]);
+  if (up)
+    for (char *p = id; *p; p++)
+      if (is_lower(*p)) *p = (char)(*p - 'a' + 'A');
+  gen_name *g = &ns->v[ns->n++];
+  g->id = id;
+  g->line = line;
+  snprintf(g->what, sizeof g->what, "%s", what);
+}
+
+static int by_id(const void *a, const void *b)
+{
+  const gen_name *x = a, *y = b;
+  int c = strcmp(x->id, y->id);
+  return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int lib_cmp(const void *key, const void *elem)
+{
+  return strcmp(key, *(const char *const *)elem);
+}
+
+/* The identifiers of emit.c (the .c, the .h) and of the templates
+ * (GG_NS_<kernel>, gg_body_<kernel>, GG_P_NW_<persistent>, ...). */
+static void collect(const ggi_module *m, int module_line, names *ns)
+{
+  const char *M = m->name;
+  char what[200];
+  snprintf(what, sizeof what, "module \"%s\"", M);
+  static const char *const module_ids[] = {"gg_module_", "gg_cuda_source_", "gg_hip_source_",
+                                           "gg_cuda_options_", "gg_hip_options_", "gg_kernels_",
+                                           "gg_persistent_", NULL};
+  for (int i = 0; module_ids[i]; i++) add(ns, 0, module_line, what, module_ids[i], M, 0, 0, 0);
+  add(ns, 1, module_line, what, "GG_MODULE_", M, 0, 0, "_H");
+  add(ns, 1, module_line, what, "GG_", M, 0, 0, "_ALL_FIELDS");
+  for (int i = 0; i < m->nkernels; i++) {
+    const ggi_kernel *k = &m->kernels[i];
+    const char *K = k->name;
+    snprintf(what, sizeof what, "kernel \"%s\"", K);
+    add(ns, 0, k->line, what, "gg_", M, "_args_", K, 0);
+    add(ns, 0, k->line, what, "gg_", M, "_launch_", K, 0);
+    add(ns, 0, k->line, what, "gg_params_", M, "_", K, 0);
+    add(ns, 1, k->line, what, "GG_", M, "_", K, "_NARGS");
+    add(ns, 1, k->line, what, "GG_", M, "_", K, "_FIELDS");
+    add(ns, 0, k->line, what, "gg_", K, 0, 0, 0);
+    add(ns, 0, k->line, what, "gg_args_", K, 0, 0, 0);
+    add(ns, 0, k->line, what, "gg_body_", K, 0, 0, 0);
+    add(ns, 0, k->line, what, "GG_NS_", K, 0, 0, 0);
+    /* one enum constant per launch argument: params, extents, strides */
+    char mk[2 * GGI_NAME_MAX + 2];
+    snprintf(mk, sizeof mk, "%s_%s", M, K);
+    for (int j = 0; j < k->nparams; j++) {
+      const ggi_param *p = &k->params[j];
+      snprintf(what, sizeof what, "kernel \"%s\": parameter \"%s\"", K, p->name);
+      add(ns, 1, p->line, what, "GG_", mk, "_", p->name, 0);
+      if (p->kind != GG_PARAM_VIEW || p->layout != GG_LAYOUT_STRIDE) continue;
+      for (int dim = 0; dim < p->rank; dim++) {
+        char stride[GGI_NAME_MAX + 8];
+        snprintf(stride, sizeof stride, "%s_s%d", p->name, dim);
+        snprintf(what, sizeof what, "kernel \"%s\": the stride %s of view \"%s\"", K, stride, p->name);
+        add(ns, 1, p->line, what, "GG_", mk, "_", stride, 0);
+      }
+    }
+    for (int j = 0; j < k->nextents; j++) {
+      snprintf(what, sizeof what, "kernel \"%s\": extent \"%s\"", K, k->extents[j]);
+      add(ns, 1, k->line, what, "GG_", mk, "_", k->extents[j], 0);
+    }
+  }
+  for (int i = 0; i < m->npersistent; i++) {
+    const ggi_persistent *p = &m->persistent[i];
+    snprintf(what, sizeof what, "persistent \"%s\"", p->name);
+    add(ns, 0, p->line, what, "gg_persist_", p->name, 0, 0, 0);
+    add(ns, 0, p->line, what, "gg_commands_", M, "_", p->name, 0);
+    add(ns, 0, p->line, what, "GG_P_NW_", p->name, 0, 0, 0);
+    add(ns, 0, p->line, what, "GG_P_WORDS_", p->name, 0, 0, 0);
+  }
+}
+
+int ggi_check_generated_names(const ggi_module *m, int module_line, ggi_diag *d)
+{
+  names ns = {0};
+  collect(m, module_line, &ns);
+  int rc = 0;
+  if (ns.oom) rc = ggi_fail(d, "%s: out of memory", m->file);
+  if (rc == 0) qsort(ns.v, (size_t)ns.n, sizeof *ns.v, by_id);
+  for (int i = 0; rc == 0 && i < ns.n; i++) {
+    const gen_name *g = &ns.v[i];
+    if (i > 0 && strcmp(ns.v[i - 1].id, g->id) == 0) {
+      const gen_name *first = &ns.v[i - 1];
+      rc = ggi_fail(d, "%s:%d: %s makes the generated name %s, and so does %s (line %d): rename one "
+                       "(generated names join names with _ and may capitalize them)",
+                    m->file, g->line, g->what, g->id, first->what, first->line);
+    } else if (bsearch(g->id, ggi_lib_names, ggi_lib_names_count, sizeof *ggi_lib_names, lib_cmp)) {
+      rc = ggi_fail(d, "%s:%d: %s makes the generated name %s, which libgg or the generated code "
+                       "already uses: choose another name", m->file, g->line, g->what, g->id);
+    }
+  }
+  for (int i = 0; i < ns.n; i++) free(ns.v[i].id);
+  free(ns.v);
+  return rc;
+}
+
+/* Length of the well-formed UTF-8 character at p, or 0 when there is
+ * none or it is a C1 control (U+0080..U+009F: terminals act on those). */
+static size_t utf8_len(const unsigned char *p)
+{
+  size_t n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+           : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+  for (size_t i = 1; i < n; i++)
+    if ((p[i] & 0xc0) != 0x80) return 0;
+  if (n == 2 && p[0] == 0xc2 && p[1] <= 0x9f) return 0;
+  return n;
+}
+
+/* One piece of s at p: its clean text into out (NUL-terminated, at most
+ * 9 bytes); returns the number of bytes of s it stands for. */
+static size_t clean_piece(const unsigned char *p, char *out)
+{
+  size_t n = *p >= 0x80 ? utf8_len(p) : 1;
+  if (*p == '\n') strcpy(out, "\\n");
+  else if (*p == '\t') strcpy(out, "\\t");
+  else if (*p < 32 || *p == 127 || n == 0) snprintf(out, 9, "\\x%02x", *p);
+  else memcpy(out, p, n), out[n] = 0;
+  return n ? n : 1;
+}
+
+void ggi_print_clean(FILE *f, const char *s)
+{
+  char piece[9];
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    p += clean_piece(p, piece);
+    fputs(piece, f);
+  }
+}
+
+void ggi_clean(char *dst, size_t size, const char *src)
+{
+  char piece[9];
+  size_t at = 0;
+  for (const unsigned char *p = (const unsigned char *)src; *p;) {
+    p += clean_piece(p, piece);
+    size_t n = strlen(piece);
+    if (at + n + 1 > size) break;
+    memcpy(dst + at, piece, n);
+    at += n;
+  }
+  if (size) dst[at] = 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * names.h - which names a workload may declare, and the check that the
+ * identifiers generated from them never collide.
+ *
+ * A declared name reaches generated code as written: as a field of the
+ * host argument struct and a parameter of the typed launcher (C and C++),
+ * as a local variable or view macro around the body (CUDA and HIP), and
+ * inside generated identifiers (gg_<module>_args_<kernel>,
+ * GG_<MODULE>_<KERNEL>_<PARAM>, ...).  The rules (docs/language.md, "Names"):
+ *
+ *   - a letter, then letters, digits and _; at most 64 characters;
+ *   - not gg, not starting with gg_, in any letter case (generated names);
+ *   - no "__" (reserved in C and C++), not ending in "_t" (the C
+ *     library's type names: int64_t, size_t, ...);
+ *   - not all capitals when longer than one character (the C library's
+ *     and C programs' macros: NULL, EOF, INT_MAX, ...);
+ *   - not starting with hip or cuda followed by a capital or _ (the HIP
+ *     and CUDA APIs, many of them macros);
+ *   - not a keyword of C, C++ or CUDA, not a macro or type the compilers
+ *     or the C library define in lowercase (linux, errno, stdin, ...),
+ *     not a name the generated code declares around a body (args, g,
+ *     team_rank, ...).
+ *
+ * A module name (it names the output files) is also not the name of a C,
+ * POSIX or libgg header.  And per module: every generated identifier is made once (no two
+ * declarations may give the same one, letter case folded where the
+ * generator capitalizes) and is not a name of libgg's headers or of the
+ * templates.
+ */
+#ifndef GGI_NAMES_H
+#define GGI_NAMES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ir.h"
+
+/* NULL when s is a usable name, else why not (a phrase that reads after
+ * `"s" `, e.g. "is a keyword of C, C++ or CUDA"). */
+const char *ggi_name_problem(const char *s);
+
+/* The same for a module name, which also names the output files: not
+ * the name of a C, POSIX or libgg header (NAME.h would hide it). */
+const char *ggi_module_name_problem(const char *s);
+
+/* Every identifier generated for module m is made once and is none of
+ * libgg's or the templates' names.  Returns 0, or -1 with
+ * d->msg = "file:line: ...". */
+int ggi_check_generated_names(const ggi_module *m, int module_line, ggi_diag *d);
+
+/* s with control bytes (and malformed UTF-8, and C1 controls) escaped as
+ * \n, \t, \xHH, for messages that echo what a workload wrote: written to
+ * f, or copied into dst (truncated to size, always terminated). */
+void ggi_print_clean(FILE *f, const char *s);
+void ggi_clean(char *dst, size_t size, const char *src);
+
+#endif

@@ -1,0 +1,5 @@
+kernel "k" { pattern = "reduce", range = { "n" },
+  params = { { "x", "f32[n]" }, { "out", "f32[1]", access = "out" } },
+  value = "x(i)", combine = "fmaxf(a, b)",
+  identity = 0/0,
+  into = "out" }

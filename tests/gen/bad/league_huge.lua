@@ -1,0 +1,5 @@
+kernel "t" {
+  pattern = "team",
+  league = 1 << 62,
+  body = "",
+}

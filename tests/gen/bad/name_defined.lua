@@ -1,0 +1,5 @@
+kernel "k" {
+  pattern = "for", range = { 4 },
+  params = { { "defined", "f32[4]", access = "out" } },
+  body = "",
+}

@@ -1,0 +1,1 @@
+kernel "grid_hw" { pattern = "for", range = { 4 }, body = "" }

@@ -1,0 +1,2 @@
+module { name = "load" }
+kernel "k" { pattern = "for", range = { 4 }, body = "" }

@@ -1,0 +1,5 @@
+kernel "k" {
+  pattern = "for", range = { 4 },
+  params = { { "nargs", "i32" } },
+  body = "",
+}

@@ -1,0 +1,1 @@
+kernel "k\n#include <evil>" { pattern = "for", range = { 4 }, body = "" }

@@ -1,0 +1,5 @@
+kernel "k" {
+  pattern = "for",
+  range = { math.maxinteger },
+  body = "",
+}

@@ -1,0 +1,5 @@
+kernel "k" {
+  pattern = "for",
+  range = { 4294967296, 4294967296 },
+  body = "",
+}
