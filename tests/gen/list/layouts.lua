@@ -2,7 +2,7 @@
 -- (then the commands' largest block times groups), single, double and ring
 -- buffering, and one kernel per pattern.  Its listing is
 -- tests/gen/list/layouts.txt.  cuda only: on hip a pseudo-block is one
--- wavefront (hip_groups.lua is refused for that).
+-- wavefront (groups_on_hip.lua is refused for that).
 module { name = "layouts", targets = { "cuda" } }
 
 kernel "scale" {
