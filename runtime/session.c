@@ -12,6 +12,7 @@
  *            stuck in a command that never returns is reported, not reset
  *            (the driver's reset blocks until the kernel ends).
  */
+#include "describe.h"
 #include "internal.h"
 #include "session_mbox.h"
 #include "gg_session.h"
@@ -340,9 +341,11 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
     s->opt.terminate_ms = 1000;
   s->pd = find_desc(mod->desc, name);
   gg_status st = GG_OK;
-  if (!s->pd)
-    st = fail(s, GG_ERR_NOT_FOUND, "module \"%s\" has no persistent kernel%s%s%s",
-              mod->desc->name, name ? " \"" : "", name ? name : "", name ? "\"" : "");
+  if (!s->pd) {
+    char msg[sizeof s->err];
+    ggr_missing_persistent(mod->desc, name, msg, sizeof msg);
+    st = fail(s, GG_ERR_NOT_FOUND, "%s", msg);
+  }
   if (!st && s->opt.buffering <= 0)
     s->opt.buffering = s->pd->buffering > 0 ? s->pd->buffering : 1;
   if (!st)
@@ -379,9 +382,11 @@ gg_status gg_session_command(gg_session *s, const char *name, int *cmd)
       *cmd = i;
       return GG_OK;
     }
-  return s ? fail(s, GG_ERR_NOT_FOUND, "no command \"%s\" in persistent \"%s\"",
-                  name ? name : "(null)", s->pd->name)
-           : GG_ERR_INVALID;
+  if (!s || !name)
+    return s ? fail(s, GG_ERR_INVALID, "gg_session_command: name is NULL") : GG_ERR_INVALID;
+  char msg[sizeof s->err];
+  ggr_missing_command(s->mod->desc, s->pd, name, msg, sizeof msg);
+  return fail(s, GG_ERR_NOT_FOUND, "%s", msg);
 }
 
 int gg_session_ncommands(const gg_session *s) { return s->ncommands; }
@@ -582,7 +587,8 @@ gg_status gg_session_terminate(gg_session *s)
          gg_rt_now_ns() - t0 < limit)
     sched_yield();
   s->running = 0;
-  if (q == 0) {
+  if (q != GGR_E_NOT_READY)
+    if (q == 0) {
     s->final = GG_OK;
   } else if (q != GGR_E_NOT_READY) {
     s->lost = 1;
