@@ -167,6 +167,10 @@ gg_status gg_fill_zero(gg_array *a, gg_stream *stream);
 gg_status gg_stream_open(gg_context *ctx, gg_stream **out);
 void gg_stream_free(gg_stream *s);
 gg_status gg_stream_sync(gg_stream *s);            /* s != NULL; for the default stream use gg_device_sync() */
+/* Wait for all work on the context.  Refused (GG_ERR_STATE) while a
+ * persistent session runs on it: a session's kernel runs until
+ * gg_session_terminate, so the wait would never end (gg_session.h lists
+ * what else waits for it). */
 gg_status gg_device_sync(gg_context *ctx);
 gg_status gg_event_open(gg_context *ctx, gg_event **out);
 void gg_event_free(gg_event *e);

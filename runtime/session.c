@@ -52,6 +52,7 @@ struct gg_session {
   double *samples;           /* stats: ns per frame */
   uint64_t nsamples;
   int running;               /* launched and not yet terminated */
+  int counted;               /* counted in ctx->sessions_running: the kernel may still run */
   int lost;                  /* the context is gone (fault or reset) */
   gg_status final;           /* what terminate returns once done */
   char err[1024];
@@ -68,6 +69,17 @@ static gg_status fail(gg_session *s, gg_status st, const char *fmt, ...)
   if (s->ctx)
     ggr_set_error(s->ctx, st, "%s", s->err);
   return st;
+}
+
+/* The context counts the sessions whose kernel may still run (so that
+ * gg_device_sync refuses to wait for them): from the launch until the
+ * kernel is seen to have exited.  A kernel that never exits stays counted. */
+static void count_kernel(gg_session *s, int running)
+{
+  if (running == s->counted)
+    return;
+  s->counted = running;
+  __atomic_add_fetch(&s->ctx->sessions_running, running ? 1 : -1, __ATOMIC_ACQ_REL);
 }
 
 /* A vendor call: 0 is fine, else "what: NAME (string)" into s->err. */
@@ -284,11 +296,13 @@ static gg_status launch(gg_session *s)
   if (st)
     return st;
   s->running = 1;
+  count_kernel(s, 1);
   uint64_t t0 = gg_rt_now_ns();
   while (ggr_mbox_state(&s->mb) == GG_MBOX_STATE_LAUNCHED) {
     int q = be->stream_query(s->stream);
     if (q != GGR_E_NOT_READY) {
       s->running = 0;
+      count_kernel(s, 0);
       if (q != 0)
         s->lost = 1;
       return q ? vcheck(s, q, "persistent kernel at start")
@@ -504,6 +518,7 @@ static void record(gg_session *s, uint64_t frame)
 static gg_status kernel_gone(gg_session *s, int q)
 {
   s->running = 0;
+  count_kernel(s, 0);
   if (q != 0) {
     s->lost = 1;
     s->final = GG_ERR_KERNEL_FAULT;
@@ -588,7 +603,8 @@ gg_status gg_session_terminate(gg_session *s)
     sched_yield();
   s->running = 0;
   if (q != GGR_E_NOT_READY)
-    if (q == 0) {
+    count_kernel(s, 0);
+  if (q == 0) {
     s->final = GG_OK;
   } else if (q != GGR_E_NOT_READY) {
     s->lost = 1;
