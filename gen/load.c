@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -504,6 +505,25 @@ static int64_t static_product(decl *k, int line, const ggi_extent *ext, int n, i
   return p;
 }
 
+/* The element type a C or CUDA type name most likely means, for "did
+ * you mean": the name as written before any '[' (n bytes), case ignored. */
+static const char *dtype_for_c_name(const char *s, size_t n) {
+  static const char *const table[][2] = {
+    {"double", "f64"}, {"float", "f32"}, {"int", "i32"}, {"int32_t", "i32"}, {"signed", "i32"},
+    {"unsigned", "u32"}, {"unsigned int", "u32"}, {"uint32_t", "u32"}, {"uint", "u32"},
+    {"long", "i64"}, {"long long", "i64"}, {"long int", "i64"}, {"int64_t", "i64"},
+    {"ssize_t", "i64"}, {"ptrdiff_t", "i64"}, {"unsigned long", "u64"},
+    {"unsigned long long", "u64"}, {"uint64_t", "u64"}, {"size_t", "u64"}, {"half", "f16"},
+    {"__half", "f16"}, {"float16", "f16"}, {"_float16", "f16"}, {"bfloat16", "bf16"},
+    {"__bf16", "bf16"}, {"__nv_bfloat16", "bf16"}, {"hip_bfloat16", "bf16"},
+    {"i32", "i32"}, {"u32", "u32"}, {"i64", "i64"}, {"u64", "u64"}, {"f32", "f32"},
+    {"f64", "f64"}, {"f16", "f16"}, {"bf16", "bf16"}, /* in another case: "F32" */
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (strlen(table[i][0]) == n && strncasecmp(table[i][0], s, n) == 0) return table[i][1];
+  return NULL;
+}
+
 /* "f32[n][4]" -> dtype, rank, extents. */
 static void parse_type(decl *k, int line, const char *view, const char *s, ggi_param *p) {
   char buf[256];
@@ -514,6 +534,10 @@ static void parse_type(decl *k, int line, const char *view, const char *s, ggi_p
   buf[n] = 0;
   int dt = find_name(dtype_names, buf);
   char all[128];
+  const char *mean = dt < 0 ? dtype_for_c_name(s, br ? (size_t)(br - s) : strlen(s)) : NULL;
+  if (mean)
+    dfail(k, line, "\"%s\": unknown type \"%s\" (did you mean %s?); element types are %s", view,
+          buf, mean, join(dtype_names, all, sizeof all));
   if (dt < 0)
     dfail(k, line, "\"%s\": unknown type \"%s\"; element types are %s", view, buf,
           join(dtype_names, all, sizeof all));
@@ -949,9 +973,23 @@ static void collect_extents(decl *k, ggi_kernel *kn) {
     for (int i = 0; n && i < kn->nparams; i++)
       for (int e = 0; e < kn->params[i].rank; e++)
         if (kn->params[i].ext[e].name && strcmp(kn->params[i].ext[e].name, n) == 0) used = 1;
-    if (n && !used)
+    if (n && !used) {
+      /* a view extent one or two edits away is most likely what was meant */
+      const char *near = NULL, *view = NULL;
+      int best = 3;
+      for (int i = 0; i < kn->nparams; i++)
+        for (int e = 0; e < kn->params[i].rank; e++) {
+          const char *x = kn->params[i].ext[e].name;
+          int dd = x ? distance(x, n) : 99;
+          if (dd < best && dd < (int)strlen(n)) best = dd, near = x, view = kn->params[i].name;
+        }
+      if (near)
+        dfail(k, field_line(k, "range"), "range extent \"%s\" is not declared anywhere (did you "
+              "mean \"%s\", an extent of view \"%s\"?): no view has it as an extent", n, near,
+              view);
       dfail(k, field_line(k, "range"), "range extent \"%s\" is not declared anywhere: no view has it "
             "as an extent (write it in a view type, e.g. \"f32[%s]\", or use a number)", n, n);
+    }
   }
 }
 

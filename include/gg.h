@@ -123,6 +123,32 @@ gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out);
 const gg_kernel_desc *gg_kernel_describe(const gg_kernel *k);
 gg_context *gg_module_context(gg_module *mod);
 
+/* ---- listing a module ----
+ * Its kernels, its persistent kernels and their commands, by index, in
+ * the order of the workload file (command i of a persistent kernel is
+ * command id i of its sessions).  The gg_module_desc_* forms read a
+ * generated descriptor (&gg_module_<name>) and need no device; the
+ * gg_module_* forms read the descriptor a loaded module was made from.
+ * Counts are 0 (command counts -1 when there is no such persistent
+ * kernel) and names NULL for a NULL module or an index out of range.
+ * `persistent` NULL means the module's first, as in gg_session_open.
+ * A name that is not there makes gg_kernel_get, gg_session_open and
+ * gg_session_command fail with GG_ERR_NOT_FOUND and a message listing the
+ * names there are (with a "did you mean" for a near miss). */
+int gg_module_desc_kernel_count(const gg_module_desc *d);
+const char *gg_module_desc_kernel_name(const gg_module_desc *d, int i);
+int gg_module_desc_persistent_count(const gg_module_desc *d);
+const char *gg_module_desc_persistent_name(const gg_module_desc *d, int i);
+int gg_module_desc_command_count(const gg_module_desc *d, const char *persistent);
+const char *gg_module_desc_command_name(const gg_module_desc *d, const char *persistent, int cmd);
+const gg_module_desc *gg_module_describe(const gg_module *mod);
+int gg_module_kernel_count(const gg_module *mod);
+const char *gg_module_kernel_name(const gg_module *mod, int i);
+int gg_module_persistent_count(const gg_module *mod);
+const char *gg_module_persistent_name(const gg_module *mod, int i);
+int gg_module_command_count(const gg_module *mod, const char *persistent);
+const char *gg_module_command_name(const gg_module *mod, const char *persistent, int cmd);
+
 /* ---- arrays in the workload language's memory spaces ---- */
 
 gg_status gg_array_alloc(gg_context *ctx, gg_space space, size_t bytes, gg_array **out);
@@ -149,6 +175,10 @@ gg_status gg_fill_zero(gg_array *a, gg_stream *stream);
 gg_status gg_stream_open(gg_context *ctx, gg_stream **out);
 void gg_stream_free(gg_stream *s);
 gg_status gg_stream_sync(gg_stream *s);            /* s != NULL; for the default stream use gg_device_sync() */
+/* Wait for all work on the context.  Refused (GG_ERR_STATE) while a
+ * persistent session runs on it: a session's kernel runs until
+ * gg_session_terminate, so the wait would never end (gg_session.h lists
+ * what else waits for it). */
 gg_status gg_device_sync(gg_context *ctx);
 gg_status gg_event_open(gg_context *ctx, gg_event **out);
 void gg_event_free(gg_event *e);

@@ -31,6 +31,20 @@
  * GG_ERR_KERNEL_FAULT (the context is then lost: free it and open a new
  * one), and terminate reports a kernel that does not exit in time.  With heartbeat_ms set, the kernel also exits on its
  * own when the host stops showing signs of life for that long.
+ *
+ * While a session's kernel runs (from gg_session_open until
+ * gg_session_terminate returns GG_OK or GG_ERR_KERNEL_FAULT) it never
+ * ends by itself, so on its context:
+ *   - gg_device_sync is refused with GG_ERR_STATE (it would wait forever);
+ *     sync a stream of your own (gg_stream_sync) instead;
+ *   - gg_array_free, gg_module_free and gg_context_free must wait: the
+ *     driver waits for the device before it frees memory or a module, so
+ *     they would block until terminate.  Allocate and free around the
+ *     session (allocate before opening it: see gg_session_open);
+ *   - launches, copies and graphs on streams (and the NULL stream) do
+ *     run, on the SMs the session's blocks leave free: a many_blocks or
+ *     hybrid session holding every co-resident block leaves none, and a
+ *     stream sync on such work then waits until terminate.
  */
 #ifndef GG_SESSION_H
 #define GG_SESSION_H

@@ -284,6 +284,13 @@ int gg_context_sm_count(const gg_context *ctx) { return ctx ? ctx->sm_count : 0;
 
 gg_status gg_device_sync(gg_context *ctx) {
   if (!ctx) return GG_ERR_INVALID;
+  int running = __atomic_load_n(&ctx->sessions_running, __ATOMIC_ACQUIRE);
+  if (running > 0)
+    return ggr_set_error(ctx, GG_ERR_STATE, "gg_device_sync would wait forever: %d persistent "
+                         "session%s running on this context, and a session's kernel runs until "
+                         "gg_session_terminate; terminate %s first, or sync your own stream "
+                         "(gg_stream_sync)", running, running > 1 ? "s are" : " is",
+                         running > 1 ? "them" : "it");
   gg_status st = ggr_make_current(ctx);
   return st ? st : ggr_check(ctx, ctx->be->ctx_sync(), "device synchronize");
 }

@@ -47,6 +47,10 @@ struct gg_context {
   struct ggr_cache *cache;    /* owned; may be disabled, never NULL after open */
   struct gg_module *modules;  /* loaded modules (the in-memory cache) */
   char err[GGR_ERR_LEN];      /* detail of the last failure */
+  /* Persistent kernels launched on this context and not known to have
+   * exited (session.c counts them, atomically): gg_device_sync would wait
+   * for them forever. */
+  int sessions_running;
 };
 
 /* How a module's binary is made: plain NVRTC / hiprtc (module.c), or

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "cache.h"
+#include "describe.h"
 #include "internal.h"
 
 #ifndef GG_CUDA_HOME_DEFAULT
@@ -307,8 +308,9 @@ gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out) {
       *out = &mod->kernels[i];
       return GG_OK;
     }
-  return ggr_set_error(mod->ctx, GG_ERR_NOT_FOUND, "module %s has no kernel named '%s'",
-                       mod->desc->name ? mod->desc->name : "?", name);
+  char msg[1024];
+  ggr_missing_kernel(mod->desc, name, msg, sizeof msg);
+  return ggr_set_error(mod->ctx, GG_ERR_NOT_FOUND, "%s", msg);
 }
 
 const gg_kernel_desc *gg_kernel_describe(const gg_kernel *k) { return k ? k->desc : NULL; }

@@ -12,6 +12,7 @@
  *            stuck in a command that never returns is reported, not reset
  *            (the driver's reset blocks until the kernel ends).
  */
+#include "describe.h"
 #include "internal.h"
 #include "session_mbox.h"
 #include "gg_session.h"
@@ -51,6 +52,7 @@ struct gg_session {
   double *samples;           /* stats: ns per frame */
   uint64_t nsamples;
   int running;               /* launched and not yet terminated */
+  int counted;               /* counted in ctx->sessions_running: the kernel may still run */
   int lost;                  /* the context is gone (fault or reset) */
   gg_status final;           /* what terminate returns once done */
   char err[1024];
@@ -67,6 +69,17 @@ static gg_status fail(gg_session *s, gg_status st, const char *fmt, ...)
   if (s->ctx)
     ggr_set_error(s->ctx, st, "%s", s->err);
   return st;
+}
+
+/* The context counts the sessions whose kernel may still run (so that
+ * gg_device_sync refuses to wait for them): from the launch until the
+ * kernel is seen to have exited.  A kernel that never exits stays counted. */
+static void count_kernel(gg_session *s, int running)
+{
+  if (running == s->counted)
+    return;
+  s->counted = running;
+  __atomic_add_fetch(&s->ctx->sessions_running, running ? 1 : -1, __ATOMIC_ACQ_REL);
 }
 
 /* A vendor call: 0 is fine, else "what: NAME (string)" into s->err. */
@@ -293,11 +306,13 @@ static gg_status launch(gg_session *s)
   if (st)
     return st;
   s->running = 1;
+  count_kernel(s, 1);
   uint64_t t0 = gg_rt_now_ns();
   while (ggr_mbox_state(&s->mb) == GG_MBOX_STATE_LAUNCHED) {
     int q = be->stream_query(s->stream);
     if (q != GGR_E_NOT_READY) {
       s->running = 0;
+      count_kernel(s, 0);
       if (q != 0)
         s->lost = 1;
       return q ? vcheck(s, q, "persistent kernel at start")
@@ -350,9 +365,11 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
     s->opt.terminate_ms = 1000;
   s->pd = find_desc(mod->desc, name);
   gg_status st = GG_OK;
-  if (!s->pd)
-    st = fail(s, GG_ERR_NOT_FOUND, "module \"%s\" has no persistent kernel%s%s%s",
-              mod->desc->name, name ? " \"" : "", name ? name : "", name ? "\"" : "");
+  if (!s->pd) {
+    char msg[sizeof s->err];
+    ggr_missing_persistent(mod->desc, name, msg, sizeof msg);
+    st = fail(s, GG_ERR_NOT_FOUND, "%s", msg);
+  }
   if (!st && s->opt.buffering <= 0)
     s->opt.buffering = s->pd->buffering > 0 ? s->pd->buffering : 1;
   if (!st)
@@ -393,9 +410,11 @@ gg_status gg_session_command(gg_session *s, const char *name, int *cmd)
       *cmd = i;
       return GG_OK;
     }
-  return s ? fail(s, GG_ERR_NOT_FOUND, "no command \"%s\" in persistent \"%s\"",
-                  name ? name : "(null)", s->pd->name)
-           : GG_ERR_INVALID;
+  if (!s || !name)
+    return s ? fail(s, GG_ERR_INVALID, "gg_session_command: name is NULL") : GG_ERR_INVALID;
+  char msg[sizeof s->err];
+  ggr_missing_command(s->mod->desc, s->pd, name, msg, sizeof msg);
+  return fail(s, GG_ERR_NOT_FOUND, "%s", msg);
 }
 
 int gg_session_ncommands(const gg_session *s) { return s->ncommands; }
@@ -513,6 +532,7 @@ static void record(gg_session *s, uint64_t frame)
 static gg_status kernel_gone(gg_session *s, int q)
 {
   s->running = 0;
+  count_kernel(s, 0);
   if (q != 0) {
     s->lost = 1;
     s->final = GG_ERR_KERNEL_FAULT;
@@ -607,6 +627,8 @@ gg_status gg_session_terminate(gg_session *s)
          gg_rt_now_ns() - t0 < limit)
     sched_yield();
   s->running = 0;
+  if (q != GGR_E_NOT_READY)
+    count_kernel(s, 0);
   if (q == 0) {
     s->final = GG_OK;
   } else if (q != GGR_E_NOT_READY) {

@@ -3,7 +3,8 @@
  * gg_module_desc (generated modules are tested in their own areas):
  * saxpy and a workspace reduction against CPU references at awkward
  * sizes, all four memory spaces, copies and mirrors, streams and events,
- * cooperative launch and the refusal of an oversized grid, compile errors
+ * cooperative launch and the refusal of an oversized grid, listing a
+ * module's kernels and the not-found message, compile errors
  * naming file:line, out-of-memory, the disk and memory caches, and missing
  * libraries.  Exits 77 where there is no GPU.
  */
@@ -298,6 +299,18 @@ int main(void) {
   OK(gg_kernel_get(m, "sum", &sum));
   OK(gg_kernel_get(m, "coop", &coop));
   CHECK(gg_kernel_get(m, "nope", &none) == GG_ERR_NOT_FOUND);
+  /* listing the loaded module; a near miss is suggested and the names listed */
+  CHECK(gg_module_kernel_count(m) == 4);
+  CHECK(gg_module_kernel_name(m, 0) && !strcmp(gg_module_kernel_name(m, 0), "saxpy"));
+  CHECK(gg_module_kernel_name(m, 3) && !strcmp(gg_module_kernel_name(m, 3), "coop"));
+  CHECK(gg_module_kernel_name(m, 4) == NULL);
+  CHECK(gg_module_describe(m) && gg_module_describe(m)->nkernels == 4);
+  CHECK(gg_module_persistent_count(m) == 0 && gg_module_persistent_name(m, 0) == NULL);
+  CHECK(gg_module_command_count(m, NULL) == -1);
+  CHECK(gg_kernel_get(m, "saxpi", &none) == GG_ERR_NOT_FOUND && none == NULL);
+  printf("kernel not found: %s\n", gg_last_error(ctx));
+  CHECK(strstr(gg_last_error(ctx), "no kernel named 'saxpi' (did you mean 'saxpy'?)"));
+  CHECK(strstr(gg_last_error(ctx), "its kernels: saxpy, iota, sum, coop"));
   test_saxpy(ctx, saxpy);
   test_sum(ctx, sum);
   test_spaces(ctx, iota);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gg.h"
 #include "gg_session.h"
@@ -245,7 +246,18 @@ static void state_errors(gg_context *ctx, gg_module *mod)
   CHECK_OK(ctx, gg_session_command(se, "axpb", &cmd));
   CHECK(cmd == 0);
   CHECK(gg_session_command(se, "nope", &cmd) == GG_ERR_NOT_FOUND);
+  CHECK(strstr(gg_session_error(se), "its commands: axpb"));
+  /* a device-wide sync would wait for the session's kernel forever: it is
+   * refused (the alarm ends the test instead of hanging if it is not) */
+  alarm(60);
+  CHECK(gg_device_sync(ctx) == GG_ERR_STATE);
+  printf("device sync during a session: %s\n", gg_last_error(ctx));
+  CHECK(strstr(gg_last_error(ctx), "gg_session_terminate"));
+  CHECK_OK(ctx, gg_session_start_packed(se, 0, &a, sizeof a, NULL)); /* the session is unharmed */
+  CHECK_OK(ctx, gg_session_wait(se, 2000000000));
   CHECK_OK(ctx, gg_session_terminate(se));
+  CHECK_OK(ctx, gg_device_sync(ctx)); /* the kernel has exited: fine again */
+  alarm(0);
   CHECK_OK(ctx, gg_session_terminate(se)); /* idempotent */
   CHECK(gg_session_start_packed(se, 0, &a, sizeof a, NULL) == GG_ERR_STATE);
   gg_session_free(se);

@@ -7,7 +7,8 @@
  * threads (multi-block: tickets, partials, look-back with concurrent
  * blocks, a block size that is not a power of two) and 8 blocks x 32
  * (a one-warp block; scans of 20000 i32 then have 53 tiles of 384, so
- * look-backs cross windows of aggregates).  Sizes 1, 31, 1000,
+ * look-backs cross windows of aggregates).  Sizes 0 (an empty range:
+ * reductions write the identity, scans and tiles nothing), 1, 31, 1000,
  * 4097, 20000, the reduce inputs starting 0..3 elements past a 16-byte
  * boundary.  Each kernel keeps its workspace across launches, as the
  * runtime does, so tickets, accumulators and scan flags must be left as
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -61,7 +63,8 @@ template <class A> static void set_hidden(A &a, workspace &ws)
   if constexpr (requires { a.gg_seq; }) a.gg_seq = ++ws.seq;
 }
 
-static const long long sizes[] = { 1, 31, 1000, 4097, 20000 };
+/* 0: an empty range writes the identity (reduce) or nothing (scan, tiles) */
+static const long long sizes[] = { 0, 1, 31, 1000, 4097, 20000 };
 static const unsigned grids[][2] = { { 1, 64 }, { 3, 96 }, { 8, 32 } };
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ull;
@@ -97,6 +100,9 @@ template <class T> static T reference(const std::vector<T> &x, int op)
       return r;
     }
   }
+  if (x.empty()) /* the identity of min / max */
+    return std::numeric_limits<T>::has_infinity ? (op == MIN ? 1 : -1) * std::numeric_limits<T>::infinity()
+           : op == MIN ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
   T r = x[0];
   for (T v : x) r = op == MIN ? (v < r ? v : r) : (v > r ? v : r);
   return r;
@@ -147,7 +153,7 @@ template <class T, class A> static void check_scan(const char *name, void (*k)(A
   for (auto &gr : grids)
     for (long long n : sizes)
       for (int rep = 0; rep < 2; rep++) { /* the second launch meets the first one's flags */
-        std::vector<T> x = input<T>(SUM, n), y(n, (T)-77);
+        std::vector<T> x = input<T>(SUM, n), y(n + 1, (T)-77); /* y[n]: nothing past the end */
         A a{};
         a.x = x.data();
         a.y = y.data();
@@ -155,6 +161,10 @@ template <class T, class A> static void check_scan(const char *name, void (*k)(A
         set_hidden(a, ws);
         launch(k, a, gr[0], gr[1]);
         checks++;
+        if (y[n] != (T)-77) {
+          failures++;
+          std::printf("FAIL %s grid %ux%u n=%lld: wrote past the end\n", name, gr[0], gr[1], n);
+        }
         T run = 0;
         double mag = 0;
         for (long long i = 0; i < n; i++) {
@@ -177,7 +187,7 @@ template <class A> static void check_tile(const char *name, void (*k)(A), int ti
   for (auto &gr : grids)
     for (long long n : sizes) {
       long long nt = (n + tile - 1) / tile;
-      std::vector<int> x = input<int>(SUM, n), out(nt, -77);
+      std::vector<int> x = input<int>(SUM, n), out(nt + 1, -77); /* out[nt]: nothing past the end */
       A a{};
       a.x = x.data();
       a.out = out.data();
@@ -185,6 +195,10 @@ template <class A> static void check_tile(const char *name, void (*k)(A), int ti
       a.nt = nt;
       launch(k, a, gr[0], gr[1]);
       checks++;
+      if (out[nt] != -77) {
+        failures++;
+        std::printf("FAIL %s grid %ux%u n=%lld: wrote past the end\n", name, gr[0], gr[1], n);
+      }
       for (long long t = 0; t < nt; t++) {
         int want = 0;
         for (long long i = t * tile; i < n && i < (t + 1) * tile; i++) want += x[i];
