@@ -1207,9 +1207,23 @@ static int write_atomic(const char *dir, const char *name, const char *text, ggi
     return ggi_fail(d, "out of memory");
   }
   snprintf(path, n, "%s/%s", dir, name);
-  snprintf(tmp, n, "%s/.%s.tmp%ld", dir, name, (long)getpid());
+  snprintf(tmp, n, "%s/.%s.XXXXXX", dir, name);
   int rc = 0;
-  FILE *f = fopen(tmp, "wb");
+  /* mkstemp: a new file of our own, never a name someone could plant a
+   * symbolic link at; then the usual mode (0666 less the umask) */
+  FILE *f = NULL;
+  int fd = mkstemp(tmp);
+  if (fd >= 0) {
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) == 0) f = fdopen(fd, "wb");
+    if (!f) {
+      int e = errno;
+      close(fd);
+      remove(tmp);
+      errno = e;
+    }
+  }
   if (!f) {
     rc = ggi_fail(d, "cannot write %s: %s", tmp, strerror(errno));
   } else {

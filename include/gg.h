@@ -5,7 +5,9 @@
  * Style: opaque handles with _open/_free pairs; every fallible call returns
  * a gg_status; gg_strerror() names the code and gg_last_error() gives the
  * detail of the last failure on a context (for a compile error: the
- * compiler's log, whose lines point into the workload file).  Nothing here
+ * compiler's log, whose lines point into the workload file).  Handles may
+ * be NULL: a call returning a status then gives GG_ERR_INVALID, the others
+ * a neutral value (NULL, 0, ""), frees do nothing.  Nothing here
  * copies or synchronizes behind your back: the calls that move data or wait
  * say so in their names.
  */
@@ -77,7 +79,12 @@ int gg_arch_supported(gg_backend backend, const char *arch);
 typedef struct gg_context_options {
   gg_backend backend;       /* AUTO: CUDA if present, else HIP */
   int device;               /* ordinal, default 0 */
-  const char *cache_dir;    /* NULL: $GG_CACHE_DIR, else $XDG_CACHE_HOME/gpugen, else ~/.cache/gpugen */
+  /* NULL: $GG_CACHE_DIR, else $XDG_CACHE_HOME/gpugen, else ~/.cache/gpugen.
+   * It must be a folder only the user controls (owned by the user, not
+   * writable by others, not a symbolic link, below folders only the user
+   * or root can write); otherwise the disk cache is off, with one warning
+   * on stderr (docs/internals.md, "Runtime internals"). */
+  const char *cache_dir;
   int no_disk_cache;        /* 1: never read or write the disk cache */
   uint64_t cache_limit;     /* bytes; 0: 256 MiB */
   int verbose;              /* 1: report cache misses, corrupt entries, ... on stderr */
@@ -89,6 +96,7 @@ void gg_context_free(gg_context *ctx);
 const char *gg_last_error(const gg_context *ctx);
 /* Detail of the last failure of a call that had no context yet (open). */
 const char *gg_last_open_error(void);
+/* What the context runs on.  ctx NULL: GG_BACKEND_AUTO, "", "", 0. */
 gg_backend gg_context_backend(const gg_context *ctx);
 const char *gg_context_arch(const gg_context *ctx);    /* "sm_90", "gfx90a" */
 const char *gg_context_device_name(const gg_context *ctx);

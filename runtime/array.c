@@ -56,9 +56,17 @@ static gg_status alloc_space(gg_context *ctx, gg_array *a) {
 }
 
 gg_status gg_array_alloc(gg_context *ctx, gg_space space, size_t bytes, gg_array **out) {
-  if (!ctx || !out) return GG_ERR_INVALID;
-  *out = NULL;
+  if (out) *out = NULL;
+  if (!ctx || !out) return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: out is NULL")
+                               : GG_ERR_INVALID;
   if (bytes == 0) return ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: zero bytes");
+  if ((unsigned)space > GG_SPACE_HOST)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: unknown memory space %d", (int)space);
+  /* offsets into an array are added to its address in 64 bits, and the
+   * largest address space of any device is far below 2^63 */
+  if (bytes > (size_t)INT64_MAX)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: %zu bytes (at most 2^63 - 1)",
+                         bytes);
   gg_array *a = calloc(1, sizeof *a);
   if (!a) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
   a->ctx = ctx;
@@ -91,6 +99,7 @@ void *gg_array_host(const gg_array *a) { return a ? a->host : NULL; }
 void *gg_array_native(const gg_array *a) { return a ? (void *)(uintptr_t)a->dptr : NULL; }
 
 gg_status gg_array_mirror(const gg_array *a, gg_array **mirror) {
+  if (mirror) *mirror = NULL;
   if (!a || !mirror) return GG_ERR_INVALID;
   return gg_array_alloc(a->ctx, GG_SPACE_HOST, a->bytes, mirror);
 }
@@ -100,6 +109,21 @@ static gg_status check_range(gg_context *ctx, const gg_array *a, size_t off, siz
   if (off > a->bytes || bytes > a->bytes - off)
     return ggr_set_error(ctx, GG_ERR_INVALID, "copy: %s range [%zu, %zu+%zu) is outside the "
                          "%zu-byte array", end, off, off, bytes, a->bytes);
+  return GG_OK;
+}
+
+/* Host memory of the caller: [p, p + bytes) must not wrap the address space. */
+static gg_status check_host(gg_context *ctx, const void *p, size_t bytes, const char *end) {
+  if (bytes > UINTPTR_MAX - (uintptr_t)p)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "copy: %s host range of %zu bytes at %p wraps "
+                         "the address space", end, bytes, p);
+  return GG_OK;
+}
+
+/* A stream must belong to the context of the arrays it moves. */
+static gg_status check_stream(gg_context *ctx, const gg_stream *s, const char *what) {
+  if (s && s->ctx != ctx)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "%s: the stream belongs to another context", what);
   return GG_OK;
 }
 
@@ -118,6 +142,7 @@ gg_status gg_copy(gg_array *dst, size_t dst_off, const gg_array *src, size_t src
   if (src->ctx != ctx) return ggr_set_error(ctx, GG_ERR_INVALID, "copy between two contexts");
   gg_status st = check_range(ctx, dst, dst_off, bytes, "destination");
   if (!st) st = check_range(ctx, src, src_off, bytes, "source");
+  if (!st) st = check_stream(ctx, stream, "copy");
   return st ? st : do_copy(ctx, dst->dptr + dst_off, src->dptr + src_off, bytes, stream);
 }
 
@@ -125,6 +150,8 @@ gg_status gg_copy_from_host(gg_array *dst, size_t dst_off, const void *src, size
                             gg_stream *stream) {
   if (!dst || (!src && bytes)) return GG_ERR_INVALID;
   gg_status st = check_range(dst->ctx, dst, dst_off, bytes, "destination");
+  if (!st) st = check_host(dst->ctx, src, bytes, "source");
+  if (!st) st = check_stream(dst->ctx, stream, "copy");
   return st ? st : do_copy(dst->ctx, dst->dptr + dst_off, (ggr_dptr)(uintptr_t)src, bytes, stream);
 }
 
@@ -132,12 +159,16 @@ gg_status gg_copy_to_host(void *dst, const gg_array *src, size_t src_off, size_t
                           gg_stream *stream) {
   if (!src || (!dst && bytes)) return GG_ERR_INVALID;
   gg_status st = check_range(src->ctx, src, src_off, bytes, "source");
+  if (!st) st = check_host(src->ctx, dst, bytes, "destination");
+  if (!st) st = check_stream(src->ctx, stream, "copy");
   return st ? st : do_copy(src->ctx, (ggr_dptr)(uintptr_t)dst, src->dptr + src_off, bytes, stream);
 }
 
 gg_status gg_fill_zero(gg_array *a, gg_stream *stream) {
   if (!a) return GG_ERR_INVALID;
   gg_context *ctx = a->ctx;
+  gg_status cs = check_stream(ctx, stream, "fill");
+  if (cs) return cs;
   if (!stream && (a->space == GG_SPACE_HOST || a->space == GG_SPACE_MAPPED)) { /* host memory: no driver call */
     memset(a->host, 0, a->bytes);
     return GG_OK;

@@ -1,9 +1,11 @@
 /* cache.c - the on-disk kernel cache; see cache.h. */
 #include "cache.h"
+#include "internal.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,10 +112,53 @@ static int make_dirs(const char *dir) {
   return 0;
 }
 
+/* Why someone other than the user or root could add, replace or rename a
+ * file in this folder above the cache, or NULL.  A sticky folder (/tmp)
+ * lets others add files but not touch anyone else's. */
+static const char *unsafe_above(const struct stat *sb) {
+  if (sb->st_uid != geteuid() && sb->st_uid != 0) return "belongs to another user (neither you nor root)";
+  if ((sb->st_mode & 022) && !(sb->st_mode & S_ISVTX)) return "is writable by group or others";
+  return NULL;
+}
+
+/* Binaries in the cache are loaded and run on the GPU, so the folder must
+ * be one only the user controls: a real folder (not a symbolic link)
+ * owned by the user and writable by no one else, below folders (symbolic
+ * links resolved) owned by the user or root that no one else can write
+ * either (except sticky ones).  Returns 0, or -1 with the reason in why. */
+static int check_trusted(const char *dir, char *why, size_t n) {
+  struct stat sb;
+  if (lstat(dir, &sb)) return snprintf(why, n, "cannot inspect it (%s)", strerror(errno)), -1;
+  if (S_ISLNK(sb.st_mode)) return snprintf(why, n, "it is a symbolic link"), -1;
+  if (!S_ISDIR(sb.st_mode)) return snprintf(why, n, "it is not a folder"), -1;
+  const char *bad = sb.st_uid != geteuid() ? "belongs to another user"
+                  : sb.st_mode & 022 ? "is writable by group or others" : NULL;
+  if (bad)
+    return snprintf(why, n, "it %s (uid %ld, mode %04o; this user is uid %ld)", bad,
+                    (long)sb.st_uid, (unsigned)(sb.st_mode & 07777), (long)geteuid()), -1;
+  /* the folders above it, as they really are */
+  char real[PATH_MAX];
+  if (!realpath(dir, real)) return snprintf(why, n, "cannot resolve it (%s)", strerror(errno)), -1;
+  *strrchr(real, '/') = 0; /* the parent; "" for "/" */
+  size_t len = strlen(real);
+  for (size_t i = 0; i <= len; i++) { /* "/", then each folder down to the parent */
+    if (i < len && real[i] != '/') continue;
+    char keep = real[i];
+    real[i] = 0;
+    const char *here = i == 0 ? "/" : real;
+    const char *above = lstat(here, &sb) ? strerror(errno) : unsafe_above(&sb);
+    if (above)
+      snprintf(why, n, "the folder %s above it %s (uid %ld, mode %04o)", here, above,
+               (long)sb.st_uid, (unsigned)(sb.st_mode & 07777));
+    real[i] = keep;
+    if (above) return -1;
+  }
+  return 0;
+}
+
 static void disable(ggr_cache *c, const char *why) {
   c->enabled = 0;
-  fprintf(stderr, "gpugen: warning: kernel cache disabled: %s%s%s\n", why,
-          c->dir[0] ? " - " : "", c->dir);
+  ggr_warn("warning: kernel cache disabled: %s%s%s", why, c->dir[0] ? " - " : "", c->dir);
 }
 
 gg_status ggr_cache_open(ggr_cache **out, const char *dir, uint64_t limit, int verbose) {
@@ -128,15 +173,20 @@ gg_status ggr_cache_open(ggr_cache **out, const char *dir, uint64_t limit, int v
   } else if (default_dir(c->dir, sizeof c->dir)) {
     c->dir[0] = 0;
   }
+  /* "dir/" would make lstat follow a symbolic link named dir */
+  for (size_t n = strlen(c->dir); n > 1 && c->dir[n - 1] == '/'; n--) c->dir[n - 1] = 0;
   if (!c->dir[0]) {
     disable(c, "no cache folder (set GG_CACHE_DIR or HOME)");
     return GG_OK;
   }
-  struct stat sb;
-  if (make_dirs(c->dir) || stat(c->dir, &sb) || !S_ISDIR(sb.st_mode)) {
-    char why[128];
+  char why[PATH_MAX + 160];
+  if (make_dirs(c->dir)) {
     snprintf(why, sizeof why, "cannot create the folder (%s)", strerror(errno));
     disable(c, why);
+  } else if (check_trusted(c->dir, why, sizeof why)) {
+    char msg[sizeof why + 80];
+    snprintf(msg, sizeof msg, "not a safe place for GPU code: %s", why);
+    disable(c, msg);
   } else if (access(c->dir, W_OK | X_OK)) {
     disable(c, "the folder is not writable");
   }
@@ -178,6 +228,10 @@ static void *read_entry(int fd, ggr_key key, size_t *size, const char **why) {
   struct stat sb;
   entry_header h;
   if (fstat(fd, &sb)) return *why = "cannot stat", NULL;
+  /* only a regular file the user wrote: never a FIFO, device or another's file */
+  if (!S_ISREG(sb.st_mode)) return *why = "not a regular file", NULL;
+  if (sb.st_uid != geteuid()) return *why = "owned by another user", NULL;
+  if (sb.st_mode & 022) return *why = "writable by group or others", NULL;
   if (sb.st_size == 0) return *why = "empty file", NULL;
   if ((size_t)sb.st_size < sizeof h) return *why = "truncated header", NULL;
   if (read_full(fd, &h, sizeof h)) return *why = "unreadable header", NULL;
@@ -207,15 +261,21 @@ gg_status ggr_cache_get(ggr_cache *c, ggr_key key, void **data, size_t *size) {
   if (!ggr_cache_enabled(c)) return GG_ERR_NOT_FOUND;
   char path[1100];
   entry_path(c, key, path, sizeof path);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  /* O_NOFOLLOW: a symbolic link is not an entry; O_NONBLOCK: opening a
+   * FIFO must not wait for a writer (read_entry then refuses it) */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  const char *why = NULL;
+  if (fd < 0 && errno != ELOOP) {
     c->stats.misses++;
     return GG_ERR_NOT_FOUND;
   }
-  const char *why = NULL;
-  *data = read_entry(fd, key, size, &why);
-  if (*data) futimens(fd, NULL); /* a hit: most recently used now */
-  close(fd);
+  if (fd < 0) {
+    why = "a symbolic link";
+  } else {
+    *data = read_entry(fd, key, size, &why);
+    if (*data) futimens(fd, NULL); /* a hit: most recently used now */
+    close(fd);
+  }
   if (*data) {
     c->stats.hits++;
     return GG_OK;
@@ -223,7 +283,7 @@ gg_status ggr_cache_get(ggr_cache *c, ggr_key key, void **data, size_t *size) {
   /* A bad entry is a miss: remove it so the recompile rewrites it. */
   c->stats.misses++;
   c->stats.bad_entries++;
-  if (c->verbose) fprintf(stderr, "gpugen: cache entry %s: %s; recompiling\n", path, why);
+  if (c->verbose) ggr_warn("cache entry %s: %s; recompiling", path, why);
   unlink(path);
   return GG_ERR_NOT_FOUND;
 }
@@ -251,7 +311,7 @@ gg_status ggr_cache_put(ggr_cache *c, ggr_key key, const void *data, size_t size
   snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    if (c->verbose) fprintf(stderr, "gpugen: cache write %s: %s\n", tmp, strerror(errno));
+    if (c->verbose) ggr_warn("cache write %s: %s", tmp, strerror(errno));
     return GG_ERR_CACHE;
   }
   entry_header h;
@@ -267,7 +327,7 @@ gg_status ggr_cache_put(ggr_cache *c, ggr_key key, const void *data, size_t size
   bad |= close(fd) != 0;
   /* rename is atomic: readers see the old entry, no entry, or this one */
   if (bad || rename(tmp, path)) {
-    if (c->verbose) fprintf(stderr, "gpugen: cache write %s: %s\n", path, strerror(errno));
+    if (c->verbose) ggr_warn("cache write %s: %s", path, strerror(errno));
     unlink(tmp);
     return GG_ERR_CACHE;
   }
@@ -307,7 +367,7 @@ int ggr_cache_evict(ggr_cache *c) {
   while ((de = readdir(d))) {
     if (!is_entry_name(de->d_name)) continue;
     struct stat sb;
-    if (fstatat(dirfd(d), de->d_name, &sb, 0) || !S_ISREG(sb.st_mode)) continue;
+    if (fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISREG(sb.st_mode)) continue;
     if (n == cap) {
       size_t ncap = cap ? cap * 2 : 64;
       file_info *f = realloc(files, ncap * sizeof *f);

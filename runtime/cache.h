@@ -9,10 +9,12 @@
  * file (mtime), and eviction removes the least recently touched entries
  * until the folder is under the size limit.
  *
- * Anything wrong with the folder (missing and not creatable, read-only)
- * disables the cache with one warning on stderr; anything wrong with an
- * entry (corrupt, truncated, foreign, empty) is a miss, reported when
- * verbose, and the entry is rewritten after the recompile.
+ * Anything wrong with the folder (missing and not creatable, read-only,
+ * or a place where someone other than the user or root could put a file:
+ * see check_trusted in cache.c) disables the cache with one warning on
+ * stderr; anything wrong with an entry (corrupt, truncated, foreign, empty,
+ * not a regular file of the user's, a symbolic link) is a miss, reported
+ * when verbose, and the entry is rewritten after the recompile.
  */
 #ifndef GGR_CACHE_H
 #define GGR_CACHE_H

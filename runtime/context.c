@@ -42,11 +42,64 @@ const char *gg_strerror(gg_status s) {
   return "unknown gpugen status";
 }
 
+/* Control characters (C0, DEL, and C1 as UTF-8 encodes them) become
+ * \xNN, so a name or path inside a message can neither drive the terminal
+ * nor start a line of its own.  keep_lines keeps '\n' and '\t'. */
+void ggr_clean(char *dst, size_t n, const char *src, int keep_lines) {
+  if (n == 0) return;
+  size_t o = 0;
+  for (const unsigned char *p = (const unsigned char *)src; *p; p++) {
+    int c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+    int ctl = *p < 0x20 || *p == 0x7f || c1;
+    if (ctl && keep_lines && (*p == '\n' || *p == '\t')) ctl = 0;
+    if (!ctl) {
+      if (o + 1 >= n) break;
+      dst[o++] = (char)*p;
+      continue;
+    }
+    unsigned v = c1 ? *++p : *p; /* C1: escape its code point, U+0080..U+009F */
+    if (o + 4 >= n) break;
+    snprintf(dst + o, 5, "\\x%02x", v);
+    o += 4;
+  }
+  dst[o] = 0;
+}
+
+void ggr_formatv(char *dst, size_t n, const char *fmt, va_list ap) {
+  /* format first, then copy: an argument may point into dst (ctx->err) */
+  char tmp[GGR_ERR_LEN];
+  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  ggr_clean(dst, n, tmp, 0);
+}
+
+void ggr_format(char *dst, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ggr_formatv(dst, n, fmt, ap);
+  va_end(ap);
+}
+
+void ggr_warn(const char *fmt, ...) {
+  char msg[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  ggr_formatv(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "gpugen: %s\n", msg);
+}
+
 gg_status ggr_set_errorv(gg_context *ctx, gg_status status, const char *fmt, va_list ap) {
   char *buf = ctx ? ctx->err : open_error;
   size_t n = ctx ? sizeof ctx->err : sizeof open_error;
-  vsnprintf(buf, n, fmt, ap);
+  ggr_formatv(buf, n, fmt, ap);
   return status;
+}
+
+void ggr_append_log(gg_context *ctx, const char *log) {
+  size_t used = strlen(ctx->err);
+  if (used + 1 >= sizeof ctx->err) return;
+  ctx->err[used] = '\n';
+  ggr_clean(ctx->err + used + 1, sizeof ctx->err - used - 1, log ? log : "(no log)", 1);
 }
 
 gg_status ggr_set_error(gg_context *ctx, gg_status status, const char *fmt, ...) {
@@ -224,10 +277,10 @@ void gg_context_free(gg_context *ctx) {
   free(ctx);
 }
 
-gg_backend gg_context_backend(const gg_context *ctx) { return ctx->be->kind; }
-const char *gg_context_arch(const gg_context *ctx) { return ctx->arch; }
-const char *gg_context_device_name(const gg_context *ctx) { return ctx->device_name; }
-int gg_context_sm_count(const gg_context *ctx) { return ctx->sm_count; }
+gg_backend gg_context_backend(const gg_context *ctx) { return ctx ? ctx->be->kind : GG_BACKEND_AUTO; }
+const char *gg_context_arch(const gg_context *ctx) { return ctx ? ctx->arch : ""; }
+const char *gg_context_device_name(const gg_context *ctx) { return ctx ? ctx->device_name : ""; }
+int gg_context_sm_count(const gg_context *ctx) { return ctx ? ctx->sm_count : 0; }
 
 gg_status gg_device_sync(gg_context *ctx) {
   if (!ctx) return GG_ERR_INVALID;
@@ -238,8 +291,8 @@ gg_status gg_device_sync(gg_context *ctx) {
 /* ---- streams and events ---- */
 
 gg_status gg_stream_open(gg_context *ctx, gg_stream **out) {
+  if (out) *out = NULL;
   if (!ctx || !out) return GG_ERR_INVALID;
-  *out = NULL;
   gg_stream *s = calloc(1, sizeof *s);
   if (!s) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
   s->ctx = ctx;
@@ -265,8 +318,8 @@ gg_status gg_stream_sync(gg_stream *s) {
 }
 
 gg_status gg_event_open(gg_context *ctx, gg_event **out) {
+  if (out) *out = NULL;
   if (!ctx || !out) return GG_ERR_INVALID;
-  *out = NULL;
   gg_event *e = calloc(1, sizeof *e);
   if (!e) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
   e->ctx = ctx;

@@ -17,6 +17,17 @@ struct ggr_key;
 
 #define GGR_ERR_LEN 8192      /* compiler logs can be long; keep the head */
 #define GGR_MAX_ARGS 4096     /* the CUDA kernel-parameter limit of older GPUs */
+#define GGR_MAX_BLOCKS 0x7fffffff /* blocks of one launch (the driver's grid.x limit) */
+/* The most indices a range (or teams a league) may have: kernels step
+ * through it by the whole grid in long long, so it stays far from
+ * INT64_MAX; no device gets near it (2^62 indices). */
+#define GGR_MAX_WORK (INT64_C(1) << 62)
+
+/* a * b + c in size_t: 0, or -1 when it does not fit. */
+static inline int ggr_mul_add_size(size_t a, size_t b, size_t c, size_t *out) {
+  size_t p;
+  return __builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(p, c, out) ? -1 : 0;
+}
 
 struct gg_context {
   ggr_backend *be;            /* owned */
@@ -98,6 +109,19 @@ struct gg_event {
 gg_status ggr_set_error(gg_context *ctx, gg_status status, const char *fmt, ...)
   __attribute__((format(printf, 3, 4)));
 gg_status ggr_set_errorv(gg_context *ctx, gg_status status, const char *fmt, va_list ap);
+/* Append a multi-line text (a compiler log) to ctx's last error, after a
+ * newline; the one way a message gets more than one line. */
+void ggr_append_log(gg_context *ctx, const char *log);
+
+/* Every message the runtime writes goes through these: printf-style into
+ * dst, with control characters written as \xNN (ggr_clean), so names and
+ * paths from the user can't forge lines or drive a terminal.  Arguments
+ * may point into dst. */
+void ggr_format(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ggr_formatv(char *dst, size_t n, const char *fmt, va_list ap);
+void ggr_clean(char *dst, size_t n, const char *src, int keep_lines);
+/* One line "gpugen: <message>" on stderr (warnings, verbose reports). */
+void ggr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Check a vendor call: 0 -> GG_OK; else records "<what>: <NAME> (<string>)"
  * and returns the mapped status. */

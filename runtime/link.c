@@ -239,8 +239,9 @@ static gg_status rdc_compile(gg_context *ctx, const gg_module_desc *d, void **bi
                                       d->cuda_source, d->cuda_options, &res);
   *ms = ggr_now_ms() - t0;
   if (st) {
-    ggr_set_error(ctx, st, "%s: NVRTC -rdc + nvJitLink for %s failed:\n%s",
-                  d->name ? d->name : "module", ctx->arch, res.log ? res.log : "(no log)");
+    ggr_set_error(ctx, st, "%s: NVRTC -rdc + nvJitLink for %s failed:",
+                  d->name ? d->name : "module", ctx->arch);
+    ggr_append_log(ctx, res.log);
     gg_compile_result_free(&res);
     return st;
   }

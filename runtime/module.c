@@ -93,13 +93,18 @@ static gg_status compile_module(gg_context *ctx, const gg_module_desc *d, void *
                         cuda ? d->cuda_options : d->hip_options, &res);
   *ms = ggr_now_ms() - t0;
   if (st) {
-    ggr_set_error(ctx, st, "%s: %s for %s failed:\n%s", d->name ? d->name : "module",
-                  ctx->rtc->name, target, res.log ? res.log : "(no log)");
+    ggr_set_error(ctx, st, "%s: %s for %s failed:", d->name ? d->name : "module",
+                  ctx->rtc->name, target);
+    ggr_append_log(ctx, res.log);
     gg_compile_result_free(&res);
     return st;
   }
-  if (ctx->verbose && res.log && res.log[0])
-    fprintf(stderr, "gpugen: %s: %s log:\n%s\n", d->name, ctx->rtc->name, res.log);
+  if (ctx->verbose && res.log && res.log[0]) {
+    char log[GGR_ERR_LEN];
+    ggr_clean(log, sizeof log, res.log, 1);
+    ggr_warn("%s: %s log:", d->name ? d->name : "module", ctx->rtc->name);
+    fprintf(stderr, "%s\n", log);
+  }
   *bin = res.binary;
   *size = res.binary_size;
   res.binary = NULL;
@@ -131,8 +136,8 @@ static gg_status get_binary(gg_context *ctx, gg_module *m, int skip_cache, void 
   gg_status st = m->builder->compile(ctx, m->desc, bin, size, &m->compile_ms);
   if (st) return st;
   if (ggr_cache_put(ctx->cache, (ggr_key){m->key_lo, m->key_hi}, *bin, *size) && ctx->verbose)
-    fprintf(stderr, "gpugen: could not store %s in the cache (%s)\n", m->desc->name,
-            ggr_cache_dir(ctx->cache));
+    ggr_warn("could not store %s in the cache (%s)", m->desc->name ? m->desc->name : "?",
+             ggr_cache_dir(ctx->cache));
   return GG_OK;
 }
 
@@ -143,7 +148,18 @@ static gg_status alloc_workspace(gg_kernel *k) {
   int64_t max_grid = k->resident;
   if (kd->grid_rule == GG_GRID_FIXED && !kd->cap_resident && kd->mode != GG_LAUNCH_COOPERATIVE)
     max_grid = kd->grid_fixed;
-  size_t bytes = kd->ws_fixed + (size_t)kd->ws_per_block * (size_t)(max_grid > 0 ? max_grid : 1);
+  if (max_grid < 1) max_grid = 1;
+  /* a launch has at most GGR_MAX_BLOCKS blocks, so a larger fixed grid
+   * would be refused at launch anyway: refuse it here, before the size
+   * of its workspace can overflow */
+  if (max_grid > GGR_MAX_BLOCKS)
+    return ggr_set_error(ctx, GG_ERR_INVALID, "kernel %s: grid of %lld blocks (at most %d)",
+                         kd->name, (long long)max_grid, GGR_MAX_BLOCKS);
+  size_t bytes;
+  if (ggr_mul_add_size((size_t)kd->ws_per_block, (size_t)max_grid, kd->ws_fixed, &bytes))
+    return ggr_set_error(ctx, GG_ERR_INVALID, "kernel %s: workspace of %u + %u x %lld bytes "
+                         "overflows", kd->name, kd->ws_fixed, kd->ws_per_block,
+                         (long long)max_grid);
   gg_status st = ggr_check(ctx, ctx->be->mem_alloc(&k->ws, bytes), "workspace allocation");
   /* zero-filled once; kernels leave it zeroed (docs/internals.md) */
   if (!st) st = ggr_check(ctx, ctx->be->memset_sync(k->ws, 0, bytes), "workspace zero-fill");
@@ -172,7 +188,9 @@ static gg_status resolve_kernel(gg_module *m, int i) {
   st = ggr_check(ctx, ctx->be->occupancy(&k->resident_per_sm, k->fn, kd->block_size,
                                          kd->shared_bytes), what);
   if (st) return st;
-  k->resident = k->resident_per_sm * ctx->sm_count;
+  /* the driver's figures, kept within what a launch can have */
+  int64_t resident = (int64_t)k->resident_per_sm * ctx->sm_count;
+  k->resident = resident < 0 ? 0 : resident > GGR_MAX_BLOCKS ? GGR_MAX_BLOCKS : (int)resident;
   return alloc_workspace(k);
 }
 
@@ -209,8 +227,8 @@ gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module 
 
 gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, const ggr_builder *b,
                                gg_module **out) {
+  if (out) *out = NULL;
   if (!ctx || !desc || !out) return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "%s: NULL argument", b->what) : GG_ERR_INVALID;
-  *out = NULL;
   for (gg_module *m = ctx->modules; m; m = m->next)
     if (m->desc == desc && m->builder == b) {
       m->refs++;
@@ -245,8 +263,8 @@ gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, cons
     if (r && m->from_cache) {
       /* a valid entry the driver refuses (driver changed under us): rebuild */
       if (ctx->verbose)
-        fprintf(stderr, "gpugen: cached binary for %s refused (%s); recompiling\n", desc->name,
-                ctx->be->err_name(r));
+        ggr_warn("cached binary for %s refused (%s); recompiling",
+                 desc->name ? desc->name : "?", ctx->be->err_name(r));
       free(bin);
       bin = NULL;
       st = get_binary(ctx, m, 1, &bin, &size);
@@ -283,15 +301,17 @@ void gg_module_free(gg_module *mod) {
 }
 
 gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out) {
-  if (!mod || !name || !out) return GG_ERR_INVALID;
-  *out = NULL;
+  if (out) *out = NULL;
+  if (!mod || !name || !out)
+    return mod ? ggr_set_error(mod->ctx, GG_ERR_INVALID, "gg_kernel_get: NULL argument")
+               : GG_ERR_INVALID;
   for (int i = 0; i < mod->desc->nkernels; i++)
     if (!strcmp(mod->kernels[i].desc->name, name) || !strcmp(mod->kernels[i].desc->symbol, name)) {
       *out = &mod->kernels[i];
       return GG_OK;
     }
   return ggr_set_error(mod->ctx, GG_ERR_NOT_FOUND, "module %s has no kernel named '%s'",
-                       mod->desc->name, name);
+                       mod->desc->name ? mod->desc->name : "?", name);
 }
 
 const gg_kernel_desc *gg_kernel_describe(const gg_kernel *k) { return k ? k->desc : NULL; }

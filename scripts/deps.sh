@@ -9,6 +9,8 @@
 #   libxxhash-dev     cache keys
 #   cmake, pkg-config, a C compiler (build-essential)
 #   clang, libclang-rt-14-dev   only for `scripts/test --fuzz` (GG_DEPS_FUZZ=1)
+# and, not from Debian: NVIDIA MathDx (the nvidia-mathdx wheel, headers only)
+# unpacked into .deps/mathdx by scripts/fetch-mathdx.py.
 # The CUDA toolkit (NVRTC, headers) is expected at $CUDA_HOME, else
 # /usr/local/cuda; it is not a Debian package.  It need not be registered
 # with the dynamic loader: libgg finds NVRTC's companions itself.
@@ -42,11 +44,23 @@ if command -v python3 >/dev/null && ! python3 -c "import matplotlib" 2>/dev/null
        "bench/plot_latency.py and its test are skipped"
 fi
 
+# NVIDIA MathDx (cuFFTDx, cuBLASDx device headers) from the nvidia-mathdx
+# wheel, unpacked into .deps/mathdx (no pip, no Python package installed).
+gg_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [ -n "${GG_MATHDX_DIR:-}" ]; then
+  [ -f "$GG_MATHDX_DIR/include/cufftdx.hpp" ] || echo "deps: GG_MATHDX_DIR=$GG_MATHDX_DIR holds no include/cufftdx.hpp" >&2
+elif ! command -v python3 >/dev/null; then
+  echo "deps: no python3, so MathDx was not fetched (apt-get install python3); its tests are skipped" >&2
+elif ! gg_out="$(python3 "$gg_root/scripts/fetch-mathdx.py" "$gg_root/.deps/mathdx" 2>&1)"; then
+  echo "deps: MathDx not installed: $gg_out; its tests are skipped (retry: scripts/fetch-mathdx.py .deps/mathdx)" >&2
+else
+  echo "deps: $gg_out"
+fi
+
 # Prove the compilers work as libgg will use them: one trivial compile each,
 # through the runtime's own loader (runtime/compile.c + runtime/toolkit.c).
 export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
 gg_probe_dir="$(mktemp -d)"
-gg_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if cc -std=gnu11 -I"$gg_root/include" -I"$gg_root/runtime" "-DGG_CUDA_HOME_DEFAULT=\"$CUDA_HOME\"" \
       "$gg_root/scripts/compiler-probe.c" "$gg_root/runtime/compile.c" "$gg_root/runtime/toolkit.c" \
       -ldl -o "$gg_probe_dir/probe" 2>"$gg_probe_dir/cc.log"; then
