@@ -187,6 +187,7 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
     memcpy(plan, shape.cmd, (size_t)h->ncommands * sizeof *plan);
     if (ggi_emit_persistent(&gm, p, GGI_TARGET_CUDA, NULL, &src, &d)) {
       snprintf(err, errlen, "%s", d.msg);
+      free(plan);
       ggi_buf_free(&src);
       return NULL;
     }
@@ -224,8 +225,10 @@ void hm_module_free(const gg_module_desc *md)
 {
   if (!md)
     return;
-  for (int i = 0; i < md->npersistent; i++)
+  for (int i = 0; i < md->npersistent; i++) {
     free((void *)md->persistent[i].symbol);
+    free((void *)md->persistent[i].plan);
+  }
   free((void *)md->persistent);
   free((void *)md->kernels);
   free((void *)md->cuda_source);
