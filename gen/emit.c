@@ -11,6 +11,7 @@
  * Output is deterministic: no time, no pointers, IR order everywhere.
  */
 #include "emit.h"
+#include "frame.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -88,8 +89,8 @@ static const char *dtype_name(gg_dtype t)
 
 static const char *pattern_name(gg_pattern p)
 {
-  static const char *names[] = {"for", "reduce", "scan", "team", "tile_reduce"};
-  return (unsigned)p <= GG_PATTERN_TILE_REDUCE ? names[p] : "?";
+  static const char *names[] = {"for", "reduce", "scan", "team", "tile_reduce", "frame"};
+  return (unsigned)p <= GG_PATTERN_FRAME ? names[p] : "?";
 }
 
 static const char *op_name(ggi_op op)
@@ -249,6 +250,7 @@ int ggi_kernel_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
                     ggi_diag *d)
 {
   memset(p, 0, sizeof *p);
+  if (k->pattern == GG_PATTERN_FRAME) return ggi_frame_plan(k, target, a, p, d);
   if (is_reduce_like(k)) {
     if (ggi_reduce_plan(k, target, a, p, d) != 0) return -1;
     p->features |= view_features(k);
@@ -722,6 +724,7 @@ static int render_parts(const char *templates_dir, const ggi_plan *plan, const g
 static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned target,
                          const char *templates_dir, ggi_buf *out, ggi_diag *d)
 {
+  if (k->pattern == GG_PATTERN_FRAME) return ggi_emit_frame(m, k, target, templates_dir, out, d);
   ggi_plan plan;
   ggi_dict dict;
   if (ggi_kernel_plan(k, target, m->arena, &plan, d) != 0) return -1;
@@ -761,6 +764,7 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
   ggi_dict none = {0};
   const char *prelude = target == GGI_TARGET_HIP ? "hip/prelude.hip" : "cuda/prelude.cuh";
   int rc = ggi_render_template(templates_dir, prelude, &none, &b, d);
+  int frames = 0; /* the frame barrier goes in once, before the first frame */
   for (int i = 0; rc == 0 && i < m->nkernels; i++) {
     /* persistent commands are rendered for their persistent kernel's
        targets even when they are not launched on their own there */
@@ -769,7 +773,11 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
       for (int c = 0; c < m->persistent[p].ncommands; c++)
         if (m->persistent[p].command_index[c] == i && (m->persistent[p].targets & target))
           wanted = 1;
-    if (wanted) rc = render_kernel(m, &m->kernels[i], target, templates_dir, &b, d);
+    if (wanted && m->kernels[i].pattern == GG_PATTERN_FRAME && !frames++)
+      rc = ggi_render_template(templates_dir,
+                               target == GGI_TARGET_HIP ? "hip/frame.hip" : "cuda/frame.cuh", &none,
+                               &b, d);
+    if (wanted && rc == 0) rc = render_kernel(m, &m->kernels[i], target, templates_dir, &b, d);
   }
   for (int i = 0; rc == 0 && i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];
@@ -870,7 +878,8 @@ static void put_params(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, con
 static const char *const rule_enum[] = {"GG_GRID_COVER", "GG_GRID_LEAGUE", "GG_GRID_FIXED",
                                         "GG_GRID_RESIDENT"};
 static const char *const pattern_enum[] = {"GG_PATTERN_FOR", "GG_PATTERN_REDUCE", "GG_PATTERN_SCAN",
-                                           "GG_PATTERN_TEAM", "GG_PATTERN_TILE_REDUCE"};
+                                           "GG_PATTERN_TEAM", "GG_PATTERN_TILE_REDUCE",
+                                           "GG_PATTERN_FRAME"};
 
 static void put_features(ggi_buf *b, unsigned feat)
 {
@@ -909,10 +918,13 @@ static int kernel_info(const ggi_module *m, const ggi_kernel *k, kinfo *ki, ggi_
 static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, const kinfo *ki)
 {
   const ggi_plan *p = &ki->plan;
-  ggi_buf_printf(b, "  {.name = \"%s\", .symbol = \"gg_%s\", .pattern = %s,\n", k->name, k->name,
-                 pattern_enum[k->pattern]);
+  /* a frame has no function of its own: its stages run in a persistent kernel */
+  ggi_buf_printf(b, "  {.name = \"%s\", .symbol = \"gg_%s%s\", .pattern = %s,\n", k->name,
+                 k->pattern == GG_PATTERN_FRAME ? "frame_" : "", k->name, pattern_enum[k->pattern]);
   ggi_buf_printf(b, "   .mode = %s, .rank = %d, .range = {",
-                 k->launch == GG_LAUNCH_COOPERATIVE ? "GG_LAUNCH_COOPERATIVE" : "GG_LAUNCH_CLASSIC",
+                 k->launch == GG_LAUNCH_COOPERATIVE   ? "GG_LAUNCH_COOPERATIVE"
+                 : k->launch == GG_LAUNCH_PERSISTENT ? "GG_LAUNCH_PERSISTENT"
+                                                     : "GG_LAUNCH_CLASSIC",
                  k->rank);
   for (int dim = 0; dim < 3; dim++) {
     if (dim < k->rank) put_extent_desc(b, k, &k->range[dim]);
@@ -1110,9 +1122,15 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   ggi_buf_puts(b, "\n");
 
   if (!typed || nargs == 0) return; /* 16-bit scalars have no gg_arg constructor */
-  /* gg_-prefixed locals: workload names can't collide with them */
-  ggi_buf_printf(b, "static inline gg_status gg_%s_launch_%s(gg_kernel *gg_k, gg_stream *gg_s",
-                 m->name, k->name);
+  /* gg_-prefixed locals: workload names can't collide with them.  A frame
+     is started in a session (command gg_cmd), never launched. */
+  int frame = k->pattern == GG_PATTERN_FRAME;
+  if (frame)
+    ggi_buf_printf(b, "static inline gg_status gg_%s_start_%s(gg_session *gg_s, int gg_cmd, "
+                      "uint64_t *gg_frame", m->name, k->name);
+  else
+    ggi_buf_printf(b, "static inline gg_status gg_%s_launch_%s(gg_kernel *gg_k, gg_stream *gg_s",
+                   m->name, k->name);
   for (int i = 0; i < lay->n; i++) {
     const field *f = &lay->f[i];
     if (f->kind == GG_PARAM_HIDDEN) continue;
@@ -1128,7 +1146,10 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
                    f->kind == GG_PARAM_VIEW ? "gg_arg_array" : gg_arg_fn(f->dtype), f->name);
     first = 0;
   }
-  ggi_buf_printf(b, "};\n  return gg_launch(gg_k, gg_s, gg_a, %d);\n}\n", nargs);
+  if (frame)
+    ggi_buf_printf(b, "};\n  return gg_session_start(gg_s, gg_cmd, gg_a, %d, gg_frame);\n}\n", nargs);
+  else
+    ggi_buf_printf(b, "};\n  return gg_launch(gg_k, gg_s, gg_a, %d);\n}\n", nargs);
 }
 
 static int write_module_h(ggi_buf *b, const ggi_module *m, const kinfo *ki)
@@ -1138,7 +1159,13 @@ static int write_module_h(ggi_buf *b, const ggi_module *m, const kinfo *ki)
   upper(b, m->name);
   ggi_buf_puts(b, "_H\n#define GG_MODULE_");
   upper(b, m->name);
-  ggi_buf_puts(b, "_H\n\n#include <stdint.h>\n#include \"gg.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+  ggi_buf_puts(b, "_H\n\n#include <stdint.h>\n#include \"gg.h\"\n");
+  for (int i = 0; i < m->nkernels; i++)
+    if (m->kernels[i].pattern == GG_PATTERN_FRAME) { /* typed starters of frames */
+      ggi_buf_puts(b, "#include \"gg_session.h\"\n");
+      break;
+    }
+  ggi_buf_puts(b, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   ggi_buf_printf(b, "extern const gg_module_desc gg_module_%s;\n", m->name);
   for (int i = 0; i < m->nkernels; i++) put_kernel_api(b, m, &m->kernels[i], &ki[i].lay);
   ggi_buf_puts(b, "\n/* Every kernel's fields: X(struct type, kernel index, field). */\n#define GG_");
@@ -1253,6 +1280,12 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
   ggi_buf b = {0};
   for (int i = 0; i < m->nkernels; i++) {
     const ggi_kernel *k = &m->kernels[i];
+    if (k->pattern == GG_PATTERN_FRAME) {
+      ggi_buf_printf(&b, "frame       %-20s %-12s %-12s ", k->name, "frame", "persistent");
+      ggi_frame_summary(k, &b);
+      ggi_buf_puts(&b, "\n");
+      continue;
+    }
     ggi_buf_printf(&b, "kernel      %-20s %-12s %-12s %-14s block %-5d ", k->name,
                    pattern_name(k->pattern),
                    k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic",
@@ -1321,6 +1354,13 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
         if (pc->min_threads || pc->max_threads)
           fprintf(out, ", %d..%d threads per pseudo-block", pc->min_threads, pc->max_threads);
         fprintf(out, "\n");
+        const ggi_kernel *ck = &m->kernels[p->command_index[c]];
+        if (ck->pattern == GG_PATTERN_FRAME) {
+          ggi_buf fs = {0};
+          ggi_frame_summary(ck, &fs);
+          fprintf(out, "    frame: %s (a grid barrier at each |)\n", fs.p ? fs.p : "");
+          ggi_buf_free(&fs);
+        }
       }
       return 0;
     }
@@ -1335,15 +1375,20 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   }
   kinfo ki;
   if (kernel_info(m, k, &ki, d) != 0) return -1;
-  fprintf(out, "kernel %s (%s:%d): symbol gg_%s, %s, %s launch, targets ", k->name,
-          m->file ? m->file : "?", k->line, k->name, pattern_name(k->pattern),
-          k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic");
+  fprintf(out, "%s %s (%s:%d): symbol gg_%s%s, %s, %s launch, targets ",
+          k->pattern == GG_PATTERN_FRAME ? "frame" : "kernel", k->name, m->file ? m->file : "?",
+          k->line, k->pattern == GG_PATTERN_FRAME ? "frame_" : "", k->name,
+          pattern_name(k->pattern),
+          k->launch == GG_LAUNCH_COOPERATIVE   ? "cooperative"
+          : k->launch == GG_LAUNCH_PERSISTENT ? "persistent (through a session)"
+                                              : "classic");
   ggi_buf t = {0};
   targets_str(&t, k->targets);
   fprintf(out, "%s\n", t.p ? t.p : "none");
   ggi_buf_free(&t);
-  fprintf(out, "arguments (struct gg_args_%s, %u bytes, align %u), in gg_launch order:\n", k->name,
-          ki.lay.size, ki.lay.align);
+  fprintf(out, "arguments (struct gg_args_%s, %u bytes, align %u), in %s order:\n", k->name,
+          ki.lay.size, ki.lay.align,
+          k->pattern == GG_PATTERN_FRAME ? "gg_session_start" : "gg_launch");
   int argi = 0;
   for (int i = 0; i < ki.lay.n; i++) {
     const field *f = &ki.lay.f[i];
@@ -1357,6 +1402,10 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
             : f->kind == GG_PARAM_STRIDE ? "element stride"
             : f->kind == GG_PARAM_VIEW ? access_word[k->params[f->param].access]
                                        : "scalar");
+  }
+  if (k->pattern == GG_PATTERN_FRAME) {
+    ggi_frame_explain(m, k, out);
+    return 0;
   }
   fprintf(out, "specialization: block %d, items %d, vector %d", k->spec.block, k->spec.items,
           k->spec.vector);

@@ -172,6 +172,16 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *
 {
   for (int i = 0; i < p->ncommands; i++) {
     const char *k = m->kernels[p->command_index[i]].name;
+    if (m->kernels[p->command_index[i]].pattern == GG_PATTERN_FRAME) {
+      /* a frame: its stages back to back, grid barriers where the plan says */
+      ggi_buf_printf(cases,
+                     "    case %d:\n"
+                     "      (void)gg_frame_%s(*reinterpret_cast<const gg_args_%s *>(args_words), g, "
+                     "(const char *)pp.mbox);\n"
+                     "      break;\n",
+                     i, k, k);
+      continue;
+    }
     ggi_buf_printf(cases,
                    "    case %d:\n"
                    "      gg_body_%s(*reinterpret_cast<const gg_args_%s *>(args_words), g);\n"

@@ -18,6 +18,7 @@
 #define GGI_MAX_RANK 3
 #define GGI_MAX_VALUES 8     /* values of one multi-value reduce */
 #define GGI_MAX_COMMANDS 16  /* workloads in one persistent kernel */
+#define GGI_MAX_STAGES 16    /* stages of one frame */
 
 enum { GGI_TARGET_CUDA = 1u << 0, GGI_TARGET_HIP = 1u << 1 };
 
@@ -64,6 +65,32 @@ typedef struct ggi_spec {
   int n_why;
   const char *why[8];       /* one sentence per choice */
 } ggi_spec;
+
+/* One stage of a frame: a kernel of the module with every argument bound
+ * to a parameter of the frame or to a constant, and what the frame's plan
+ * (gen/frame.c) decided about the stage: whether a grid barrier or a
+ * block barrier comes before it, and why. */
+typedef struct ggi_stage {
+  const char *kernel;
+  int kernel_index;         /* into ggi_module.kernels */
+  int line;                 /* line of the stage's { "kernel", ... } entry */
+  int *bind;                /* per kernel param: index of the frame param, or -1 (constant) */
+  const char **constant;    /* per kernel param bound to a constant: its C literal */
+  ggi_extent *ext;          /* per kernel run-time extent: the frame's extent (name) or a constant */
+  /* the plan */
+  int barrier;              /* a grid barrier before this stage */
+  int block_sync;           /* only a barrier over the (pseudo-)block: shared memory is reused */
+  int after;                /* the earlier stage that forces the barrier (-1: none) */
+  const char *why;          /* one sentence for `gpugen explain` */
+} ggi_stage;
+
+struct ggi_kernel;
+typedef struct ggi_frame {
+  const struct ggi_kernel *kernels; /* the module's kernels, which the stages index */
+  int nstages;
+  ggi_stage stages[GGI_MAX_STAGES];
+  int nbarriers;            /* grid barriers in one frame (the plan's) */
+} ggi_frame;
 
 typedef struct ggi_kernel {
   const char *name;
@@ -112,6 +139,10 @@ typedef struct ggi_kernel {
                                strategy needs it) */
 
   ggi_spec spec;            /* filled by ggi_specialize() */
+
+  /* GG_PATTERN_FRAME: the kernel is a frame; params and extents are the
+   * frame's, launch is GG_LAUNCH_PERSISTENT. */
+  ggi_frame *frame;
 } ggi_kernel;
 
 typedef struct ggi_persistent {

@@ -1088,6 +1088,8 @@ static void convert_kernel(decl *k, ggi_kernel *kn, unsigned targets) {
   check_hidden(k, kn);
 
   switch (kn->pattern) {
+  case GG_PATTERN_FRAME: /* declared with frame "name" { ... }, never a kernel's pattern */
+    break;
   case GG_PATTERN_FOR:
   case GG_PATTERN_TEAM:
     read_body(k, kn);
@@ -1119,6 +1121,304 @@ static int find_kernel(const ggi_module *m, const char *name) {
     if (strcmp(m->kernels[i].name, name) == 0) return i;
   return -1;
 }
+
+/* ------------------------------------------------------------------ */
+/* frames: a chain of stages, each a kernel with bound arguments       */
+
+static const char *const frame_fields[] = {"params", "stages", NULL};
+
+static int is_writer(gg_access a) { return a != GG_ACCESS_IN; }
+static int is_reader(gg_access a) { return a == GG_ACCESS_IN || a == GG_ACCESS_INOUT; }
+
+/* Which frame extent (or constant) kernel extent `name` of stage st is. */
+static ggi_extent *stage_extent(const ggi_kernel *kn, ggi_stage *st, const char *name) {
+  for (int j = 0; j < kn->nextents; j++)
+    if (strcmp(kn->extents[j], name) == 0) return &st->ext[j];
+  return NULL;
+}
+
+/* Kernel view kp bound to frame view fp: same element type, rank and
+ * layout; each kernel extent is one frame extent (a name maps the same
+ * way in every view of the stage), a static extent equals the frame's. */
+static void match_view(decl *k, int line, const ggi_kernel *kn, ggi_stage *st, const ggi_param *kp,
+                       const ggi_param *fp, int *set) {
+  char a[64], b[64];
+  if (kp->dtype != fp->dtype || kp->rank != fp->rank || kp->layout != fp->layout)
+    dfail(k, line, "stage \"%s\": \"%s\" is %s[...] (rank %d, layout %s) but frame parameter \"%s\" is "
+          "%s[...] (rank %d, layout %s); a view binds to a frame view of the same element type, rank and layout",
+          kn->name, kp->name, dtype_names[kp->dtype], kp->rank, layout_names[kp->layout], fp->name,
+          dtype_names[fp->dtype], fp->rank, layout_names[fp->layout]);
+  for (int r = 0; r < kp->rank; r++) {
+    ggi_extent ke = kp->ext[r], fe = fp->ext[r];
+    if (!ke.name) {
+      if (fe.name || fe.value != ke.value)
+        dfail(k, line, "stage \"%s\": extent %d of \"%s\" is %lld but frame parameter \"%s\" has %s; a "
+              "static extent binds only to the same number", kn->name, r + 1, kp->name, (long long)ke.value,
+              fp->name, extent_text(fe, b, sizeof b));
+      continue;
+    }
+    ggi_extent *x = stage_extent(kn, st, ke.name);
+    int j = (int)(x - st->ext);
+    if (set[j] && !same_extent(*x, fe))
+      dfail(k, line, "stage \"%s\": extent \"%s\" of kernel \"%s\" would be both %s and %s of the frame "
+            "(\"%s\" is bound to \"%s\"); every view of a stage must agree on it", kn->name, ke.name, kn->name,
+            extent_text(*x, a, sizeof a), extent_text(fe, b, sizeof b), kp->name, fp->name);
+    *x = fe;
+    set[j] = 1;
+  }
+}
+
+/* A number bound to a kernel scalar, as a C literal of the scalar's type. */
+static const char *scalar_constant(decl *k, int line, const ggi_kernel *kn, const ggi_param *kp) {
+  lua_State *L = k->c->L;
+  char buf[64];
+  int isint = 0;
+  lua_Integer iv = lua_tointegerx(L, -1, &isint);
+  int is_float = kp->dtype == GG_F32 || kp->dtype == GG_F64 || kp->dtype == GG_F16 || kp->dtype == GG_BF16;
+  if (is_float) {
+    double v = lua_tonumber(L, -1);
+    if (v != v || v - v != 0)
+      dfail(k, line, "stage \"%s\": \"%s\" = %g is not a finite number", kn->name, kp->name, v);
+    snprintf(buf, sizeof buf, "%.17g", v);
+  } else {
+    if (!isint) dfail(k, line, "stage \"%s\": \"%s\" is %s; bind it to an integer, not a fractional number",
+                      kn->name, kp->name, dtype_names[kp->dtype]);
+    int ok = kp->dtype == GG_I32 ? iv >= INT32_MIN && iv <= INT32_MAX
+           : kp->dtype == GG_U32 ? iv >= 0 && iv <= (lua_Integer)UINT32_MAX
+           : kp->dtype == GG_U64 ? iv >= 0 : 1;
+    if (!ok) dfail(k, line, "stage \"%s\": \"%s\" = %lld does not fit in %s", kn->name, kp->name,
+                   (long long)iv, dtype_names[kp->dtype]);
+    snprintf(buf, sizeof buf, "%lld%s", (long long)iv, kp->dtype == GG_U32 || kp->dtype == GG_U64 ? "u" : "");
+  }
+  return xstrdup(k->c, buf);
+}
+
+/* One { "kernel", param = "frame param" | number, extent = ..., ... } entry
+ * at the top of the stack.  A kernel parameter not named in the entry binds
+ * to the frame parameter of the same name. */
+static void read_stage(decl *k, int idx, size_t *pos, int stages_line, const ggi_module *m, ggi_kernel *fr,
+                       ggi_stage *st) {
+  lua_State *L = k->c->L;
+  int e = lua_gettop(L);
+  if (lua_type(L, e) != LUA_TTABLE)
+    dfail(k, stages_line, "stages[%d] must be a table { \"kernel\", param = \"frame param\", ... }, got %s", idx,
+          luaL_typename(L, e));
+  if (lua_rawgeti(L, e, 1) != LUA_TSTRING)
+    dfail(k, stages_line, "stages[%d] must start with the name of a kernel, as in { \"scale\", x = \"x\" }", idx);
+  const char *name = to_cstring(k, -1, stages_line, "a stage's kernel name");
+  lua_pop(L, 1);
+  size_t at = quoted_pos(k->c, *pos, k->end, name);
+  int line = at == (size_t)-1 ? stages_line : line_of(k->c, at);
+  if (at != (size_t)-1) *pos = at + 1;
+  st->kernel = name;
+  st->line = line;
+  st->kernel_index = find_kernel(m, name);
+  if (st->kernel_index < 0 || st->kernel_index >= m->nkernels)
+    dfail(k, line, "stage %d: \"%s\" is not a kernel declared in this file (a stage is a kernel: "
+          "not a persistent kernel, not a frame declared after this one)", idx, name);
+  const ggi_kernel *kn = &m->kernels[st->kernel_index];
+  if (kn->pattern == GG_PATTERN_FRAME)
+    dfail(k, line, "stage %d: \"%s\" is a frame; a stage is a kernel (frames do not nest)", idx, name);
+  if (kn->launch == GG_LAUNCH_COOPERATIVE)
+    dfail(k, line, "stage %d: kernel \"%s\" is cooperative (launch = \"cooperative\" or strategy \"grid_sync\"); "
+          "a frame runs inside a persistent kernel: give it launch = \"classic\" and another strategy", idx, name);
+  st->bind = xalloc(k->c, sizeof(int) * (size_t)(kn->nparams + 1));
+  st->constant = xalloc(k->c, sizeof(char *) * (size_t)(kn->nparams + 1));
+  st->ext = xalloc(k->c, sizeof(ggi_extent) * (size_t)(kn->nextents + 1));
+  int *set = xalloc(k->c, sizeof(int) * (size_t)(kn->nextents + 1));
+  memset(set, 0, sizeof(int) * (size_t)(kn->nextents + 1));
+  /* every key: [1], a kernel parameter or a kernel extent */
+  lua_pushnil(L);
+  while (lua_next(L, e)) {
+    lua_pop(L, 1);
+    int isint = 0;
+    lua_Integer i = lua_tointegerx(L, -1, &isint);
+    if (lua_type(L, -1) == LUA_TNUMBER && isint && i == 1) continue;
+    if (lua_type(L, -1) != LUA_TSTRING)
+      dfail(k, line, "stage \"%s\": entries after the kernel name are written param = \"frame param\"", name);
+    const char *key = lua_tostring(L, -1);
+    if (find_param(kn, key)) continue;
+    int is_ext = 0;
+    for (int j = 0; j < kn->nextents; j++) is_ext |= strcmp(kn->extents[j], key) == 0;
+    if (is_ext) continue;
+    const char **names = xalloc(k->c, sizeof(char *) * (size_t)(kn->nparams + kn->nextents + 1));
+    int nn = 0;
+    for (int j = 0; j < kn->nparams; j++) names[nn++] = kn->params[j].name;
+    for (int j = 0; j < kn->nextents; j++) names[nn++] = kn->extents[j];
+    names[nn] = NULL;
+    const char *near = closest(names, key);
+    char buf[512];
+    if (near) dfail(k, line, "stage \"%s\": kernel \"%s\" has no parameter or extent '%s' (did you mean '%s'?)",
+                    name, name, key, near);
+    dfail(k, line, "stage \"%s\": kernel \"%s\" has no parameter or extent '%s'; it has: %s", name, name, key,
+          join(names, buf, sizeof buf));
+  }
+  /* parameters */
+  for (int j = 0; j < kn->nparams; j++) {
+    const ggi_param *kp = &kn->params[j];
+    lua_pushstring(L, kp->name);
+    int t = lua_rawget(L, e);
+    st->bind[j] = -1;
+    st->constant[j] = NULL;
+    const char *target = kp->name;
+    if (t == LUA_TNUMBER) {
+      if (kp->kind == GG_PARAM_VIEW)
+        dfail(k, line, "stage \"%s\": \"%s\" is a view; bind it to a frame view by name, not to a number", name,
+              kp->name);
+      st->constant[j] = scalar_constant(k, line, kn, kp);
+      lua_pop(L, 1);
+      continue;
+    }
+    if (t == LUA_TSTRING) target = to_cstring(k, -1, line, "a binding");
+    else if (t != LUA_TNIL)
+      dfail(k, line, "stage \"%s\": \"%s\" must be bound to a frame parameter's name or a number, got %s", name,
+            kp->name, lua_typename(L, t));
+    lua_pop(L, 1);
+    const ggi_param *fp = find_param(fr, target);
+    if (!fp) {
+      if (t == LUA_TNIL)
+        dfail(k, line, "stage \"%s\": parameter \"%s\" is not bound: write %s = \"a frame parameter\"%s, or "
+              "declare a frame parameter \"%s\"", name, kp->name, kp->name,
+              kp->kind == GG_PARAM_SCALAR ? " or a number" : "", kp->name);
+      dfail(k, line, "stage \"%s\": \"%s\" = \"%s\": the frame has no parameter \"%s\"", name, kp->name, target,
+            target);
+    }
+    st->bind[j] = (int)(fp - fr->params);
+    if (kp->kind != fp->kind)
+      dfail(k, line, "stage \"%s\": \"%s\" is a %s but frame parameter \"%s\" is a %s; bind a scalar to a "
+            "scalar and a view to a view", name, kp->name, kp->kind == GG_PARAM_VIEW ? "view" : "scalar",
+            fp->name, fp->kind == GG_PARAM_VIEW ? "view" : "scalar");
+    if (kp->kind == GG_PARAM_SCALAR) {
+      if (kp->dtype != fp->dtype)
+        dfail(k, line, "stage \"%s\": \"%s\" is %s but frame parameter \"%s\" is %s; the types must be the same",
+              name, kp->name, dtype_names[kp->dtype], fp->name, dtype_names[fp->dtype]);
+      continue;
+    }
+    match_view(k, line, kn, st, kp, fp, set);
+    /* views of one kernel are __restrict__: two bound to one frame view
+       may overlap only when neither is written */
+    for (int q = 0; q < j; q++)
+      if (st->bind[q] == st->bind[j] && kn->params[q].kind == GG_PARAM_VIEW &&
+          (is_writer(kp->access) || is_writer(kn->params[q].access)))
+        dfail(k, line, "stage \"%s\": views \"%s\" and \"%s\" are both bound to frame parameter \"%s\" and one "
+              "is written; views of one kernel must not overlap (they are __restrict__)", name,
+              kn->params[q].name, kp->name, fp->name);
+  }
+  /* extents given by name (a team's league, or to restate one) */
+  for (int j = 0; j < kn->nextents; j++) {
+    lua_pushstring(L, kn->extents[j]);
+    int t = lua_rawget(L, e), isint = 0;
+    ggi_extent x = {NULL, 0};
+    if (t == LUA_TSTRING) {
+      x.name = to_cstring(k, -1, line, "an extent binding");
+      int known = 0;
+      for (int q = 0; q < fr->nextents; q++) known |= strcmp(fr->extents[q], x.name) == 0;
+      if (!known)
+        dfail(k, line, "stage \"%s\": extent \"%s\" = \"%s\": the frame has no extent \"%s\" (its extents are "
+              "the names in its views' types)", name, kn->extents[j], x.name, x.name);
+    } else if (t == LUA_TNUMBER) {
+      lua_Integer v = lua_tointegerx(L, -1, &isint);
+      if (!isint || v <= 0)
+        dfail(k, line, "stage \"%s\": extent \"%s\" must be bound to a positive integer or a frame extent", name,
+              kn->extents[j]);
+      x.value = v;
+    } else if (t != LUA_TNIL) {
+      dfail(k, line, "stage \"%s\": extent \"%s\" must be bound to a frame extent's name or an integer, got %s",
+            name, kn->extents[j], lua_typename(L, t));
+    }
+    lua_pop(L, 1);
+    if (t == LUA_TNIL) {
+      if (!set[j])
+        dfail(k, line, "stage \"%s\": extent \"%s\" of kernel \"%s\" is not bound: no view bound to the frame "
+              "gives it; write %s = \"a frame extent\" or a number", name, kn->extents[j], name, kn->extents[j]);
+      continue;
+    }
+    char a[64], b[64];
+    if (set[j] && !same_extent(st->ext[j], x))
+      dfail(k, line, "stage \"%s\": extent \"%s\" is bound to %s but its views make it %s", name, kn->extents[j],
+            extent_text(x, a, sizeof a), extent_text(st->ext[j], b, sizeof b));
+    st->ext[j] = x;
+    set[j] = 1;
+  }
+}
+
+/* The frame's params read like a kernel's; a view's access, when left
+ * out, is what the stages do with it; when written, it must allow that. */
+static void frame_access(decl *k, ggi_kernel *fr, int params_line) {
+  lua_State *L = k->c->L;
+  ggi_frame *f = fr->frame;
+  int t = push_field(k, "params");
+  for (int i = 0; i < fr->nparams; i++) {
+    ggi_param *fp = &fr->params[i];
+    int reads = 0, writes = 0, atomics = 0, plain = 0, used = 0;
+    for (int s = 0; s < f->nstages; s++) {
+      const ggi_kernel *kn = &k->c->m->kernels[f->stages[s].kernel_index];
+      for (int j = 0; j < kn->nparams; j++) {
+        if (f->stages[s].bind[j] != i) continue;
+        used = 1;
+        gg_access a = kn->params[j].access;
+        reads |= is_reader(a);
+        writes |= is_writer(a);
+        atomics |= a == GG_ACCESS_ATOMIC;
+        plain |= a == GG_ACCESS_OUT || a == GG_ACCESS_INOUT;
+      }
+    }
+    if (!used)
+      dfail(k, fp->line, "frame parameter \"%s\" is bound by no stage; remove it or bind it", fp->name);
+    if (fp->kind != GG_PARAM_VIEW) continue;
+    int written = 0;
+    if (t == LUA_TTABLE) {
+      lua_rawgeti(L, -1, i + 1);
+      lua_pushliteral(L, "access");
+      written = lua_rawget(L, -2) != LUA_TNIL;
+      lua_pop(L, 2);
+    }
+    gg_access derived = writes && !reads && !plain ? GG_ACCESS_ATOMIC
+                      : writes && reads ? GG_ACCESS_INOUT
+                      : writes ? GG_ACCESS_OUT : GG_ACCESS_IN;
+    if (atomics && plain) derived = GG_ACCESS_INOUT;
+    if (!written) fp->access = derived;
+    else if (fp->access == GG_ACCESS_IN && writes)
+      dfail(k, fp->line, "frame parameter \"%s\" is declared access = \"in\" but a stage writes it; write "
+            "access = \"%s\" or leave access out (it is then what the stages do)", fp->name,
+            access_names[derived]);
+  }
+  lua_pop(L, 1);
+  (void)params_line;
+}
+
+static void convert_frame(decl *k, ggi_kernel *fr, const ggi_module *m) {
+  lua_State *L = k->c->L;
+  check_fields(k, k->t, frame_fields, NULL, "");
+  fr->targets = m->targets;
+  fr->pattern = GG_PATTERN_FRAME;
+  fr->launch = GG_LAUNCH_PERSISTENT;
+  fr->frame = xalloc(k->c, sizeof *fr->frame);
+  memset(fr->frame, 0, sizeof *fr->frame);
+  fr->frame->kernels = m->kernels;
+  fr->params = read_params(k, "params", &fr->nparams, 0);
+  int params_line = field_line(k, "params");
+  collect_extents(k, fr);
+  check_scope(k, fr);
+  int t = push_field(k, "stages");
+  int line = field_line(k, "stages");
+  if (t == LUA_TNIL)
+    dfail(k, k->line, "field 'stages' is missing; list the kernels this frame runs in order, e.g. "
+          "stages = { { \"scale\", x = \"x\" }, { \"energy\" } }");
+  int n = list_len(k, "stages", line);
+  if (n < 1 || n > GGI_MAX_STAGES)
+    dfail(k, line, "field 'stages' must list 1 to %d stages, got %d", GGI_MAX_STAGES, n);
+  size_t pos = line_pos(k->c, line);
+  for (int i = 0; i < n; i++) {
+    lua_rawgeti(L, -1, i + 1);
+    read_stage(k, i + 1, &pos, line, m, fr, &fr->frame->stages[i]);
+    lua_pop(L, 1);
+    fr->frame->nstages = i + 1;
+  }
+  lua_pop(L, 1);
+  frame_access(k, fr, params_line);
+}
+
 
 static void read_buffering(decl *k, ggi_persistent *p) {
   lua_State *L = k->c->L;
@@ -1312,7 +1612,7 @@ static int convert(lua_State *L) {
       convert_module(c, &k, m);
       have_module = 1;
       module_line = k.line;
-    } else if (strcmp(kind, "kernel") == 0) nk++;
+    } else if (strcmp(kind, "kernel") == 0 || strcmp(kind, "frame") == 0) nk++;
     else np++;
     lua_settop(L, top);
   }
@@ -1323,7 +1623,9 @@ static int convert(lua_State *L) {
   m->persistent = xalloc(c, sizeof *m->persistent * (size_t)(np ? np : 1));
   const char **seen = xalloc(c, sizeof(char *) * (size_t)(nk + np));
   int *seen_line = xalloc(c, sizeof(int) * (size_t)(nk + np));
-  for (int pass = 0; pass < 2; pass++) { /* kernels, then the persistent loops that use them */
+  /* kernels, then the frames that chain them, then the persistent loops
+     that run both */
+  for (int pass = 0; pass < 3; pass++) {
     for (int i = 1; i <= n; i++) {
       const char *kind = open_decl(c, list, i, &k);
       if (pass == 0 && strcmp(kind, "kernel") == 0) {
@@ -1335,7 +1637,16 @@ static int convert(lua_State *L) {
         seen_line[m->nkernels] = k.line;
         m->nkernels++;
         convert_kernel(&k, kn, m->targets);
-      } else if (pass == 1 && strcmp(kind, "persistent") == 0) {
+      } else if (pass == 1 && strcmp(kind, "frame") == 0) {
+        ggi_kernel *fr = &m->kernels[m->nkernels];
+        fr->name = xstrdup(c, k.name);
+        fr->line = k.line;
+        check_unique(c, fr->name, k.line, seen, seen_line, m->nkernels);
+        seen[m->nkernels] = fr->name;
+        seen_line[m->nkernels] = k.line;
+        convert_frame(&k, fr, m);
+        m->nkernels++;
+      } else if (pass == 2 && strcmp(kind, "persistent") == 0) {
         ggi_persistent *p = &m->persistent[m->npersistent];
         p->name = xstrdup(c, k.name);
         p->line = k.line;
@@ -1418,6 +1729,7 @@ static int declare(lua_State *L, const char *kind) {
 
 static int l_kernel(lua_State *L) { return declare(L, "kernel"); }
 static int l_persistent(lua_State *L) { return declare(L, "persistent"); }
+static int l_frame(lua_State *L) { return declare(L, "frame"); }
 
 static int l_module(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &decls_key);
@@ -1521,6 +1833,7 @@ static int open_sandbox(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &decls_key);
   lua_register(L, "kernel", l_kernel);
   lua_register(L, "persistent", l_persistent);
+  lua_register(L, "frame", l_frame);
   lua_register(L, "module", l_module);
   return 0;
 }

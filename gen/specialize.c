@@ -13,6 +13,7 @@
 #include "emit.h"
 #include "plan.h"
 #include "specialize.h"
+#include "frame.h"
 
 #define FOR_BLOCK 256 /* 8 warps / 4 wavefronts: a multiple of both warp sizes */
 #define WARP_LCM 64   /* blocks stay multiples of 64 so no wavefront is partial */
@@ -205,6 +206,17 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
     if (!k->targets) k->targets = m->targets;
     if (check_types(m, k, d) != 0) return -1;
     switch (k->pattern) {
+    case GG_PATTERN_FRAME: /* after its stages (kernels come first in m->kernels) */
+      for (int s = 0; s < k->frame->nstages; s++) {
+        const ggi_kernel *sk = &m->kernels[k->frame->stages[s].kernel_index];
+        if (sk->spec.block > k->spec.block) k->spec.block = sk->spec.block;
+        k->targets &= sk->targets ? sk->targets : m->targets;
+      }
+      k->spec.items = k->spec.vector = 1;
+      why(k, "a frame's block is its stages' largest; the persistent kernel that runs it "
+             "chooses the real one");
+      if (ggi_frame_schedule(m, k, d) != 0) return -1;
+      break;
     case GG_PATTERN_FOR:
       spec_for(m, k);
       break;

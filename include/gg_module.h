@@ -44,7 +44,12 @@ typedef enum gg_layout { GG_LAYOUT_RIGHT, GG_LAYOUT_LEFT, GG_LAYOUT_STRIDE } gg_
 typedef enum gg_access { GG_ACCESS_IN, GG_ACCESS_OUT, GG_ACCESS_INOUT, GG_ACCESS_ATOMIC } gg_access;
 
 typedef enum gg_pattern {
-  GG_PATTERN_FOR, GG_PATTERN_REDUCE, GG_PATTERN_SCAN, GG_PATTERN_TEAM, GG_PATTERN_TILE_REDUCE
+  GG_PATTERN_FOR, GG_PATTERN_REDUCE, GG_PATTERN_SCAN, GG_PATTERN_TEAM, GG_PATTERN_TILE_REDUCE,
+  /* A frame: an ordered chain of stages (kernels of the module with bound
+   * arguments) run inside a persistent kernel as ONE command.  Its
+   * descriptor has mode GG_LAUNCH_PERSISTENT and no function of its own:
+   * it is started through a session, never launched. */
+  GG_PATTERN_FRAME
 } gg_pattern;
 
 typedef enum gg_launch_mode {

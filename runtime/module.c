@@ -179,6 +179,9 @@ static gg_status resolve_kernel(gg_module *m, int i) {
                          m->desc->name);
   char what[300];
   snprintf(what, sizeof what, "kernel %s (symbol %s)", kd->name, kd->symbol);
+  /* a frame has no function: its stages run inside a persistent kernel,
+     which starts it as a command (gg_launch refuses it) */
+  if (kd->mode == GG_LAUNCH_PERSISTENT) return GG_OK;
   gg_status st = ggr_check(ctx, ctx->be->module_function(&k->fn, m->native, kd->symbol), what);
   if (st) return st == GG_ERR_BACKEND ? ggr_set_error(ctx, GG_ERR_NOT_FOUND, "%s", ctx->err) : st;
   st = ggr_check(ctx, ggr_allow_shared(ctx->be, k->fn, kd->shared_bytes), what);

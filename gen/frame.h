@@ -1,0 +1,43 @@
+/* frame.h - frames: chains of stages run inside a persistent kernel as one
+ * command (gen/frame.c).
+ *
+ * The loader (load.c) binds each stage's arguments to the frame's
+ * parameters; ggi_frame_schedule() then decides, once, where the frame
+ * needs a grid barrier (a stage waits only for earlier stages that write
+ * what it reads, or read or write what it writes) and stores the decision
+ * and its reason in the IR (ggi_stage.barrier / block_sync / why).  The
+ * plan, the rendered device function, `explain` and `list` read it. */
+#ifndef GGI_FRAME_H
+#define GGI_FRAME_H
+
+#include <stdio.h>
+#include "emit.h"
+
+/* Bytes at the start of a frame's workspace: the barrier's arrival count
+ * and generation words, each on its own 128-byte line (templates/cuda/frame.cuh). */
+#define GGI_FRAME_WS_HEAD 256u
+/* Each stage's workspace starts on a 256-byte boundary. */
+#define GGI_FRAME_WS_ALIGN 256u
+
+/* Dependencies and barrier placement (after the stages' specialization).
+ * Returns 0, or -1 with d->msg = "file:line: ...". */
+int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d);
+
+/* The plan of frame fr on target: the union of its stages' needs (shared
+ * memory: the largest; threads: every stage's bounds; workspace: the
+ * barrier words plus each stage's own, for the persistent virtual grid). */
+int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
+
+/* Appends `struct gg_args_<frame>` and the device function
+ * `bool gg_frame_<frame>(const gg_args_<frame> &, const gg_grid &, const char *mbox)`
+ * to out.  The stages' bodies must already be in out. */
+int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
+                   const char *templates_dir, ggi_buf *out, ggi_diag *d);
+
+/* `gpugen explain` for a frame: stage by stage, where a barrier is and why. */
+void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out);
+
+/* Number of grid barriers, and "stage names" for `gpugen list`. */
+void ggi_frame_summary(const ggi_kernel *fr, ggi_buf *b);
+
+#endif

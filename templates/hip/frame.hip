@@ -1,0 +1,60 @@
+/* ---- frame barriers (HIP) ----------------------------------------------
+ * The same protocol as templates/cuda/frame.cuh (read it for why): a
+ * monotone arrival count and a separate generation word on their own
+ * 128-byte lines in the frame's workspace, one arrival per block after a
+ * __syncthreads, the completing block publishes, the others poll the
+ * generation with relaxed loads and finish with one acquire.  Built with
+ * clang's scoped atomics (agent = the GPU); never run on an AMD GPU here.
+ */
+#ifndef GG_FRAME_HELPERS
+#define GG_FRAME_HELPERS
+#define GG_FRAME_COUNT_OFF 0u
+#define GG_FRAME_GEN_OFF 128u
+#define GG_FRAME_WS_HEAD 256u
+#define GG_FRAME_ABORT_EVERY 4095u
+
+struct gg_frame_bar {
+  unsigned long long want;
+};
+
+GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
+{
+  b.want = 0;
+  if (threadIdx.x == 0 && gridDim.x > 1)
+    b.want = __hip_atomic_load((unsigned long long *)(ws + GG_FRAME_GEN_OFF), __ATOMIC_RELAXED,
+                               __HIP_MEMORY_SCOPE_AGENT);
+}
+
+GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
+{
+  __shared__ unsigned gg_fb_ok;
+  __syncthreads();
+  if (gridDim.x == 1)
+    return true;
+  if (threadIdx.x == 0) {
+    unsigned long long *count = (unsigned long long *)(ws + GG_FRAME_COUNT_OFF);
+    unsigned long long *gen = (unsigned long long *)(ws + GG_FRAME_GEN_OFF);
+    unsigned ok = 1;
+    const unsigned long long want = ++b.want;
+    const unsigned long long old =
+        __hip_atomic_fetch_add(count, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+    if (old + 1 == want * gridDim.x) {
+      __hip_atomic_store(gen, want, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+    } else {
+      for (unsigned spins = 1;
+           __hip_atomic_load(gen, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < want; ++spins)
+        if ((spins & GG_FRAME_ABORT_EVERY) == 0 &&
+            __hip_atomic_load((unsigned long long *)mbox, __ATOMIC_RELAXED,
+                              __HIP_MEMORY_SCOPE_SYSTEM)) {
+          ok = 0;
+          break;
+        }
+      if (ok)
+        (void)__hip_atomic_load(gen, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+    }
+    gg_fb_ok = ok;
+  }
+  __syncthreads();
+  return gg_fb_ok != 0;
+}
+#endif /* GG_FRAME_HELPERS */

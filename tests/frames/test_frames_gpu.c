@@ -1,0 +1,239 @@
+/*
+ * test_frames_gpu.c - frames (tests/frames/frames_gpu.lua) on the GPU:
+ * chains of 1, 2, 4 and 8 dependent stages, 2 and 8 independent stages,
+ * and a mix with two reductions, on one_block, many_blocks and hybrid
+ * persistent kernels with 1, 2 and 4 frame slots, at sizes that are not
+ * powers of two and at powers of two; then thousands of frames with
+ * varying inputs through a ring.  Every frame is checked against a CPU
+ * reference (exact: every value is a short binary fraction).  Frames are
+ * started with gg_session_start, the generated typed starter and
+ * gg_session_start_packed.  Every wait has a timeout, so a hang fails.
+ * Label gpu; exit 77 without one.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frames_gpu.h"
+#include "gg.h"
+#include "gg_session.h"
+
+#define WAIT_NS 5000000000ll
+#define MAXN 65536
+#define NSETS 4
+#define NY 8
+
+static gg_context *ctx;
+static gg_module *mod;
+static int failures;
+
+#define CHECK_OK(call)                                                                   \
+  do {                                                                                   \
+    gg_status st_ = (call);                                                              \
+    if (st_) {                                                                           \
+      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
+              ctx ? gg_last_error(ctx) : gg_last_open_error());                          \
+      exit(1);                                                                           \
+    }                                                                                    \
+  } while (0)
+
+/* one buffer set per frame slot */
+typedef struct set {
+  gg_array *x, *y[NY], *e1, *e2;
+  int seed, n, frame_kind;
+} set;
+static set sets[NSETS];
+
+typedef struct frame_kind {
+  const char *name;
+  int stages;      /* dependent steps on y (d*), or independent ys (i*) */
+  int independent;
+  int mix;         /* m4 */
+} frame_kind;
+static const frame_kind kinds[] = {
+  {"d1", 1, 0, 0}, {"d2", 2, 0, 0}, {"d4", 4, 0, 0}, {"d8", 8, 0, 0},
+  {"i2", 2, 1, 0}, {"i8", 8, 1, 0}, {"m4", 2, 0, 1},
+};
+#define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
+
+static float xin(int seed, int i) { return (float)((i * 37 + seed * 11) % 61 - 30); }
+static float yin(int seed, int i, int k) { return (float)((i * 13 + seed * 7 + k * 5) % 41 - 20); }
+
+static void fill(set *st, int kind, int n, int seed)
+{
+  float *x = gg_array_host(st->x);
+  for (int i = 0; i < n; i++) x[i] = xin(seed, i);
+  for (int k = 0; k < NY; k++) {
+    float *y = gg_array_host(st->y[k]);
+    for (int i = 0; i < n; i++) y[i] = yin(seed, i, k);
+    y[n] = 12345.0f; /* just past the end: must stay */
+  }
+  *(double *)gg_array_host(st->e1) = -1;
+  *(double *)gg_array_host(st->e2) = -1;
+  st->seed = seed;
+  st->n = n;
+  st->frame_kind = kind;
+}
+
+static void verify(const set *st, const char *where)
+{
+  const frame_kind *fk = &kinds[st->frame_kind];
+  const float *x = gg_array_host(st->x);
+  double sx = 0, sy = 0;
+  int bad = 0;
+  for (int k = 0; k < (fk->independent ? fk->stages : 1); k++) {
+    const float *y = gg_array_host(st->y[k]);
+    for (int i = 0; i < st->n && bad < 3; i++) {
+      float want = yin(st->seed, i, k);
+      for (int s = 0; s < (fk->independent ? 1 : fk->stages); s++) want = 0.5f * want + xin(st->seed, i);
+      if (k == 0) {
+        sx += x[i];
+        sy += want;
+      }
+      if (y[i] != want) {
+        fprintf(stderr, "%s: frame %s n=%d seed %d: y%d[%d] = %g, want %g\n", where, fk->name,
+                st->n, st->seed, k + 1, i, y[i], want);
+        bad++;
+      }
+    }
+    if (y[st->n] != 12345.0f) {
+      fprintf(stderr, "%s: frame %s n=%d: wrote past the end of y%d\n", where, fk->name, st->n, k + 1);
+      bad++;
+    }
+  }
+  if (fk->mix) {
+    double e1 = *(const double *)gg_array_host(st->e1), e2 = *(const double *)gg_array_host(st->e2);
+    if (e1 != sx || e2 != sy) {
+      fprintf(stderr, "%s: frame m4 n=%d seed %d: sums %g %g, want %g %g\n", where, st->n, st->seed,
+              e1, e2, sx, sy);
+      bad++;
+    }
+  }
+  if (bad) failures++;
+}
+
+typedef enum { VIA_START, VIA_TYPED, VIA_PACKED } via;
+
+static void start(gg_session *s, int cmd, set *st, via how)
+{
+  const frame_kind *fk = &kinds[st->frame_kind];
+  gg_arg a[12];
+  int na = 0;
+  a[na++] = gg_arg_array(st->x);
+  if (fk->independent)
+    for (int k = 0; k < fk->stages; k++) a[na++] = gg_arg_array(st->y[k]);
+  else
+    a[na++] = gg_arg_array(st->y[0]);
+  if (fk->mix) {
+    a[na++] = gg_arg_array(st->e1);
+    a[na++] = gg_arg_array(st->e2);
+  }
+  a[na++] = gg_arg_i64(st->n);
+  if (how == VIA_TYPED && strcmp(fk->name, "d1") == 0) {
+    CHECK_OK(gg_frames_gpu_start_d1(s, cmd, NULL, st->x, st->y[0], st->n));
+  } else if (how == VIA_PACKED) {
+    gg_kernel *k;
+    unsigned char buf[256];
+    char err[256];
+    CHECK_OK(gg_kernel_get(mod, fk->name, &k));
+    const gg_kernel_desc *kd = gg_kernel_describe(k);
+    CHECK_OK(gg_pack_args(kd, a, na, buf, sizeof buf, err, sizeof err));
+    CHECK_OK(gg_session_start_packed(s, cmd, buf, kd->args_size, NULL));
+  } else {
+    CHECK_OK(gg_session_start(s, cmd, a, na, NULL));
+  }
+}
+
+/* frames of one kind and size, up to nslots in flight, each on the
+ * buffer set of its slot */
+static void run(gg_session *s, int kind, int n, int frames, int seed0, via how, const char *where)
+{
+  int cmd;
+  CHECK_OK(gg_session_command(s, kinds[kind].name, &cmd));
+  int nslots = gg_session_nslots(s);
+  for (int f = 0; f < frames; f++) {
+    if (gg_session_started(s) - gg_session_completed(s) == (uint64_t)nslots) {
+      uint64_t done = gg_session_completed(s) + 1;
+      CHECK_OK(gg_session_wait(s, WAIT_NS));
+      verify(&sets[gg_session_frame_slot(s, done)], where);
+    }
+    set *st = &sets[gg_session_frame_slot(s, gg_session_started(s) + 1)];
+    fill(st, kind, n, seed0 + f);
+    start(s, cmd, st, how);
+  }
+  while (gg_session_completed(s) < gg_session_started(s)) {
+    uint64_t done = gg_session_completed(s) + 1;
+    CHECK_OK(gg_session_wait(s, WAIT_NS));
+    verify(&sets[gg_session_frame_slot(s, done)], where);
+  }
+}
+
+int main(void)
+{
+  if (gg_context_open(&ctx, NULL)) {
+    fprintf(stderr, "no GPU: %s\n", gg_last_open_error());
+    return 77;
+  }
+  CHECK_OK(gg_module_load(ctx, &gg_module_frames_gpu, &mod));
+  for (int i = 0; i < NSETS; i++) {
+    CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, (MAXN + 1) * 4, &sets[i].x));
+    for (int k = 0; k < NY; k++) CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, (MAXN + 1) * 4, &sets[i].y[k]));
+    CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, 8, &sets[i].e1));
+    CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, 8, &sets[i].e2));
+  }
+  static const char *const kernels[] = {"p_one_block", "p_many_blocks", "p_hybrid"};
+  static const int sizes[] = {1000, 4097, 32771, 1024, 65536};
+  static const int slots[] = {1, 2, 4};
+  int seed = 1;
+  for (int p = 0; p < 3; p++)
+    for (int b = 0; b < 3; b++) {
+      gg_session_options opt = {0};
+      opt.buffering = slots[b];
+      gg_session *s;
+      CHECK_OK(gg_session_open(mod, kernels[p], &opt, &s));
+      char where[128];
+      snprintf(where, sizeof where, "%s, %d slot(s), %d blocks", kernels[p], slots[b],
+               gg_session_blocks(s));
+      for (int k = 0; k < NKINDS; k++)
+        for (int z = 0; z < 5; z++) {
+          via how = (via)((k + z) % 3);
+          run(s, k, sizes[z], sizes[z] > 40000 ? 6 : 12, seed, how, where);
+          seed += 100;
+        }
+      CHECK_OK(gg_session_terminate(s));
+      gg_session_free(s);
+      printf("%s: %s\n", failures ? "FAIL" : "ok  ", where);
+      fflush(stdout);
+    }
+  /* thousands of frames with varying inputs: a ring of 4 on many blocks */
+  {
+    gg_session_options opt = {0};
+    opt.buffering = 4;
+    gg_session *s;
+    CHECK_OK(gg_session_open(mod, "p_many_blocks", &opt, &s));
+    for (int r = 0; r < 500; r++) {
+      int kind = r % NKINDS;
+      run(s, kind, r % 2 ? 4097 : 1000, 8, seed, (via)(r % 3), "ring of 4, many blocks");
+      seed += 8;
+    }
+    printf("%s: 4000 frames through a ring of 4 on %d blocks\n", failures ? "FAIL" : "ok  ",
+           gg_session_blocks(s));
+    CHECK_OK(gg_session_terminate(s));
+    gg_session_free(s);
+  }
+  for (int i = 0; i < NSETS; i++) {
+    gg_array_free(sets[i].x);
+    for (int k = 0; k < NY; k++) gg_array_free(sets[i].y[k]);
+    gg_array_free(sets[i].e1);
+    gg_array_free(sets[i].e2);
+  }
+  gg_module_free(mod);
+  gg_context_free(ctx);
+  if (failures) {
+    printf("%d frame(s) wrong\n", failures);
+    return 1;
+  }
+  printf("ok\n");
+  return 0;
+}
