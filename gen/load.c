@@ -1369,7 +1369,7 @@ int ggi_load(const char *path, const char *text, size_t len, ggi_module **out, g
   int rc = -1;
   if (!c.m) {
     snprintf(d->msg, sizeof d->msg, "%s: out of memory", c.path);
-  } else if (ggi_sandbox_open(&c.sb, c.path, d, &c) == 0) {
+  } else if (ggi_sandbox_open(&c.sb, c.path, 0, d, &c) == 0) {
     c.L = c.sb.L;
     rc = ggi_sandbox_call(&c.sb, open_declarations);
     if (rc == 0) rc = ggi_sandbox_run(&c.sb, text, len);

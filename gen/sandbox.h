@@ -7,6 +7,15 @@
 
 #include "ir.h"
 
+/* The limits on one load (running the file and validating what it
+ * declared).  Every file ends within them, accepted or refused. */
+#define GGI_TIME_LIMIT 2.0                  /* seconds of CPU time, the default */
+#define GGI_TIME_LIMIT_MAX 3600.0           /* the most --time-limit accepts */
+#define GGI_MEM_CAP ((size_t)64 << 20)      /* bytes of Lua heap */
+#define GGI_MEM_CAP_TEXT "64 MiB"
+#define GGI_MAX_STEPS 50000000L             /* VM instructions; real files use < 1e5 */
+#define GGI_MAX_SORT (1 << 20)              /* elements table.sort takes in one call */
+
 /* One sandboxed Lua state.  The loader embeds it in its own context and
  * reaches that context from Lua with ggi_sandbox_owner(L). */
 typedef struct ggi_sandbox {
@@ -15,15 +24,24 @@ typedef struct ggi_sandbox {
   lua_State *L;
   void *owner;
   int failed;              /* d->msg already holds the error (a validation error) */
+  int line;                /* the line the file last started to run (for memory errors) */
   size_t mem_used;
   int mem_over;            /* the cap was hit (even if the file caught the error) */
+  int mem_line;
   long steps;
   int steps_over;
+  int steps_line;
+  double time_limit;       /* seconds of CPU time */
+  double cpu_start;        /* this thread's CPU clock at the start */
+  double wall_check;       /* monotonic time before which the limit cannot be reached */
+  int time_over;
+  int time_line;
+  unsigned long work;      /* rough units of work done in C since the last clock check */
 } ggi_sandbox;
 
-/* Creates the state with only the safe libraries.  Returns 0, or -1 with
- * d->msg set. */
-int ggi_sandbox_open(ggi_sandbox *sb, const char *path, ggi_diag *d, void *owner);
+/* Creates the state with only the safe libraries and starts the clock
+ * (time_limit <= 0: GGI_TIME_LIMIT).  Returns 0, or -1 with d->msg set. */
+int ggi_sandbox_open(ggi_sandbox *sb, const char *path, double time_limit, ggi_diag *d, void *owner);
 void ggi_sandbox_close(ggi_sandbox *sb);
 void *ggi_sandbox_owner(lua_State *L);
 
@@ -34,5 +52,10 @@ int ggi_sandbox_run(ggi_sandbox *sb, const char *text, size_t len);
 /* Calls f(L) protected; a Lua error becomes d->msg (unless sb->failed
  * says d->msg already holds one).  Returns 0 or -1. */
 int ggi_sandbox_call(ggi_sandbox *sb, lua_CFunction f);
+
+/* For C code that loops inside a protected call (the validation): counts
+ * `units` of work and, once the time limit is spent, raises the
+ * time-limit error at `line` (0: none known). */
+void ggi_sandbox_charge(ggi_sandbox *sb, unsigned long units, int line);
 
 #endif
