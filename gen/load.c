@@ -33,6 +33,8 @@
 #include "sandbox.h"
 
 #define GGI_MAX_FILE ((size_t)16 << 20)     /* bigger than any sane workload file */
+#define GGI_MAX_DECLS 4096                  /* kernels and persistent loops in one file */
+#define GGI_LINE_KEYS 8                     /* unknown fields whose lines are looked up */
 #define GGI_MAX_SCRATCH 49152               /* static shared memory per block, all GPUs */
 
 /* Everything one load needs; reached from Lua through the state's extra space. */
@@ -220,9 +222,14 @@ static int is_word(int ch) { return isalnum((unsigned char)ch) || ch == '_'; }
 /* Position just after `field =` (not `==`) within lines [from, to], or
  * (size_t)-1.  Good enough for the way workload files are written; when
  * the table was built by code, the caller falls back to the decl's line. */
-static size_t field_pos(const ctx *c, int from, int to, const char *field) {
-  size_t fl = strlen(field), end = line_pos(c, to + 1);
-  for (size_t p = line_pos(c, from); p + fl <= end; p++) {
+static size_t field_pos(ctx *c, int from, int to, const char *field) {
+  size_t fl = strlen(field), end = line_pos(c, to + 1), start = line_pos(c, from);
+  if (fl == 0) return (size_t)-1;
+  ggi_sandbox_charge(&c->sb, (end - start) / 64, from); /* a file can make many lookups */
+  for (size_t p = start; p + fl <= end; p++) {
+    const char *hit = memchr(c->text + p, field[0], end - fl + 1 - p);
+    if (!hit) break;
+    p = (size_t)(hit - c->text);
     if (memcmp(c->text + p, field, fl) != 0) continue;
     if (p > 0 && is_word(c->text[p - 1])) continue;
     size_t q = p + fl;
@@ -241,7 +248,7 @@ static int field_line(decl *k, const char *field) {
  * opening bracket ends its line, Lua drops that newline, so the text
  * starts on the next line.  This is the line `#line` directives name. */
 static int text_line(decl *k, const char *field) {
-  const ctx *c = k->c;
+  ctx *c = k->c;
   size_t p = field_pos(c, k->line, k->end, field);
   if (p == (size_t)-1) return k->line;
   while (p < c->len && isspace((unsigned char)c->text[p])) p++;
@@ -263,8 +270,9 @@ static int text_line(decl *k, const char *field) {
 
 /* Position of the quoted string "s" (or 's') in lines [from, to] at or
  * after pos, or (size_t)-1. */
-static size_t quoted_pos(const ctx *c, size_t pos, int to, const char *s) {
+static size_t quoted_pos(ctx *c, size_t pos, int to, const char *s) {
   size_t sl = strlen(s), end = line_pos(c, to + 1);
+  if (pos < end) ggi_sandbox_charge(&c->sb, (end - pos) / 64, line_of(c, pos));
   for (size_t p = pos; p + sl + 2 <= end; p++) {
     char q = c->text[p];
     if ((q == '"' || q == '\'') && memcmp(c->text + p + 1, s, sl) == 0 && c->text[p + 1 + sl] == q)
@@ -274,11 +282,14 @@ static size_t quoted_pos(const ctx *c, size_t pos, int to, const char *s) {
 }
 
 /* The span of a declaration's fields: from its line to the line before
- * the next declaration. */
+ * the next declaration (decl_lines is sorted). */
 static int span_end(const ctx *c, int line) {
-  for (int i = 0; i < c->ndecl; i++)
-    if (c->decl_lines[i] > line) return c->decl_lines[i] - 1;
-  return c->nlines;
+  int lo = 0, hi = c->ndecl; /* first index whose line is > line */
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (c->decl_lines[mid] > line) hi = mid; else lo = mid + 1;
+  }
+  return lo < c->ndecl ? c->decl_lines[lo] - 1 : c->nlines;
 }
 
 /* ------------------------------------------------------------------ */
@@ -394,14 +405,17 @@ static const char *closest(const char *const *names, const char *s) {
 /* Every key of the table at index t must be a string in `allowed`.  A
  * field of `known` that is not allowed here gets `why`.  When several are
  * wrong the first in the file is reported, so messages do not depend on
- * the table's hash order. */
+ * the table's hash order; a table built by code can hold any number of
+ * wrong keys, so only the GGI_LINE_KEYS alphabetically first are looked
+ * up in the text. */
 static void check_fields(decl *k, int t, const char *const *allowed, const char *const *known,
                          const char *why) {
   lua_State *L = k->c->L;
-  char bad[64] = "";
-  int bad_line = 0;
+  const char *cand[GGI_LINE_KEYS]; /* the first unknown keys by name, sorted; the table anchors them */
+  int ncand = 0;
   lua_pushnil(L);
   while (lua_next(L, t)) {
+    ggi_sandbox_charge(&k->c->sb, 1, k->line);
     lua_pop(L, 1); /* the value */
     if (lua_type(L, -1) != LUA_TSTRING) {
       if (lua_type(L, -1) == LUA_TNUMBER) {
@@ -412,13 +426,21 @@ static void check_fields(decl *k, int t, const char *const *allowed, const char 
     }
     const char *key = lua_tostring(L, -1);
     if (find_name(allowed, key) >= 0) continue;
-    int line = field_line(k, key);
-    if (!bad[0] || line < bad_line || (line == bad_line && strcmp(key, bad) < 0)) {
-      snprintf(bad, sizeof bad, "%s", key);
+    int i = ncand < GGI_LINE_KEYS ? ncand++ : GGI_LINE_KEYS;
+    for (; i > 0 && strcmp(key, cand[i - 1]) < 0; i--)
+      if (i < GGI_LINE_KEYS) cand[i] = cand[i - 1];
+    if (i < GGI_LINE_KEYS) cand[i] = key;
+  }
+  if (ncand == 0) return;
+  char bad[64];
+  int bad_line = 0;
+  for (int i = 0; i < ncand; i++) {
+    int line = field_line(k, cand[i]);
+    if (i == 0 || line < bad_line) {
+      snprintf(bad, sizeof bad, "%s", cand[i]);
       bad_line = line;
     }
   }
-  if (!bad[0]) return;
   char buf[512];
   if (known && find_name(known, bad) >= 0)
     dfail(k, bad_line, "field '%s' does not apply here (%s); allowed: %s", bad, why,
@@ -437,6 +459,7 @@ static int list_len(decl *k, const char *f, int line) {
   lua_Unsigned count = 0;
   lua_pushnil(L);
   while (lua_next(L, -2)) {
+    ggi_sandbox_charge(&k->c->sb, 1, line);
     lua_pop(L, 1);
     int isint = 0;
     lua_Integer i = lua_tointegerx(L, -1, &isint);
@@ -1152,6 +1175,7 @@ static const char *open_decl(ctx *c, int list, int i, decl *k) {
   lua_rawgeti(L, e, 3);
   int line = (int)lua_tointeger(L, -1);
   int has = lua_rawgeti(L, e, 4) == LUA_TTABLE;
+  ggi_sandbox_charge(&c->sb, 64, line);
   k->c = c;
   k->line = line;
   k->end = span_end(c, line);
@@ -1262,6 +1286,8 @@ static int caller_line(lua_State *L) {
 
 static void push_entry(lua_State *L, const char *kind, int name_arg) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &decls_key);
+  if (lua_rawlen(L, -1) >= GGI_MAX_DECLS)
+    luaL_error(L, "more than %d declarations in one file", GGI_MAX_DECLS);
   lua_createtable(L, 4, 0);
   lua_pushstring(L, kind);
   lua_rawseti(L, -2, 1);
@@ -1352,6 +1378,11 @@ static int open_declarations(lua_State *L) {
 }
 
 int ggi_load(const char *path, const char *text, size_t len, ggi_module **out, ggi_diag *d) {
+  return ggi_load_limited(path, text, len, 0, out, d);
+}
+
+int ggi_load_limited(const char *path, const char *text, size_t len, double seconds, ggi_module **out,
+                     ggi_diag *d) {
   ctx c;
   memset(&c, 0, sizeof c);
   c.path = path ? path : "workload.lua";
@@ -1369,7 +1400,7 @@ int ggi_load(const char *path, const char *text, size_t len, ggi_module **out, g
   int rc = -1;
   if (!c.m) {
     snprintf(d->msg, sizeof d->msg, "%s: out of memory", c.path);
-  } else if (ggi_sandbox_open(&c.sb, c.path, 0, d, &c) == 0) {
+  } else if (ggi_sandbox_open(&c.sb, c.path, seconds, d, &c) == 0) {
     c.L = c.sb.L;
     rc = ggi_sandbox_call(&c.sb, open_declarations);
     if (rc == 0) rc = ggi_sandbox_run(&c.sb, text, len);

@@ -6,11 +6,11 @@
 #include <lua.h>
 
 #include "ir.h"
+#include "load.h" /* GGI_TIME_LIMIT */
 
 /* The limits on one load (running the file and validating what it
- * declared).  Every file ends within them, accepted or refused. */
-#define GGI_TIME_LIMIT 2.0                  /* seconds of CPU time, the default */
-#define GGI_TIME_LIMIT_MAX 3600.0           /* the most --time-limit accepts */
+ * declared) besides its time (load.h).  Every file ends within them,
+ * accepted or refused. */
 #define GGI_MEM_CAP ((size_t)64 << 20)      /* bytes of Lua heap */
 #define GGI_MEM_CAP_TEXT "64 MiB"
 #define GGI_MAX_STEPS 50000000L             /* VM instructions; real files use < 1e5 */
