@@ -227,11 +227,8 @@ static size_t field_pos(ctx *c, int from, int to, const char *field) {
   if (fl == 0) return (size_t)-1;
   ggi_sandbox_charge(&c->sb, (end - start) / 64, from); /* a file can make many lookups */
   for (size_t p = start; p + fl <= end; p++) {
-    const char *hit = memchr(c->text + p, field[0], end - fl + 1 - p);
-    if (!hit) break;
-    p = (size_t)(hit - c->text);
+    if (c->text[p] != field[0] || (p > 0 && is_word(c->text[p - 1]))) continue;
     if (memcmp(c->text + p, field, fl) != 0) continue;
-    if (p > 0 && is_word(c->text[p - 1])) continue;
     size_t q = p + fl;
     while (q < end && (c->text[q] == ' ' || c->text[q] == '\t')) q++;
     if (q < end && c->text[q] == '=' && (q + 1 >= c->len || c->text[q + 1] != '=')) return q + 1;
