@@ -13,7 +13,7 @@
  * accepted or refused. */
 #define GGI_MEM_CAP ((size_t)64 << 20)      /* bytes of Lua heap */
 #define GGI_MEM_CAP_TEXT "64 MiB"
-#define GGI_MAX_STEPS 50000000L             /* VM instructions; real files use < 1e5 */
+#define GGI_MAX_STEPS 20000000L             /* VM instructions; real files use < 1e5 */
 #define GGI_MAX_SORT (1 << 20)              /* elements table.sort takes in one call */
 
 /* One sandboxed Lua state.  The loader embeds it in its own context and
