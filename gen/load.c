@@ -15,10 +15,8 @@
  * top to bottom without error plumbing; everything allocated on the way
  * lives in the module's arena and is freed with it.
  *
- * The sandbox: a custom allocator caps memory, a count hook caps the
- * number of VM instructions, only base (minus the loaders and a few
- * others), string, table, math and utf8 are opened, and only text chunks
- * are loaded.
+ * The sandbox (sandbox.c) runs the file with limits; here are only the
+ * three declaration functions it gets.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -36,12 +34,11 @@
 #include "load.h"
 #include "names.h"
 #include "plan.h"
+#include "sandbox.h"
 
-#define GGI_MEM_CAP ((size_t)64 << 20)      /* Lua heap of one workload file */
-#define GGI_MEM_CAP_TEXT "64 MiB"
-#define GGI_MAX_STEPS 50000000L             /* VM instructions; real files use < 1e5 */
-#define GGI_HOOK_EVERY 1000                 /* instructions between hook calls */
 #define GGI_MAX_FILE ((size_t)16 << 20)     /* bigger than any sane workload file */
+#define GGI_MAX_DECLS 4096                  /* kernels and persistent loops in one file */
+#define GGI_LINE_KEYS 8                     /* unknown fields whose lines are looked up */
 #define GGI_MAX_SCRATCH 49152               /* static shared memory per block, all GPUs */
 /* Anything sized when the kernel is generated (a static extent, a view's
  * static bytes, a static range's indices, a static league) is at most
@@ -50,7 +47,6 @@
  * overflows 64 bits. */
 #define GGI_MAX_STATIC ((int64_t)1 << 48)
 #define GGI_MAX_STATIC_TEXT "2^48 (281474976710656)"
-#define GGI_CHUNKNAME "workload"            /* short_src of every Lua message; replaced by the path */
 
 /* Everything one load needs; reached from Lua through the state's extra space. */
 typedef struct ctx {
@@ -61,12 +57,8 @@ typedef struct ctx {
   size_t *line_start;      /* offset of each line (1-based), in the arena */
   ggi_module *m;
   ggi_diag *d;
-  lua_State *L;
-  size_t mem_used;
-  int mem_over;            /* the cap was hit (even if the file caught the error) */
-  long steps;
-  int steps_over;
-  int failed;              /* d->msg holds a validation error */
+  lua_State *L;            /* sb.L */
+  ggi_sandbox sb;
   int *decl_lines;         /* lines of all declarations, sorted: spans of fields */
   int ndecl;
 } ctx;
@@ -80,7 +72,7 @@ typedef struct decl {
   int t;
 } decl;
 
-static ctx *ctx_of(lua_State *L) { return *(ctx **)lua_getextraspace(L); }
+static ctx *ctx_of(lua_State *L) { return ggi_sandbox_owner(L); }
 
 /* ------------------------------------------------------------------ */
 /* names of enum values, in enum order                                 */
@@ -155,7 +147,7 @@ static void vfail(ctx *c, int line, const char *prefix, const char *fmt, va_list
                    : snprintf(raw, sizeof raw, "%s: %s", c->path, prefix);
   if (n >= 0 && (size_t)n < sizeof raw) vsnprintf(raw + n, sizeof raw - n, fmt, ap);
   ggi_clean(c->d->msg, sizeof c->d->msg, raw);
-  c->failed = 1;
+  c->sb.failed = 1; /* d->msg holds a validation error */
 }
 
 /* Writes the message and unwinds to the pcall in run_protected(). */
@@ -234,11 +226,13 @@ static int is_word(int ch) { return isalnum((unsigned char)ch) || ch == '_'; }
 /* Position just after `field =` (not `==`) within lines [from, to], or
  * (size_t)-1.  Good enough for the way workload files are written; when
  * the table was built by code, the caller falls back to the decl's line. */
-static size_t field_pos(const ctx *c, int from, int to, const char *field) {
-  size_t fl = strlen(field), end = line_pos(c, to + 1);
-  for (size_t p = line_pos(c, from); p + fl <= end; p++) {
+static size_t field_pos(ctx *c, int from, int to, const char *field) {
+  size_t fl = strlen(field), end = line_pos(c, to + 1), start = line_pos(c, from);
+  if (fl == 0) return (size_t)-1;
+  ggi_sandbox_charge(&c->sb, (end - start) / 64, from); /* a file can make many lookups */
+  for (size_t p = start; p + fl <= end; p++) {
+    if (c->text[p] != field[0] || (p > 0 && is_word(c->text[p - 1]))) continue;
     if (memcmp(c->text + p, field, fl) != 0) continue;
-    if (p > 0 && is_word(c->text[p - 1])) continue;
     size_t q = p + fl;
     while (q < end && (c->text[q] == ' ' || c->text[q] == '\t')) q++;
     if (q < end && c->text[q] == '=' && (q + 1 >= c->len || c->text[q + 1] != '=')) return q + 1;
@@ -255,7 +249,7 @@ static int field_line(decl *k, const char *field) {
  * opening bracket ends its line, Lua drops that newline, so the text
  * starts on the next line.  This is the line `#line` directives name. */
 static int text_line(decl *k, const char *field) {
-  const ctx *c = k->c;
+  ctx *c = k->c;
   size_t p = field_pos(c, k->line, k->end, field);
   if (p == (size_t)-1) return k->line;
   while (p < c->len && isspace((unsigned char)c->text[p])) p++;
@@ -277,8 +271,9 @@ static int text_line(decl *k, const char *field) {
 
 /* Position of the quoted string "s" (or 's') in lines [from, to] at or
  * after pos, or (size_t)-1. */
-static size_t quoted_pos(const ctx *c, size_t pos, int to, const char *s) {
+static size_t quoted_pos(ctx *c, size_t pos, int to, const char *s) {
   size_t sl = strlen(s), end = line_pos(c, to + 1);
+  if (pos < end) ggi_sandbox_charge(&c->sb, (end - pos) / 64, line_of(c, pos));
   for (size_t p = pos; p + sl + 2 <= end; p++) {
     char q = c->text[p];
     if ((q == '"' || q == '\'') && memcmp(c->text + p + 1, s, sl) == 0 && c->text[p + 1 + sl] == q)
@@ -288,11 +283,14 @@ static size_t quoted_pos(const ctx *c, size_t pos, int to, const char *s) {
 }
 
 /* The span of a declaration's fields: from its line to the line before
- * the next declaration. */
+ * the next declaration (decl_lines is sorted). */
 static int span_end(const ctx *c, int line) {
-  for (int i = 0; i < c->ndecl; i++)
-    if (c->decl_lines[i] > line) return c->decl_lines[i] - 1;
-  return c->nlines;
+  int lo = 0, hi = c->ndecl; /* first index whose line is > line */
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (c->decl_lines[mid] > line) hi = mid; else lo = mid + 1;
+  }
+  return lo < c->ndecl ? c->decl_lines[lo] - 1 : c->nlines;
 }
 
 /* ------------------------------------------------------------------ */
@@ -408,14 +406,17 @@ static const char *closest(const char *const *names, const char *s) {
 /* Every key of the table at index t must be a string in `allowed`.  A
  * field of `known` that is not allowed here gets `why`.  When several are
  * wrong the first in the file is reported, so messages do not depend on
- * the table's hash order. */
+ * the table's hash order; a table built by code can hold any number of
+ * wrong keys, so only the GGI_LINE_KEYS alphabetically first are looked
+ * up in the text. */
 static void check_fields(decl *k, int t, const char *const *allowed, const char *const *known,
                          const char *why) {
   lua_State *L = k->c->L;
-  char bad[64] = "";
-  int bad_line = 0;
+  const char *cand[GGI_LINE_KEYS]; /* the first unknown keys by name, sorted; the table anchors them */
+  int ncand = 0;
   lua_pushnil(L);
   while (lua_next(L, t)) {
+    ggi_sandbox_charge(&k->c->sb, 1, k->line);
     lua_pop(L, 1); /* the value */
     if (lua_type(L, -1) != LUA_TSTRING) {
       if (lua_type(L, -1) == LUA_TNUMBER) {
@@ -426,13 +427,21 @@ static void check_fields(decl *k, int t, const char *const *allowed, const char 
     }
     const char *key = lua_tostring(L, -1);
     if (find_name(allowed, key) >= 0) continue;
-    int line = field_line(k, key);
-    if (!bad[0] || line < bad_line || (line == bad_line && strcmp(key, bad) < 0)) {
-      snprintf(bad, sizeof bad, "%s", key);
+    int i = ncand < GGI_LINE_KEYS ? ncand++ : GGI_LINE_KEYS;
+    for (; i > 0 && strcmp(key, cand[i - 1]) < 0; i--)
+      if (i < GGI_LINE_KEYS) cand[i] = cand[i - 1];
+    if (i < GGI_LINE_KEYS) cand[i] = key;
+  }
+  if (ncand == 0) return;
+  char bad[64];
+  int bad_line = 0;
+  for (int i = 0; i < ncand; i++) {
+    int line = field_line(k, cand[i]);
+    if (i == 0 || line < bad_line) {
+      snprintf(bad, sizeof bad, "%s", cand[i]);
       bad_line = line;
     }
   }
-  if (!bad[0]) return;
   char buf[512];
   if (known && find_name(known, bad) >= 0)
     dfail(k, bad_line, "field '%s' does not apply here (%s); allowed: %s", bad, why,
@@ -451,6 +460,7 @@ static int list_len(decl *k, const char *f, int line) {
   lua_Unsigned count = 0;
   lua_pushnil(L);
   while (lua_next(L, -2)) {
+    ggi_sandbox_charge(&k->c->sb, 1, line);
     lua_pop(L, 1);
     int isint = 0;
     lua_Integer i = lua_tointegerx(L, -1, &isint);
@@ -1571,6 +1581,7 @@ static const char *open_decl(ctx *c, int list, int i, decl *k) {
   lua_rawgeti(L, e, 3);
   int line = (int)lua_tointeger(L, -1);
   int has = lua_rawgeti(L, e, 4) == LUA_TTABLE;
+  ggi_sandbox_charge(&c->sb, 64, line);
   k->c = c;
   k->line = line;
   k->end = span_end(c, line);
@@ -1661,7 +1672,7 @@ static int convert(lua_State *L) {
     }
   }
   if (ggi_check_generated_names(m, module_line, c->d) != 0) {
-    c->failed = 1;
+    c->sb.failed = 1;
     lua_pushliteral(L, "validation error");
     lua_error(L);
   }
@@ -1698,6 +1709,8 @@ static int caller_line(lua_State *L) {
 
 static void push_entry(lua_State *L, const char *kind, int name_arg) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &decls_key);
+  if (lua_rawlen(L, -1) >= GGI_MAX_DECLS)
+    luaL_error(L, "more than %d declarations in one file", GGI_MAX_DECLS);
   lua_createtable(L, 4, 0);
   lua_pushstring(L, kind);
   lua_rawseti(L, -2, 1);
@@ -1751,192 +1764,6 @@ static int l_module(lua_State *L) {
   return 0;
 }
 
-/* What the sandbox leaves out, named in the message when a file uses it. */
-static const char *const removed[] = {"io", "os", "package", "require", "debug", "load", "loadfile",
-                                      "dofile", "collectgarbage", "print", "setmetatable",
-                                      "getmetatable", "coroutine", NULL};
-
-static int missing_global(lua_State *L) {
-  const char *key = lua_tostring(L, 2);
-  if (key && lua_type(L, 2) == LUA_TSTRING && find_name(removed, key) >= 0)
-    return luaL_error(L, "'%s' is not available in a workload file (the sandbox has no io, os, "
-                      "package, require, debug, load, loadfile, dofile, collectgarbage, print, "
-                      "setmetatable, getmetatable, coroutine)", key);
-  return 0; /* any other unknown global is nil, as in plain Lua */
-}
-
-static int not_available(lua_State *L) {
-  return luaL_error(L, "%s", lua_tostring(L, lua_upvalueindex(1)));
-}
-
-static void replace_field(lua_State *L, const char *lib, const char *field, const char *why) {
-  lua_getglobal(L, lib);
-  lua_pushstring(L, why);
-  lua_pushcclosure(L, not_available, 1);
-  lua_setfield(L, -2, field);
-  lua_pop(L, 1);
-}
-
-/* string.find with plain = true only: Lua patterns backtrack inside C,
- * where the instruction hook never fires, so one could run for hours. */
-static int plain_find(lua_State *L) {
-  if (!lua_toboolean(L, 4))
-    return luaL_error(L, "string.find needs plain = true here (string.find(s, text, 1, true)): "
-                      "Lua patterns are not available in workload files, they can run unbounded");
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_insert(L, 1);
-  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-  return lua_gettop(L);
-}
-
-/* Only what a description needs; no way out of the process and no
- * source of nondeterminism (math.random) since output must be
- * byte-identical run to run. */
-static int open_sandbox(lua_State *L) {
-  static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base}, {LUA_STRLIBNAME, luaopen_string},
-                                  {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
-                                  {LUA_UTF8LIBNAME, luaopen_utf8}, {NULL, NULL}};
-  for (const luaL_Reg *l = libs; l->func; l++) {
-    luaL_requiref(L, l->name, l->func, 1);
-    lua_pop(L, 1);
-  }
-  for (int i = 0; removed[i]; i++) {
-    lua_pushnil(L);
-    lua_setglobal(L, removed[i]);
-  }
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); /* package.loaded: none of ours */
-  lua_pushnil(L);
-  lua_setfield(L, -2, "_G");
-  lua_pop(L, 1);
-  replace_field(L, "string", "dump", "string.dump is not available: workload files are source text, never bytecode");
-  static const char *const patterns[] = {"match", "gmatch", "gsub", NULL};
-  for (int i = 0; patterns[i]; i++) {
-    char why[160];
-    snprintf(why, sizeof why, "string.%s is not available: Lua patterns can run unbounded; "
-             "build strings with .. and string.format", patterns[i]);
-    replace_field(L, "string", patterns[i], why);
-  }
-  lua_getglobal(L, "string");
-  lua_getfield(L, -1, "find");
-  lua_pushcclosure(L, plain_find, 1);
-  lua_setfield(L, -2, "find");
-  lua_pop(L, 1);
-  replace_field(L, "math", "random", "math.random is not available: the same workload must give the same output");
-  replace_field(L, "math", "randomseed", "math.randomseed is not available: the same workload must give the same output");
-  lua_pushglobaltable(L);
-  lua_createtable(L, 0, 1);
-  lua_pushcfunction(L, missing_global);
-  lua_setfield(L, -2, "__index");
-  lua_setmetatable(L, -2);
-  lua_pop(L, 1);
-  lua_newtable(L);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &decls_key);
-  lua_register(L, "kernel", l_kernel);
-  lua_register(L, "persistent", l_persistent);
-  lua_register(L, "frame", l_frame);
-  lua_register(L, "module", l_module);
-  return 0;
-}
-
-/* Every Lua allocation goes through here: the cap turns a runaway
- * string.rep or table into a clean error instead of an OOM kill. */
-static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  ctx *c = ud;
-  size_t old = ptr ? osize : 0;
-  if (nsize == 0) {
-    free(ptr);
-    c->mem_used -= old;
-    return NULL;
-  }
-  if (nsize > old && nsize - old > GGI_MEM_CAP - c->mem_used) {
-    c->mem_over = 1;
-    return NULL;
-  }
-  void *p = realloc(ptr, nsize);
-  if (p) c->mem_used = c->mem_used - old + nsize;
-  return p;
-}
-
-static void count_hook(lua_State *L, lua_Debug *ar) {
-  ctx *c = ctx_of(L);
-  c->steps += GGI_HOOK_EVERY;
-  if (c->steps <= GGI_MAX_STEPS) return;
-  /* From now on fire at every instruction: a file that catches the error
-   * with pcall in a loop is stopped at the first instruction outside it. */
-  if (!c->steps_over) lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-  c->steps_over = 1;
-  lua_getinfo(L, "Sl", ar);
-  lua_pushfstring(L, GGI_CHUNKNAME ":%d: workload ran for more than %d instructions", ar->currentline,
-                  (int)GGI_MAX_STEPS);
-  lua_error(L);
-}
-
-/* Message handler: make every error "workload:line: message", with the
- * line of the innermost Lua function when the message has none. */
-static int on_error(lua_State *L) {
-  if (ctx_of(L)->failed) return 1;
-  const char *msg = lua_tostring(L, 1);
-  if (msg && strncmp(msg, GGI_CHUNKNAME ":", sizeof GGI_CHUNKNAME) == 0) return 1;
-  int line = 0;
-  lua_Debug ar;
-  for (int level = 1; lua_getstack(L, level, &ar); level++)
-    if (lua_getinfo(L, "l", &ar) && ar.currentline > 0) {
-      line = ar.currentline;
-      break;
-    }
-  if (msg) lua_pushfstring(L, GGI_CHUNKNAME ":%d: %s", line, msg);
-  else lua_pushfstring(L, GGI_CHUNKNAME ":%d: error object is a %s value", line, luaL_typename(L, 1));
-  return 1;
-}
-
-/* Turn a Lua status into d->msg (unless a validation error is there). */
-static int lua_failure(ctx *c, int status) {
-  if (c->failed) return -1;
-  if (c->mem_over || status == LUA_ERRMEM) {
-    snprintf(c->d->msg, sizeof c->d->msg, "%s: workload uses more than %s", c->path, GGI_MEM_CAP_TEXT);
-    return -1;
-  }
-  const char *msg = c->L ? lua_tostring(c->L, -1) : NULL;
-  if (!msg) msg = "unknown error";
-  if (strncmp(msg, GGI_CHUNKNAME ":", sizeof GGI_CHUNKNAME) == 0)
-    snprintf(c->d->msg, sizeof c->d->msg, "%s:%s", c->path, msg + sizeof GGI_CHUNKNAME);
-  else
-    snprintf(c->d->msg, sizeof c->d->msg, "%s: %s", c->path, msg);
-  return -1;
-}
-
-static int run_protected(ctx *c, lua_CFunction f) {
-  lua_State *L = c->L;
-  lua_pushcfunction(L, on_error);
-  lua_pushcfunction(L, f);
-  int st = lua_pcall(L, 0, 0, lua_gettop(L) - 1);
-  return st == LUA_OK ? 0 : lua_failure(c, st);
-}
-
-static int run_file(ctx *c) {
-  lua_State *L = c->L;
-  if (c->len > 0 && c->text[0] == '\x1b') {
-    snprintf(c->d->msg, sizeof c->d->msg, "%s:1: bytecode is not accepted: workload files are Lua source text", c->path);
-    return -1;
-  }
-  int st = luaL_loadbufferx(L, c->text, c->len, "@" GGI_CHUNKNAME, "t");
-  if (st != LUA_OK) return lua_failure(c, st);
-  lua_pushcfunction(L, on_error); /* a light function: pushing it cannot fail */
-  lua_insert(L, -2);
-  lua_sethook(L, count_hook, LUA_MASKCOUNT, GGI_HOOK_EVERY);
-  st = lua_pcall(L, 0, 0, lua_gettop(L) - 1);
-  lua_sethook(L, NULL, 0, 0);
-  if (st != LUA_OK) return lua_failure(c, st);
-  lua_pop(L, 1);
-  /* The file may have caught the error with pcall and carried on. */
-  if (c->mem_over) return lua_failure(c, LUA_ERRMEM);
-  if (c->steps_over) {
-    snprintf(c->d->msg, sizeof c->d->msg, "%s: workload ran for more than %d instructions", c->path, (int)GGI_MAX_STEPS);
-    return -1;
-  }
-  return 0;
-}
-
 static int read_file(ctx *c, char **out, size_t *len) {
   FILE *f = fopen(c->path, "rb");
   if (!f) {
@@ -1967,7 +1794,22 @@ static int read_file(ctx *c, char **out, size_t *len) {
   return 0;
 }
 
+static int open_declarations(lua_State *L) {
+  lua_newtable(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &decls_key);
+  lua_register(L, "kernel", l_kernel);
+  lua_register(L, "persistent", l_persistent);
+  lua_register(L, "frame", l_frame);
+  lua_register(L, "module", l_module);
+  return 0;
+}
+
 int ggi_load(const char *path, const char *text, size_t len, ggi_module **out, ggi_diag *d) {
+  return ggi_load_limited(path, text, len, 0, out, d);
+}
+
+int ggi_load_limited(const char *path, const char *text, size_t len, double seconds, ggi_module **out,
+                     ggi_diag *d) {
   ctx c;
   memset(&c, 0, sizeof c);
   c.path = path ? path : "workload.lua";
@@ -1982,17 +1824,16 @@ int ggi_load(const char *path, const char *text, size_t len, ggi_module **out, g
   c.text = text;
   c.len = len;
   c.m = ggi_module_new(c.path);
-  c.L = c.m ? lua_newstate(sandbox_alloc, &c) : NULL;
   int rc = -1;
-  if (!c.L) {
+  if (!c.m) {
     snprintf(d->msg, sizeof d->msg, "%s: out of memory", c.path);
-  } else {
-    *(ctx **)lua_getextraspace(c.L) = &c;
-    rc = run_protected(&c, open_sandbox);
-    if (rc == 0) rc = run_file(&c);
-    if (rc == 0) rc = run_protected(&c, convert);
-    lua_close(c.L);
+  } else if (ggi_sandbox_open(&c.sb, c.path, seconds, d, &c) == 0) {
+    c.L = c.sb.L;
+    rc = ggi_sandbox_call(&c.sb, open_declarations);
+    if (rc == 0) rc = ggi_sandbox_run(&c.sb, text, len);
+    if (rc == 0) rc = ggi_sandbox_call(&c.sb, convert);
   }
+  ggi_sandbox_close(&c.sb);
   free(owned);
   if (rc != 0) {
     ggi_module_free(c.m);

@@ -12,6 +12,7 @@
  * stderr as file:line: ...), 2 the command line itself is wrong.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -32,6 +33,8 @@ typedef struct options {
   const char *templates;     /* --templates */
   const char *archs;         /* check --arch */
   const char *kernel;        /* explain */
+  const char *time_limit;    /* --time-limit, any command */
+  double seconds;            /* its value; 0: the default */
 } options;
 
 typedef struct command {
@@ -42,7 +45,7 @@ typedef struct command {
   unsigned flags;            /* which options it takes */
 } command;
 
-enum { OPT_OUT = 1, OPT_TEMPLATES = 2, OPT_ARCH = 4, OPT_KERNEL = 8 };
+enum { OPT_OUT = 1, OPT_TEMPLATES = 2, OPT_ARCH = 4, OPT_KERNEL = 8, OPT_TIME = 16 };
 
 /* Messages echo what workload files wrote: printed with control
  * characters escaped, so a name or path cannot drive the terminal. */
@@ -98,6 +101,8 @@ static void print_usage(FILE *f) {
   fprintf(f, "usage:\n");
   for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %s\n", commands[i].usage);
   fprintf(f, "  gpugen --help | --version | COMMAND --help\n");
+  fprintf(f, "every command also takes --time-limit SECONDS: CPU time for loading FILE.lua (default %g)\n",
+          GGI_TIME_LIMIT);
 }
 
 static void print_help(void) {
@@ -129,6 +134,7 @@ static int parse_args(const command *c, int argc, char **argv, options *o, int *
   struct { const char *name; unsigned flag; const char **dst; } opts[] = {
     {"-o", OPT_OUT, &o->out_dir}, {"--out", OPT_OUT, &o->out_dir},
     {"--templates", OPT_TEMPLATES, &o->templates}, {"--arch", OPT_ARCH, &o->archs},
+    {"--time-limit", OPT_TIME, &o->time_limit},
   };
   int npos = 0;
   for (int i = 2; i < argc; i++) {
@@ -142,7 +148,7 @@ static int parse_args(const command *c, int argc, char **argv, options *o, int *
       for (size_t k = 0; k < sizeof opts / sizeof opts[0] && !found; k++) {
         size_t n = strlen(opts[k].name);
         if (strncmp(a, opts[k].name, n) != 0 || (a[n] && a[n] != '=')) continue;
-        if (!(c->flags & opts[k].flag)) return usage_error(c, "option %s does not apply to this command", opts[k].name);
+        if (!((c->flags | OPT_TIME) & opts[k].flag)) return usage_error(c, "option %s does not apply to this command", opts[k].name);
         const char *v = option_value(argc, argv, &i, opts[k].name);
         if (!v || !v[0]) return usage_error(c, "option %s needs a value", opts[k].name);
         *opts[k].dst = v;
@@ -159,13 +165,23 @@ static int parse_args(const command *c, int argc, char **argv, options *o, int *
   if (!o->file) return usage_error(c, "%s", "missing FILE.lua");
   if ((c->flags & OPT_KERNEL) && !o->kernel) return usage_error(c, "%s", "missing KERNEL name");
   if ((c->flags & OPT_OUT) && !o->out_dir) return usage_error(c, "%s", "missing -o DIR");
+  if (o->time_limit) {
+    char *end;
+    o->seconds = strtod(o->time_limit, &end);
+    if (*end || !(o->seconds > 0 && o->seconds <= GGI_TIME_LIMIT_MAX)) {
+      char fmt[128];
+      snprintf(fmt, sizeof fmt, "--time-limit %%s: give seconds of CPU time, more than 0 and at most %g",
+               GGI_TIME_LIMIT_MAX);
+      return usage_error(c, fmt, o->time_limit);
+    }
+  }
   return EXIT_OK;
 }
 
 static int run_command(const command *c, const options *o) {
   ggi_module *m = NULL;
   ggi_diag d = {{0}};
-  if (ggi_load(o->file, NULL, 0, &m, &d) != 0) return report(-1, &d);
+  if (ggi_load_limited(o->file, NULL, 0, o->seconds, &m, &d) != 0) return report(-1, &d);
   int rc = ggi_specialize(m, &d) == 0 ? c->run(m, o) : report(-1, &d);
   ggi_module_free(m);
   return rc;
