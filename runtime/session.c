@@ -64,7 +64,7 @@ static gg_status fail(gg_session *s, gg_status st, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(s->err, sizeof s->err, fmt, ap);
+  ggr_formatv(s->err, sizeof s->err, fmt, ap); /* names echoed with control characters escaped */
   va_end(ap);
   if (s->ctx)
     ggr_set_error(s->ctx, st, "%s", s->err);
@@ -172,6 +172,8 @@ static gg_status resolve_commands(gg_session *s)
     if (st)
       return st;
   }
+  if (s->args_size > GGR_MAX_ARGS)
+    return bad_desc(s, "slots of %u argument bytes; at most %d", s->args_size, GGR_MAX_ARGS);
   s->args_size = (s->args_size + 7u) & ~7u; /* the kernel copies 8-byte words */
   if (s->args_size == 0)
     s->args_size = 8;
@@ -274,6 +276,9 @@ static gg_status alloc_memory(gg_session *s)
   s->pack = calloc(1, s->args_size);
   if (!s->pack)
     return fail(s, GG_ERR_OUT_OF_MEMORY, "session: %u bytes", s->args_size);
+  if (s->opt.stats_frames > (uint64_t)(SIZE_MAX / sizeof *s->samples))
+    return fail(s, GG_ERR_INVALID, "stats_frames = %llu: more samples than memory can hold",
+                (unsigned long long)s->opt.stats_frames);
   if (s->opt.stats_frames) {
     s->slot_t0 = calloc(nslots, sizeof *s->slot_t0);
     s->samples = malloc(s->opt.stats_frames * sizeof *s->samples);
@@ -417,14 +422,15 @@ gg_status gg_session_command(gg_session *s, const char *name, int *cmd)
   return fail(s, GG_ERR_NOT_FOUND, "%s", msg);
 }
 
-int gg_session_ncommands(const gg_session *s) { return s->ncommands; }
-int gg_session_nslots(const gg_session *s) { return (int)s->mb.nslots; }
-int gg_session_blocks(const gg_session *s) { return s->blocks; }
-uint64_t gg_session_started(const gg_session *s) { return s->mb.started; }
-uint64_t gg_session_completed(const gg_session *s) { return s->mb.completed; }
+/* The getters take NULL as "no session": 0, or -1 for a slot. */
+int gg_session_ncommands(const gg_session *s) { return s ? s->ncommands : 0; }
+int gg_session_nslots(const gg_session *s) { return s ? (int)s->mb.nslots : 0; }
+int gg_session_blocks(const gg_session *s) { return s ? s->blocks : 0; }
+uint64_t gg_session_started(const gg_session *s) { return s ? s->mb.started : 0; }
+uint64_t gg_session_completed(const gg_session *s) { return s ? s->mb.completed : 0; }
 int gg_session_frame_slot(const gg_session *s, uint64_t frame)
 {
-  return frame ? (int)ggr_mbox_slot_of(&s->mb, frame) : -1;
+  return s && frame ? (int)ggr_mbox_slot_of(&s->mb, frame) : -1;
 }
 const char *gg_session_error(const gg_session *s) { return s ? s->err : "no session"; }
 

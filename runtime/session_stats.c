@@ -32,6 +32,10 @@ static double rank(const double *v, uint64_t n, double q)
 
 void gg_stats_compute(double *ns, uint64_t n, gg_stats *out)
 {
+  if (!out)
+    return;
+  if (!ns)
+    n = 0;
   gg_stats s = {0};
   s.count = n;
   if (n) {

@@ -7,9 +7,27 @@
 #include <string.h>
 
 #include "fake_gpu.h"
+#include "gg_session.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+
+/* gg_session.h: the getters and the statistics take NULL too. */
+static void test_null_session(void) {
+  CHECK(gg_session_ncommands(NULL) == 0);
+  CHECK(gg_session_nslots(NULL) == 0);
+  CHECK(gg_session_blocks(NULL) == 0);
+  CHECK(gg_session_started(NULL) == 0);
+  CHECK(gg_session_completed(NULL) == 0);
+  CHECK(gg_session_frame_slot(NULL, 7) == -1);
+  CHECK(gg_session_error(NULL) != NULL);
+  gg_stats st;
+  memset(&st, 0xff, sizeof st);
+  gg_stats_compute(NULL, 5, &st); /* no samples: an empty result, not a read of NULL */
+  CHECK(st.count == 0);
+  double one = 2.0;
+  gg_stats_compute(&one, 1, NULL);
+}
 
 static void test_null_handles(void) {
   CHECK(gg_context_backend(NULL) == GG_BACKEND_AUTO);
@@ -154,6 +172,7 @@ static void test_message_from_itself(void) {
 
 int main(void) {
   test_null_handles();
+  test_null_session();
   test_names_in_messages();
   test_message_from_itself();
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);
