@@ -61,9 +61,8 @@ static int nvrtc_resolve(ggr_compiler *c) {
  * opens it by bare name (see toolkit.c); when that file is missing the
  * first compile says so, and c->builtins_note says where it was looked for. */
 static void *nvrtc_open(ggr_compiler *c, char *err, size_t errlen) {
-  static const char *const sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", NULL};
   char tried[1024];
-  void *lib = ggr_toolkit_dlopen(sonames, c->lib_path, sizeof c->lib_path, tried, sizeof tried);
+  void *lib = ggr_toolkit_dlopen(ggr_nvrtc_sonames, c->lib_path, sizeof c->lib_path, tried, sizeof tried);
   if (!lib) {
     snprintf(err, errlen, "NVRTC not found (tried %s); install the CUDA toolkit or set CUDA_HOME",
              tried);

@@ -18,23 +18,18 @@
 #include "cache.h"
 #include "describe.h"
 #include "internal.h"
+#include "toolkit.h"
 
-#ifndef GG_CUDA_HOME_DEFAULT
-#define GG_CUDA_HOME_DEFAULT "/usr/local/cuda"
-#endif
 
 /* Name the compiler without opening it: the NVRTC file's path, size and
  * mtime change with every toolkit update.  Returns -1 when only opening it
  * can tell (HIP, or NVRTC found on the default library path). */
 static int compiler_identity(gg_context *ctx, char *buf, size_t n) {
   if (ctx->be->kind != GG_BACKEND_CUDA) return -1;
-  const char *env = getenv("CUDA_HOME");
-  const char *home = env && *env ? env : GG_CUDA_HOME_DEFAULT;
-  static const char *const sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-  for (size_t i = 0; i < sizeof sonames / sizeof *sonames; i++) {
+  for (size_t i = 0; ggr_nvrtc_sonames[i]; i++) {
     char path[700];
     struct stat sb;
-    snprintf(path, sizeof path, "%s/lib64/%s", home, sonames[i]);
+    snprintf(path, sizeof path, "%s/lib64/%s", ggr_cuda_home(), ggr_nvrtc_sonames[i]);
     if (stat(path, &sb) == 0) {
       snprintf(buf, n, "NVRTC %s %lld %lld.%09ld", path, (long long)sb.st_size,
                (long long)sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec);

@@ -37,6 +37,8 @@
  * do not unload cleanly, and their allocations stay attributable). */
 enum { OPEN_FLAGS = RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE };
 
+const char *const ggr_nvrtc_sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", NULL};
+
 const char *ggr_cuda_home(void) {
   const char *env = getenv("CUDA_HOME");
   return env && *env ? env : GG_CUDA_HOME_DEFAULT;

@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 
+/* NVRTC's file names, newest first (NULL-terminated). */
+extern const char *const ggr_nvrtc_sonames[];
+
 /* The CUDA toolkit folder: $CUDA_HOME, else the build-time default. */
 const char *ggr_cuda_home(void);
 /* 1 when $CUDA_HOME is set (then only that toolkit is searched). */
