@@ -59,7 +59,7 @@ int ggi_kernel_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
 int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
                     const ggi_plan *p, ggi_dict *dict, ggi_diag *d);
 
-/* Implemented by "persist" in emit_persistent.c.  Appends persistent kernel
+/* In emit_persistent.c.  Appends persistent kernel
  * p of module m (target GGI_TARGET_CUDA or GGI_TARGET_HIP) to out.  When it
  * is called, out already holds the prelude and, for every kernel of the
  * module, its args struct `gg_args_<name>` and its body function

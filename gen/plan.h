@@ -76,12 +76,12 @@ const char *ggi_strategy_name(ggi_strategy s);
  * a reduce-like kernel (knobs the workload wrote win), with one sentence
  * saying why.  spec.block / spec.items must be these (or the workload's):
  * the scan's grid is one tile of block x items per block, and its
- * workspace holds one look-back flag per tile.  Added by "reduce". */
+ * workspace holds one look-back flag per tile. */
 void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, const char **why);
 
 /* For specialize.c / explain: 1 when the kernel's atomic merge (strategy
  * global_atomic or shared_atomic) is a compare-and-swap loop on target,
- * with the sentence for `gpugen explain`.  Added by "reduce". */
+ * with the sentence for `gpugen explain`. */
 int ggi_reduce_needs_cas(const ggi_kernel *k, unsigned target, const char **why);
 
 #endif
