@@ -56,7 +56,7 @@ static void render_all(const ggi_module *m) {
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   if (!f) return;
-  ggi_list(m, f);
+  ggi_list(m, f, &d);
   for (int i = 0; i < m->nkernels; i++) ggi_explain(m, m->kernels[i].name, f, &d);
   fclose(f);
   free(text);
