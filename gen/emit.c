@@ -23,6 +23,7 @@
 
 #include "emit_persistent.h"
 #include "templates.h"
+#include "vocab.h"
 
 #ifndef GG_VERSION_STRING
 #define GG_VERSION_STRING "0.0.0"
@@ -32,80 +33,6 @@
  * known (see fix_line_backs). */
 #define LINE_BACK "#line GG_LINE_BACK"
 
-
-/* ---- types ---- */
-
-static const char *dtype_ctype(gg_dtype t)
-{
-  switch (t) {
-  case GG_I32: return "int";
-  case GG_U32: return "unsigned";
-  case GG_I64: return "long long";
-  case GG_U64: return "unsigned long long";
-  case GG_F32: return "float";
-  case GG_F64: return "double";
-  case GG_F16: return "gg_f16";
-  case GG_BF16: return "gg_bf16";
-  default: return "void *";
-  }
-}
-
-/* The same type on the host (the module header's mirror structs). */
-static const char *dtype_host_ctype(gg_dtype t)
-{
-  switch (t) {
-  case GG_I32: return "int32_t";
-  case GG_U32: return "uint32_t";
-  case GG_I64: return "int64_t";
-  case GG_U64: return "uint64_t";
-  case GG_F32: return "float";
-  case GG_F64: return "double";
-  case GG_F16: case GG_BF16: return "uint16_t";
-  default: return "void *";
-  }
-}
-
-static unsigned dtype_size(gg_dtype t)
-{
-  switch (t) {
-  case GG_I32: case GG_U32: case GG_F32: return 4;
-  case GG_F16: case GG_BF16: return 2;
-  default: return 8;
-  }
-}
-
-static const char *dtype_enum(gg_dtype t)
-{
-  static const char *names[] = {"GG_I32", "GG_U32", "GG_I64", "GG_U64", "GG_F32",
-                                "GG_F64", "GG_F16", "GG_BF16", "GG_PTR"};
-  return (unsigned)t < GG_DTYPE_COUNT ? names[t] : "GG_PTR";
-}
-
-static const char *dtype_name(gg_dtype t)
-{
-  static const char *names[] = {"i32", "u32", "i64", "u64", "f32", "f64", "f16", "bf16", "ptr"};
-  return (unsigned)t < GG_DTYPE_COUNT ? names[t] : "?";
-}
-
-static const char *pattern_name(gg_pattern p)
-{
-  static const char *names[] = {"for", "reduce", "scan", "team", "tile_reduce", "frame"};
-  return (unsigned)p <= GG_PATTERN_FRAME ? names[p] : "?";
-}
-
-static const char *op_name(ggi_op op)
-{
-  static const char *names[] = {"sum", "min", "max", "prod", "custom"};
-  return (unsigned)op <= GGI_OP_CUSTOM ? names[op] : "?";
-}
-
-static const char *layout_name(gg_persistent_layout l)
-{
-  static const char *names[] = {"one_block", "many_blocks", "thread_groups", "hybrid"};
-  return (unsigned)l <= GG_PLAYOUT_HYBRID ? names[l] : "?";
-}
-
-static const char *strategy_name(ggi_strategy s) { return ggi_strategy_name(s); }
 
 static int is_reduce_like(const ggi_kernel *k)
 {
@@ -173,7 +100,7 @@ static int args_layout(const ggi_kernel *k, const ggi_plan *p, ggi_arena *a, lay
   for (int i = 0; i < k->nparams; i++) {
     const ggi_param *pp = &k->params[i];
     f[n++] = (field){pp->name, pp->kind, pp->dtype, i, GG_HIDDEN_NONE, 0,
-                     pp->kind == GG_PARAM_VIEW ? 8 : dtype_size(pp->dtype), 0};
+                     pp->kind == GG_PARAM_VIEW ? 8 : ggi_dtype_size(pp->dtype), 0};
   }
   for (int i = 0; i < k->nextents; i++)
     f[n++] = (field){k->extents[i], GG_PARAM_EXTENT, GG_I64, -1, GG_HIDDEN_NONE, 0, 8, 0};
@@ -209,10 +136,10 @@ static const char *field_ctype(const ggi_kernel *k, const field *f, ggi_arena *a
 {
   if (f->kind == GG_PARAM_VIEW) {
     const ggi_param *pp = &k->params[f->param];
-    return afmt(a, "%s%s *", pp->access == GG_ACCESS_IN ? "const " : "", dtype_ctype(f->dtype));
+    return afmt(a, "%s%s *", pp->access == GG_ACCESS_IN ? "const " : "", ggi_dtype_ctype(f->dtype));
   }
   if (f->hidden == GG_HIDDEN_WORKSPACE) return "void *";
-  return dtype_ctype(f->dtype);
+  return ggi_dtype_ctype(f->dtype);
 }
 
 /* ---- plans ---- */
@@ -239,7 +166,7 @@ static uint32_t scratch_bytes(const ggi_kernel *k)
 {
   uint64_t off = 0;
   for (int i = 0; i < k->nscratch; i++) {
-    uint64_t n = dtype_size(k->scratch[i].dtype);
+    uint64_t n = ggi_dtype_size(k->scratch[i].dtype);
     for (int dim = 0; dim < k->scratch[i].rank; dim++) n *= (uint64_t)k->scratch[i].ext[dim].value;
     off += (n + 15) / 16 * 16;
   }
@@ -505,26 +432,11 @@ static const char *work_expr(const ggi_kernel *k, ggi_arena *a)
 
 static const char *identity_of(const ggi_kernel *k)
 {
-  int is_float = k->acc_type == GG_F32 || k->acc_type == GG_F64 || k->acc_type == GG_F16 ||
-                 k->acc_type == GG_BF16;
   switch (k->op) {
   case GGI_OP_SUM: return "0";
   case GGI_OP_PROD: return "1";
-  case GGI_OP_MIN:
-    if (is_float) return "(GG_INF)";
-    switch (k->acc_type) {
-    case GG_I32: return "2147483647";
-    case GG_U32: return "4294967295u";
-    case GG_I64: return "9223372036854775807LL";
-    default: return "18446744073709551615ULL";
-    }
-  case GGI_OP_MAX:
-    if (is_float) return "(-GG_INF)";
-    switch (k->acc_type) {
-    case GG_I32: return "(-2147483647 - 1)";
-    case GG_I64: return "(-9223372036854775807LL - 1)";
-    default: return "0";
-    }
+  case GGI_OP_MIN: return ggi_dtype_max(k->acc_type);
+  case GGI_OP_MAX: return ggi_dtype_lowest(k->acc_type);
   default: return k->identity ? k->identity : "0";
   }
 }
@@ -540,7 +452,7 @@ static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict,
   const char *comb = k->op == GGI_OP_CUSTOM ? afmt(a, "(%s)", k->combine ? k->combine : "a")
                                             : combine[k->op];
   int rc = 0;
-  rc |= ggi_dict_set(dict, "ACC_T", dtype_ctype(k->acc_type));
+  rc |= ggi_dict_set(dict, "ACC_T", ggi_dtype_ctype(k->acc_type));
   rc |= ggi_dict_set(dict, "IDENTITY", identity_of(k));
   rc |= ggi_dict_set(dict, "COMBINE_DEF", afmt(a, "#define GG_COMBINE(a, b) %s", comb));
   rc |= ggi_dict_set(dict, "ATOMIC_COMBINE", atomic[k->op <= GGI_OP_CUSTOM ? k->op : 4]);
@@ -571,13 +483,13 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   for (int i = 0; i < k->nparams; i++) {
     const ggi_param *pp = &k->params[i];
     if (pp->kind == GG_PARAM_SCALAR) {
-      stmt(&un, "const %s %s = args.%s;", dtype_ctype(pp->dtype), pp->name, pp->name);
+      stmt(&un, "const %s %s = args.%s;", ggi_dtype_ctype(pp->dtype), pp->name, pp->name);
       continue;
     }
     /* Views of one kernel must not overlap: they are __restrict__, except
        atomic ones, which other threads write concurrently by design. */
     stmt(&un, "%s%s *%s%s = args.%s;", pp->access == GG_ACCESS_IN ? "const " : "",
-                   dtype_ctype(pp->dtype), pp->access == GG_ACCESS_ATOMIC ? "" : "__restrict__ ",
+                   ggi_dtype_ctype(pp->dtype), pp->access == GG_ACCESS_ATOMIC ? "" : "__restrict__ ",
                    pp->name, pp->name);
   }
   for (int i = 0; i < k->nextents; i++)
@@ -589,10 +501,10 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   uint32_t soff = 0;
   for (int i = 0; i < k->nscratch; i++) {
     const ggi_param *sp = &k->scratch[i];
-    stmt(&scratch, "%s *__restrict__ %s = (%s *)(g.smem + %u);", dtype_ctype(sp->dtype),
-                   sp->name, dtype_ctype(sp->dtype), (unsigned)soff);
+    stmt(&scratch, "%s *__restrict__ %s = (%s *)(g.smem + %u);", ggi_dtype_ctype(sp->dtype),
+                   sp->name, ggi_dtype_ctype(sp->dtype), (unsigned)soff);
     view_unpack(&scratch, &mac, &undef, sp, a);
-    uint64_t n = dtype_size(sp->dtype);
+    uint64_t n = ggi_dtype_size(sp->dtype);
     for (int dim = 0; dim < sp->rank; dim++) n *= (uint64_t)sp->ext[dim].value;
     soff += (uint32_t)((n + 15) / 16 * 16);
   }
@@ -632,10 +544,10 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
 
 static void spec_summary(ggi_buf *b, const ggi_kernel *k)
 {
-  ggi_buf_printf(b, "%s", pattern_name(k->pattern));
+  ggi_buf_printf(b, "%s", ggi_pattern_name(k->pattern));
   if (is_reduce_like(k))
-    ggi_buf_printf(b, " %s %s, strategy %s", op_name(k->op), dtype_name(k->acc_type),
-                   strategy_name(k->spec.strategy));
+    ggi_buf_printf(b, " %s %s, strategy %s", ggi_op_name(k->op), ggi_dtype_name(k->acc_type),
+                   ggi_strategy_name(k->spec.strategy));
   ggi_buf_printf(b, ", %s, block %d, items %d, vector %d%s",
                  k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic", k->spec.block,
                  k->spec.items, k->spec.vector, k->spec.cas_emulation ? ", CAS emulation" : "");
@@ -662,7 +574,7 @@ static void source_header(ggi_buf *b, const ggi_module *m, unsigned target, cons
     const ggi_persistent *p = &m->persistent[i];
     if (!(p->targets & mask)) continue;
     ggi_buf_printf(b, " *   gg_persist_%s: persistent, %s, %d slot(s), commands", p->name,
-                   layout_name(p->layout), p->buffering);
+                   ggi_playout_name(p->layout), p->buffering);
     for (int c = 0; c < p->ncommands; c++) ggi_buf_printf(b, " %s", p->commands[c]);
     ggi_buf_puts(b, "\n");
   }
@@ -858,7 +770,7 @@ static void put_params(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, con
     const field *f = &lay->f[i];
     const ggi_param *pp = f->kind == GG_PARAM_VIEW ? &k->params[f->param] : NULL;
     ggi_buf_printf(b, "  {.name = \"%s\", .kind = %s, .dtype = %s, .rank = %d,\n", f->name,
-                   kind_enum[f->kind], dtype_enum(f->dtype), pp ? pp->rank : 0);
+                   kind_enum[f->kind], ggi_dtype_enum(f->dtype), pp ? pp->rank : 0);
     ggi_buf_puts(b, "   .extents = {");
     for (int dim = 0; dim < 3; dim++) {
       if (pp && dim < pp->rank) put_extent_desc(b, k, &pp->ext[dim]);
@@ -944,7 +856,7 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   ggi_buf_printf(b, ",\n   .args_size = %u, .args_align = %u, .nparams = %d, .params = gg_params_%s_%s,\n",
                  ki->lay.size, ki->lay.align, ki->lay.n, m->name, k->name);
   ggi_buf_printf(b, "   .strategy = \"%s\", .lua_line = %d",
-                 is_reduce_like(k) ? strategy_name(k->spec.strategy) : pattern_name(k->pattern),
+                 is_reduce_like(k) ? ggi_strategy_name(k->spec.strategy) : ggi_pattern_name(k->pattern),
                  k->line);
   if (p->small_block > 0)
     ggi_buf_printf(b, ", .small_block = %d, .small_work = %lld", p->small_block,
@@ -1105,7 +1017,7 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   for (int i = 0; i < lay->n; i++) {
     const field *f = &lay->f[i];
     const char *t = f->kind == GG_PARAM_VIEW || f->hidden == GG_HIDDEN_WORKSPACE
-                        ? "void *" : dtype_host_ctype(f->dtype);
+                        ? "void *" : ggi_dtype_host_ctype(f->dtype);
     ggi_buf_printf(b, "  %s%s%s;\n", t, t[strlen(t) - 1] == '*' ? "" : " ", f->name);
   }
   ggi_buf_printf(b, "} gg_%s_args_%s;\n", m->name, k->name);
@@ -1135,7 +1047,7 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
     const field *f = &lay->f[i];
     if (f->kind == GG_PARAM_HIDDEN) continue;
     if (f->kind == GG_PARAM_VIEW) ggi_buf_printf(b, ", gg_array *%s", f->name);
-    else ggi_buf_printf(b, ", %s %s", dtype_host_ctype(f->dtype), f->name);
+    else ggi_buf_printf(b, ", %s %s", ggi_dtype_host_ctype(f->dtype), f->name);
   }
   ggi_buf_printf(b, ")\n{\n  const gg_arg gg_a[%d] = {", nargs);
   int first = 1;
@@ -1287,9 +1199,9 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
       continue;
     }
     ggi_buf_printf(&b, "kernel      %-20s %-12s %-12s %-14s block %-5d ", k->name,
-                   pattern_name(k->pattern),
+                   ggi_pattern_name(k->pattern),
                    k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic",
-                   is_reduce_like(k) ? strategy_name(k->spec.strategy) : "-", k->spec.block);
+                   is_reduce_like(k) ? ggi_strategy_name(k->spec.strategy) : "-", k->spec.block);
     targets_str(&b, k->targets);
     ggi_buf_puts(&b, "\n");
   }
@@ -1301,7 +1213,7 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
       return -1;
     }
     ggi_buf_printf(&b, "persistent  %-20s %-12s %-12s %-14s block %-5d ", p->name, "persistent",
-                   layout_name(p->layout),
+                   ggi_playout_name(p->layout),
                    p->buffering == 1 ? "single" : p->buffering == 2 ? "double" : "ring",
                    shape.block);
     targets_str(&b, p->targets);
@@ -1341,7 +1253,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
       fprintf(out, "persistent %s (%s:%d): symbol gg_persist_%s\n"
                    "  layout %s, block %d, blocks %d%s, groups %d of %d threads, %d frame slot(s)\n"
                    "  commands:",
-              p->name, m->file ? m->file : "?", p->line, p->name, layout_name(p->layout),
+              p->name, m->file ? m->file : "?", p->line, p->name, ggi_playout_name(p->layout),
               shape.block, shape.blocks, shape.blocks == 0 ? " (all co-resident)" : "",
               shape.groups, shape.group_threads, p->buffering);
       for (int c = 0; c < p->ncommands; c++) fprintf(out, " %s", p->commands[c]);
@@ -1378,7 +1290,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   fprintf(out, "%s %s (%s:%d): symbol gg_%s%s, %s, %s launch, targets ",
           k->pattern == GG_PATTERN_FRAME ? "frame" : "kernel", k->name, m->file ? m->file : "?",
           k->line, k->pattern == GG_PATTERN_FRAME ? "frame_" : "", k->name,
-          pattern_name(k->pattern),
+          ggi_pattern_name(k->pattern),
           k->launch == GG_LAUNCH_COOPERATIVE   ? "cooperative"
           : k->launch == GG_LAUNCH_PERSISTENT ? "persistent (through a session)"
                                               : "classic");
@@ -1409,7 +1321,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   }
   fprintf(out, "specialization: block %d, items %d, vector %d", k->spec.block, k->spec.items,
           k->spec.vector);
-  if (is_reduce_like(k)) fprintf(out, ", strategy %s", strategy_name(k->spec.strategy));
+  if (is_reduce_like(k)) fprintf(out, ", strategy %s", ggi_strategy_name(k->spec.strategy));
   fprintf(out, "%s\n", k->spec.cas_emulation ? ", CAS emulation" : "");
   for (int i = 0; i < k->spec.n_why && i < 8; i++) fprintf(out, "  why: %s\n", k->spec.why[i]);
   if (ki.plan.nparts == 0) fprintf(out, "template: %s\n", ki.plan.template_path);

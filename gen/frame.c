@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const access_text[] = {"in", "out", "inout", "atomic"};
+
 
 static int writes(gg_access a) { return a != GG_ACCESS_IN; }
 static int reads(gg_access a) { return a == GG_ACCESS_IN || a == GG_ACCESS_INOUT; }
@@ -279,7 +279,7 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
   fprintf(out, "parameters:");
   for (int p = 0; p < fr->nparams; p++)
     fprintf(out, " %s%s%s%s", fr->params[p].name, fr->params[p].kind == GG_PARAM_VIEW ? " (" : "",
-            fr->params[p].kind == GG_PARAM_VIEW ? access_text[fr->params[p].access] : "",
+            fr->params[p].kind == GG_PARAM_VIEW ? ggi_access_name(fr->params[p].access) : "",
             fr->params[p].kind == GG_PARAM_VIEW ? ")" : "");
   fprintf(out, "\nstages:\n");
   for (int s = 0; s < f->nstages; s++) {

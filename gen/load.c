@@ -35,6 +35,7 @@
 #include "names.h"
 #include "plan.h"
 #include "sandbox.h"
+#include "vocab.h"
 
 #define GGI_MAX_FILE ((size_t)16 << 20)     /* bigger than any sane workload file */
 #define GGI_MAX_DECLS 4096                  /* kernels and persistent loops in one file */
@@ -74,22 +75,8 @@ typedef struct decl {
 
 static ctx *ctx_of(lua_State *L) { return ggi_sandbox_owner(L); }
 
-/* ------------------------------------------------------------------ */
-/* names of enum values, in enum order                                 */
-
-static const char *const dtype_names[] = {"i32", "u32", "i64", "u64", "f32", "f64", "f16", "bf16", NULL};
-static const int dtype_bytes[] = {4, 4, 8, 8, 4, 8, 2, 2};
-static const char *const pattern_names[] = {"for", "reduce", "scan", "team", "tile_reduce", NULL};
-static const char *const layout_names[] = {"right", "left", "stride", NULL};
-static const char *const space_names[] = {"device", "mapped", "managed", "host", NULL};
-static const char *const access_names[] = {"in", "out", "inout", "atomic", NULL};
-static const char *const op_names[] = {"sum", "min", "max", "prod", NULL};
-static const char *const strategy_names[] = {"auto", "global_atomic", "shared_atomic", "warp_shuffle",
-                                             "shared_tree", "cg_tile", "grid_sync", "deterministic", NULL};
-static const char *const launch_names[] = {"classic", "cooperative", NULL};
-static const char *const playout_names[] = {"one_block", "many_blocks", "thread_groups", "hybrid", NULL};
-static const char *const scan_names[] = {"inclusive", "exclusive", NULL};
-static const char *const target_names[] = {"cuda", "hip", NULL};
+/* The spelling of enum values: vocab.h.  Bytes of an element type:
+ * ggi_dtype_size(). */
 
 /* Fields each declaration accepts.  kernel_fields is the union, used for
  * "did you mean"; pattern_fields says which apply to which pattern. */
@@ -542,15 +529,15 @@ static void parse_type(decl *k, int line, const char *view, const char *s, ggi_p
   if (n >= 16) n = 15;
   memcpy(buf, s, n);
   buf[n] = 0;
-  int dt = find_name(dtype_names, buf);
+  int dt = find_name(ggi_dtype_names, buf);
   char all[128];
   const char *mean = dt < 0 ? dtype_for_c_name(s, br ? (size_t)(br - s) : strlen(s)) : NULL;
   if (mean)
     dfail(k, line, "\"%s\": unknown type \"%s\" (did you mean %s?); element types are %s", view,
-          buf, mean, join(dtype_names, all, sizeof all));
+          buf, mean, join(ggi_dtype_names, all, sizeof all));
   if (dt < 0)
     dfail(k, line, "\"%s\": unknown type \"%s\"; element types are %s", view, buf,
-          join(dtype_names, all, sizeof all));
+          join(ggi_dtype_names, all, sizeof all));
   p->dtype = (gg_dtype)dt;
   p->rank = 0;
   while (br && *br == '[') {
@@ -569,7 +556,7 @@ static void parse_type(decl *k, int line, const char *view, const char *s, ggi_p
   p->kind = p->rank ? GG_PARAM_VIEW : GG_PARAM_SCALAR;
   char what[96];
   snprintf(what, sizeof what, "view \"%.64s\"", view);
-  static_product(k, line, p->ext, p->rank, dtype_bytes[dt], what);
+  static_product(k, line, p->ext, p->rank, (int64_t)ggi_dtype_size((gg_dtype)dt), what);
 }
 
 /* Run-time extents become i64 parameters, in order of first use. */
@@ -655,9 +642,9 @@ static void read_param(decl *k, int idx, size_t *pos, int params_line, int scrat
   snprintf(e.what, sizeof e.what, "%.90s: \"%.64s\"", k->what, name);
   /* one line per entry is usual; keep field lookups to it */
   e.end = line;
-  p->access = (gg_access)opt_enum(&e, "access", access_names, GG_ACCESS_IN);
-  p->layout = (gg_layout)opt_enum(&e, "layout", layout_names, GG_LAYOUT_RIGHT);
-  p->space = (gg_space)opt_enum(&e, "space", space_names, GG_SPACE_DEVICE);
+  p->access = (gg_access)opt_enum(&e, "access", ggi_access_names, GG_ACCESS_IN);
+  p->layout = (gg_layout)opt_enum(&e, "layout", ggi_layout_names, GG_LAYOUT_RIGHT);
+  p->space = (gg_space)opt_enum(&e, "space", ggi_space_names, GG_SPACE_DEVICE);
   if (scratch) p->access = GG_ACCESS_INOUT;
 }
 
@@ -695,7 +682,7 @@ static void read_range(decl *k, ggi_kernel *kn) {
   int line = field_line(k, "range");
   if (t == LUA_TNIL)
     dfail(k, k->line, "field 'range' is missing; pattern \"%s\" needs range = { extent, ... } (1 to 3 names or integers)",
-          pattern_names[kn->pattern]);
+          ggi_pattern_names[kn->pattern]);
   int n = list_len(k, "range", line);
   if (n < 1 || n > GGI_MAX_RANK) dfail(k, line, "field 'range' must have 1 to 3 extents, got %d", n);
   for (int i = 0; i < n; i++) {
@@ -752,7 +739,7 @@ static void read_values(decl *k, ggi_kernel *kn, int max) {
   kn->value_line = text_line(k, "value");
   if (t == LUA_TNIL)
     dfail(k, k->line, "field 'value' is missing; pattern \"%s\" needs value = \"expression in %s\"",
-          pattern_names[kn->pattern], kn->index[0]);
+          ggi_pattern_names[kn->pattern], kn->index[0]);
   if (t == LUA_TSTRING) {
     kn->nvalues = 1;
     kn->values[0] = to_cstring(k, -1, line, "field 'value'");
@@ -760,7 +747,7 @@ static void read_values(decl *k, ggi_kernel *kn, int max) {
     int n = list_len(k, "value", line);
     if (n < 1 || n > max)
       dfail(k, line, "field 'value' must hold 1 to %d expressions for pattern \"%s\", got %d", max,
-            pattern_names[kn->pattern], n);
+            ggi_pattern_names[kn->pattern], n);
     for (int i = 0; i < n; i++) {
       if (lua_rawgeti(L, -1, i + 1) != LUA_TSTRING) dfail(k, line, "value[%d] must be a string expression", i + 1);
       kn->values[i] = to_cstring(k, -1, line, "field 'value'");
@@ -826,7 +813,7 @@ static void read_op(decl *k, ggi_kernel *kn, int *infinite) {
     return;
   }
   if (kn->identity) dfail(k, field_line(k, "identity"), "field 'identity' goes with combine; op \"...\" has its own");
-  kn->op = (ggi_op)opt_enum(k, "op", op_names, GGI_OP_SUM);
+  kn->op = (ggi_op)opt_enum(k, "op", ggi_op_names, GGI_OP_SUM);
 }
 
 /* The view `into` names, checked for access. */
@@ -840,7 +827,7 @@ static const ggi_param *read_into(decl *k, ggi_kernel *kn) {
           kn->into, p ? "a scalar" : "not a parameter");
   if (p->access != GG_ACCESS_OUT && p->access != GG_ACCESS_INOUT)
     dfail(k, line, "field 'into': view \"%s\" has access \"%s\"; the result view needs access = \"out\" or \"inout\"",
-          kn->into, access_names[p->access]);
+          kn->into, ggi_access_names[p->access]);
   if (p->rank != 1) dfail(k, line, "field 'into': view \"%s\" must have rank 1, got rank %d", kn->into, p->rank);
   return p;
 }
@@ -890,9 +877,9 @@ static void read_reduction(decl *k, ggi_kernel *kn, int has_strategy) {
   else kn->acc_type = into->dtype;
   if (infinite && kn->acc_type != GG_F32 && kn->acc_type != GG_F64)
     dfail(k, field_line(k, "identity"), "field 'identity' is infinite, but the accumulator type %s is "
-          "an integer: give a finite identity, or type = \"f32\" or \"f64\"", dtype_names[kn->acc_type]);
+          "an integer: give a finite identity, or type = \"f32\" or \"f64\"", ggi_dtype_names[kn->acc_type]);
   if (!has_strategy) return;
-  kn->strategy = (ggi_strategy)opt_enum(k, "strategy", strategy_names, GGI_STRAT_AUTO);
+  kn->strategy = (ggi_strategy)opt_enum(k, "strategy", ggi_strategy_names, GGI_STRAT_AUTO);
   kn->allow_cas = opt_bool(k, "allow_cas");
   int atomic = kn->strategy == GGI_STRAT_GLOBAL_ATOMIC || kn->strategy == GGI_STRAT_SHARED_ATOMIC;
   if (atomic && ggi_atomic_needs_cas(kn->op, kn->acc_type, into->dtype, kn->targets)) {
@@ -900,8 +887,8 @@ static void read_reduction(decl *k, ggi_kernel *kn, int has_strategy) {
       dfail(k, field_line(k, "strategy"), "strategy \"%s\" with op \"%s\" on %s needs a compare-and-swap loop "
             "(the target has no such atomic): set strategy = \"warp_shuffle\" (or shared_tree, "
             "deterministic), or allow_cas = true",
-            strategy_names[kn->strategy], kn->op == GGI_OP_CUSTOM ? "combine" : op_names[kn->op],
-            dtype_names[into->dtype == GG_F16 || into->dtype == GG_BF16 ? into->dtype : kn->acc_type]);
+            ggi_strategy_names[kn->strategy], kn->op == GGI_OP_CUSTOM ? "combine" : ggi_op_names[kn->op],
+            ggi_dtype_names[into->dtype == GG_F16 || into->dtype == GG_BF16 ? into->dtype : kn->acc_type]);
     kn->spec.cas_emulation = 1;
   }
 }
@@ -1026,7 +1013,7 @@ static void read_team(decl *k, ggi_kernel *kn) {
   long long bytes = 0;
   for (int s = 0; s < kn->nscratch; s++) {
     ggi_param *p = &kn->scratch[s];
-    long long n = dtype_bytes[p->dtype];
+    long long n = ggi_dtype_size(p->dtype);
     if (p->kind != GG_PARAM_VIEW) dfail(k, p->line, "scratch \"%s\" must be a view type, e.g. \"f32[32][32]\"", p->name);
     for (int r = 0; r < p->rank; r++) {
       if (p->ext[r].name)
@@ -1047,7 +1034,7 @@ static void read_body(decl *k, ggi_kernel *kn) {
   kn->body_line = text_line(k, "body");
   if (!kn->body)
     dfail(k, k->line, "field 'body' is missing; pattern \"%s\" needs body = \"CUDA/HIP statements\"",
-          pattern_names[kn->pattern]);
+          ggi_pattern_names[kn->pattern]);
 }
 
 static void read_knobs(decl *k, ggi_kernel *kn) {
@@ -1065,22 +1052,22 @@ static void read_knobs(decl *k, ggi_kernel *kn) {
 static void read_launch(decl *k, ggi_kernel *kn) {
   int explicit_launch = push_field(k, "launch") != LUA_TNIL;
   lua_pop(k->c->L, 1);
-  kn->launch = (gg_launch_mode)opt_enum(k, "launch", launch_names, GG_LAUNCH_CLASSIC);
+  kn->launch = (gg_launch_mode)opt_enum(k, "launch", ggi_launch_names, GG_LAUNCH_CLASSIC);
   if (kn->strategy != GGI_STRAT_GRID_SYNC) return;
   /* a grid-wide barrier only works when every block is resident */
   if (explicit_launch && kn->launch != GG_LAUNCH_COOPERATIVE)
     dfail(k, field_line(k, "launch"), "strategy \"grid_sync\" needs launch = \"cooperative\" (a grid-wide barrier), got \"%s\"",
-          launch_names[kn->launch]);
+          ggi_launch_names[kn->launch]);
   kn->launch = GG_LAUNCH_COOPERATIVE;
 }
 
 static void convert_kernel(decl *k, ggi_kernel *kn, unsigned targets) {
   char buf[256];
   kn->targets = targets;
-  int pt = opt_enum(k, "pattern", pattern_names, -1);
-  if (pt < 0) dfail(k, k->line, "field 'pattern' is missing; pattern must be one of %s", join(pattern_names, buf, sizeof buf));
+  int pt = opt_enum(k, "pattern", ggi_pattern_names, -1);
+  if (pt < 0) dfail(k, k->line, "field 'pattern' is missing; pattern must be one of %s", join(ggi_pattern_names, buf, sizeof buf));
   kn->pattern = (gg_pattern)pt;
-  snprintf(buf, sizeof buf, "pattern \"%s\"", pattern_names[pt]);
+  snprintf(buf, sizeof buf, "pattern \"%s\"", ggi_pattern_names[pt]);
   check_fields(k, k->t, pattern_fields[pt], kernel_fields, buf);
 
   kn->params = read_params(k, "params", &kn->nparams, 0);
@@ -1091,7 +1078,7 @@ static void convert_kernel(decl *k, ggi_kernel *kn, unsigned targets) {
     read_index(k, kn);
     read_knobs(k, kn);
     if (kn->pattern != GG_PATTERN_FOR && kn->rank != 1)
-      dfail(k, field_line(k, "range"), "pattern \"%s\" works on a 1-D range, got rank %d", pattern_names[pt], kn->rank);
+      dfail(k, field_line(k, "range"), "pattern \"%s\" works on a 1-D range, got rank %d", ggi_pattern_names[pt], kn->rank);
   }
   collect_extents(k, kn);
   check_scope(k, kn);
@@ -1116,7 +1103,7 @@ static void convert_kernel(decl *k, ggi_kernel *kn, unsigned targets) {
     read_reduction(k, kn, 1);
     break;
   case GG_PATTERN_SCAN:
-    kn->scan_kind = (ggi_scan_kind)opt_enum(k, "kind", scan_names, GGI_SCAN_INCLUSIVE);
+    kn->scan_kind = (ggi_scan_kind)opt_enum(k, "kind", ggi_scan_names, GGI_SCAN_INCLUSIVE);
     read_reduction(k, kn, 0);
     break;
   }
@@ -1156,8 +1143,8 @@ static void match_view(decl *k, int line, const ggi_kernel *kn, ggi_stage *st, c
   if (kp->dtype != fp->dtype || kp->rank != fp->rank || kp->layout != fp->layout)
     dfail(k, line, "stage \"%s\": \"%s\" is %s[...] (rank %d, layout %s) but frame parameter \"%s\" is "
           "%s[...] (rank %d, layout %s); a view binds to a frame view of the same element type, rank and layout",
-          kn->name, kp->name, dtype_names[kp->dtype], kp->rank, layout_names[kp->layout], fp->name,
-          dtype_names[fp->dtype], fp->rank, layout_names[fp->layout]);
+          kn->name, kp->name, ggi_dtype_names[kp->dtype], kp->rank, ggi_layout_names[kp->layout], fp->name,
+          ggi_dtype_names[fp->dtype], fp->rank, ggi_layout_names[fp->layout]);
   for (int r = 0; r < kp->rank; r++) {
     ggi_extent ke = kp->ext[r], fe = fp->ext[r];
     if (!ke.name) {
@@ -1184,7 +1171,7 @@ static const char *scalar_constant(decl *k, int line, const ggi_kernel *kn, cons
   char buf[64];
   int isint = 0;
   lua_Integer iv = lua_tointegerx(L, -1, &isint);
-  int is_float = kp->dtype == GG_F32 || kp->dtype == GG_F64 || kp->dtype == GG_F16 || kp->dtype == GG_BF16;
+  int is_float = ggi_dtype_is_float(kp->dtype);
   if (is_float) {
     double v = lua_tonumber(L, -1);
     if (v != v || v - v != 0)
@@ -1192,12 +1179,12 @@ static const char *scalar_constant(decl *k, int line, const ggi_kernel *kn, cons
     snprintf(buf, sizeof buf, "%.17g", v);
   } else {
     if (!isint) dfail(k, line, "stage \"%s\": \"%s\" is %s; bind it to an integer, not a fractional number",
-                      kn->name, kp->name, dtype_names[kp->dtype]);
+                      kn->name, kp->name, ggi_dtype_names[kp->dtype]);
     int ok = kp->dtype == GG_I32 ? iv >= INT32_MIN && iv <= INT32_MAX
            : kp->dtype == GG_U32 ? iv >= 0 && iv <= (lua_Integer)UINT32_MAX
            : kp->dtype == GG_U64 ? iv >= 0 : 1;
     if (!ok) dfail(k, line, "stage \"%s\": \"%s\" = %lld does not fit in %s", kn->name, kp->name,
-                   (long long)iv, dtype_names[kp->dtype]);
+                   (long long)iv, ggi_dtype_names[kp->dtype]);
     snprintf(buf, sizeof buf, "%lld%s", (long long)iv, kp->dtype == GG_U32 || kp->dtype == GG_U64 ? "u" : "");
   }
   return xstrdup(k->c, buf);
@@ -1301,7 +1288,7 @@ static void read_stage(decl *k, int idx, size_t *pos, int stages_line, const ggi
     if (kp->kind == GG_PARAM_SCALAR) {
       if (kp->dtype != fp->dtype)
         dfail(k, line, "stage \"%s\": \"%s\" is %s but frame parameter \"%s\" is %s; the types must be the same",
-              name, kp->name, dtype_names[kp->dtype], fp->name, dtype_names[fp->dtype]);
+              name, kp->name, ggi_dtype_names[kp->dtype], fp->name, ggi_dtype_names[fp->dtype]);
       continue;
     }
     match_view(k, line, kn, st, kp, fp, set);
@@ -1391,7 +1378,7 @@ static void frame_access(decl *k, ggi_kernel *fr, int params_line) {
     else if (fp->access == GG_ACCESS_IN && writes)
       dfail(k, fp->line, "frame parameter \"%s\" is declared access = \"in\" but a stage writes it; write "
             "access = \"%s\" or leave access out (it is then what the stages do)", fp->name,
-            access_names[derived]);
+            ggi_access_names[derived]);
   }
   lua_pop(L, 1);
   (void)params_line;
@@ -1485,7 +1472,7 @@ static void read_commands(decl *k, ggi_persistent *p, const ggi_module *m) {
 static void convert_persistent(decl *k, ggi_persistent *p, const ggi_module *m) {
   check_fields(k, k->t, persistent_fields, NULL, "");
   p->targets = m->targets;
-  p->layout = (gg_persistent_layout)opt_enum(k, "layout", playout_names, GG_PLAYOUT_ONE_BLOCK);
+  p->layout = (gg_persistent_layout)opt_enum(k, "layout", ggi_playout_names, GG_PLAYOUT_ONE_BLOCK);
   read_commands(k, p, m);
   read_buffering(k, p);
   p->block = opt_range(k, "block", 32, 1024, 32);
@@ -1493,12 +1480,12 @@ static void convert_persistent(decl *k, ggi_persistent *p, const ggi_module *m) 
   int groups = p->layout == GG_PLAYOUT_THREAD_GROUPS || p->layout == GG_PLAYOUT_HYBRID;
   int64_t v;
   if (opt_int(k, "blocks", &v)) {
-    if (!many) dfail(k, field_line(k, "blocks"), "field 'blocks' applies to layout \"many_blocks\" or \"hybrid\", not \"%s\"", playout_names[p->layout]);
+    if (!many) dfail(k, field_line(k, "blocks"), "field 'blocks' applies to layout \"many_blocks\" or \"hybrid\", not \"%s\"", ggi_playout_names[p->layout]);
     if (v < 1 || v > 4096) dfail(k, field_line(k, "blocks"), "field 'blocks' must be 1..4096, got %lld", (long long)v);
     p->blocks = (int)v;
   }
   if (opt_int(k, "groups", &v)) {
-    if (!groups) dfail(k, field_line(k, "groups"), "field 'groups' applies to layout \"thread_groups\" or \"hybrid\", not \"%s\"", playout_names[p->layout]);
+    if (!groups) dfail(k, field_line(k, "groups"), "field 'groups' applies to layout \"thread_groups\" or \"hybrid\", not \"%s\"", ggi_playout_names[p->layout]);
     /* each group syncs on a named barrier of its own: ids 1..15 */
     if (v < 1 || v > 15) dfail(k, field_line(k, "groups"), "field 'groups' must be 1..15 (one named barrier each), got %lld", (long long)v);
     if (p->block && (p->block % v || (p->block / v) % 32))
@@ -1520,10 +1507,10 @@ static unsigned read_targets(decl *k) {
   if (n < 1) dfail(k, line, "field 'targets' must list \"cuda\", \"hip\" or both");
   for (int i = 0; i < n; i++) {
     int ti = lua_rawgeti(L, -1, i + 1);
-    int which = ti == LUA_TSTRING ? find_name(target_names, lua_tostring(L, -1)) : -1;
+    int which = ti == LUA_TSTRING ? find_name(ggi_target_names, lua_tostring(L, -1)) : -1;
     if (which < 0) dfail(k, line, "targets[%d] must be one of cuda|hip, got %s%s%s", i + 1, ti == LUA_TSTRING ? "\"" : "",
                          ti == LUA_TSTRING ? lua_tostring(L, -1) : lua_typename(L, ti), ti == LUA_TSTRING ? "\"" : "");
-    if (set & (1u << which)) dfail(k, line, "duplicate target \"%s\"", target_names[which]);
+    if (set & (1u << which)) dfail(k, line, "duplicate target \"%s\"", ggi_target_names[which]);
     set |= 1u << which;
     lua_pop(L, 1);
   }

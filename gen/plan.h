@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include "ir.h"
+#include "vocab.h"
 
 #define GGI_PLAN_MAX_VARS 24
 #define GGI_PLAN_MAX_PARTS 6
@@ -68,9 +69,6 @@ int ggi_reduce_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
 /* For specialize.c: the strategy `auto` picks for a reduce-like kernel,
  * with one sentence saying why (static string or arena string). */
 ggi_strategy ggi_reduce_auto(const ggi_kernel *k, const char **why);
-
-/* Strategy names as written in workload files ("warp_shuffle", ...). */
-const char *ggi_strategy_name(ggi_strategy s);
 
 /* For specialize.c: block size, items per thread and load vector width of
  * a reduce-like kernel (knobs the workload wrote win), with one sentence

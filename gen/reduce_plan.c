@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "vocab.h"
 
 #define SMALL_REDUCE 32768     /* static elements reduced by one block */
 #define BIG_BLOCK 1024         /* large reductions: 2 blocks per SM */
@@ -29,46 +30,6 @@
 #define DET_GRID 256           /* deterministic: the grid on every device */
 #define LOADS_IN_FLIGHT 4      /* 16-byte loads per thread per iteration */
 #define SCAN_RING 262144       /* look-back flags: tiles in the ring */
-
-static const char *const strategy_names[GGI_STRAT_COUNT] = {
-  "auto", "global_atomic", "shared_atomic", "warp_shuffle",
-  "shared_tree", "cg_tile", "grid_sync", "deterministic",
-};
-
-const char *ggi_strategy_name(ggi_strategy s)
-{
-  if ((int)s < 0 || s >= GGI_STRAT_COUNT) return "?";
-  return strategy_names[s];
-}
-
-/* ---- types ---- */
-
-static int dtype_size(gg_dtype t)
-{
-  switch (t) {
-  case GG_I32: case GG_U32: case GG_F32: return 4;
-  case GG_I64: case GG_U64: case GG_F64: case GG_PTR: return 8;
-  case GG_F16: case GG_BF16: return 2;
-  default: return 4;
-  }
-}
-
-static const char *dtype_c(gg_dtype t)
-{
-  switch (t) {
-  case GG_I32: return "int";
-  case GG_U32: return "unsigned";
-  case GG_I64: return "long long";
-  case GG_U64: return "unsigned long long";
-  case GG_F32: return "float";
-  case GG_F64: return "double";
-  case GG_F16: return "gg_f16";
-  case GG_BF16: return "gg_bf16";
-  default: return "float";
-  }
-}
-
-static int is_float(gg_dtype t) { return t == GG_F32 || t == GG_F64 || t == GG_F16 || t == GG_BF16; }
 
 /* The accumulator: f16/bf16 accumulate in f32 (16-bit sums lose digits
  * after a few thousand terms). */
@@ -112,7 +73,7 @@ int ggi_atomic_needs_cas(ggi_op op, gg_dtype acc, gg_dtype into, unsigned target
   switch (op) {
   case GGI_OP_SUM: return 0;
   case GGI_OP_MIN: case GGI_OP_MAX:
-    if (is_float(t)) return 1;
+    if (ggi_dtype_is_float(t)) return 1;
     if (t == GG_I64 && (targets == 0 || (targets & GGI_TARGET_HIP))) return 1;
     return 0;
   default: return 1; /* prod, custom */
@@ -230,7 +191,7 @@ static const ggi_param *plain_read(const ggi_kernel *k)
 void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, const char **why)
 {
   const ggi_param *src = plain_read(k);
-  int vec = src ? 16 / dtype_size(src->dtype) : 1;
+  int vec = src ? 16 / (int)ggi_dtype_size(src->dtype) : 1;
   int64_t n = static_work(k);
   int b = 256;
   const char *w = "256 threads: enough warps per SM to keep loads in flight, few barriers";
@@ -264,7 +225,7 @@ void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, 
     /* scan tiles: 16 4-byte items per thread (4096 per tile, like CUB's
      * ~15 x 256): fewer tiles mean fewer look-backs, and 16 KiB of tile
      * still lets 8 blocks share an SM */
-    it = dtype_size(acc_type(k)) > 4 ? 6 : 16;
+    it = (int)ggi_dtype_size(acc_type(k)) > 4 ? 6 : 16;
     vec = 1;
   } else if (k->pattern == GG_PATTERN_TILE_REDUCE) {
     int s = 1;
@@ -361,7 +322,7 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
   ggi_strategy s = strategy_of(k);
   const ggi_param *src = plain_read(k);
   int block, items, vec, nv = nvalues(k);
-  int acc_size = dtype_size(acc_type(k));
+  int acc_size = (int)ggi_dtype_size(acc_type(k));
   int64_t n = static_work(k);
   ggi_reduce_shape(k, &block, &items, &vec, NULL);
   if (k->spec.block > 0) block = k->spec.block;
@@ -411,7 +372,7 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
   if (!more) return fail_oom(d);
   if (set(p, "RVEC", fmt_int(a, vec), d) || set(p, "UNROLL", fmt_int(a, LOADS_IN_FLIGHT), d)
       || set(p, "VEC_PTR", src && vec > 1 ? src->name : "0", d)
-      || set(p, "VEC_T", src ? dtype_c(src->dtype) : dtype_c(acc_type(k)), d)
+      || set(p, "VEC_T", src ? ggi_dtype_ctype(src->dtype) : ggi_dtype_ctype(acc_type(k)), d)
       || set(p, "RED_ATOMIC", atomic_stmt(k, a), d)
       || set(p, "WS_INIT", identity_is_zero(k) ? "0" : "1", d)
       || set(p, "MORE_VALUES", more, d) || set(p, "RBLOCK", fmt_int(a, block), d))
@@ -422,7 +383,7 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
 static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   int block, items;
-  int acc_size = dtype_size(acc_type(k));
+  int acc_size = (int)ggi_dtype_size(acc_type(k));
   ggi_reduce_shape(k, &block, &items, NULL, NULL);
   if (k->spec.block > 0) block = k->spec.block;
   if (k->spec.items > 0) items = k->spec.items;

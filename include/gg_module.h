@@ -21,8 +21,27 @@
 
 #define GG_MODULE_ABI 3
 
+/* The element types, defined once for the generator and the runtime:
+ * X(enum, spelling in workload files, bytes, is a floating type,
+ *   device C type, host C type, largest value, lowest value).
+ * f16/bf16 travel as their 16-bit patterns on the host; the device types
+ * gg_f16 / gg_bf16 are the preludes'.  Floating types' extremes are the
+ * infinities (GG_INF in the preludes). */
+#define GG_DTYPE_LIST(X)                                                                      \
+  X(GG_I32, "i32", 4, 0, "int", "int32_t", "2147483647", "(-2147483647 - 1)")                 \
+  X(GG_U32, "u32", 4, 0, "unsigned", "uint32_t", "4294967295u", "0")                           \
+  X(GG_I64, "i64", 8, 0, "long long", "int64_t", "9223372036854775807LL",                      \
+    "(-9223372036854775807LL - 1)")                                                           \
+  X(GG_U64, "u64", 8, 0, "unsigned long long", "uint64_t", "18446744073709551615ULL", "0")     \
+  X(GG_F32, "f32", 4, 1, "float", "float", "(GG_INF)", "(-GG_INF)")                           \
+  X(GG_F64, "f64", 8, 1, "double", "double", "(GG_INF)", "(-GG_INF)")                         \
+  X(GG_F16, "f16", 2, 1, "gg_f16", "uint16_t", "(GG_INF)", "(-GG_INF)")                       \
+  X(GG_BF16, "bf16", 2, 1, "gg_bf16", "uint16_t", "(GG_INF)", "(-GG_INF)")
+
 typedef enum gg_dtype {
-  GG_I32, GG_U32, GG_I64, GG_U64, GG_F32, GG_F64, GG_F16, GG_BF16,
+#define GG_DTYPE_ENUM_(e, ...) e,
+  GG_DTYPE_LIST(GG_DTYPE_ENUM_)
+#undef GG_DTYPE_ENUM_
   GG_PTR, /* a hidden pointer field (workspace) */
   GG_DTYPE_COUNT
 } gg_dtype;

@@ -10,11 +10,13 @@
 
 #include "internal.h"
 
+/* Bytes of an element type: gg_module.h's table, which the generator reads too. */
 static uint32_t dtype_size(gg_dtype t) {
   switch (t) {
-  case GG_I32: case GG_U32: case GG_F32: return 4;
-  case GG_I64: case GG_U64: case GG_F64: case GG_PTR: return 8;
-  case GG_F16: case GG_BF16: return 2;
+#define SIZE_(e, name, bytes, ...) case e: return bytes;
+  GG_DTYPE_LIST(SIZE_)
+#undef SIZE_
+  case GG_PTR: return 8;
   default: return 0;
   }
 }

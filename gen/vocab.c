@@ -1,0 +1,73 @@
+/* vocab.c - the tables of vocab.h. */
+#include "vocab.h"
+
+#define NAME_(e, name, ...) name,
+const char *const ggi_dtype_names[] = {GG_DTYPE_LIST(NAME_) NULL};
+#undef NAME_
+
+const char *const ggi_pattern_names[] = {"for", "reduce", "scan", "team", "tile_reduce", NULL};
+const char *const ggi_layout_names[] = {"right", "left", "stride", NULL};
+const char *const ggi_space_names[] = {"device", "mapped", "managed", "host", NULL};
+const char *const ggi_access_names[] = {"in", "out", "inout", "atomic", NULL};
+const char *const ggi_op_names[] = {"sum", "min", "max", "prod", NULL};
+const char *const ggi_strategy_names[] = {"auto", "global_atomic", "shared_atomic", "warp_shuffle",
+                                          "shared_tree", "cg_tile", "grid_sync", "deterministic",
+                                          NULL};
+const char *const ggi_launch_names[] = {"classic", "cooperative", NULL};
+const char *const ggi_playout_names[] = {"one_block", "many_blocks", "thread_groups", "hybrid",
+                                         NULL};
+const char *const ggi_scan_names[] = {"inclusive", "exclusive", NULL};
+const char *const ggi_target_names[] = {"cuda", "hip", NULL};
+
+typedef struct dtype_info {
+  unsigned size;
+  int is_float;
+  const char *name, *enum_name, *ctype, *host_ctype, *max, *lowest;
+} dtype_info;
+
+static const dtype_info dtypes[GG_DTYPE_COUNT] = {
+#define INFO_(e, name, size, fl, ctype, host, max, lowest) \
+  [e] = {size, fl, name, #e, ctype, host, max, lowest},
+  GG_DTYPE_LIST(INFO_)
+#undef INFO_
+  [GG_PTR] = {8, 0, "ptr", "GG_PTR", "void *", "void *", "0", "0"},
+};
+
+static const dtype_info *dtype(gg_dtype t)
+{
+  return (unsigned)t < GG_DTYPE_COUNT ? &dtypes[t] : &dtypes[GG_PTR];
+}
+
+unsigned ggi_dtype_size(gg_dtype t) { return dtype(t)->size; }
+const char *ggi_dtype_ctype(gg_dtype t) { return dtype(t)->ctype; }
+const char *ggi_dtype_host_ctype(gg_dtype t) { return dtype(t)->host_ctype; }
+const char *ggi_dtype_enum(gg_dtype t) { return dtype(t)->enum_name; }
+const char *ggi_dtype_name(gg_dtype t) { return (unsigned)t < GG_DTYPE_COUNT ? dtype(t)->name : "?"; }
+int ggi_dtype_is_float(gg_dtype t) { return dtype(t)->is_float; }
+const char *ggi_dtype_max(gg_dtype t) { return dtype(t)->max; }
+const char *ggi_dtype_lowest(gg_dtype t) { return dtype(t)->lowest; }
+
+/* Index into a NULL-terminated table, "?" past its end. */
+static const char *nth(const char *const *names, int n, int i)
+{
+  return i >= 0 && i < n ? names[i] : "?";
+}
+
+const char *ggi_pattern_name(gg_pattern p)
+{
+  return p == GG_PATTERN_FRAME ? "frame" : nth(ggi_pattern_names, GG_PATTERN_FRAME, (int)p);
+}
+
+const char *ggi_op_name(ggi_op op)
+{
+  return op == GGI_OP_CUSTOM ? "custom" : nth(ggi_op_names, GGI_OP_CUSTOM, (int)op);
+}
+
+const char *ggi_strategy_name(ggi_strategy s) { return nth(ggi_strategy_names, GGI_STRAT_COUNT, (int)s); }
+const char *ggi_playout_name(gg_persistent_layout l) { return nth(ggi_playout_names, 4, (int)l); }
+const char *ggi_access_name(gg_access a) { return nth(ggi_access_names, 4, (int)a); }
+
+const char *ggi_launch_name(gg_launch_mode l)
+{
+  return l == GG_LAUNCH_PERSISTENT ? "persistent" : nth(ggi_launch_names, 2, (int)l);
+}

@@ -1,0 +1,51 @@
+/*
+ * vocab.h - the generator's vocabulary, defined once: how every element
+ * type, pattern, op, strategy, layout, space, access, launch mode and
+ * persistent layout is spelled in workload files, and what an element
+ * type is in generated code.  The loader parses with these tables, the
+ * planner and the emitter print with them; the element types come from
+ * GG_DTYPE_LIST (gg_module.h), which the runtime reads too.
+ *
+ * Name tables are in enum order and NULL-terminated, so the loader can
+ * offer them as "one of a|b|c" and search them for "did you mean".
+ */
+#ifndef GGI_VOCAB_H
+#define GGI_VOCAB_H
+
+#include "ir.h"
+
+extern const char *const ggi_dtype_names[];     /* gg_dtype, without GG_PTR */
+extern const char *const ggi_pattern_names[];   /* gg_pattern, without frame (declared apart) */
+extern const char *const ggi_layout_names[];    /* gg_layout */
+extern const char *const ggi_space_names[];     /* gg_space */
+extern const char *const ggi_access_names[];    /* gg_access */
+extern const char *const ggi_op_names[];        /* ggi_op, without custom (written as combine) */
+extern const char *const ggi_strategy_names[];  /* ggi_strategy */
+extern const char *const ggi_launch_names[];    /* gg_launch_mode a workload may write */
+extern const char *const ggi_playout_names[];   /* gg_persistent_layout */
+extern const char *const ggi_scan_names[];      /* ggi_scan_kind */
+extern const char *const ggi_target_names[];    /* GGI_TARGET_* bit order */
+
+/* An element type in generated code: size in bytes, device C type (the
+ * kernels), host C type (the module header's mirror structs), enum
+ * constant (the descriptor), spelling (messages, explain), whether it is
+ * a floating type, and the largest / lowest value as a device literal
+ * (the identities of min and max).  GG_PTR is a hidden 8-byte pointer. */
+unsigned ggi_dtype_size(gg_dtype t);
+const char *ggi_dtype_ctype(gg_dtype t);
+const char *ggi_dtype_host_ctype(gg_dtype t);
+const char *ggi_dtype_enum(gg_dtype t);
+const char *ggi_dtype_name(gg_dtype t);
+int ggi_dtype_is_float(gg_dtype t);
+const char *ggi_dtype_max(gg_dtype t);
+const char *ggi_dtype_lowest(gg_dtype t);
+
+/* Names for messages and reports ("?" outside the enum). */
+const char *ggi_pattern_name(gg_pattern p);      /* "frame" included */
+const char *ggi_op_name(ggi_op op);              /* "custom" included */
+const char *ggi_strategy_name(ggi_strategy s);
+const char *ggi_playout_name(gg_persistent_layout l);
+const char *ggi_access_name(gg_access a);
+const char *ggi_launch_name(gg_launch_mode l);   /* "persistent" included */
+
+#endif
