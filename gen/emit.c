@@ -1222,7 +1222,7 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
     ggi_buf_puts(&b, "\n");
   }
   int rc = ggi_buf_ok(&b) && b.p ? (fputs(b.p, out) < 0 ? -1 : 0) : (ggi_buf_ok(&b) ? 0 : -1);
-  if (rc != 0) ggi_fail(d, "%s: cannot write the listing", m->file ? m->file : "?");
+  if (rc != 0) ggi_fail_at(d, m->file, 0, "cannot write the listing");
   ggi_buf_free(&b);
   return rc;
 }
@@ -1280,8 +1280,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
     for (int i = 0; i < m->nkernels; i++) ggi_buf_printf(&names, "%s%s", i ? ", " : "", m->kernels[i].name);
     for (int i = 0; i < m->npersistent; i++)
       ggi_buf_printf(&names, "%s%s", i || m->nkernels ? ", " : "", m->persistent[i].name);
-    ggi_fail(d, "%s: no kernel '%s' (kernels: %s)", m->file ? m->file : "?", kernel,
-         names.p ? names.p : "none");
+    ggi_fail_at(d, m->file, 0, "no kernel '%s' (kernels: %s)", kernel, names.p ? names.p : "none");
     ggi_buf_free(&names);
     return -1;
   }

@@ -22,15 +22,15 @@
 #define HIP_GROUP_MAX 32    /* a HIP pseudo-block is one wavefront (the prelude's gg_sync) */
 
 static int fail(ggi_diag *d, const ggi_module *m, const ggi_persistent *p, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(ggi_diag *d, const ggi_module *m, const ggi_persistent *p, const char *fmt, ...)
 {
   char what[768];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  snprintf(d->msg, sizeof d->msg, "%s:%d: persistent \"%s\": %s", m->file ? m->file : "?",
-           p->line, p->name, what);
-  return -1;
+  return ggi_fail_at(d, m->file, p->line, "persistent \"%s\": %s", p->name, what);
 }
 
 static int has_groups(gg_persistent_layout l)

@@ -111,7 +111,7 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
       shared_since = -1;
     }
     if (sh) shared_since = s;
-    if (!st->why) return ggi_fail(d, "%s:%d: out of memory", m->file ? m->file : "?", fr->line);
+    if (!st->why) return ggi_fail_at(d, m->file, fr->line, "out of memory");
   }
   return 0;
 }
@@ -235,8 +235,7 @@ int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
   ggi_dict dict;
   ggi_diag pd = {{0}};
   if (ggi_frame_plan(fr, target, m->arena, &plan, &pd) != 0)
-    return ggi_fail(d, "%s:%d: frame \"%s\": %s", m->file ? m->file : "?", fr->line, fr->name,
-                    pd.msg);
+    return ggi_fail_at(d, m->file, fr->line, "frame \"%s\": %s", fr->name, pd.msg);
   if (ggi_kernel_dict(m, fr, target, &plan, &dict, d) != 0) return -1;
   int ws = plan.ws_fixed || plan.ws_per_block;
   ggi_buf_printf(out, "\n/* ==== frame %s (%s:%d): %d stage(s), %d grid barrier(s) ==== */\n",

@@ -129,11 +129,10 @@ static const char *join(const char *const *names, char *buf, size_t n) {
 /* The message is one line: what the file wrote (names, the path) is
  * echoed with control characters escaped. */
 static void vfail(ctx *c, int line, const char *prefix, const char *fmt, va_list ap) {
-  char raw[sizeof c->d->msg];
-  int n = line > 0 ? snprintf(raw, sizeof raw, "%s:%d: %s", c->path, line, prefix)
-                   : snprintf(raw, sizeof raw, "%s: %s", c->path, prefix);
-  if (n >= 0 && (size_t)n < sizeof raw) vsnprintf(raw + n, sizeof raw - n, fmt, ap);
-  ggi_clean(c->d->msg, sizeof c->d->msg, raw);
+  char what[sizeof c->d->msg];
+  int n = snprintf(what, sizeof what, "%s", prefix);
+  if (n >= 0 && (size_t)n < sizeof what) vsnprintf(what + n, sizeof what - (size_t)n, fmt, ap);
+  ggi_fail_at(c->d, c->path, line, "%s", what);
   c->sb.failed = 1; /* d->msg holds a validation error */
 }
 

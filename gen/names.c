@@ -231,18 +231,18 @@ int ggi_check_generated_names(const ggi_module *m, int module_line, ggi_diag *d)
   names ns = {0};
   collect(m, module_line, &ns);
   int rc = 0;
-  if (ns.oom) rc = ggi_fail(d, "%s: out of memory", m->file);
+  if (ns.oom) rc = ggi_fail_at(d, m->file, 0, "out of memory");
   if (rc == 0) qsort(ns.v, (size_t)ns.n, sizeof *ns.v, by_id);
   for (int i = 0; rc == 0 && i < ns.n; i++) {
     const gen_name *g = &ns.v[i];
     if (i > 0 && strcmp(ns.v[i - 1].id, g->id) == 0) {
       const gen_name *first = &ns.v[i - 1];
-      rc = ggi_fail(d, "%s:%d: %s makes the generated name %s, and so does %s (line %d): rename one "
-                       "(generated names join names with _ and may capitalize them)",
-                    m->file, g->line, g->what, g->id, first->what, first->line);
+      rc = ggi_fail_at(d, m->file, g->line, "%s makes the generated name %s, and so does %s (line %d): "
+                       "rename one (generated names join names with _ and may capitalize them)",
+                       g->what, g->id, first->what, first->line);
     } else if (bsearch(g->id, ggi_lib_names, ggi_lib_names_count, sizeof *ggi_lib_names, lib_cmp)) {
-      rc = ggi_fail(d, "%s:%d: %s makes the generated name %s, which libgg or the generated code "
-                       "already uses: choose another name", m->file, g->line, g->what, g->id);
+      rc = ggi_fail_at(d, m->file, g->line, "%s makes the generated name %s, which libgg or the "
+                       "generated code already uses: choose another name", g->what, g->id);
     }
   }
   for (int i = 0; i < ns.n; i++) free(ns.v[i].id);

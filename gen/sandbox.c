@@ -424,31 +424,17 @@ static int on_error(lua_State *L) {
   return 1;
 }
 
-/* "file:line: " or "file: " when no line is known. */
-static int where(const ggi_sandbox *sb, int line) {
-  return line > 0 ? snprintf(sb->d->msg, sizeof sb->d->msg, "%s:%d: ", sb->path, line)
-                  : snprintf(sb->d->msg, sizeof sb->d->msg, "%s: ", sb->path);
-}
-
-static void append(ggi_sandbox *sb, int n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void append(ggi_sandbox *sb, int n, const char *fmt, ...) {
-  if (n < 0 || (size_t)n >= sizeof sb->d->msg) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(sb->d->msg + n, sizeof sb->d->msg - (size_t)n, fmt, ap);
-  va_end(ap);
-}
-
 /* A limit that was hit, even if the file caught the error: 1 and d->msg
  * written, or 0. */
 static int limit_failure(ggi_sandbox *sb) {
   if (sb->time_over)
-    append(sb, where(sb, sb->time_line), "loading the workload took more than %g s of CPU time "
-           "(the limit; gpugen --time-limit SECONDS changes it)", sb->time_limit);
+    ggi_fail_at(sb->d, sb->path, sb->time_line, "loading the workload took more than %g s of CPU "
+                "time (the limit; gpugen --time-limit SECONDS changes it)", sb->time_limit);
   else if (sb->mem_over)
-    append(sb, where(sb, sb->mem_line), "workload uses more than %s", GGI_MEM_CAP_TEXT);
+    ggi_fail_at(sb->d, sb->path, sb->mem_line, "workload uses more than %s", GGI_MEM_CAP_TEXT);
   else if (sb->steps_over)
-    append(sb, where(sb, sb->steps_line), "workload ran for more than %ld instructions", GGI_MAX_STEPS);
+    ggi_fail_at(sb->d, sb->path, sb->steps_line, "workload ran for more than %ld instructions",
+                GGI_MAX_STEPS);
   else
     return 0;
   return 1;
@@ -459,10 +445,15 @@ static int lua_failure(ggi_sandbox *sb, int status) {
   if (sb->failed || limit_failure(sb)) return -1;
   const char *msg = status == LUA_ERRMEM ? "not enough memory" : lua_tostring(sb->L, -1);
   if (!msg) msg = "unknown error";
-  if (strncmp(msg, GGI_CHUNKNAME ":", sizeof GGI_CHUNKNAME) == 0)
-    snprintf(sb->d->msg, sizeof sb->d->msg, "%s:%s", sb->path, msg + sizeof GGI_CHUNKNAME);
-  else
-    snprintf(sb->d->msg, sizeof sb->d->msg, "%s: %s", sb->path, msg);
+  /* Lua's own "chunk:line: message": the line is the file's */
+  char *end = NULL;
+  long line = 0;
+  if (strncmp(msg, GGI_CHUNKNAME ":", sizeof GGI_CHUNKNAME) == 0) {
+    line = strtol(msg + sizeof GGI_CHUNKNAME, &end, 10);
+    if (end && *end == ':' && line > 0 && line <= INT32_MAX) msg = end + (end[1] == ' ' ? 2 : 1);
+    else line = 0;
+  }
+  ggi_fail_at(sb->d, sb->path, (int)line, "%s", msg);
   return -1;
 }
 

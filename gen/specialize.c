@@ -20,11 +20,12 @@
 #define TEAM_DEFAULT 64
 
 static int fail(ggi_diag *d, const ggi_module *m, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(ggi_diag *d, const ggi_module *m, int line, const char *fmt, ...)
 {
-  int n = snprintf(d->msg, sizeof d->msg, "%s:%d: ", m->file ? m->file : "?", line);
   va_list ap;
   va_start(ap, fmt);
-  if (n >= 0 && (size_t)n < sizeof d->msg) vsnprintf(d->msg + n, sizeof d->msg - (size_t)n, fmt, ap);
+  ggi_vfail_at(d, m->file, line, fmt, ap);
   va_end(ap);
   return -1;
 }
