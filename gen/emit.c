@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emit_persistent.h"
+#include "plan.h"
 #include "templates.h"
 #include "vocab.h"
 
@@ -33,12 +33,6 @@
  * known (see fix_line_backs). */
 #define LINE_BACK "#line GG_LINE_BACK"
 
-
-static int is_reduce_like(const ggi_kernel *k)
-{
-  return k->pattern == GG_PATTERN_REDUCE || k->pattern == GG_PATTERN_SCAN ||
-         k->pattern == GG_PATTERN_TILE_REDUCE;
-}
 
 /* ---- arena strings ---- */
 
@@ -71,68 +65,7 @@ static const char *extent_expr(ggi_arena *a, const ggi_extent *e)
   return e->name ? afmt(a, "(%s)", e->name) : afmt(a, "%lldLL", (long long)e->value);
 }
 
-/* ---- the argument struct ---- */
-
-typedef struct field {
-  const char *name;
-  gg_param_kind kind;
-  gg_dtype dtype;         /* element type of a view, value type otherwise */
-  int param;              /* index into k->params for scalars and views */
-  int hidden;
-  unsigned offset, size, align;
-} field;
-
-typedef struct layout {
-  int n;
-  field *f;
-  unsigned size, align;
-} layout;
-
-/* Fields in ABI order (docs/internals.md): params, run-time extents,
- * strides, hidden fields; offsets by natural alignment. */
-static int args_layout(const ggi_kernel *k, const ggi_plan *p, ggi_arena *a, layout *out,
-                       ggi_diag *d)
-{
-  int max = k->nparams + k->nextents + 3 * k->nparams + 2;
-  field *f = ggi_alloc(a, sizeof *f * (size_t)(max > 0 ? max : 1));
-  if (!f) return ggi_fail(d, "out of memory");
-  int n = 0;
-  for (int i = 0; i < k->nparams; i++) {
-    const ggi_param *pp = &k->params[i];
-    f[n++] = (field){pp->name, pp->kind, pp->dtype, i, GG_HIDDEN_NONE, 0,
-                     pp->kind == GG_PARAM_VIEW ? 8 : ggi_dtype_size(pp->dtype), 0};
-  }
-  for (int i = 0; i < k->nextents; i++)
-    f[n++] = (field){k->extents[i], GG_PARAM_EXTENT, GG_I64, -1, GG_HIDDEN_NONE, 0, 8, 0};
-  for (int i = 0; i < k->nparams; i++) {
-    const ggi_param *pp = &k->params[i];
-    if (pp->kind != GG_PARAM_VIEW || pp->layout != GG_LAYOUT_STRIDE) continue;
-    for (int dim = 0; dim < pp->rank; dim++)
-      f[n++] = (field){afmt(a, "%s_s%d", pp->name, dim), GG_PARAM_STRIDE, GG_I64, i,
-                       GG_HIDDEN_NONE, 0, 8, 0};
-  }
-  if (p->ws_fixed || p->ws_per_block)
-    f[n++] = (field){"gg_ws", GG_PARAM_HIDDEN, GG_PTR, -1, GG_HIDDEN_WORKSPACE, 0, 8, 0};
-  if (p->needs_seq)
-    f[n++] = (field){"gg_seq", GG_PARAM_HIDDEN, GG_U32, -1, GG_HIDDEN_SEQ, 0, 4, 0};
-
-  unsigned off = 0, align = 1;
-  for (int i = 0; i < n; i++) {
-    if (!f[i].name) return ggi_fail(d, "out of memory");
-    f[i].align = f[i].size; /* every field type is naturally aligned */
-    off = (off + f[i].align - 1) / f[i].align * f[i].align;
-    f[i].offset = off;
-    off += f[i].size;
-    if (f[i].align > align) align = f[i].align;
-  }
-  out->n = n;
-  out->f = f;
-  out->align = align;
-  out->size = off ? (off + align - 1) / align * align : 0;
-  return 0;
-}
-
-static const char *field_ctype(const ggi_kernel *k, const field *f, ggi_arena *a)
+static const char *field_ctype(const ggi_kernel *k, const ggi_field *f, ggi_arena *a)
 {
   if (f->kind == GG_PARAM_VIEW) {
     const ggi_param *pp = &k->params[f->param];
@@ -140,74 +73,6 @@ static const char *field_ctype(const ggi_kernel *k, const field *f, ggi_arena *a
   }
   if (f->hidden == GG_HIDDEN_WORKSPACE) return "void *";
   return ggi_dtype_ctype(f->dtype);
-}
-
-/* ---- plans ---- */
-
-static unsigned view_features(const ggi_kernel *k)
-{
-  unsigned feat = 0;
-  for (int i = 0; i < k->nparams; i++) {
-    const ggi_param *pp = &k->params[i];
-    if (pp->dtype == GG_F16 || pp->dtype == GG_BF16) feat |= GG_FEAT_HALF;
-    if (pp->kind != GG_PARAM_VIEW) continue;
-    if (pp->space == GG_SPACE_MAPPED) feat |= GG_FEAT_MAPPED;
-    if (pp->space == GG_SPACE_MANAGED) feat |= GG_FEAT_MANAGED;
-    if (pp->access == GG_ACCESS_ATOMIC && pp->dtype == GG_F32) feat |= GG_FEAT_FLOAT_ATOMIC;
-    if (pp->access == GG_ACCESS_ATOMIC && pp->dtype == GG_F64) feat |= GG_FEAT_DOUBLE_ATOMIC;
-  }
-  if (k->acc_type == GG_F16 || k->acc_type == GG_BF16) feat |= is_reduce_like(k) ? GG_FEAT_HALF : 0;
-  if (k->spec.cas_emulation) feat |= GG_FEAT_CAS_EMULATION;
-  return feat;
-}
-
-/* Scratch views of a team, 16-byte aligned one after the other. */
-static uint32_t scratch_bytes(const ggi_kernel *k)
-{
-  uint64_t off = 0;
-  for (int i = 0; i < k->nscratch; i++) {
-    uint64_t n = ggi_dtype_size(k->scratch[i].dtype);
-    for (int dim = 0; dim < k->scratch[i].rank; dim++) n *= (uint64_t)k->scratch[i].ext[dim].value;
-    off += (n + 15) / 16 * 16;
-  }
-  return off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
-}
-
-int ggi_kernel_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
-                    ggi_diag *d)
-{
-  memset(p, 0, sizeof *p);
-  if (k->pattern == GG_PATTERN_FRAME) return ggi_frame_plan(k, target, a, p, d);
-  if (is_reduce_like(k)) {
-    if (ggi_reduce_plan(k, target, a, p, d) != 0) return -1;
-    p->features |= view_features(k);
-    return 0;
-  }
-  if (k->pattern == GG_PATTERN_FOR) {
-    p->template_path = "common/for.cuh";
-    p->grid_rule = GG_GRID_COVER;
-  } else if (k->pattern == GG_PATTERN_TEAM) {
-    p->template_path = "common/team.cuh";
-    p->grid_rule = GG_GRID_LEAGUE;
-    /* scratch views, then 8 bytes per thread for team_sum/min/max */
-    p->shared_bytes = scratch_bytes(k) + 8u * (uint32_t)k->spec.block;
-    /* a team is exactly team_size threads: fewer would compute part of
-     * it, more would overrun team_sum's 8 bytes per thread */
-    p->min_threads = p->max_threads = k->spec.block;
-  } else {
-    return ggi_fail(d, "kernel '%s': unknown pattern %d", k->name, (int)k->pattern);
-  }
-  p->features = view_features(k);
-  if (k->launch == GG_LAUNCH_COOPERATIVE) {
-    /* A co-resident grid, launched cooperatively.  No grid_sync() in for
-       and team bodies: their loops over indices (teams) give threads
-       different trip counts, so a barrier inside one would deadlock;
-       reductions with strategy grid_sync use it in their own template. */
-    p->grid_rule = GG_GRID_RESIDENT;
-    p->cap_resident = 1;
-    p->features |= GG_FEAT_COOPERATIVE;
-  }
-  return 0;
 }
 
 /* ---- dictionaries and templates ---- */
@@ -472,8 +337,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
                     const ggi_plan *p, ggi_dict *dict, ggi_diag *d)
 {
   ggi_arena *a = m->arena;
-  layout lay;
-  if (args_layout(k, p, a, &lay, d) != 0) return -1;
+  const ggi_abi lay = p->args;
   memset(dict, 0, sizeof *dict);
 
   ggi_buf fields = {0}, un = {0}, mac = {0}, undef = {0}, scratch = {0};
@@ -532,7 +396,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   } else {
     ggi_buf_free(&scratch);
   }
-  if (is_reduce_like(k)) rc |= reduce_keys(m, k, dict, a);
+  if (ggi_is_reduce_like(k->pattern)) rc |= reduce_keys(m, k, dict, a);
   for (int i = 0; i < p->nvars; i++) rc |= ggi_dict_set(dict, p->keys[i], p->values[i]);
   for (int i = 0; i < dict->n; i++)
     if (!dict->values[i]) rc = -1;
@@ -545,7 +409,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
 static void spec_summary(ggi_buf *b, const ggi_kernel *k)
 {
   ggi_buf_printf(b, "%s", ggi_pattern_name(k->pattern));
-  if (is_reduce_like(k))
+  if (ggi_is_reduce_like(k->pattern))
     ggi_buf_printf(b, " %s %s, strategy %s", ggi_op_name(k->op), ggi_dtype_name(k->acc_type),
                    ggi_strategy_name(k->spec.strategy));
   ggi_buf_printf(b, ", %s, block %d, items %d, vector %d%s",
@@ -614,7 +478,7 @@ static int module_uses(const ggi_module *m, unsigned target, gg_dtype t)
   for (int i = 0; i < m->nkernels; i++) {
     const ggi_kernel *k = &m->kernels[i];
     if (!(k->targets & target)) continue;
-    if (is_reduce_like(k) && k->acc_type == t) return 1;
+    if (ggi_is_reduce_like(k->pattern) && k->acc_type == t) return 1;
     for (int j = 0; j < k->nparams; j++)
       if (k->params[j].dtype == t) return 1;
     for (int j = 0; j < k->nscratch; j++)
@@ -637,9 +501,10 @@ static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned targ
                          const char *templates_dir, ggi_buf *out, ggi_diag *d)
 {
   if (k->pattern == GG_PATTERN_FRAME) return ggi_emit_frame(m, k, target, templates_dir, out, d);
-  ggi_plan plan;
+  const ggi_plan *pp = ggi_plan_of(k, target);
+  if (!pp) return ggi_fail_at(d, m->file, k->line, "kernel '%s' has no plan", k->name);
+  const ggi_plan plan = *pp;
   ggi_dict dict;
-  if (ggi_kernel_plan(k, target, m->arena, &plan, d) != 0) return -1;
   if (ggi_kernel_dict(m, k, target, &plan, &dict, d) != 0) return -1;
   ggi_buf_printf(out, "\n/* ==== %s (\"", k->name);
   ggi_buf_put_cstr(out, m->file ? m->file : "?");
@@ -763,11 +628,11 @@ static const char *const access_enum[] = {"GG_ACCESS_IN", "GG_ACCESS_OUT", "GG_A
                                           "GG_ACCESS_ATOMIC"};
 static const char *const hidden_enum[] = {"GG_HIDDEN_NONE", "GG_HIDDEN_WORKSPACE", "GG_HIDDEN_SEQ"};
 
-static void put_params(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, const layout *lay)
+static void put_params(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, const ggi_abi *lay)
 {
   ggi_buf_printf(b, "static const gg_param_desc gg_params_%s_%s[] = {\n", m->name, k->name);
   for (int i = 0; i < lay->n; i++) {
-    const field *f = &lay->f[i];
+    const ggi_field *f = &lay->f[i];
     const ggi_param *pp = f->kind == GG_PARAM_VIEW ? &k->params[f->param] : NULL;
     ggi_buf_printf(b, "  {.name = \"%s\", .kind = %s, .dtype = %s, .rank = %d,\n", f->name,
                    kind_enum[f->kind], ggi_dtype_enum(f->dtype), pp ? pp->rank : 0);
@@ -807,24 +672,21 @@ static void put_features(ggi_buf *b, unsigned feat)
   if (!any) ggi_buf_puts(b, "0");
 }
 
-/* Everything the descriptor needs about one kernel (target-independent:
- * plans differ between targets only in template text, so the CUDA plan,
- * or the HIP one for HIP-only kernels, sizes the descriptor). */
+/* Everything the descriptor needs about one kernel: its stored plan for
+ * the descriptor's target (plan.h: ggi_desc_target; the plan stage checks
+ * that the figures are the same on every target). */
 typedef struct kinfo {
   ggi_plan plan;
-  layout lay;
+  ggi_abi lay;
 } kinfo;
-
-static unsigned desc_target(const ggi_module *m, const ggi_kernel *k)
-{
-  unsigned t = k->targets ? k->targets : m->targets;
-  return (t & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
-}
 
 static int kernel_info(const ggi_module *m, const ggi_kernel *k, kinfo *ki, ggi_diag *d)
 {
-  if (ggi_kernel_plan(k, desc_target(m, k), m->arena, &ki->plan, d) != 0) return -1;
-  return args_layout(k, &ki->plan, m->arena, &ki->lay, d);
+  const ggi_plan *p = ggi_plan_of(k, ggi_desc_target(k->targets));
+  if (!p) return ggi_fail_at(d, m->file, k->line, "kernel '%s' has no plan", k->name);
+  ki->plan = *p;
+  ki->lay = p->args;
+  return 0;
 }
 
 static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, const kinfo *ki)
@@ -856,7 +718,7 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   ggi_buf_printf(b, ",\n   .args_size = %u, .args_align = %u, .nparams = %d, .params = gg_params_%s_%s,\n",
                  ki->lay.size, ki->lay.align, ki->lay.n, m->name, k->name);
   ggi_buf_printf(b, "   .strategy = \"%s\", .lua_line = %d",
-                 is_reduce_like(k) ? ggi_strategy_name(k->spec.strategy) : ggi_pattern_name(k->pattern),
+                 ggi_is_reduce_like(k->pattern) ? ggi_strategy_name(k->spec.strategy) : ggi_pattern_name(k->pattern),
                  k->line);
   if (p->small_block > 0)
     ggi_buf_printf(b, ", .small_block = %d, .small_work = %lld", p->small_block,
@@ -899,7 +761,10 @@ static int persistent_shapes(const ggi_module *m, ggi_persistent_shape **out, gg
   ggi_persistent_shape *sh = ggi_alloc(m->arena, sizeof *sh * (size_t)m->npersistent);
   if (!sh) return ggi_fail(d, "out of memory");
   for (int i = 0; i < m->npersistent; i++) {
-    if (ggi_persistent_plan(m, &m->persistent[i], &sh[i], d) != 0) return -1;
+    const ggi_persistent *p = &m->persistent[i];
+    const ggi_persistent_shape *s = ggi_shape_of(p, ggi_desc_target(p->targets));
+    if (!s) return ggi_fail_at(d, m->file, p->line, "persistent '%s' has no plan", p->name);
+    sh[i] = *s;
   }
   *out = sh;
   return 0;
@@ -988,7 +853,7 @@ static void upper(ggi_buf *b, const char *s)
   }
 }
 
-static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, const layout *lay)
+static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, const ggi_abi *lay)
 {
   ggi_buf_printf(b, "\n/* %s (\"", k->name);
   ggi_buf_put_cstr(b, m->file ? m->file : "?");
@@ -1015,7 +880,7 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
      tests), e.g. for building persistent frames by hand. */
   ggi_buf_printf(b, "typedef struct gg_%s_args_%s {\n", m->name, k->name);
   for (int i = 0; i < lay->n; i++) {
-    const field *f = &lay->f[i];
+    const ggi_field *f = &lay->f[i];
     const char *t = f->kind == GG_PARAM_VIEW || f->hidden == GG_HIDDEN_WORKSPACE
                         ? "void *" : ggi_dtype_host_ctype(f->dtype);
     ggi_buf_printf(b, "  %s%s%s;\n", t, t[strlen(t) - 1] == '*' ? "" : " ", f->name);
@@ -1044,7 +909,7 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
     ggi_buf_printf(b, "static inline gg_status gg_%s_launch_%s(gg_kernel *gg_k, gg_stream *gg_s",
                    m->name, k->name);
   for (int i = 0; i < lay->n; i++) {
-    const field *f = &lay->f[i];
+    const ggi_field *f = &lay->f[i];
     if (f->kind == GG_PARAM_HIDDEN) continue;
     if (f->kind == GG_PARAM_VIEW) ggi_buf_printf(b, ", gg_array *%s", f->name);
     else ggi_buf_printf(b, ", %s %s", ggi_dtype_host_ctype(f->dtype), f->name);
@@ -1052,7 +917,7 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   ggi_buf_printf(b, ")\n{\n  const gg_arg gg_a[%d] = {", nargs);
   int first = 1;
   for (int i = 0; i < lay->n; i++) {
-    const field *f = &lay->f[i];
+    const ggi_field *f = &lay->f[i];
     if (f->kind == GG_PARAM_HIDDEN) continue;
     ggi_buf_printf(b, "%s%s(%s)", first ? "" : ", ",
                    f->kind == GG_PARAM_VIEW ? "gg_arg_array" : gg_arg_fn(f->dtype), f->name);
@@ -1201,17 +1066,19 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
     ggi_buf_printf(&b, "kernel      %-20s %-12s %-12s %-14s block %-5d ", k->name,
                    ggi_pattern_name(k->pattern),
                    k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic",
-                   is_reduce_like(k) ? ggi_strategy_name(k->spec.strategy) : "-", k->spec.block);
+                   ggi_is_reduce_like(k->pattern) ? ggi_strategy_name(k->spec.strategy) : "-", k->spec.block);
     targets_str(&b, k->targets);
     ggi_buf_puts(&b, "\n");
   }
   for (int i = 0; i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];
     ggi_persistent_shape shape;
-    if (ggi_persistent_plan(m, p, &shape, d) != 0) {
+    const ggi_persistent_shape *sp = ggi_shape_of(p, ggi_desc_target(p->targets));
+    if (!sp) {
       ggi_buf_free(&b);
-      return -1;
+      return ggi_fail_at(d, m->file, p->line, "persistent '%s' has no plan", p->name);
     }
+    shape = *sp;
     ggi_buf_printf(&b, "persistent  %-20s %-12s %-12s %-14s block %-5d ", p->name, "persistent",
                    ggi_playout_name(p->layout),
                    p->buffering == 1 ? "single" : p->buffering == 2 ? "double" : "ring",
@@ -1249,7 +1116,9 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
       const ggi_persistent *p = &m->persistent[i];
       if (strcmp(p->name, kernel) != 0) continue;
       ggi_persistent_shape shape;
-      if (ggi_persistent_plan(m, p, &shape, d) != 0) return -1;
+      const ggi_persistent_shape *sp = ggi_shape_of(p, ggi_desc_target(p->targets));
+      if (!sp) return ggi_fail_at(d, m->file, p->line, "persistent '%s' has no plan", p->name);
+      shape = *sp;
       fprintf(out, "persistent %s (%s:%d): symbol gg_persist_%s\n"
                    "  layout %s, block %d, blocks %d%s, groups %d of %d threads, %d frame slot(s)\n"
                    "  commands:",
@@ -1302,7 +1171,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
           k->pattern == GG_PATTERN_FRAME ? "gg_session_start" : "gg_launch");
   int argi = 0;
   for (int i = 0; i < ki.lay.n; i++) {
-    const field *f = &ki.lay.f[i];
+    const ggi_field *f = &ki.lay.f[i];
     char idx[16];
     if (f->kind == GG_PARAM_HIDDEN) snprintf(idx, sizeof idx, "  -");
     else snprintf(idx, sizeof idx, "%3d", argi++);
@@ -1320,7 +1189,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   }
   fprintf(out, "specialization: block %d, items %d, vector %d", k->spec.block, k->spec.items,
           k->spec.vector);
-  if (is_reduce_like(k)) fprintf(out, ", strategy %s", ggi_strategy_name(k->spec.strategy));
+  if (ggi_is_reduce_like(k->pattern)) fprintf(out, ", strategy %s", ggi_strategy_name(k->spec.strategy));
   fprintf(out, "%s\n", k->spec.cas_emulation ? ", CAS emulation" : "");
   for (int i = 0; i < k->spec.n_why && i < 8; i++) fprintf(out, "  why: %s\n", k->spec.why[i]);
   if (ki.plan.nparts == 0) fprintf(out, "template: %s\n", ki.plan.template_path);

@@ -48,11 +48,6 @@ int ggi_dict_set(ggi_dict *dict, const char *key, const char *value);
 int ggi_render_template(const char *templates_dir, const char *path, const ggi_dict *dict,
                         ggi_buf *out, ggi_diag *d);
 
-/* The plan of any kernel for one target: for/team from emit.c, the
- * reduce-like patterns from ggi_reduce_plan().  Strings go to arena a. */
-int ggi_kernel_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
-                    ggi_diag *d);
-
 /* The per-kernel dictionary every template gets (NAME, SYMBOL, ARGS_T,
  * ARGS_FIELDS, UNPACK, VIEW_MACROS, ...; see docs/internals.md) plus the
  * plan's extra keys.  Strings go to the module's arena. */

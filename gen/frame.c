@@ -58,17 +58,16 @@ static int depends(const ggi_module *m, const ggi_kernel *fr, int r, int s, cons
   return 0;
 }
 
-static int uses_shared(const ggi_kernel *k, unsigned target, ggi_arena *a)
+static int uses_shared(const ggi_kernel *k, unsigned target)
 {
-  ggi_plan p;
-  ggi_diag d;
-  return ggi_kernel_plan(k, target, a, &p, &d) == 0 && p.shared_bytes > 0;
+  const ggi_plan *p = ggi_plan_of(k, target);
+  return p && p->shared_bytes > 0;
 }
 
 int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
 {
   ggi_frame *f = fr->frame;
-  unsigned target = (fr->targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
+  unsigned target = ggi_desc_target(fr->targets);
   int fence = 0;      /* first stage not yet ordered by a grid barrier */
   int shared_since = -1; /* a stage since the last block-wide sync that used shared memory */
   f->nbarriers = 0;
@@ -102,7 +101,7 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
                        : "starts at once: no earlier stage writes what it reads or touches what "
                          "it writes";
     }
-    int sh = uses_shared(stage_kernel(fr, s), target, m->arena);
+    int sh = uses_shared(stage_kernel(fr, s), target);
     if (!st->barrier && sh && shared_since >= 0) {
       /* the (pseudo-)block's dynamic shared memory is one buffer: a warp
          must not start filling it for this stage while another still reads
@@ -128,8 +127,10 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
   int ws = 0, min_from = -1, max_from = -1;
   for (int s = 0; s < f->nstages; s++) {
     const ggi_kernel *k = stage_kernel(fr, s);
-    ggi_plan sp;
-    if (ggi_kernel_plan(k, target, a, &sp, d) != 0) return -1;
+    const ggi_plan *spp = ggi_plan_of(k, target);
+    if (!spp) return ggi_fail(d, "stage %d: kernel '%s' does not target %s", s, k->name,
+                              target == GGI_TARGET_HIP ? "hip" : "cuda");
+    const ggi_plan sp = *spp;
     if (sp.shared_bytes > p->shared_bytes) p->shared_bytes = sp.shared_bytes;
     p->features |= sp.features;
     p->needs_seq |= sp.needs_seq;
@@ -188,8 +189,9 @@ static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned 
 {
   const ggi_stage *st = &fr->frame->stages[s];
   const ggi_kernel *k = stage_kernel(fr, s);
-  ggi_plan sp;
-  if (ggi_kernel_plan(k, target, m->arena, &sp, d) != 0) return -1;
+  const ggi_plan *spp = ggi_plan_of(k, target);
+  if (!spp) return ggi_fail_at(d, m->file, st->line, "stage %d: kernel '%s' has no plan", s, k->name);
+  const ggi_plan sp = *spp;
   ggi_buf_printf(b, "  /* stage %d: %s (%s:%d): %s */\n", s, k->name, m->file ? m->file : "?",
                  st->line, st->why);
   if (st->barrier)
@@ -231,11 +233,10 @@ int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
                    const char *templates_dir, ggi_buf *out, ggi_diag *d)
 {
   (void)templates_dir;
-  ggi_plan plan;
+  const ggi_plan *pp = ggi_plan_of(fr, target);
+  if (!pp) return ggi_fail_at(d, m->file, fr->line, "frame \"%s\" has no plan", fr->name);
+  const ggi_plan plan = *pp;
   ggi_dict dict;
-  ggi_diag pd = {{0}};
-  if (ggi_frame_plan(fr, target, m->arena, &plan, &pd) != 0)
-    return ggi_fail_at(d, m->file, fr->line, "frame \"%s\": %s", fr->name, pd.msg);
   if (ggi_kernel_dict(m, fr, target, &plan, &dict, d) != 0) return -1;
   int ws = plan.ws_fixed || plan.ws_per_block;
   ggi_buf_printf(out, "\n/* ==== frame %s (%s:%d): %d stage(s), %d grid barrier(s) ==== */\n",
@@ -301,10 +302,9 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
     }
     fprintf(out, "\n");
   }
-  unsigned target = (fr->targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
-  ggi_plan p;
-  ggi_diag d;
-  if (ggi_frame_plan(fr, target, m->arena, &p, &d) == 0)
+  const ggi_plan *pp = ggi_plan_of(fr, ggi_desc_target(fr->targets));
+  const ggi_plan p = pp ? *pp : (ggi_plan){0};
+  if (pp)
     fprintf(out, "workspace: %u bytes + %u per pseudo-block of the persistent kernel's virtual "
                  "grid (barrier words, then each stage's own)\nshared memory: %u bytes per "
                  "pseudo-block (the largest stage's)\n",

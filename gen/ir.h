@@ -140,6 +140,7 @@ typedef struct ggi_kernel {
                                strategy needs it) */
 
   ggi_spec spec;            /* filled by ggi_specialize() */
+  const struct ggi_plan *plan[2]; /* the plan stage's, per target (cuda, hip): plan.h */
 
   /* GG_PATTERN_FRAME: the kernel is a frame; params and extents are the
    * frame's, launch is GG_LAUNCH_PERSISTENT. */
@@ -156,6 +157,7 @@ typedef struct ggi_persistent {
   int buffering;            /* 1 single, 2 double, N ring */
   int block, blocks, groups;
   unsigned targets;
+  const struct ggi_persistent_shape *shape[2]; /* the plan stage's, per target: plan.h */
 } ggi_persistent;
 
 typedef struct ggi_arena ggi_arena;

@@ -1,12 +1,18 @@
 /*
- * plan.h - how one kernel is rendered: which pattern template, how much
- * shared memory and workspace, how the grid is sized, and the extra
- * template values the pattern needs.  specialize.c fills ggi_spec (the
- * choices); the plan turns the choices into what emit.c renders and what
- * the module descriptor says.
+ * plan.h - the plan stage: every decision about how a kernel runs, made
+ * once per kernel and target after ggi_specialize, and stored in the IR.
  *
- * Reduce, scan and tile_reduce plans come from reduce_plan.c; for and team
- * plans from emit.c.
+ * specialize.c makes the choices `auto` leaves open (block, items,
+ * vector, strategy) and says why; the plan turns them into figures:
+ * which pattern template, shared memory, workspace, grid rule, the
+ * argument struct's ABI layout, a frame's barriers, and each persistent
+ * kernel's shape on each target.  Emit, `explain`, `list`, the
+ * descriptor writer and the runtime (through the descriptor) only read
+ * these; nothing recomputes them.
+ *
+ * plan.c runs the stage and plans for and team kernels; reduce_plan.c
+ * plans reduce, scan and tile_reduce; frame.c schedules and plans frames;
+ * plan_persistent.c shapes persistent kernels.
  */
 #ifndef GGI_PLAN_H
 #define GGI_PLAN_H
@@ -24,6 +30,24 @@
  * concatenated, so that strategies share their common code.  The plan
  * chooses the pieces; the templates hold no decisions.  With nparts > 0,
  * template_path is template_parts[0]. */
+
+/* One field of a kernel's argument struct, in ABI order (docs/internals.md). */
+typedef struct ggi_field {
+  const char *name;
+  gg_param_kind kind;
+  gg_dtype dtype;         /* element type of a view, value type otherwise */
+  int param;              /* index into k->params for scalars, views and strides; -1 otherwise */
+  int hidden;             /* GG_HIDDEN_* */
+  unsigned offset, size, align;
+} ggi_field;
+
+/* The argument struct: params, run-time extents, strides, hidden fields,
+ * each naturally aligned. */
+typedef struct ggi_abi {
+  int n;
+  const ggi_field *f;
+  unsigned size, align;
+} ggi_abi;
 
 typedef struct ggi_plan {
   const char *template_path;   /* relative to templates/, e.g. "common/scan.cuh" */
@@ -46,7 +70,44 @@ typedef struct ggi_plan {
   int nvars;                   /* extra {{KEY}} values for the template */
   const char *keys[GGI_PLAN_MAX_VARS];
   const char *values[GGI_PLAN_MAX_VARS];
+  ggi_abi args;                /* the argument struct (after the figures above) */
 } ggi_plan;
+
+/* The shape of a persistent kernel on one target. */
+typedef struct ggi_persistent_shape {
+  int block;          /* hardware threads per block: gg_persistent_desc.block_size */
+  int blocks;         /* hardware blocks: 1, or p->blocks (0 = all co-resident) */
+  int groups;         /* pseudo-blocks per hardware block (1 unless thread_groups/hybrid) */
+  int group_threads;  /* threads per pseudo-block */
+  uint32_t group_smem;   /* dynamic shared memory per pseudo-block: the largest command's, 16-byte multiple */
+  uint32_t shared_bytes; /* per hardware block: groups x group_smem */
+  uint32_t slot_bytes;   /* the largest command's argument struct: one mailbox slot */
+  /* per command (in p->commands order): its workspace on this kernel's
+   * virtual grid and the threads per pseudo-block its body works with */
+  gg_persistent_command cmd[GGI_MAX_COMMANDS];
+} ggi_persistent_shape;
+
+/* The stage: plans every kernel (frames after their stages) and every
+ * persistent kernel for each target it has, and stores them in the IR.
+ * ggi_specialize() calls it last.  Returns 0, or -1 with d->msg =
+ * "file:line: ..." (e.g. more shared memory than a block may have). */
+int ggi_plan_module(ggi_module *m, ggi_diag *d);
+
+/* The stored plan of kernel k / persistent kernel p on target
+ * (GGI_TARGET_CUDA or GGI_TARGET_HIP); NULL when it does not have it. */
+const ggi_plan *ggi_plan_of(const ggi_kernel *k, unsigned target);
+const ggi_persistent_shape *ggi_shape_of(const ggi_persistent *p, unsigned target);
+
+/* The target a descriptor describes when a kernel has several: cuda when
+ * it has cuda, else hip (the runtime picks the source by device, and
+ * every figure the descriptor carries is checked for both). */
+unsigned ggi_desc_target(unsigned targets);
+
+/* The shape of persistent kernel p on target, computed from its
+ * commands' stored plans (the stage calls this; tests call it on
+ * hand-made modules).  Returns 0, or -1 with d->msg = "file:line: ...". */
+int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsigned target,
+                            ggi_persistent_shape *s, ggi_diag *d);
 
 /* The most dynamic shared memory one block may have on any device the
  * target supports: CUDA sm_90 / sm_100 opt in to 227 KiB (older archs

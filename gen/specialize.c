@@ -177,26 +177,6 @@ static int check_types(const ggi_module *m, const ggi_kernel *k, ggi_diag *d)
   return 0;
 }
 
-/* Refuse shared memory no device of a target can give one block (the
- * runtime asks for the opt-in carve-out above 48 KiB; this is the most
- * any supported device allows). */
-static int check_shared(ggi_module *m, const ggi_kernel *k, ggi_diag *d)
-{
-  for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1) {
-    if (!(k->targets & t)) continue;
-    ggi_plan p;
-    ggi_diag pd = {{0}};
-    if (ggi_kernel_plan(k, t, m->arena, &p, &pd) != 0)
-      return fail(d, m, k->line, "kernel '%s': %s", k->name, pd.msg);
-    if (p.shared_bytes > ggi_shared_limit(t))
-      return fail(d, m, k->line, "kernel '%s': needs %u bytes of shared memory per block (block "
-                  "%d); a %s block holds at most %u: use a smaller block or items",
-                  k->name, (unsigned)p.shared_bytes, k->spec.block,
-                  t == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA", (unsigned)ggi_shared_limit(t));
-  }
-  return 0;
-}
-
 int ggi_specialize(ggi_module *m, ggi_diag *d)
 {
   for (int i = 0; i < m->nkernels; i++) {
@@ -216,7 +196,6 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
       k->spec.items = k->spec.vector = 1;
       why(k, "a frame's block is its stages' largest; the persistent kernel that runs it "
              "chooses the real one");
-      if (ggi_frame_schedule(m, k, d) != 0) return -1;
       break;
     case GG_PATTERN_FOR:
       spec_for(m, k);
@@ -237,9 +216,8 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
                    "cooperatively, so the reduction can wait for the whole grid");
     for (int j = 0; j < k->spec.n_why; j++)
       if (!k->spec.why[j]) return fail(d, m, k->line, "out of memory");
-    if (check_shared(m, k, d) != 0) return -1;
   }
   for (int i = 0; i < m->npersistent; i++)
     if (!m->persistent[i].targets) m->persistent[i].targets = m->targets;
-  return 0;
+  return ggi_plan_module(m, d);
 }

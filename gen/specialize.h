@@ -4,7 +4,9 @@
 
 #include "ir.h"
 
-/* Fills every kernel's spec.  Returns 0, or -1 with d->msg set. */
+/* Fills every kernel's spec, then runs the plan stage (plan.h:
+ * ggi_plan_module), so that every kernel and persistent kernel has its
+ * stored plan.  Returns 0, or -1 with d->msg set. */
 int ggi_specialize(ggi_module *m, ggi_diag *d);
 
 #endif

@@ -71,3 +71,18 @@ const char *ggi_launch_name(gg_launch_mode l)
 {
   return l == GG_LAUNCH_PERSISTENT ? "persistent" : nth(ggi_launch_names, 2, (int)l);
 }
+
+int ggi_playout_has_blocks(gg_persistent_layout l)
+{
+  return l == GG_PLAYOUT_MANY_BLOCKS || l == GG_PLAYOUT_HYBRID;
+}
+
+int ggi_playout_has_groups(gg_persistent_layout l)
+{
+  return l == GG_PLAYOUT_THREAD_GROUPS || l == GG_PLAYOUT_HYBRID;
+}
+
+int ggi_is_reduce_like(gg_pattern p)
+{
+  return p == GG_PATTERN_REDUCE || p == GG_PATTERN_SCAN || p == GG_PATTERN_TILE_REDUCE;
+}

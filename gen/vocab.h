@@ -48,4 +48,12 @@ const char *ggi_playout_name(gg_persistent_layout l);
 const char *ggi_access_name(gg_access a);
 const char *ggi_launch_name(gg_launch_mode l);   /* "persistent" included */
 
+/* Persistent layouts: several hardware blocks (many_blocks, hybrid);
+ * pseudo-blocks inside a block (thread_groups, hybrid). */
+int ggi_playout_has_blocks(gg_persistent_layout l);
+int ggi_playout_has_groups(gg_persistent_layout l);
+
+/* reduce, scan and tile_reduce: a value per index combined by an op. */
+int ggi_is_reduce_like(gg_pattern p);
+
 #endif

@@ -127,10 +127,10 @@ static void test_layout(const char *dir)
 
   ggi_diag d = {{0}};
   EXPECT(ggi_specialize(m, &d) == 0, "specialize: %s", d.msg);
-  ggi_plan p;
   ggi_dict dict;
-  EXPECT(ggi_kernel_plan(k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0, "plan: %s", d.msg);
-  EXPECT(ggi_kernel_dict(m, k, GGI_TARGET_CUDA, &p, &dict, &d) == 0, "dict: %s", d.msg);
+  const ggi_plan *p = ggi_plan_of(k, GGI_TARGET_CUDA);
+  EXPECT(p != NULL, "the plan stage stored no cuda plan");
+  EXPECT(ggi_kernel_dict(m, k, GGI_TARGET_CUDA, p, &dict, &d) == 0, "dict: %s", d.msg);
   const char *fields = NULL, *decode = NULL, *macros = NULL;
   for (int i = 0; i < dict.n; i++) {
     if (!strcmp(dict.keys[i], "ARGS_FIELDS")) fields = dict.values[i];

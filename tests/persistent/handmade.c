@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "emit.h"
-#include "emit_persistent.h"
+#include "plan.h"
+#include "plan_by_hand.h"
 #include "templates.h"
 
 /* Bodies on the virtual grid, in the generator's conventions: every loop
@@ -178,6 +179,7 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
     ggi_diag d = {{0}};
     ggi_persistent_shape shape;
     gg_persistent_command *plan = calloc((size_t)h->ncommands, sizeof *plan);
+    plan_kernels_by_hand(&gm, GGI_TARGET_CUDA);
     if (!plan || ggi_persistent_shape_of(&gm, p, GGI_TARGET_CUDA, &shape, &d)) {
       snprintf(err, errlen, "%s", plan ? d.msg : "out of memory");
       free(plan);
@@ -185,6 +187,7 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
       return NULL;
     }
     memcpy(plan, shape.cmd, (size_t)h->ncommands * sizeof *plan);
+    p->shape[0] = &shape;
     if (ggi_emit_persistent(&gm, p, GGI_TARGET_CUDA, NULL, &src, &d)) {
       snprintf(err, errlen, "%s", d.msg);
       free(plan);

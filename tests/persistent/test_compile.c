@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "emit.h"
-#include "emit_persistent.h"
+#include "plan.h"
+#include "plan_by_hand.h"
 #include "gg.h"
 #include "layouts.h"
 #include "templates.h"
@@ -25,6 +26,7 @@ static int refusals(void)
   ggi_persistent_shape s;
   ggi_diag d = {{0}};
   int bad = 0;
+  plan_kernels_by_hand(&m, GGI_TARGET_CUDA | GGI_TARGET_HIP);
   if (ggi_persistent_shape_of(&m, &p, GGI_TARGET_CUDA, &s, &d) == 0 || !strstr(d.msg, "m.lua:7:"))
     bad = fprintf(stderr, "16 groups accepted on CUDA: %s\n", d.msg);
   p.groups = 4;
@@ -74,6 +76,11 @@ static int hip_compiles(void)
                      "{ for (long long i = g.block * g.nthreads + g.thread; i < a.n;"
                      " i += (long long)g.nblocks * g.nthreads) a.x[i] += 1; }\n");
   ggi_diag d = {{0}};
+  ggi_persistent_shape shapes[4];
+  if (plan_by_hand(&m, GGI_TARGET_HIP, shapes, &d) != 0) {
+    fprintf(stderr, "hip plan: %s\n", d.msg);
+    return 1;
+  }
   for (int i = 0; i < 2; i++)
     if (ggi_emit_persistent(&m, &ps[i], GGI_TARGET_HIP, NULL, &src, &d)) {
       fprintf(stderr, "hip emit: %s\n", d.msg);

@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "emit.h"
-#include "emit_persistent.h"
+#include "plan.h"
+#include "plan_by_hand.h"
 #include "gg.h"
 #include "gg_session.h"
 #include "templates.h"
@@ -133,7 +134,9 @@ static int check_target(unsigned target, const char *prelude_path, gg_backend ba
                   .npersistent = 1, .persistent = &p};
   ggi_buf kern = {0}, src = {0};
   ggi_diag d = {{0}};
-  if (ggi_emit_persistent(&m, &p, target, NULL, &kern, &d)) {
+  ggi_persistent_shape shapes[2];
+  if (plan_by_hand(&m, target, shapes, &d) != 0 ||
+      ggi_emit_persistent(&m, &p, target, NULL, &kern, &d)) {
     fprintf(stderr, "%s: emit: %s\n", arch, d.msg);
     failures++;
     return 1;

@@ -1,0 +1,223 @@
+/*
+ * plan.c - the plan stage (plan.h): for every kernel and target, what the
+ * kernel needs (template, shared memory, workspace, grid rule, features,
+ * thread bounds) and its argument struct's layout; then every persistent
+ * kernel's shape.  Stored in the IR; everything after reads it.
+ *
+ * Kernels are planned in module order, which puts a frame after the
+ * kernels its stages run: a frame's schedule and plan read its stages'.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "frame.h"
+#include "plan.h"
+
+static int target_index(unsigned target) { return target == GGI_TARGET_HIP ? 1 : 0; }
+
+const ggi_plan *ggi_plan_of(const ggi_kernel *k, unsigned target)
+{
+  return (k->targets & target) ? k->plan[target_index(target)] : NULL;
+}
+
+const ggi_persistent_shape *ggi_shape_of(const ggi_persistent *p, unsigned target)
+{
+  return (p->targets & target) ? p->shape[target_index(target)] : NULL;
+}
+
+unsigned ggi_desc_target(unsigned targets)
+{
+  return (targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
+}
+
+/* ---- what a kernel needs from the device ---- */
+
+static unsigned view_features(const ggi_kernel *k)
+{
+  unsigned feat = 0;
+  for (int i = 0; i < k->nparams; i++) {
+    const ggi_param *pp = &k->params[i];
+    if (pp->dtype == GG_F16 || pp->dtype == GG_BF16) feat |= GG_FEAT_HALF;
+    if (pp->kind != GG_PARAM_VIEW) continue;
+    if (pp->space == GG_SPACE_MAPPED) feat |= GG_FEAT_MAPPED;
+    if (pp->space == GG_SPACE_MANAGED) feat |= GG_FEAT_MANAGED;
+    if (pp->access == GG_ACCESS_ATOMIC && pp->dtype == GG_F32) feat |= GG_FEAT_FLOAT_ATOMIC;
+    if (pp->access == GG_ACCESS_ATOMIC && pp->dtype == GG_F64) feat |= GG_FEAT_DOUBLE_ATOMIC;
+  }
+  if ((k->acc_type == GG_F16 || k->acc_type == GG_BF16) && ggi_is_reduce_like(k->pattern))
+    feat |= GG_FEAT_HALF;
+  if (k->spec.cas_emulation) feat |= GG_FEAT_CAS_EMULATION;
+  return feat;
+}
+
+/* Scratch views of a team, 16-byte aligned one after the other. */
+static uint32_t scratch_bytes(const ggi_kernel *k)
+{
+  uint64_t off = 0;
+  for (int i = 0; i < k->nscratch; i++) {
+    uint64_t n = ggi_dtype_size(k->scratch[i].dtype);
+    for (int dim = 0; dim < k->scratch[i].rank; dim++) n *= (uint64_t)k->scratch[i].ext[dim].value;
+    off += (n + 15) / 16 * 16;
+  }
+  return off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
+}
+
+/* for and team: one template each. */
+static int plan_body(const ggi_kernel *k, ggi_plan *p, ggi_diag *d)
+{
+  if (k->pattern == GG_PATTERN_FOR) {
+    p->template_path = "common/for.cuh";
+    p->grid_rule = GG_GRID_COVER;
+  } else if (k->pattern == GG_PATTERN_TEAM) {
+    p->template_path = "common/team.cuh";
+    p->grid_rule = GG_GRID_LEAGUE;
+    /* scratch views, then 8 bytes per thread for team_sum/min/max */
+    p->shared_bytes = scratch_bytes(k) + 8u * (uint32_t)k->spec.block;
+    /* a team is exactly team_size threads: fewer would compute part of
+     * it, more would overrun team_sum's 8 bytes per thread */
+    p->min_threads = p->max_threads = k->spec.block;
+  } else {
+    return ggi_fail(d, "kernel '%s': unknown pattern %d", k->name, (int)k->pattern);
+  }
+  p->features = view_features(k);
+  if (k->launch == GG_LAUNCH_COOPERATIVE) {
+    /* A co-resident grid, launched cooperatively.  No grid_sync() in for
+       and team bodies: their loops over indices (teams) give threads
+       different trip counts, so a barrier inside one would deadlock;
+       reductions with strategy grid_sync use it in their own template. */
+    p->grid_rule = GG_GRID_RESIDENT;
+    p->cap_resident = 1;
+    p->features |= GG_FEAT_COOPERATIVE;
+  }
+  return 0;
+}
+
+/* ---- the argument struct ---- */
+
+static const char *stride_name(ggi_arena *a, const char *view, int dim)
+{
+  char buf[96];
+  snprintf(buf, sizeof buf, "%s_s%d", view, dim);
+  return ggi_strdup(a, buf);
+}
+
+/* Fields in ABI order (docs/internals.md): params, run-time extents,
+ * strides, hidden fields; offsets by natural alignment. */
+static int plan_abi(const ggi_kernel *k, ggi_plan *p, ggi_arena *a, ggi_diag *d)
+{
+  int max = k->nparams + k->nextents + GGI_MAX_RANK * k->nparams + 2;
+  ggi_field *f = ggi_alloc(a, sizeof *f * (size_t)(max > 0 ? max : 1));
+  if (!f) return ggi_fail(d, "out of memory");
+  int n = 0;
+  for (int i = 0; i < k->nparams; i++) {
+    const ggi_param *pp = &k->params[i];
+    f[n++] = (ggi_field){pp->name, pp->kind, pp->dtype, i, GG_HIDDEN_NONE, 0,
+                         pp->kind == GG_PARAM_VIEW ? 8 : ggi_dtype_size(pp->dtype), 0};
+  }
+  for (int i = 0; i < k->nextents; i++)
+    f[n++] = (ggi_field){k->extents[i], GG_PARAM_EXTENT, GG_I64, -1, GG_HIDDEN_NONE, 0, 8, 0};
+  for (int i = 0; i < k->nparams; i++) {
+    const ggi_param *pp = &k->params[i];
+    if (pp->kind != GG_PARAM_VIEW || pp->layout != GG_LAYOUT_STRIDE) continue;
+    for (int dim = 0; dim < pp->rank; dim++)
+      f[n++] = (ggi_field){stride_name(a, pp->name, dim), GG_PARAM_STRIDE, GG_I64, i,
+                           GG_HIDDEN_NONE, 0, 8, 0};
+  }
+  if (p->ws_fixed || p->ws_per_block)
+    f[n++] = (ggi_field){"gg_ws", GG_PARAM_HIDDEN, GG_PTR, -1, GG_HIDDEN_WORKSPACE, 0, 8, 0};
+  if (p->needs_seq)
+    f[n++] = (ggi_field){"gg_seq", GG_PARAM_HIDDEN, GG_U32, -1, GG_HIDDEN_SEQ, 0, 4, 0};
+
+  unsigned off = 0, align = 1;
+  for (int i = 0; i < n; i++) {
+    if (!f[i].name) return ggi_fail(d, "out of memory");
+    f[i].align = f[i].size; /* every field type is naturally aligned */
+    off = (off + f[i].align - 1) / f[i].align * f[i].align;
+    f[i].offset = off;
+    off += f[i].size;
+    if (f[i].align > align) align = f[i].align;
+  }
+  p->args = (ggi_abi){n, f, off ? (off + align - 1) / align * align : 0, align};
+  return 0;
+}
+
+/* ---- the stage ---- */
+
+static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *d)
+{
+  ggi_plan *p = ggi_alloc(m->arena, sizeof *p);
+  if (!p) return ggi_fail_at(d, m->file, k->line, "out of memory");
+  memset(p, 0, sizeof *p);
+  ggi_diag pd = {{0}};
+  int rc;
+  if (k->pattern == GG_PATTERN_FRAME) rc = ggi_frame_plan(k, target, m->arena, p, &pd);
+  else if (ggi_is_reduce_like(k->pattern)) rc = ggi_reduce_plan(k, target, m->arena, p, &pd);
+  else rc = plan_body(k, p, &pd);
+  if (rc == 0 && ggi_is_reduce_like(k->pattern)) p->features |= view_features(k);
+  if (rc == 0) rc = plan_abi(k, p, m->arena, &pd);
+  if (rc != 0) return ggi_fail_at(d, m->file, k->line, "kernel '%s': %s", k->name, pd.msg);
+  /* shared memory no device of the target can give one block (the
+   * runtime asks for the opt-in carve-out above 48 KiB; this is the most
+   * any supported device allows) */
+  if (p->shared_bytes > ggi_shared_limit(target))
+    return ggi_fail_at(d, m->file, k->line,
+                       "kernel '%s': needs %u bytes of shared memory per block (block %d); a %s "
+                       "block holds at most %u: use a smaller block or items",
+                       k->name, (unsigned)p->shared_bytes, k->spec.block,
+                       target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
+                       (unsigned)ggi_shared_limit(target));
+  k->plan[target_index(target)] = p;
+  return 0;
+}
+
+static int plan_persistent(ggi_module *m, ggi_persistent *p, ggi_diag *d)
+{
+  if (!(p->targets & (GGI_TARGET_CUDA | GGI_TARGET_HIP)))
+    return ggi_fail_at(d, m->file, p->line, "persistent \"%s\": has no target (cuda or hip)",
+                       p->name);
+  for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1) {
+    if (!(p->targets & t)) continue;
+    ggi_persistent_shape *s = ggi_alloc(m->arena, sizeof *s);
+    if (!s) return ggi_fail_at(d, m->file, p->line, "out of memory");
+    if (ggi_persistent_shape_of(m, p, t, s, d) != 0) return -1;
+    p->shape[target_index(t)] = s;
+  }
+  return 0;
+}
+
+/* The descriptor carries one set of figures per kernel (ggi_desc_target's
+ * plan), and the runtime uses them on either backend: a kernel planned
+ * for both targets must need the same on both. */
+static int same_figures(const ggi_plan *a, const ggi_plan *b)
+{
+  return a->shared_bytes == b->shared_bytes && a->ws_fixed == b->ws_fixed &&
+         a->ws_per_block == b->ws_per_block && a->needs_seq == b->needs_seq &&
+         a->grid_rule == b->grid_rule && a->grid_fixed == b->grid_fixed &&
+         a->small_block == b->small_block && a->small_work == b->small_work &&
+         a->cap_resident == b->cap_resident && a->features == b->features &&
+         a->min_threads == b->min_threads && a->max_threads == b->max_threads &&
+         a->args.size == b->args.size && a->args.n == b->args.n;
+}
+
+int ggi_plan_module(ggi_module *m, ggi_diag *d)
+{
+  for (int i = 0; i < m->nkernels; i++) {
+    ggi_kernel *k = &m->kernels[i];
+    k->plan[0] = k->plan[1] = NULL;
+    if (k->pattern == GG_PATTERN_FRAME && ggi_frame_schedule(m, k, d) != 0) return -1;
+    for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1)
+      if ((k->targets & t) && plan_kernel(m, k, t, d) != 0) return -1;
+    if (k->plan[0] && k->plan[1] && !same_figures(k->plan[0], k->plan[1]))
+      return ggi_fail_at(d, m->file, k->line,
+                         "kernel '%s': its cuda and hip plans differ in what the module "
+                         "descriptor carries (shared memory, workspace, grid or arguments); "
+                         "this is a gpugen bug: please report it, and use targets = { \"cuda\" } "
+                         "or { \"hip\" } meanwhile", k->name);
+  }
+  for (int i = 0; i < m->npersistent; i++) {
+    ggi_persistent *p = &m->persistent[i];
+    p->shape[0] = p->shape[1] = NULL;
+    if (plan_persistent(m, p, d) != 0) return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,143 @@
+/*
+ * plan_persistent.c - the shape of a persistent kernel on one target: its
+ * block, pseudo-blocks (groups) and their threads, shared memory, and
+ * each command's workspace on the virtual grid, checked against the
+ * target's limits and every command's stored plan.
+ *
+ * The runtime reads these figures from the descriptor (gg_persistent_desc)
+ * and the rendered kernel from the same struct, so the two always agree.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+
+static int fail(ggi_diag *d, const ggi_module *m, const ggi_persistent *p, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(ggi_diag *d, const ggi_module *m, const ggi_persistent *p, const char *fmt, ...)
+{
+  char what[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  return ggi_fail_at(d, m->file, p->line, "persistent \"%s\": %s", p->name, what);
+}
+
+#define DEFAULT_THREADS 256 /* per pseudo-block when neither side says */
+#define CUDA_NAMED_BARRIERS 15 /* bar ids 1..15; 0 is __syncthreads */
+#define HIP_GROUP_MAX 32    /* a HIP pseudo-block is one wavefront (the prelude's gg_sync) */
+
+
+
+
+/* Threads per pseudo-block when the workload file gives no block: the
+ * largest block its commands were specialized for, so each body gets at
+ * least the threads it was planned with. */
+static int command_threads(const ggi_module *m, const ggi_persistent *p)
+{
+  int t = 0;
+  for (int i = 0; i < p->ncommands; i++) {
+    const ggi_kernel *k = &m->kernels[p->command_index[i]];
+    int b = k->spec.block ? k->spec.block : k->block;
+    if (b > t)
+      t = b;
+  }
+  return t ? t : DEFAULT_THREADS;
+}
+
+/* Each command as it runs inside this kernel: its body must work with a
+ * pseudo-block of group_threads threads, its shared memory fits the
+ * group's share, and its workspace is for the virtual grid (blocks x
+ * groups pseudo-blocks), whose block count only the device knows: the
+ * descriptor carries the per-block figure. */
+static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned target,
+                         ggi_persistent_shape *s, ggi_diag *d)
+{
+  uint32_t smem = 0;
+  for (int i = 0; i < p->ncommands; i++) {
+    const ggi_kernel *k = &m->kernels[p->command_index[i]];
+    const ggi_plan *kp = ggi_plan_of(k, target);
+    if (!kp)
+      return fail(d, m, p, "command \"%s\" does not target %s", k->name,
+                  target == GGI_TARGET_HIP ? "hip" : "cuda");
+    const ggi_plan plan = *kp;
+    if (plan.min_threads > 0 && s->group_threads < plan.min_threads)
+      return fail(d, m, p,
+                  "command \"%s\" is a team of %d threads (team_size), but a pseudo-block here "
+                  "has %d (block %d / groups %d): a team must have all its threads; give "
+                  "block = %d x groups",
+                  k->name, plan.min_threads, s->group_threads, s->block, s->groups,
+                  plan.min_threads);
+    if (plan.max_threads > 0 && s->group_threads > plan.max_threads)
+      return fail(d, m, p,
+                  "command \"%s\" sizes its shared memory for %d threads per block, but a "
+                  "pseudo-block here has %d (block %d / groups %d); give the kernel block = %d "
+                  "(team: team_size = %d), or this persistent kernel block = %d x groups",
+                  k->name, plan.max_threads, s->group_threads, s->block, s->groups,
+                  s->group_threads, s->group_threads, plan.max_threads);
+    if (plan.shared_bytes > smem)
+      smem = plan.shared_bytes;
+    s->cmd[i].ws_fixed = plan.ws_fixed;
+    s->cmd[i].ws_per_block = plan.ws_per_block;
+    s->cmd[i].min_threads = plan.min_threads;
+    s->cmd[i].max_threads = plan.max_threads;
+    if (plan.args.size > s->slot_bytes)
+      s->slot_bytes = plan.args.size;
+  }
+  s->group_smem = (smem + 15u) & ~15u;
+  uint64_t total = (uint64_t)s->group_smem * (uint64_t)s->groups;
+  if (total > ggi_shared_limit(target))
+    return fail(d, m, p,
+                "needs %llu bytes of shared memory per block (groups %d x %u, the largest "
+                "command's); a %s block holds at most %u",
+                (unsigned long long)total, s->groups, (unsigned)s->group_smem,
+                target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
+                (unsigned)ggi_shared_limit(target));
+  s->shared_bytes = (uint32_t)total;
+  return 0;
+}
+
+int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsigned target,
+                            ggi_persistent_shape *s, ggi_diag *d)
+{
+  memset(s, 0, sizeof *s);
+  if (p->ncommands < 1 || p->ncommands > GGI_MAX_COMMANDS)
+    return fail(d, m, p, "needs 1 to %d commands, has %d", GGI_MAX_COMMANDS, p->ncommands);
+  for (int i = 0; i < p->ncommands; i++)
+    if (p->command_index[i] < 0 || p->command_index[i] >= m->nkernels)
+      return fail(d, m, p, "command %d (\"%s\") names no kernel of this file", i,
+                  p->commands[i] ? p->commands[i] : "?");
+  /* The same rules as the runtime's (session.c), which sees only the
+   descriptor: groups left out = 1; block left out = the commands' largest
+   block times groups. */
+  s->groups = ggi_playout_has_groups(p->layout) && p->groups > 0 ? p->groups : 1;
+  s->blocks = ggi_playout_has_blocks(p->layout) ? p->blocks : 1;
+  if (p->block > 0)
+    s->block = p->block;
+  else
+    s->block = command_threads(m, p) * s->groups;
+  if (s->block < 32 || s->block > 1024 || s->block % 32)
+    return fail(d, m, p, "block = %d: a block holds 32 to 1024 threads, a multiple of 32%s",
+                s->block, p->block > 0 ? "" : " (the commands' block times groups)");
+  if (s->block % s->groups)
+    return fail(d, m, p, "block = %d does not split into groups = %d", s->block, s->groups);
+  s->group_threads = s->block / s->groups;
+  if (s->groups > 1 && target == GGI_TARGET_CUDA) {
+    if (s->groups > CUDA_NAMED_BARRIERS)
+      return fail(d, m, p, "groups = %d: CUDA has %d named barriers for pseudo-blocks",
+                  s->groups, CUDA_NAMED_BARRIERS);
+    if (s->group_threads % 32)
+      return fail(d, m, p, "block / groups = %d threads: a pseudo-block is whole warps (32)",
+                  s->group_threads);
+  }
+  if (s->groups > 1 && target == GGI_TARGET_HIP && s->group_threads > HIP_GROUP_MAX)
+    return fail(d, m, p,
+                "block / groups = %d threads: on HIP a pseudo-block is at most %d threads "
+                "(one wavefront; AMD has no named barriers)",
+                s->group_threads, HIP_GROUP_MAX);
+  if (s->blocks < 0)
+    return fail(d, m, p, "blocks = %d must be >= 0 (0 = as many as are co-resident)", s->blocks);
+  return plan_commands(m, p, target, s, d);
+}
