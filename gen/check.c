@@ -6,6 +6,7 @@
  * "file(12): error" is rewritten to the usual "file:12: error".
  */
 #include "check.h"
+#include "source.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

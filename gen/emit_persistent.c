@@ -9,8 +9,9 @@
  * cases, and the mailbox protocol (include/gg_protocol.h, the runtime's
  * own header) as PROTOCOL.
  */
-#include "emit.h"
+#include "emit_persistent.h"
 #include "plan.h"
+#include "render.h"
 #include "templates.h"
 
 #include <stdarg.h>

@@ -7,6 +7,7 @@
  * in the IR; emit, explain and list only read it.
  */
 #include "frame.h"
+#include "plan.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -11,7 +11,8 @@
 #define GGI_FRAME_H
 
 #include <stdio.h>
-#include "emit.h"
+#include "dict.h"
+#include "render.h"
 
 /* Bytes at the start of a frame's workspace: the barrier's arrival count
  * and generation words, each on its own 128-byte line (templates/cuda/frame.cuh). */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "report.h"
 #include "emit.h"
 #include "load.h"
 #include "names.h"

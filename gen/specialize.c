@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emit.h"
 #include "plan.h"
 #include "specialize.h"
 #include "frame.h"

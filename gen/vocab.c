@@ -1,5 +1,6 @@
 /* vocab.c - the tables of vocab.h. */
 #include "vocab.h"
+#include "strbuf.h"
 
 #define NAME_(e, name, ...) name,
 const char *const ggi_dtype_names[] = {GG_DTYPE_LIST(NAME_) NULL};
@@ -86,3 +87,18 @@ int ggi_is_reduce_like(gg_pattern p)
 {
   return p == GG_PATTERN_REDUCE || p == GG_PATTERN_SCAN || p == GG_PATTERN_TILE_REDUCE;
 }
+
+void ggi_put_features(ggi_buf *b, unsigned feat)
+{
+  static const char *names[] = {"GG_FEAT_COOPERATIVE", "GG_FEAT_FLOAT_ATOMIC",
+                                "GG_FEAT_DOUBLE_ATOMIC", "GG_FEAT_CAS_EMULATION", "GG_FEAT_HALF",
+                                "GG_FEAT_MAPPED", "GG_FEAT_MANAGED"};
+  int any = 0;
+  for (unsigned i = 0; i < 7; i++)
+    if (feat & (1u << i)) {
+      ggi_buf_printf(b, "%s%s", any ? " | " : "", names[i]);
+      any = 1;
+    }
+  if (!any) ggi_buf_puts(b, "0");
+}
+

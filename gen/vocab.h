@@ -48,6 +48,11 @@ const char *ggi_playout_name(gg_persistent_layout l);
 const char *ggi_access_name(gg_access a);
 const char *ggi_launch_name(gg_launch_mode l);   /* "persistent" included */
 
+/* Feature bits (GG_FEAT_*) as the C expression the descriptor carries:
+ * "GG_FEAT_HALF | GG_FEAT_MAPPED", or "0". */
+struct ggi_buf;
+void ggi_put_features(struct ggi_buf *b, unsigned feat);
+
 /* Persistent layouts: several hardware blocks (many_blocks, hybrid);
  * pseudo-blocks inside a block (thread_groups, hybrid). */
 int ggi_playout_has_blocks(gg_persistent_layout l);

@@ -11,6 +11,10 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "dict.h"
+#include "render.h"
+#include "source.h"
+#include "plan.h"
 #include "specialize.h"
 #include "templates.h"
 

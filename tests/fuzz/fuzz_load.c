@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "source.h"
+#include "report.h"
 #include "load.h"
 #include "specialize.h"
 

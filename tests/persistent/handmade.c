@@ -1,11 +1,11 @@
 /* handmade.c - see handmade.h. */
 #include "handmade.h"
+#include "emit_persistent.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
 #include "plan.h"
 #include "plan_by_hand.h"
 #include "templates.h"

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
 #include "plan.h"
+#include "emit_persistent.h"
 #include "plan_by_hand.h"
 #include "gg.h"
 #include "layouts.h"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
 #include "plan.h"
+#include "source.h"
 #include "gg.h"
 #include "load.h"
 #include "plan.h"

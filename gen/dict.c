@@ -1,0 +1,288 @@
+/*
+ * dict.c - the per-kernel template values (docs/internals.md): the
+ * argument struct, how the body sees its scalars and views, the index
+ * decode, the reduction's values and identity, and the plan's own keys.
+ * Every value is a ready-made snippet: the templates only substitute.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dict.h"
+#include "vocab.h"
+
+/* ---- arena strings ---- */
+
+static const char *afmt(ggi_arena *a, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) return NULL;
+  char *s = ggi_alloc(a, (size_t)n + 1);
+  if (!s) return NULL;
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+/* The buffer's text copied into the arena; the buffer is freed. */
+static const char *buf_to_arena(ggi_arena *a, ggi_buf *b)
+{
+  const char *s = ggi_buf_ok(b) ? ggi_strdup(a, b->p ? b->p : "") : NULL;
+  ggi_buf_free(b);
+  return s;
+}
+
+/* An extent as a C expression: a number, or the extent's variable. */
+static const char *extent_expr(ggi_arena *a, const ggi_extent *e)
+{
+  return e->name ? afmt(a, "(%s)", e->name) : afmt(a, "%lldLL", (long long)e->value);
+}
+
+const char *ggi_field_ctype(const ggi_kernel *k, const ggi_field *f, ggi_arena *a)
+{
+  if (f->kind == GG_PARAM_VIEW) {
+    const ggi_param *pp = &k->params[f->param];
+    return afmt(a, "%s%s *", pp->access == GG_ACCESS_IN ? "const " : "", ggi_dtype_ctype(f->dtype));
+  }
+  if (f->hidden == GG_HIDDEN_WORKSPACE) return "void *";
+  return ggi_dtype_ctype(f->dtype);
+}
+
+static const char *snippet(ggi_arena *a, const ggi_module *m, const char *text, int line)
+{
+  ggi_buf b = {0};
+  ggi_buf_printf(&b, "#line %d \"", line > 0 ? line : 1);
+  ggi_buf_put_cstr(&b, m->file ? m->file : "workload.lua");
+  ggi_buf_printf(&b, "\"\n%s\n" GGI_LINE_BACK "\n", text ? text : "");
+  return buf_to_arena(a, &b);
+}
+
+/* One statement of an UNPACK list: a line of its own, indented like the
+ * template's {{UNPACK}}. */
+static void stmt(ggi_buf *b, const char *fmt, ...)
+{
+  if (b->len) ggi_buf_puts(b, "\n  ");
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *tmp = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (!tmp) {
+    b->oom = 1;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  ggi_buf_puts(b, tmp);
+  free(tmp);
+}
+
+/* Per view: the extents its index macro needs, then the macro. */
+static void view_unpack(ggi_buf *un, ggi_buf *mac, ggi_buf *undef, const ggi_param *pp,
+                        ggi_arena *a)
+{
+  const char *v = pp->name;
+  for (int dim = 0; dim < pp->rank; dim++)
+    stmt(un, "const long long %s_e%d = %s;", v, dim, extent_expr(a, &pp->ext[dim]));
+  if (pp->layout == GG_LAYOUT_STRIDE)
+    for (int dim = 0; dim < pp->rank; dim++)
+      stmt(un, "const long long %s_s%d = args.%s_s%d;", v, dim, v, dim);
+
+  static const char *params[] = {"(i0)", "(i0, i1)", "(i0, i1, i2)"};
+  ggi_buf_printf(mac, "#define %s%s %s[", v, params[pp->rank - 1], v);
+  if (pp->layout == GG_LAYOUT_STRIDE) {
+    for (int dim = 0; dim < pp->rank; dim++)
+      ggi_buf_printf(mac, "%s(i%d)*%s_s%d", dim ? " + " : "", dim, v, dim);
+  } else if (pp->rank == 1) {
+    ggi_buf_puts(mac, "(i0)");
+  } else if (pp->layout == GG_LAYOUT_RIGHT) {
+    /* row-major: the last index is contiguous */
+    if (pp->rank == 2) ggi_buf_printf(mac, "(i0)*%s_e1 + (i1)", v);
+    else ggi_buf_printf(mac, "((i0)*%s_e1 + (i1))*%s_e2 + (i2)", v, v);
+  } else {
+    /* column-major: the first index is contiguous */
+    if (pp->rank == 2) ggi_buf_printf(mac, "(i0) + (i1)*%s_e0", v);
+    else ggi_buf_printf(mac, "(i0) + ((i1) + (i2)*%s_e1)*%s_e0", v, v);
+  }
+  ggi_buf_puts(mac, "]\n");
+  ggi_buf_printf(undef, "#undef %s\n", v);
+}
+
+/* Which range index is contiguous: the one the kernel's rank-matching
+ * views store contiguously (layout right: the last; left: the first).
+ * Returns 1 when the first index should vary fastest. */
+static int first_index_fastest(const ggi_kernel *k)
+{
+  int left = 0, right = 0;
+  for (int i = 0; i < k->nparams; i++) {
+    const ggi_param *pp = &k->params[i];
+    if (pp->kind != GG_PARAM_VIEW || pp->rank != k->rank) continue;
+    if (pp->layout == GG_LAYOUT_LEFT) left++;
+    if (pp->layout == GG_LAYOUT_RIGHT) right++;
+  }
+  return left > right;
+}
+
+/* Declares the named indices from gg_lin (for) or the team ids (team). */
+static const char *index_decode(const ggi_kernel *k, ggi_arena *a)
+{
+  ggi_buf b = {0};
+  if (k->pattern == GG_PATTERN_TEAM) {
+    if (k->index[0]) ggi_buf_printf(&b, "const long long %s = league_rank; ", k->index[0]);
+    if (k->index[1]) ggi_buf_printf(&b, "const int %s = team_rank; ", k->index[1]);
+    ggi_buf_puts(&b, "(void)team_size;");
+    return buf_to_arena(a, &b);
+  }
+  const char *idx[GGI_MAX_RANK];
+  for (int dim = 0; dim < k->rank; dim++)
+    idx[dim] = k->index[dim] ? k->index[dim] : afmt(a, "gg_i%d", dim);
+  if (k->rank == 1) {
+    ggi_buf_printf(&b, "const long long %s = gg_lin;", idx[0]);
+    return buf_to_arena(a, &b);
+  }
+  /* Peel the fastest index off first.  Constant extents divide by a
+     constant (the compiler turns it into a multiply); run-time ones go
+     through gg_divmod, 32-bit when the numbers fit. */
+  ggi_buf_puts(&b, "long long gg_r = gg_lin, gg_q, gg_m;");
+  int first = first_index_fastest(k);
+  for (int step = 0; step < k->rank; step++) {
+    int dim = first ? step : k->rank - 1 - step;
+    const char *e = extent_expr(a, &k->range[dim]);
+    if (step == k->rank - 1)
+      ggi_buf_printf(&b, "\n      const long long %s = gg_r;", idx[dim]);
+    else if (k->range[dim].name)
+      ggi_buf_printf(&b, "\n      gg_divmod(gg_r, %s, gg_q, gg_m); const long long %s = gg_m; gg_r = gg_q;",
+                     e, idx[dim]);
+    else
+      ggi_buf_printf(&b, "\n      const long long %s = gg_r %% %s; gg_r /= %s;", idx[dim], e, e);
+  }
+  ggi_buf_puts(&b, "\n      (void)gg_q; (void)gg_m;");
+  return buf_to_arena(a, &b);
+}
+
+static const char *work_expr(const ggi_kernel *k, ggi_arena *a)
+{
+  ggi_buf b = {0};
+  ggi_buf_puts(&b, "(");
+  for (int dim = 0; dim < k->rank; dim++)
+    ggi_buf_printf(&b, "%s(long long)%s", dim ? " * " : "", extent_expr(a, &k->range[dim]));
+  if (k->rank == 0) ggi_buf_puts(&b, "0LL");
+  ggi_buf_puts(&b, ")");
+  return buf_to_arena(a, &b);
+}
+
+static const char *identity_of(const ggi_kernel *k)
+{
+  switch (k->op) {
+  case GGI_OP_SUM: return "0";
+  case GGI_OP_PROD: return "1";
+  case GGI_OP_MIN: return ggi_dtype_max(k->acc_type);
+  case GGI_OP_MAX: return ggi_dtype_lowest(k->acc_type);
+  default: return k->identity ? k->identity : "0";
+  }
+}
+
+/* The reduce/scan/tile_reduce keys of docs/internals.md; a plan's own
+ * keys (set afterwards) replace these. */
+static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
+{
+  static const char *combine[] = {"((a) + (b))", "((b) < (a) ? (b) : (a))",
+                                  "((a) < (b) ? (b) : (a))", "((a) * (b))"};
+  static const char *atomic[] = {"gg_atomic_add", "gg_atomic_min", "gg_atomic_max",
+                                 "gg_atomic_cas_combine", "gg_atomic_cas_combine"};
+  const char *comb = k->op == GGI_OP_CUSTOM ? afmt(a, "(%s)", k->combine ? k->combine : "a")
+                                            : combine[k->op];
+  int rc = 0;
+  rc |= ggi_dict_set(dict, "ACC_T", ggi_dtype_ctype(k->acc_type));
+  rc |= ggi_dict_set(dict, "IDENTITY", identity_of(k));
+  rc |= ggi_dict_set(dict, "COMBINE_DEF", afmt(a, "#define GG_COMBINE(a, b) %s", comb));
+  rc |= ggi_dict_set(dict, "ATOMIC_COMBINE", atomic[k->op <= GGI_OP_CUSTOM ? k->op : 4]);
+  rc |= ggi_dict_set(dict, "INTO", k->into ? k->into : "");
+  rc |= ggi_dict_set(dict, "NVALUES", afmt(a, "%d", k->nvalues));
+  rc |= ggi_dict_set(dict, "TILE", afmt(a, "%d", k->tile));
+  rc |= ggi_dict_set(dict, "INCLUSIVE", k->scan_kind == GGI_SCAN_INCLUSIVE ? "1" : "0");
+  rc |= ggi_dict_set(dict, "N", k->rank > 0 ? afmt(a, "(long long)%s", extent_expr(a, &k->range[0]))
+                                           : "0LL");
+  rc |= ggi_dict_set(dict, "VALUE", snippet(a, m, k->nvalues > 0 ? k->values[0] : "0", k->value_line));
+  for (int v = 0; v < k->nvalues && v < GGI_MAX_VALUES; v++)
+    rc |= ggi_dict_set(dict, afmt(a, "VALUE_%d", v), snippet(a, m, k->values[v], k->value_line));
+  return rc;
+}
+
+int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
+                    const ggi_plan *p, ggi_dict *dict, ggi_diag *d)
+{
+  ggi_arena *a = m->arena;
+  const ggi_abi lay = p->args;
+  memset(dict, 0, sizeof *dict);
+
+  ggi_buf fields = {0}, un = {0}, mac = {0}, undef = {0}, scratch = {0};
+  for (int i = 0; i < lay.n; i++)
+    ggi_buf_printf(&fields, "  %s%s%s; /* offset %u */\n", ggi_field_ctype(k, &lay.f[i], a),
+                   lay.f[i].kind == GG_PARAM_VIEW ? "" : " ", lay.f[i].name, lay.f[i].offset);
+  for (int i = 0; i < k->nparams; i++) {
+    const ggi_param *pp = &k->params[i];
+    if (pp->kind == GG_PARAM_SCALAR) {
+      stmt(&un, "const %s %s = args.%s;", ggi_dtype_ctype(pp->dtype), pp->name, pp->name);
+      continue;
+    }
+    /* Views of one kernel must not overlap: they are __restrict__, except
+       atomic ones, which other threads write concurrently by design. */
+    stmt(&un, "%s%s *%s%s = args.%s;", pp->access == GG_ACCESS_IN ? "const " : "",
+                   ggi_dtype_ctype(pp->dtype), pp->access == GG_ACCESS_ATOMIC ? "" : "__restrict__ ",
+                   pp->name, pp->name);
+  }
+  for (int i = 0; i < k->nextents; i++)
+    stmt(&un, "const long long %s = args.%s;", k->extents[i], k->extents[i]);
+  for (int i = 0; i < k->nparams; i++)
+    if (k->params[i].kind == GG_PARAM_VIEW) view_unpack(&un, &mac, &undef, &k->params[i], a);
+  stmt(&un, "(void)args;");
+
+  uint32_t soff = 0;
+  for (int i = 0; i < k->nscratch; i++) {
+    const ggi_param *sp = &k->scratch[i];
+    stmt(&scratch, "%s *__restrict__ %s = (%s *)(g.smem + %u);", ggi_dtype_ctype(sp->dtype),
+                   sp->name, ggi_dtype_ctype(sp->dtype), (unsigned)soff);
+    view_unpack(&scratch, &mac, &undef, sp, a);
+    uint64_t n = ggi_dtype_size(sp->dtype);
+    for (int dim = 0; dim < sp->rank; dim++) n *= (uint64_t)sp->ext[dim].value;
+    soff += (uint32_t)((n + 15) / 16 * 16);
+  }
+
+  int rc = 0;
+  rc |= ggi_dict_set(dict, "NAME", k->name);
+  rc |= ggi_dict_set(dict, "SYMBOL", afmt(a, "gg_%s", k->name));
+  rc |= ggi_dict_set(dict, "ARGS_T", afmt(a, "gg_args_%s", k->name));
+  rc |= ggi_dict_set(dict, "ARGS_FIELDS", buf_to_arena(a, &fields));
+  rc |= ggi_dict_set(dict, "UNPACK", buf_to_arena(a, &un));
+  rc |= ggi_dict_set(dict, "VIEW_MACROS", buf_to_arena(a, &mac));
+  rc |= ggi_dict_set(dict, "VIEW_UNDEFS", buf_to_arena(a, &undef));
+  rc |= ggi_dict_set(dict, "BLOCK", afmt(a, "%d", k->spec.block));
+  rc |= ggi_dict_set(dict, "ITEMS", afmt(a, "%d", k->spec.items));
+  rc |= ggi_dict_set(dict, "VECTOR", afmt(a, "%d", k->spec.vector));
+  rc |= ggi_dict_set(dict, "RANK", afmt(a, "%d", k->rank));
+  rc |= ggi_dict_set(dict, "WORK", work_expr(k, a));
+  rc |= ggi_dict_set(dict, "INDEX_DECODE", index_decode(k, a));
+  rc |= ggi_dict_set(dict, "BODY", snippet(a, m, k->body, k->body_line));
+  rc |= ggi_dict_set(dict, "TARGET", target == GGI_TARGET_HIP ? "hip" : "cuda");
+  if (k->pattern == GG_PATTERN_TEAM) {
+    rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
+    rc |= ggi_dict_set(dict, "SCRATCH", buf_to_arena(a, &scratch));
+    rc |= ggi_dict_set(dict, "SCRATCH_BYTES", afmt(a, "%u", (unsigned)soff));
+  } else {
+    ggi_buf_free(&scratch);
+  }
+  if (ggi_is_reduce_like(k->pattern)) rc |= reduce_keys(m, k, dict, a);
+  for (int i = 0; i < p->nvars; i++) rc |= ggi_dict_set(dict, p->keys[i], p->values[i]);
+  for (int i = 0; i < dict->n; i++)
+    if (!dict->values[i]) rc = -1;
+  if (rc) return ggi_fail(d, "kernel '%s': out of memory or too many template keys", k->name);
+  return 0;
+}
+

@@ -1,0 +1,19 @@
+/* source.h - the kernel source of a module for one target (source.c). */
+#ifndef GGI_SOURCE_H
+#define GGI_SOURCE_H
+
+#include "ir.h"
+#include "strbuf.h"
+
+/* The whole kernel source of module m for one target (GGI_TARGET_CUDA or
+ * GGI_TARGET_HIP), malloc'ed into *out.  templates_dir NULL: the embedded
+ * templates.  Returns 0, or -1 with d->msg set. */
+int ggi_render_source(const ggi_module *m, unsigned target, const char *templates_dir,
+                      char **out, ggi_diag *d);
+
+/* The comment every generated file starts with: what it is (`what`),
+ * the generator's version, the workload file, and one line per kernel
+ * with its choices.  target 0: a host file. */
+void ggi_source_header(ggi_buf *b, const ggi_module *m, unsigned target, const char *what);
+
+#endif
