@@ -85,6 +85,9 @@ typedef struct ggi_persistent_shape {
   /* per command (in p->commands order): its workspace on this kernel's
    * virtual grid and the threads per pseudo-block its body works with */
   gg_persistent_command cmd[GGI_MAX_COMMANDS];
+  /* one sentence per choice, for `gpugen explain` */
+  int nwhy;
+  char why[6][200];
 } ggi_persistent_shape;
 
 /* The stage: plans every kernel (frames after their stages) and every

@@ -29,20 +29,30 @@ static int fail(ggi_diag *d, const ggi_module *m, const ggi_persistent *p, const
 #define CUDA_NAMED_BARRIERS 15 /* bar ids 1..15; 0 is __syncthreads */
 #define HIP_GROUP_MAX 32    /* a HIP pseudo-block is one wavefront (the prelude's gg_sync) */
 
-
-
+static void why(ggi_persistent_shape *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void why(ggi_persistent_shape *s, const char *fmt, ...)
+{
+  if (s->nwhy >= (int)(sizeof s->why / sizeof s->why[0])) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(s->why[s->nwhy++], sizeof s->why[0], fmt, ap);
+  va_end(ap);
+}
 
 /* Threads per pseudo-block when the workload file gives no block: the
  * largest block its commands were specialized for, so each body gets at
  * least the threads it was planned with. */
-static int command_threads(const ggi_module *m, const ggi_persistent *p)
+static int command_threads(const ggi_module *m, const ggi_persistent *p, const char **from)
 {
   int t = 0;
+  *from = NULL;
   for (int i = 0; i < p->ncommands; i++) {
     const ggi_kernel *k = &m->kernels[p->command_index[i]];
     int b = k->spec.block ? k->spec.block : k->block;
-    if (b > t)
+    if (b > t) {
       t = b;
+      *from = k->name;
+    }
   }
   return t ? t : DEFAULT_THREADS;
 }
@@ -96,6 +106,9 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
                 target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
                 (unsigned)ggi_shared_limit(target));
   s->shared_bytes = (uint32_t)total;
+  why(s, "shared memory %u bytes per pseudo-block: the largest command's, rounded to 16; "
+         "mailbox slot %u bytes: the largest command's argument struct",
+      (unsigned)s->group_smem, (unsigned)s->slot_bytes);
   return 0;
 }
 
@@ -114,10 +127,33 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
    block times groups. */
   s->groups = ggi_playout_has_groups(p->layout) && p->groups > 0 ? p->groups : 1;
   s->blocks = ggi_playout_has_blocks(p->layout) ? p->blocks : 1;
-  if (p->block > 0)
+  const char *from = NULL;
+  if (p->block > 0) {
     s->block = p->block;
+    why(s, "block %d: as written", s->block);
+  } else {
+    int t = command_threads(m, p, &from);
+    s->block = t * s->groups;
+    if (from)
+      why(s, "block %d: the largest block of the commands (%d, \"%s\") times groups (%d), so "
+             "every body gets at least the threads it was planned with", s->block, t, from, s->groups);
+    else
+      why(s, "block %d: %d threads per pseudo-block (the default) times groups (%d)", s->block, t,
+          s->groups);
+  }
+  if (ggi_playout_has_groups(p->layout))
+    why(s, "groups %d: %s; each pseudo-block of %d threads runs a command's virtual block, "
+           "synchronized by %s", s->groups, p->groups > 0 ? "as written" : "left out, so 1",
+        s->block / (s->groups ? s->groups : 1),
+        target == GGI_TARGET_HIP ? "wavefront barriers" : "its own named barrier");
+  if (ggi_playout_has_blocks(p->layout))
+    why(s, "blocks %d: %s", s->blocks,
+        s->blocks == 0 ? "as many as are co-resident on the device (gg_session_open asks the "
+                         "occupancy API), so the loop uses the whole GPU"
+                       : "as written");
   else
-    s->block = command_threads(m, p) * s->groups;
+    why(s, "one hardware block: layout %s keeps the whole loop on one SM (no grid barrier, "
+           "no device-memory handshake between blocks)", ggi_playout_name(p->layout));
   if (s->block < 32 || s->block > 1024 || s->block % 32)
     return fail(d, m, p, "block = %d: a block holds 32 to 1024 threads, a multiple of 32%s",
                 s->block, p->block > 0 ? "" : " (the commands' block times groups)");

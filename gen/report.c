@@ -92,7 +92,13 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
               shape.block, shape.blocks, shape.blocks == 0 ? " (all co-resident)" : "",
               shape.groups, shape.group_threads, p->buffering);
       for (int c = 0; c < p->ncommands; c++) fprintf(out, " %s", p->commands[c]);
-      fprintf(out, "\n  shared memory: %u bytes per block (%u per pseudo-block)\n",
+      fprintf(out, "\n");
+      for (int i = 0; i < shape.nwhy; i++) fprintf(out, "  why: %s\n", shape.why[i]);
+      fprintf(out, "  buffering %d: %s\n", p->buffering,
+              p->buffering == 1 ? "single: the host waits for each frame before posting the next"
+              : p->buffering == 2 ? "double: the host fills one slot while the kernel runs the other"
+                                  : "ring: the host may post this many frames ahead of the kernel");
+      fprintf(out, "  shared memory: %u bytes per block (%u per pseudo-block)\n",
               (unsigned)shape.shared_bytes, (unsigned)shape.group_smem);
       for (int c = 0; c < p->ncommands; c++) {
         const gg_persistent_command *pc = &shape.cmd[c];

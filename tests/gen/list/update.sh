@@ -16,3 +16,7 @@ for f in list/*.lua; do
   [ -e list/$n.err ] && w=list/$n.err
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA="$f" -DWANT="$w" -DUPDATE=1 -P list_compare.cmake
 done
+for p in one many groups hyb; do
+  cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/layouts.lua -DEXPLAIN=$p \
+        -DWANT=list/layouts.explain.$p.txt -DUPDATE=1 -P list_compare.cmake
+done
