@@ -1,0 +1,123 @@
+/*
+ * loader.h - what the loader's files share (internal to load.c,
+ * fields.c, load_kernel.c and load_persistent.c).
+ *
+ * The loader converts the tables a workload file declared into IR.  A
+ * mistake raises a Lua error after its message has been written
+ * ("file:line: what is wrong and what is allowed"), so the readers are
+ * _Noreturn on failure and the checks read top to bottom.
+ */
+#ifndef GGI_LOADER_H
+#define GGI_LOADER_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <lua.h>
+
+#include "ir.h"
+#include "sandbox.h"
+
+#define GGI_MAX_FILE ((size_t)16 << 20)     /* bigger than any sane workload file */
+#define GGI_MAX_DECLS 4096                  /* kernels and persistent loops in one file */
+#define GGI_LINE_KEYS 8                     /* unknown fields whose lines are looked up */
+#define GGI_MAX_SCRATCH 49152               /* static shared memory per block, all GPUs */
+/* Anything sized when the kernel is generated (a static extent, a view's
+ * static bytes, a static range's indices, a static league) is at most
+ * 2^48: far beyond any GPU's memory, and small enough that no size the
+ * generator or the kernels compute from it (times a block, items, a tile)
+ * overflows 64 bits. */
+#define GGI_MAX_STATIC ((int64_t)1 << 48)
+#define GGI_MAX_STATIC_TEXT "2^48 (281474976710656)"
+
+/* Everything one load needs; reached from Lua through the state's extra space. */
+typedef struct ggi_load_ctx {
+  const char *path;
+  const char *text;
+  size_t len;
+  int nlines;
+  size_t *line_start;      /* offset of each line (1-based), in the arena */
+  ggi_module *m;
+  ggi_diag *d;
+  lua_State *L;            /* sb.L */
+  ggi_sandbox sb;
+  int *decl_lines;         /* lines of all declarations, sorted: spans of fields */
+  int ndecl;
+} ggi_load_ctx;
+
+/* One declaration being converted: the Lua table at stack index t. */
+typedef struct ggi_decl {
+  ggi_load_ctx *c;
+  char what[160];          /* `kernel "saxpy"`, for messages */
+  const char *name;        /* the declared name (NULL for module) */
+  int line, end;           /* span of lines where its fields are written */
+  int t;
+} ggi_decl;
+
+/* ---- fields.c ---- */
+
+/* The load's context, kept in the Lua state (ggi_sandbox_owner). */
+ggi_load_ctx *ggi_load_ctx_of(lua_State *L);
+
+/* Failing: write "file:line: [what: ]message" and unwind to the pcall. */
+_Noreturn void ggi_load_fail(ggi_load_ctx *c, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+_Noreturn void ggi_decl_fail(ggi_decl *k, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Arena allocations that fail the load when memory runs out. */
+void *ggi_load_alloc(ggi_load_ctx *c, size_t n);
+const char *ggi_load_strdup(ggi_load_ctx *c, const char *s);
+
+/* Lines: the file's line starts, and where a declaration's field (or a
+ * string value's text, or a quoted name) is written. */
+void ggi_index_lines(ggi_load_ctx *c);
+int ggi_line_of(const ggi_load_ctx *c, size_t pos);
+size_t ggi_line_pos(const ggi_load_ctx *c, int line);
+int ggi_span_end(const ggi_load_ctx *c, int line);
+int ggi_field_line(ggi_decl *k, const char *field);
+int ggi_text_line(ggi_decl *k, const char *field);
+size_t ggi_quoted_pos(ggi_load_ctx *c, size_t pos, int to, const char *s);
+
+/* Raw field reads (no metamethod runs): push a field, or read one as a
+ * string / integer / boolean / name of `names` / integer in lo..hi; a
+ * field left out gives NULL, 0 or dflt.  A wrong type fails the load. */
+int ggi_push_field(ggi_decl *k, const char *f);
+const char *ggi_to_cstring(ggi_decl *k, int idx, int line, const char *what);
+const char *ggi_opt_string(ggi_decl *k, const char *f);
+int ggi_opt_int(ggi_decl *k, const char *f, int64_t *v);
+int ggi_opt_bool(ggi_decl *k, const char *f);
+int ggi_opt_enum(ggi_decl *k, const char *f, const char *const *names, int dflt);
+int ggi_opt_range(ggi_decl *k, const char *f, int lo, int hi, int multiple);
+int ggi_list_len(ggi_decl *k, const char *f, int line);
+
+/* Names: index in a NULL-terminated table (-1), the table as "a|b|c",
+ * the closest entry for "did you mean" (NULL when none is close), unknown
+ * fields, and the name rules of names.h. */
+int ggi_find_name(const char *const *names, const char *s);
+const char *ggi_join_names(const char *const *names, char *buf, size_t n);
+int ggi_edit_distance(const char *a, const char *b);
+const char *ggi_closest(const char *const *names, const char *s);
+void ggi_check_fields(ggi_decl *k, int t, const char *const *allowed, const char *const *known,
+                      const char *why);
+void ggi_check_name(ggi_decl *k, int line, const char *what, const char *s);
+
+/* ---- load_kernel.c ---- */
+
+/* A kernel declaration (the table at k->t) into kn. */
+void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets);
+/* Parts a frame's loading shares: params, extents, one C scope. */
+ggi_param *ggi_read_params(ggi_decl *k, const char *f, int *count, int scratch);
+const ggi_param *ggi_find_param(const ggi_kernel *kn, const char *name);
+int ggi_same_extent(ggi_extent a, ggi_extent b);
+const char *ggi_extent_text(ggi_extent e, char *buf, size_t n);
+void ggi_collect_extents(ggi_decl *k, ggi_kernel *kn);
+void ggi_check_scope(ggi_decl *k, ggi_kernel *kn);
+
+/* ---- load_persistent.c ---- */
+
+/* A frame (into fr, after every kernel) and a persistent kernel. */
+void ggi_convert_frame(ggi_decl *k, ggi_kernel *fr, const ggi_module *m);
+void ggi_convert_persistent(ggi_decl *k, ggi_persistent *p, const ggi_module *m);
+
+#endif
