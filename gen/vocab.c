@@ -8,7 +8,9 @@ const char *const ggi_dtype_names[] = {GG_DTYPE_LIST(NAME_) NULL};
 
 const char *const ggi_pattern_names[] = {"for", "reduce", "scan", "team", "tile_reduce", NULL};
 const char *const ggi_layout_names[] = {"right", "left", "stride", NULL};
-const char *const ggi_space_names[] = {"device", "mapped", "managed", "host", NULL};
+#define NAME_(e, name) name,
+const char *const ggi_space_names[] = {GG_SPACE_LIST(NAME_) NULL};
+#undef NAME_
 const char *const ggi_access_names[] = {"in", "out", "inout", "atomic", NULL};
 const char *const ggi_op_names[] = {"sum", "min", "max", "prod", NULL};
 const char *const ggi_strategy_names[] = {"auto", "global_atomic", "shared_atomic", "warp_shuffle",

@@ -54,8 +54,15 @@ typedef enum gg_param_kind {
   GG_PARAM_HIDDEN  /* filled by the runtime: workspace, launch sequence */
 } gg_param_kind;
 
+/* Memory spaces, defined once: X(enum, spelling in workload files and messages). */
+#define GG_SPACE_LIST(X)                                                                      \
+  X(GG_SPACE_DEVICE, "device") X(GG_SPACE_MAPPED, "mapped") X(GG_SPACE_MANAGED, "managed")      \
+  X(GG_SPACE_HOST, "host")
+
 typedef enum gg_space {
-  GG_SPACE_DEVICE, GG_SPACE_MAPPED, GG_SPACE_MANAGED, GG_SPACE_HOST
+#define GG_SPACE_ENUM_(e, name) e,
+  GG_SPACE_LIST(GG_SPACE_ENUM_)
+#undef GG_SPACE_ENUM_
 } gg_space;
 
 typedef enum gg_layout { GG_LAYOUT_RIGHT, GG_LAYOUT_LEFT, GG_LAYOUT_STRIDE } gg_layout;

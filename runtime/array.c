@@ -16,8 +16,10 @@
 #include "internal.h"
 
 static const char *space_name(gg_space s) {
-  static const char *const n[] = {"device", "mapped", "managed", "host"};
-  return (unsigned)s < 4 ? n[s] : "?";
+#define NAME_(e, name) name,
+  static const char *const n[] = {GG_SPACE_LIST(NAME_)};
+#undef NAME_
+  return (unsigned)s < sizeof n / sizeof n[0] ? n[s] : "?";
 }
 
 static gg_status alloc_space(gg_context *ctx, gg_array *a) {
