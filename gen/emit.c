@@ -503,32 +503,6 @@ static const char *work_expr(const ggi_kernel *k, ggi_arena *a)
   return buf_to_arena(a, &b);
 }
 
-static const char *identity_of(const ggi_kernel *k)
-{
-  int is_float = k->acc_type == GG_F32 || k->acc_type == GG_F64 || k->acc_type == GG_F16 ||
-                 k->acc_type == GG_BF16;
-  switch (k->op) {
-  case GGI_OP_SUM: return "0";
-  case GGI_OP_PROD: return "1";
-  case GGI_OP_MIN:
-    if (is_float) return "(GG_INF)";
-    switch (k->acc_type) {
-    case GG_I32: return "2147483647";
-    case GG_U32: return "4294967295u";
-    case GG_I64: return "9223372036854775807LL";
-    default: return "18446744073709551615ULL";
-    }
-  case GGI_OP_MAX:
-    if (is_float) return "(-GG_INF)";
-    switch (k->acc_type) {
-    case GG_I32: return "(-2147483647 - 1)";
-    case GG_I64: return "(-9223372036854775807LL - 1)";
-    default: return "0";
-    }
-  default: return k->identity ? k->identity : "0";
-  }
-}
-
 /* The reduce/scan/tile_reduce keys of docs/internals.md; a plan's own
  * keys (set afterwards) replace these. */
 static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
@@ -541,7 +515,7 @@ static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict,
                                             : combine[k->op];
   int rc = 0;
   rc |= ggi_dict_set(dict, "ACC_T", dtype_ctype(k->acc_type));
-  rc |= ggi_dict_set(dict, "IDENTITY", identity_of(k));
+  rc |= ggi_dict_set(dict, "IDENTITY", ggi_reduce_identity(k, k->op));
   rc |= ggi_dict_set(dict, "COMBINE_DEF", afmt(a, "#define GG_COMBINE(a, b) %s", comb));
   rc |= ggi_dict_set(dict, "ATOMIC_COMBINE", atomic[k->op <= GGI_OP_CUSTOM ? k->op : 4]);
   rc |= ggi_dict_set(dict, "INTO", k->into ? k->into : "");
@@ -633,9 +607,11 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
 static void spec_summary(ggi_buf *b, const ggi_kernel *k)
 {
   ggi_buf_printf(b, "%s", pattern_name(k->pattern));
-  if (is_reduce_like(k))
-    ggi_buf_printf(b, " %s %s, strategy %s", op_name(k->op), dtype_name(k->acc_type),
-                   strategy_name(k->spec.strategy));
+  if (is_reduce_like(k)) {
+    ggi_buf_printf(b, " %s", op_name(k->op));
+    for (int v = 1; ggi_ops_mixed(k) && v < k->nvalues; v++) ggi_buf_printf(b, ",%s", op_name(k->ops[v]));
+    ggi_buf_printf(b, " %s, strategy %s", dtype_name(k->acc_type), strategy_name(k->spec.strategy));
+  }
   ggi_buf_printf(b, ", %s, block %d, items %d, vector %d%s",
                  k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic", k->spec.block,
                  k->spec.items, k->spec.vector, k->spec.cas_emulation ? ", CAS emulation" : "");
