@@ -838,8 +838,13 @@ static void read_op(decl *k, ggi_kernel *kn, int *infinite) {
             n, kn->nvalues);
     for (int i = 0; i < n; i++) {
       char buf[256];
-      int o = lua_rawgeti(k->c->L, -1, i + 1) == LUA_TSTRING ? find_name(op_names, lua_tostring(k->c->L, -1)) : -1;
-      if (o < 0) dfail(k, line, "op[%d] must be one of %s", i + 1, join(op_names, buf, sizeof buf));
+      int t = lua_rawgeti(k->c->L, -1, i + 1);
+      int o = t == LUA_TSTRING ? find_name(op_names, lua_tostring(k->c->L, -1)) : -1;
+      if (o < 0 && t == LUA_TSTRING)
+        dfail(k, line, "op[%d] must be one of %s, got \"%s\"", i + 1, join(op_names, buf, sizeof buf),
+              to_cstring(k, -1, line, "field 'op'"));
+      if (o < 0) dfail(k, line, "op[%d] must be one of %s, got %s", i + 1, join(op_names, buf, sizeof buf),
+                       lua_typename(k->c->L, t));
       kn->ops[i] = (ggi_op)o;
       lua_pop(k->c->L, 1);
     }
