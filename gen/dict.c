@@ -177,17 +177,6 @@ static const char *work_expr(const ggi_kernel *k, ggi_arena *a)
   return buf_to_arena(a, &b);
 }
 
-static const char *identity_of(const ggi_kernel *k)
-{
-  switch (k->op) {
-  case GGI_OP_SUM: return "0";
-  case GGI_OP_PROD: return "1";
-  case GGI_OP_MIN: return ggi_dtype_max(k->acc_type);
-  case GGI_OP_MAX: return ggi_dtype_lowest(k->acc_type);
-  default: return k->identity ? k->identity : "0";
-  }
-}
-
 /* The reduce/scan/tile_reduce keys of docs/internals.md; a plan's own
  * keys (set afterwards) replace these. */
 static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
@@ -200,7 +189,7 @@ static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict,
                                             : combine[k->op];
   int rc = 0;
   rc |= ggi_dict_set(dict, "ACC_T", ggi_dtype_ctype(k->acc_type));
-  rc |= ggi_dict_set(dict, "IDENTITY", identity_of(k));
+  rc |= ggi_dict_set(dict, "IDENTITY", ggi_reduce_identity(k, k->op));
   rc |= ggi_dict_set(dict, "COMBINE_DEF", afmt(a, "#define GG_COMBINE(a, b) %s", comb));
   rc |= ggi_dict_set(dict, "ATOMIC_COMBINE", atomic[k->op <= GGI_OP_CUSTOM ? k->op : 4]);
   rc |= ggi_dict_set(dict, "INTO", k->into ? k->into : "");

@@ -112,7 +112,8 @@ typedef struct ggi_kernel {
   int body_line;            /* line where the body text starts */
 
   /* reduce, scan, tile_reduce */
-  ggi_op op;
+  ggi_op op;                /* the operator (of value 0 when op lists several) */
+  ggi_op ops[GGI_MAX_VALUES]; /* reduce: the operator of each value (op = { ... }) */
   const char *combine;      /* GGI_OP_CUSTOM: expression in a and b */
   const char *identity;     /* GGI_OP_CUSTOM: identity value */
   int nvalues;

@@ -390,10 +390,38 @@ static void read_op(ggi_decl *k, ggi_kernel *kn, int *infinite) {
     if (!kn->identity)
       ggi_decl_fail(k, ggi_field_line(k, "combine"), "field 'identity' is missing; combine = \"...\" needs identity = the value x with combine(x, a) == a");
     kn->op = GGI_OP_CUSTOM;
+    for (int i = 0; i < GGI_MAX_VALUES; i++) kn->ops[i] = GGI_OP_CUSTOM;
     return;
   }
   if (kn->identity) ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' goes with combine; op \"...\" has its own");
+  if (ggi_push_field(k, "op") == LUA_TTABLE) {
+    /* op = { "min", "max" }: one operator per value, in value order */
+    int line = ggi_field_line(k, "op"), n = ggi_list_len(k, "op", line);
+    if (kn->pattern != GG_PATTERN_REDUCE)
+      ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for pattern \"reduce\")",
+            ggi_pattern_names[kn->pattern]);
+    if (n != kn->nvalues)
+      ggi_decl_fail(k, line, "field 'op' lists %d operators but 'value' has %d expressions: give one operator per value, or one string for all",
+            n, kn->nvalues);
+    for (int i = 0; i < n; i++) {
+      char buf[256];
+      int t = lua_rawgeti(k->c->L, -1, i + 1);
+      int o = t == LUA_TSTRING ? ggi_find_name(ggi_op_names, lua_tostring(k->c->L, -1)) : -1;
+      if (o < 0 && t == LUA_TSTRING)
+        ggi_decl_fail(k, line, "op[%d] must be one of %s, got \"%s\"", i + 1, ggi_join_names(ggi_op_names, buf, sizeof buf),
+              ggi_to_cstring(k, -1, line, "field 'op'"));
+      if (o < 0) ggi_decl_fail(k, line, "op[%d] must be one of %s, got %s", i + 1, ggi_join_names(ggi_op_names, buf, sizeof buf),
+                       lua_typename(k->c->L, t));
+      kn->ops[i] = (ggi_op)o;
+      lua_pop(k->c->L, 1);
+    }
+    lua_pop(k->c->L, 1);
+    kn->op = kn->ops[0];
+    return;
+  }
+  lua_pop(k->c->L, 1);
   kn->op = (ggi_op)ggi_opt_enum(k, "op", ggi_op_names, GGI_OP_SUM);
+  for (int i = 0; i < GGI_MAX_VALUES; i++) kn->ops[i] = kn->op;
 }
 
 /* The view `into` names, checked for access. */
@@ -462,6 +490,10 @@ static void read_reduction(ggi_decl *k, ggi_kernel *kn, int has_strategy) {
   kn->strategy = (ggi_strategy)ggi_opt_enum(k, "strategy", ggi_strategy_names, GGI_STRAT_AUTO);
   kn->allow_cas = ggi_opt_bool(k, "allow_cas");
   int atomic = kn->strategy == GGI_STRAT_GLOBAL_ATOMIC || kn->strategy == GGI_STRAT_SHARED_ATOMIC;
+  if (atomic && ggi_ops_mixed(kn))
+    ggi_decl_fail(k, ggi_field_line(k, "strategy"), "strategy \"%s\" merges every value with one atomic operator, but 'op' "
+          "lists different ones: use strategy warp_shuffle, shared_tree, cg_tile, grid_sync or deterministic "
+          "(or auto), or one operator for all values", ggi_strategy_names[kn->strategy]);
   if (atomic && ggi_atomic_needs_cas(kn->op, kn->acc_type, into->dtype, kn->targets)) {
     if (!kn->allow_cas)
       ggi_decl_fail(k, ggi_field_line(k, "strategy"), "strategy \"%s\" with op \"%s\" on %s needs a compare-and-swap loop "
@@ -657,8 +689,9 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
     read_range(k, kn);
     read_index(k, kn);
     read_knobs(k, kn);
-    if (kn->pattern != GG_PATTERN_FOR && kn->rank != 1)
-      ggi_decl_fail(k, ggi_field_line(k, "range"), "pattern \"%s\" works on a 1-D range, got rank %d", ggi_pattern_names[pt], kn->rank);
+    if (kn->pattern != GG_PATTERN_FOR && kn->pattern != GG_PATTERN_REDUCE && kn->rank != 1)
+      ggi_decl_fail(k, ggi_field_line(k, "range"), "pattern \"%s\" works on a 1-D range, got rank %d (2-D and 3-D ranges are for patterns \"for\" and \"reduce\")",
+            ggi_pattern_names[pt], kn->rank);
   }
   ggi_collect_extents(k, kn);
   ggi_check_scope(k, kn);

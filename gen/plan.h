@@ -22,7 +22,7 @@
 #include "vocab.h"
 
 #define GGI_PLAN_MAX_VARS 24
-#define GGI_PLAN_MAX_PARTS 6
+#define GGI_PLAN_MAX_PARTS 8
 
 /* A kernel's source is one template (template_path, for and team) or an
  * ordered list of pieces (template_parts, reduce: head + phase-2 block +
@@ -125,6 +125,13 @@ uint32_t ggi_shared_limit(unsigned target);
  * this one function.  target 0: on any target the kernel may run on
  * (the union of what CUDA and HIP lack). */
 int ggi_atomic_needs_cas(ggi_op op, gg_dtype acc_type, gg_dtype into, unsigned targets);
+
+/* The identity of op on k's accumulator type, as C text (op
+ * GGI_OP_CUSTOM: the workload's identity). */
+const char *ggi_reduce_identity(const ggi_kernel *k, ggi_op op);
+
+/* 1 when a reduce's values have different operators (op = { "min", "max" }). */
+int ggi_ops_mixed(const ggi_kernel *k);
 
 /* The plan of a reduce, scan or tile_reduce kernel (after ggi_specialize).
  * Strings are allocated in arena a.  Returns 0, or -1 with d->msg set. */

@@ -128,6 +128,25 @@ static int identity_is_zero(const ggi_kernel *k)
   return 0;
 }
 
+const char *ggi_reduce_identity(const ggi_kernel *k, ggi_op op)
+{
+  switch (op) {
+  case GGI_OP_SUM: return "0";
+  case GGI_OP_PROD: return "1";
+  case GGI_OP_MIN: return ggi_dtype_max(k->acc_type);
+  case GGI_OP_MAX: return ggi_dtype_lowest(k->acc_type);
+  default: return k->identity ? k->identity : "0";
+  }
+}
+
+int ggi_ops_mixed(const ggi_kernel *k)
+{
+  if (k->pattern != GG_PATTERN_REDUCE) return 0;
+  for (int v = 1; v < k->nvalues && v < GGI_MAX_VALUES; v++)
+    if (k->ops[v] != k->ops[0]) return 1;
+  return 0;
+}
+
 /* ---- choices ---- */
 
 ggi_strategy ggi_reduce_auto(const ggi_kernel *k, const char **why)
@@ -275,19 +294,71 @@ static const char *more_values(const ggi_kernel *k, ggi_arena *a)
   return s;
 }
 
+/* identity() and combine() of a reduce whose values have their own
+ * operators: one statement per value, each with its operator's identity
+ * and the prelude's functor (the same comparisons as GG_COMBINE). */
+static const char *each_identity(const ggi_kernel *k, ggi_arena *a)
+{
+  char buf[GGI_MAX_VALUES * 96];
+  size_t at = 0;
+  for (int v = 0; v < nvalues(k); v++)
+    at += (size_t)snprintf(buf + at, sizeof buf - at, "  a.v[%d] = (acc_t)(%s);\n", v,
+                           ggi_reduce_identity(k, k->ops[v]));
+  if (at > 0) buf[at - 1] = '\0'; /* the template ends the line */
+  return ggi_strdup(a, buf);
+}
+
+static const char *each_combine(const ggi_kernel *k, ggi_arena *a)
+{
+  static const char *const functor[] = {"gg_op_add", "gg_op_min", "gg_op_max", "gg_op_mul"};
+  char buf[GGI_MAX_VALUES * 96];
+  size_t at = 0;
+  for (int v = 0; v < nvalues(k); v++) {
+    ggi_op op = k->ops[v] <= GGI_OP_PROD ? k->ops[v] : GGI_OP_SUM; /* custom is never mixed */
+    at += (size_t)snprintf(buf + at, sizeof buf - at, "  a.v[%d] = %s()(a.v[%d], b.v[%d]);\n", v,
+                           functor[op], v, v);
+  }
+  if (at > 0) buf[at - 1] = '\0';
+  return ggi_strdup(a, buf);
+}
+
+/* The WORK of a run-time 2-D or 3-D range (emit.c's product otherwise). */
+static const char *md_work(const ggi_kernel *k, ggi_arena *a)
+{
+  char e[GGI_MAX_RANK][80];
+  for (int r = 0; r < GGI_MAX_RANK; r++) {
+    if (r >= k->rank) snprintf(e[r], sizeof e[r], "1LL");
+    else if (k->range[r].name) snprintf(e[r], sizeof e[r], "(long long)(%s)", k->range[r].name);
+    else snprintf(e[r], sizeof e[r], "%lldLL", (long long)k->range[r].value);
+  }
+  char buf[300];
+  snprintf(buf, sizeof buf, "gg_range_work(%s, %s, %s)", e[0], e[1], e[2]);
+  return ggi_strdup(a, buf);
+}
+
 static int fail_oom(ggi_diag *d)
 {
   snprintf(d->msg, sizeof d->msg, "out of memory while planning a reduction");
   return -1;
 }
 
+/* A range of rank 2 or 3 with a run-time extent: its size comes from
+ * gg_range_work() (reduce_range.cuh), which refuses a product past 2^62.
+ * Static ranges were checked when the workload was loaded. */
+static int runtime_md_range(const ggi_kernel *k)
+{
+  return k->rank > 1 && static_work(k) < 0;
+}
+
 /* The template pieces of strategy s, in order (see plan.h): every
- * strategy starts with the head (types, element read, phase 1).  Phase 2:
+ * strategy starts with the head (types), gg_range_work() for a run-time
+ * 2-D or 3-D range, identity() and combine() (one operator for every
+ * value, or one per value), then the element read and phase 1.  Phase 2:
  * the warp-shuffle block reduce serves every strategy but the tree, the
  * tiles and global_atomic (which has none); deterministic is warp_shuffle
  * with a fixed grid (set below), so it takes the same pieces.  Phase 3:
  * the last-block ticket, the two atomic endings, or the grid barrier. */
-static void reduce_parts(ggi_strategy s, ggi_plan *p)
+static void reduce_parts(const ggi_kernel *k, ggi_strategy s, ggi_plan *p)
 {
   const char *block = "common/reduce_block_warp_shuffle.cuh";
   const char *tail = "common/reduce_tail_ticket.cuh";
@@ -309,6 +380,9 @@ static void reduce_parts(ggi_strategy s, ggi_plan *p)
   }
   p->nparts = 0;
   p->template_parts[p->nparts++] = "common/reduce_head.cuh";
+  if (runtime_md_range(k)) p->template_parts[p->nparts++] = "common/reduce_range.cuh";
+  p->template_parts[p->nparts++] = ggi_ops_mixed(k) ? "common/reduce_ops_each.cuh" : "common/reduce_ops.cuh";
+  p->template_parts[p->nparts++] = "common/reduce_fold.cuh";
   if (block) p->template_parts[p->nparts++] = block;
   p->template_parts[p->nparts++] = "common/reduce_workspace.cuh";
   if (atomic) p->template_parts[p->nparts++] = "common/reduce_atomic.cuh";
@@ -327,7 +401,7 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
   ggi_reduce_shape(k, &block, &items, &vec, NULL);
   if (k->spec.block > 0) block = k->spec.block;
 
-  reduce_parts(s, p);
+  reduce_parts(k, s, p);
   p->ws_fixed = WS_FIXED;
   p->ws_per_block = (uint32_t)((nv * acc_size + 7) / 8 * 8);
   /* warp partials (at most 32 warps) or, for the tree, one slot per thread */
@@ -376,6 +450,12 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
       || set(p, "RED_ATOMIC", atomic_stmt(k, a), d)
       || set(p, "WS_INIT", identity_is_zero(k) ? "0" : "1", d)
       || set(p, "MORE_VALUES", more, d) || set(p, "RBLOCK", fmt_int(a, block), d))
+    return -1;
+  if (ggi_ops_mixed(k) && (set(p, "IDENTITY_EACH", each_identity(k, a), d)
+                           || set(p, "COMBINE_EACH", each_combine(k, a), d)))
+    return -1;
+  if (runtime_md_range(k) && (set(p, "WORK", md_work(k, a), d)
+                              || set(p, "TRAP", target == GGI_TARGET_HIP ? "__builtin_trap()" : "__trap()", d)))
     return -1;
   return 0;
 }

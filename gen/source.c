@@ -25,9 +25,13 @@
 static void spec_summary(ggi_buf *b, const ggi_kernel *k)
 {
   ggi_buf_printf(b, "%s", ggi_pattern_name(k->pattern));
-  if (ggi_is_reduce_like(k->pattern))
-    ggi_buf_printf(b, " %s %s, strategy %s", ggi_op_name(k->op), ggi_dtype_name(k->acc_type),
+  if (ggi_is_reduce_like(k->pattern)) {
+    ggi_buf_printf(b, " %s", ggi_op_name(k->op));
+    for (int v = 1; ggi_ops_mixed(k) && v < k->nvalues; v++)
+      ggi_buf_printf(b, ",%s", ggi_op_name(k->ops[v]));
+    ggi_buf_printf(b, " %s, strategy %s", ggi_dtype_name(k->acc_type),
                    ggi_strategy_name(k->spec.strategy));
+  }
   ggi_buf_printf(b, ", %s, block %d, items %d, vector %d%s",
                  k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic", k->spec.block,
                  k->spec.items, k->spec.vector, k->spec.cas_emulation ? ", CAS emulation" : "");

@@ -12,6 +12,7 @@
 
 #include "edges.h"
 #include "layouts3d.h"
+#include "reduce_more.h"
 #include "team_reduce.h"
 
 static int failures;
@@ -145,6 +146,47 @@ static void test_edges(gg_module *m) {
   gg_array_free(xv);
 }
 
+/* reduce_more.lua: y^T A x on 33 x 77, min/max/sum and the argmin key on
+ * 4097 elements with ties (the smallest index wins). */
+static void test_reduce_more(gg_module *m) {
+  enum { M = 33, N = 77, L = 4097 };
+  static double y[M], A[M * N], x[N];
+  static float v[L];
+  double want = 0, got = 0;
+  for (int i = 0; i < M; i++) y[i] = (i % 5) - 2;
+  for (int j = 0; j < N; j++) x[j] = (j % 7) - 3;
+  for (int i = 0; i < M * N; i++) A[i] = (i % 11) - 5;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) want += y[i] * A[i * N + j] * x[j];
+  gg_array *dy = dev(sizeof y), *dA = dev(sizeof A), *dx = dev(sizeof x), *out = dev(16), *dv = dev(sizeof v);
+  OK(gg_copy_from_host(dy, 0, y, sizeof y, NULL));
+  OK(gg_copy_from_host(dA, 0, A, sizeof A, NULL));
+  OK(gg_copy_from_host(dx, 0, x, sizeof x, NULL));
+  OK(gg_reduce_more_launch_ytax(kernel(m, "ytax"), NULL, dy, dA, dx, out, M, N));
+  OK(gg_copy_to_host(&got, out, 0, 8, NULL));
+  CHECK(got == want);
+
+  float lo = 1e30f, hi = -1e30f, three[3];
+  double sum = 0;
+  int at = 0;
+  for (int i = 0; i < L; i++) {
+    v[i] = (float)((i * 37) % 9) - 4.0f; /* -4 first at i = 0, then every 9th */
+    lo = v[i] < lo ? v[i] : lo;
+    hi = v[i] > hi ? v[i] : hi;
+    sum += v[i];
+    if (v[i] < v[at]) at = i;
+  }
+  OK(gg_copy_from_host(dv, 0, v, sizeof v, NULL));
+  OK(gg_reduce_more_launch_min_max_sum(kernel(m, "min_max_sum"), NULL, dv, out, L));
+  OK(gg_copy_to_host(three, out, 0, 12, NULL));
+  CHECK(three[0] == lo && three[1] == hi && fabs(three[2] - sum) < 1e-3);
+  unsigned long long key = 0;
+  OK(gg_reduce_more_launch_argmin(kernel(m, "argmin"), NULL, dv, out, L));
+  OK(gg_copy_to_host(&key, out, 0, 8, NULL));
+  CHECK((int)(key & 0xffffffffu) == at);
+  gg_array_free(dy); gg_array_free(dA); gg_array_free(dx); gg_array_free(out); gg_array_free(dv);
+}
+
 int main(void) {
   gg_status st = gg_context_open(&ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
@@ -155,13 +197,15 @@ int main(void) {
     fprintf(stderr, "gg_context_open: %s: %s\n", gg_strerror(st), gg_last_open_error());
     return 1;
   }
-  gg_module *team = NULL, *layouts = NULL, *edges = NULL;
+  gg_module *team = NULL, *layouts = NULL, *edges = NULL, *more = NULL;
   OK(gg_module_load(ctx, &gg_module_team_reduce, &team));
   OK(gg_module_load(ctx, &gg_module_layouts3d, &layouts));
   OK(gg_module_load(ctx, &gg_module_edges, &edges));
+  OK(gg_module_load(ctx, &gg_module_reduce_more, &more));
   if (team) test_team(team);
   if (layouts) test_layouts(layouts);
   if (edges) test_edges(edges);
+  if (more) test_reduce_more(more);
   gg_context_free(ctx);
   printf("%s\n", failures ? "FAILED" : "every documented example does what the docs say");
   return failures ? 1 : 0;

@@ -35,3 +35,40 @@ for _, tile in ipairs({ 2, 3, 16, 33, 100, 1024 }) do
     value = "x(i)", op = "sum", into = "out",
   }
 end
+
+-- 2-D and 3-D ranges (run-time extents, both layouts; a static 5x7x9),
+-- values with their own operators, and the index of the minimum through
+-- a packed u64 key (docs/language.md), on every strategy.  A value that
+-- weighs each index differently catches a wrong index decode.
+for _, s in ipairs(strategies) do
+  kernel ("md2_" .. s) {
+    pattern = "reduce", range = { "m", "n" },
+    params = { { "y", "i64[m]" }, { "A", "i64[m][n]" }, { "x", "i64[n]" }, { "out", "i64[1]", access = "out" } },
+    value = "y(i) * A(i, j) * x(j)", into = "out", strategy = s, allow_cas = true,
+  }
+  kernel ("md3_" .. s) {
+    pattern = "reduce", range = { "a", "b", "c" }, index = { "p", "q", "r" },
+    params = { { "T", "i64[a][b][c]", layout = "left" }, { "out", "i64[1]", access = "out" } },
+    value = "T(p, q, r) * (1 + p + 3 * q + 7 * r)", into = "out", strategy = s, allow_cas = true,
+  }
+  kernel ("md3s_" .. s) {
+    pattern = "reduce", range = { 5, 7, 9 },
+    params = { { "T", "i64[5][7][9]" }, { "out", "i64[2]", access = "out" } },
+    value = { "T(i, j, k) * (1 + i + 3 * j + 7 * k)", "T(i, j, k)" }, op = { "sum", "max" },
+    into = "out", strategy = (s == "global_atomic" or s == "shared_atomic") and "auto" or s,
+  }
+  if s ~= "global_atomic" and s ~= "shared_atomic" then
+    kernel ("mixed_" .. s) {
+      pattern = "reduce", range = { "n" },
+      params = { { "x", "i32[n]" }, { "out", "i32[4]", access = "out" } },
+      value = { "x(i)", "x(i)", "x(i)", "x(i) % 3 == 0 ? 2 : 1" }, op = { "min", "max", "sum", "prod" },
+      into = "out", strategy = s,
+    }
+  end
+  kernel ("minloc_" .. s) {
+    pattern = "reduce", range = { "n" },
+    params = { { "x", "i32[n]" }, { "out", "u64[1]", access = "out" } },
+    value = "(unsigned long long)((unsigned)x(i) ^ 0x80000000u) << 32 | (unsigned long long)i",
+    op = "min", into = "out", strategy = s, allow_cas = true,
+  }
+end

@@ -234,6 +234,151 @@ static void check_moments()
     }
 }
 
+/* y^T A x over an m x n range (A right-major), every grid, several shapes. */
+template <class A> static void check_md2(const char *name, void (*k)(A))
+{
+  static const long long shapes[][2] = { { 0, 5 }, { 1, 1 }, { 33, 77 }, { 7, 300 }, { 300, 7 } };
+  workspace ws;
+  for (auto &gr : grids)
+    for (auto &sh : shapes) {
+      long long m = sh[0], n = sh[1];
+      std::vector<long long> y(m), x(n), M(m * n);
+      for (auto &v : y) v = next_int(-50, 50);
+      for (auto &v : x) v = next_int(-50, 50);
+      for (auto &v : M) v = next_int(-50, 50);
+      long long out = -77, want = 0;
+      for (long long i = 0; i < m; i++)
+        for (long long j = 0; j < n; j++) want += y[i] * M[i * n + j] * x[j];
+      A a{};
+      a.y = y.data(); a.A = M.data(); a.x = x.data(); a.out = &out; a.m = m; a.n = n;
+      set_hidden(a, ws);
+      launch(k, a, gr[0], gr[1]);
+      checks++;
+      if (out != want) {
+        failures++;
+        std::printf("FAIL %s grid %ux%u %lldx%lld: got %lld want %lld\n", name, gr[0], gr[1], m, n, out, want);
+      }
+    }
+}
+
+/* sum of T(p,q,r) * (1 + p + 3q + 7r) over an a x b x c range, T
+ * layout left (p contiguous): a wrong decode weighs the wrong index. */
+template <class A> static void check_md3(const char *name, void (*k)(A))
+{
+  static const long long shapes[][3] = { { 0, 3, 3 }, { 1, 1, 1 }, { 5, 7, 9 }, { 13, 1, 40 }, { 33, 17, 3 } };
+  workspace ws;
+  for (auto &gr : grids)
+    for (auto &sh : shapes) {
+      long long na = sh[0], nb = sh[1], nc = sh[2];
+      std::vector<long long> T(na * nb * nc);
+      for (auto &v : T) v = next_int(-50, 50);
+      long long out = -77, want = 0;
+      for (long long p = 0; p < na; p++)
+        for (long long q = 0; q < nb; q++)
+          for (long long r = 0; r < nc; r++) want += T[p + (q + r * nb) * na] * (1 + p + 3 * q + 7 * r);
+      A a{};
+      a.T = T.data(); a.out = &out; a.a = na; a.b = nb; a.c = nc;
+      set_hidden(a, ws);
+      launch(k, a, gr[0], gr[1]);
+      checks++;
+      if (out != want) {
+        failures++;
+        std::printf("FAIL %s grid %ux%u %lldx%lldx%lld: got %lld want %lld\n", name, gr[0], gr[1], na,
+                    nb, nc, out, want);
+      }
+    }
+}
+
+/* The static 5x7x9 range (right-major), values with ops { sum, max }. */
+template <class A> static void check_md3s(const char *name, void (*k)(A))
+{
+  workspace ws;
+  for (auto &gr : grids) {
+    std::vector<long long> T(5 * 7 * 9);
+    for (auto &v : T) v = next_int(-50, 50);
+    long long out[2] = { -77, -77 }, want = 0, mx = T[0];
+    for (long long i = 0; i < 5; i++)
+      for (long long j = 0; j < 7; j++)
+        for (long long l = 0; l < 9; l++) {
+          long long v = T[(i * 7 + j) * 9 + l];
+          want += v * (1 + i + 3 * j + 7 * l);
+          mx = v > mx ? v : mx;
+        }
+    A a{};
+    a.T = T.data(); a.out = out;
+    set_hidden(a, ws);
+    launch(k, a, gr[0], gr[1]);
+    checks++;
+    if (out[0] != want || out[1] != mx) {
+      failures++;
+      std::printf("FAIL %s grid %ux%u: got %lld %lld want %lld %lld\n", name, gr[0], gr[1], out[0], out[1], want, mx);
+    }
+  }
+}
+
+/* op = { min, max, sum, prod } over one pass. */
+template <class A> static void check_mixed(const char *name, void (*k)(A))
+{
+  workspace ws;
+  for (auto &gr : grids)
+    for (long long n : sizes) {
+      std::vector<int> x = input<int>(SUM, n);
+      int out[4] = { -77, -77, -77, -77 };
+      int mn = std::numeric_limits<int>::max(), mx = std::numeric_limits<int>::lowest();
+      unsigned sum = 0, prod = 1;
+      for (int v : x) {
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+        sum += (unsigned)v;
+        prod *= v % 3 == 0 ? 2u : 1u;
+      }
+      A a{};
+      a.x = x.data(); a.out = out; a.n = n;
+      set_hidden(a, ws);
+      launch(k, a, gr[0], gr[1]);
+      checks++;
+      if (out[0] != mn || out[1] != mx || out[2] != (int)sum || out[3] != (int)prod) {
+        failures++;
+        std::printf("FAIL %s grid %ux%u n=%lld: got %d %d %d %d want %d %d %d %d\n", name, gr[0], gr[1], n,
+                    out[0], out[1], out[2], out[3], mn, mx, (int)sum, (int)prod);
+      }
+    }
+}
+
+/* The packed key: the smallest value, and of its ties the smallest index
+ * (few distinct values, so ties are everywhere). */
+template <class A> static void check_minloc(const char *name, void (*k)(A))
+{
+  workspace ws;
+  for (auto &gr : grids)
+    for (long long n : sizes) {
+      std::vector<int> x(n);
+      for (auto &v : x) v = (int)next_int(-3, 3);
+      unsigned long long out = 77;
+      long long at = -1;
+      for (long long i = 0; i < n; i++)
+        if (at < 0 || x[i] < x[at]) at = i;
+      A a{};
+      a.x = x.data(); a.out = &out; a.n = n;
+      set_hidden(a, ws);
+      launch(k, a, gr[0], gr[1]);
+      checks++;
+      unsigned long long want = n == 0 ? ~0ull : (unsigned long long)((unsigned)x[at] ^ 0x80000000u) << 32 | (unsigned long long)at;
+      if (out != want) {
+        failures++;
+        std::printf("FAIL %s grid %ux%u n=%lld: got index %llu value %d want index %lld value %d\n", name,
+                    gr[0], gr[1], n, out & 0xffffffffull, (int)((unsigned)(out >> 32) ^ 0x80000000u), at,
+                    at >= 0 ? x[at] : 0);
+      }
+    }
+}
+
+#define MD(s)                                                                                   \
+  check_md2("md2_" #s, gg_md2_##s);                                                             \
+  check_md3("md3_" #s, gg_md3_##s);                                                             \
+  check_md3s("md3s_" #s, gg_md3s_##s);                                                          \
+  check_minloc("minloc_" #s, gg_minloc_##s);
+
 #define STRAT(s)                                                                                \
   check_reduce<int>("e_" #s "_sum_i32", gg_e_##s##_sum_i32, SUM);                               \
   check_reduce<int>("e_" #s "_min_i32", gg_e_##s##_min_i32, MIN);                               \
@@ -256,6 +401,19 @@ int main()
   STRAT(grid_sync)
   STRAT(deterministic)
   check_moments();
+  MD(global_atomic)
+  MD(shared_atomic)
+  MD(warp_shuffle)
+  MD(shared_tree)
+  MD(cg_tile)
+  MD(grid_sync)
+  MD(deterministic)
+  check_mixed("mixed_warp_shuffle", gg_mixed_warp_shuffle);
+  check_mixed("mixed_shared_tree", gg_mixed_shared_tree);
+  check_mixed("mixed_cg_tile", gg_mixed_cg_tile);
+  check_mixed("mixed_grid_sync", gg_mixed_grid_sync);
+  check_mixed("mixed_deterministic", gg_mixed_deterministic);
+  std::printf("2-D/3-D, mixed operators, minloc: %d failures so far\n", failures);
   check_scan<int>("s_inclusive_i32", gg_s_inclusive_i32, true);
   check_scan<int>("s_exclusive_i32", gg_s_exclusive_i32, false);
   check_scan<double>("s_inclusive_f64", gg_s_inclusive_f64, true);

@@ -65,8 +65,10 @@ static void test_auto(ggi_module *m)
   CHECK(block == 64 && vec == 4 && items == 16);
   CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == 1);
-  CHECK(p.nparts == 4 && strcmp(p.template_parts[0], "common/reduce_head.cuh") == 0);
-  CHECK(strcmp(p.template_parts[1], "common/reduce_block_warp_shuffle.cuh") == 0);
+  CHECK(p.nparts == 6 && strcmp(p.template_parts[0], "common/reduce_head.cuh") == 0);
+  CHECK(strcmp(p.template_parts[1], "common/reduce_ops.cuh") == 0);
+  CHECK(strcmp(p.template_parts[2], "common/reduce_fold.cuh") == 0);
+  CHECK(strcmp(p.template_parts[3], "common/reduce_block_warp_shuffle.cuh") == 0);
   CHECK(strcmp(p.template_path, p.template_parts[0]) == 0);
   CHECK(strcmp(var(&p, "RVEC"), "4") == 0 && strcmp(var(&p, "VEC_PTR"), "x") == 0);
 
@@ -95,6 +97,53 @@ static void test_auto(ggi_module *m)
   CHECK(ggi_reduce_auto(&k, NULL) == GGI_STRAT_GRID_SYNC);
 }
 
+/* A 2-D or 3-D range: with a run-time extent its size is gg_range_work()
+ * (the overflow check), static ones keep emit.c's product.  Values with
+ * their own operators take the per-value identity() and combine(). */
+static void test_md_and_mixed(ggi_module *m)
+{
+  ggi_plan p;
+  ggi_diag d;
+  ggi_kernel k = base(GG_PATTERN_REDUCE, "n", 0);
+  k.rank = 3;
+  k.range[1].value = 7;
+  k.range[2].name = "p";
+  k.index[1] = "j";
+  k.index[2] = "l";
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(strcmp(p.template_parts[1], "common/reduce_range.cuh") == 0);
+  CHECK(var(&p, "WORK") && strcmp(var(&p, "WORK"), "gg_range_work((long long)(n), 7LL, (long long)(p))") == 0);
+  CHECK(var(&p, "TRAP") && strcmp(var(&p, "TRAP"), "__trap()") == 0);
+  CHECK(strcmp(var(&p, "RVEC"), "1") == 0); /* x(i) of a 3-D range is no contiguous stream */
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_HIP, m->arena, &p, &d) == 0);
+  CHECK(strcmp(var(&p, "TRAP"), "__builtin_trap()") == 0);
+  k.range[0].name = k.range[2].name = NULL;
+  k.range[0].value = 5;
+  k.range[2].value = 9;
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(strcmp(p.template_parts[1], "common/reduce_ops.cuh") == 0 && !var(&p, "WORK"));
+  CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == 1); /* 315 static elements: one block */
+
+  k = base(GG_PATTERN_REDUCE, "n", 0);
+  k.nvalues = 3;
+  k.values[1] = k.values[2] = "x(i)";
+  k.ops[0] = GGI_OP_MIN;
+  k.ops[1] = GGI_OP_MAX;
+  k.ops[2] = GGI_OP_MIN;
+  k.op = GGI_OP_MIN;
+  CHECK(ggi_ops_mixed(&k));
+  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(strcmp(p.template_parts[1], "common/reduce_ops_each.cuh") == 0);
+  CHECK(strcmp(var(&p, "IDENTITY_EACH"), "  a.v[0] = (acc_t)((GG_INF));\n  a.v[1] = (acc_t)((-GG_INF));\n"
+                                         "  a.v[2] = (acc_t)((GG_INF));") == 0);
+  CHECK(strstr(var(&p, "COMBINE_EACH"), "a.v[1] = gg_op_max()(a.v[1], b.v[1]);") != NULL);
+  k.ops[1] = GGI_OP_MIN;
+  CHECK(!ggi_ops_mixed(&k));
+  k.nvalues = 1;
+  k.ops[1] = GGI_OP_MAX; /* past nvalues: not a value */
+  CHECK(!ggi_ops_mixed(&k));
+}
+
 static void test_strategies(ggi_module *m)
 {
   ggi_plan p;
@@ -115,10 +164,10 @@ static void test_strategies(ggi_module *m)
     [GGI_STRAT_DETERMINISTIC] = "block_warp_shuffle workspace tail_ticket",
   };
   for (int s = 0; s < GGI_STRAT_COUNT; s++) {
-    char want[256] = "head", got[256] = "";
+    char want[256] = "head ops fold", got[256] = "";
     k.spec.strategy = (ggi_strategy)s;
     CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
-    snprintf(want + 4, sizeof want - 4, " %s", parts[s]);
+    snprintf(want + 13, sizeof want - 13, " %s", parts[s]);
     for (int i = 0; i < p.nparts; i++) {
       CHECK(strncmp(p.template_parts[i], "common/reduce_", 14) == 0);
       size_t len = strlen(got);
@@ -393,6 +442,7 @@ int main(int argc, char **argv)
   if (!m) return 1;
   test_auto(m);
   test_strategies(m);
+  test_md_and_mixed(m);
   test_scan_tile(m);
   ggi_module_free(m);
   test_knobs();

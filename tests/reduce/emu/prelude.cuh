@@ -21,6 +21,14 @@
 #define GG_RESTRICT __restrict
 #define GG_INLINE inline
 #define GG_INF (INFINITY)
+#define __trap() __builtin_trap()
+
+/* The index decode of 2-D and 3-D ranges (as the CUDA prelude's). */
+inline void gg_divmod(long long a, long long b, long long &q, long long &r)
+{
+  q = a / b;
+  r = a - q * b;
+}
 
 struct gg_grid {
   unsigned block, nblocks;
