@@ -1092,7 +1092,16 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   ggi_name_part(m->name, k->name, part);
   ggi_buf_printf(b, "\n/* %s (\"", k->name);
   ggi_buf_put_cstr(b, m->file ? m->file : "?");
-  ggi_buf_printf(b, "\":%d): arguments of gg_launch, in this order. */\nenum {\n", k->line);
+  /* A frame is started in a session, never launched; a command of a
+     persistent kernel is both launched and started.  Starters take the
+     command id (GG_<MODULE>_<PERSISTENT>_CMD_<COMMAND>) because one kernel
+     may be a command of several persistent kernels. */
+  int frame = k->pattern == GG_PATTERN_FRAME, command = frame;
+  for (int p = 0; p < m->npersistent; p++)
+    for (int c = 0; c < m->persistent[p].ncommands; c++)
+      command |= m->persistent[p].command_index[c] == (int)(k - m->kernels);
+  ggi_buf_printf(b, "\":%d): arguments of %s, in this order. */\nenum {\n", k->line,
+                 frame ? "gg_session_start" : command ? "gg_launch and gg_session_start" : "gg_launch");
   int nargs = 0, typed = 1;
   for (int i = 0; i < lay->n; i++) {
     if (lay->f[i].kind == GG_PARAM_HIDDEN) continue;
@@ -1131,14 +1140,6 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   ggi_buf_puts(b, "\n");
 
   if (!typed) return;
-  /* A frame is started in a session, never launched; a command of a
-     persistent kernel is both launched and started.  Starters take the
-     command id (GG_<MODULE>_<PERSISTENT>_CMD_<COMMAND>) because one kernel
-     may be a command of several persistent kernels. */
-  int frame = k->pattern == GG_PATTERN_FRAME, command = frame;
-  for (int p = 0; p < m->npersistent; p++)
-    for (int c = 0; c < m->persistent[p].ncommands; c++)
-      command |= m->persistent[p].command_index[c] == (int)(k - m->kernels);
   for (int starter = frame; starter <= command; starter++) {
     /* gg_-prefixed locals: workload names can't collide with them */
     if (starter)
