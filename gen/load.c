@@ -31,6 +31,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "body_check.h"
 #include "load.h"
 #include "names.h"
 #include "plan.h"
@@ -671,6 +672,8 @@ static ggi_param *read_params(decl *k, const char *f, int *count, int scratch) {
     return NULL;
   }
   int n = list_len(k, f, line);
+  char flat[600];
+  if (ggi_flat_params(L, -1, f, flat, sizeof flat)) dfail(k, line, "%s", flat);
   ggi_param *ps = xalloc(k->c, sizeof *ps * (size_t)(n ? n : 1));
   size_t pos = line_pos(k->c, line);
   for (int i = 0; i < n; i++) {
@@ -1121,6 +1124,9 @@ static void convert_kernel(decl *k, ggi_kernel *kn, unsigned targets) {
     break;
   }
   read_launch(k, kn);
+  char why[600];
+  int at;
+  if (ggi_body_check(kn, &at, why, sizeof why)) dfail(k, at, "%s", why);
 }
 
 /* ------------------------------------------------------------------ */
