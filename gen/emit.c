@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "names.h"
 #include "plan.h"
 #include "source.h"
 #include "vocab.h"
@@ -263,6 +264,8 @@ static const char *gg_arg_fn(gg_dtype t)
   case GG_U64: return "gg_arg_u64";
   case GG_F32: return "gg_arg_f32";
   case GG_F64: return "gg_arg_f64";
+  case GG_F16: return "gg_arg_f16"; /* takes a float */
+  case GG_BF16: return "gg_arg_bf16";
   default: return NULL;
   }
 }
@@ -276,18 +279,35 @@ static void upper(ggi_buf *b, const char *s)
   }
 }
 
+/* The header's names for kernel k (names.c's ggi_name_part: the kernel's
+ * part is left out when it repeats the module's name):
+ *   GG_<MODULE>[_<KERNEL>]_<ARG>, _NARGS, _FIELDS   argument indices, X-macro
+ *   gg_<module>_args[_<kernel>]                      the argument struct
+ *   gg_<module>_launch[_<kernel>]                    typed launcher
+ *   gg_<module>_start[_<kernel>]                     typed starter (frames and
+ *                                                    persistent commands) */
 static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, const ggi_abi *lay)
 {
+  char part[GGI_NAME_PART_MAX];
+  ggi_name_part(m->name, k->name, part);
   ggi_buf_printf(b, "\n/* %s (\"", k->name);
   ggi_buf_put_cstr(b, m->file ? m->file : "?");
-  ggi_buf_printf(b, "\":%d): arguments of gg_launch, in this order. */\nenum {\n", k->line);
+  /* A frame is started in a session, never launched; a command of a
+     persistent kernel is both launched and started.  Starters take the
+     command id (GG_<MODULE>_<PERSISTENT>_CMD_<COMMAND>) because one kernel
+     may be a command of several persistent kernels. */
+  int frame = k->pattern == GG_PATTERN_FRAME, command = frame;
+  for (int p = 0; p < m->npersistent; p++)
+    for (int c = 0; c < m->persistent[p].ncommands; c++)
+      command |= m->persistent[p].command_index[c] == (int)(k - m->kernels);
+  ggi_buf_printf(b, "\":%d): arguments of %s, in this order. */\nenum {\n", k->line,
+                 frame ? "gg_session_start" : command ? "gg_launch and gg_session_start" : "gg_launch");
   int nargs = 0, typed = 1;
   for (int i = 0; i < lay->n; i++) {
     if (lay->f[i].kind == GG_PARAM_HIDDEN) continue;
     ggi_buf_puts(b, "  GG_");
     upper(b, m->name);
-    ggi_buf_puts(b, "_");
-    upper(b, k->name);
+    upper(b, part);
     ggi_buf_puts(b, "_");
     upper(b, lay->f[i].name);
     ggi_buf_printf(b, " = %d,\n", nargs++);
@@ -295,87 +315,108 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   }
   ggi_buf_puts(b, "  GG_");
   upper(b, m->name);
-  ggi_buf_puts(b, "_");
-  upper(b, k->name);
+  upper(b, part);
   ggi_buf_printf(b, "_NARGS = %d\n};\n", nargs);
 
   /* The argument struct as the host sees it (same offsets, checked by the
      tests), e.g. for building persistent frames by hand. */
-  ggi_buf_printf(b, "typedef struct gg_%s_args_%s {\n", m->name, k->name);
+  ggi_buf_printf(b, "typedef struct gg_%s_args%s {\n", m->name, part);
   for (int i = 0; i < lay->n; i++) {
     const ggi_field *f = &lay->f[i];
     const char *t = f->kind == GG_PARAM_VIEW || f->hidden == GG_HIDDEN_WORKSPACE
                         ? "void *" : ggi_dtype_host_ctype(f->dtype);
     ggi_buf_printf(b, "  %s%s%s;\n", t, t[strlen(t) - 1] == '*' ? "" : " ", f->name);
   }
-  ggi_buf_printf(b, "} gg_%s_args_%s;\n", m->name, k->name);
+  ggi_buf_printf(b, "} gg_%s_args%s;\n", m->name, part);
   /* X(struct type, kernel index, field) for every field: lets tools and
      tests walk the struct without knowing it. */
   ggi_buf_puts(b, "#define GG_");
   upper(b, m->name);
-  ggi_buf_puts(b, "_");
-  upper(b, k->name);
+  upper(b, part);
   ggi_buf_puts(b, "_FIELDS(X)");
   for (int i = 0; i < lay->n; i++)
-    ggi_buf_printf(b, " X(gg_%s_args_%s, %d, %s)", m->name, k->name, (int)(k - m->kernels),
+    ggi_buf_printf(b, " X(gg_%s_args%s, %d, %s)", m->name, part, (int)(k - m->kernels),
                    lay->f[i].name);
   ggi_buf_puts(b, "\n");
 
-  if (!typed || nargs == 0) return; /* 16-bit scalars have no gg_arg constructor */
-  /* gg_-prefixed locals: workload names can't collide with them.  A frame
-     is started in a session (command gg_cmd), never launched. */
-  int frame = k->pattern == GG_PATTERN_FRAME;
-  if (frame)
-    ggi_buf_printf(b, "static inline gg_status gg_%s_start_%s(gg_session *gg_s, int gg_cmd, "
-                      "uint64_t *gg_frame", m->name, k->name);
-  else
-    ggi_buf_printf(b, "static inline gg_status gg_%s_launch_%s(gg_kernel *gg_k, gg_stream *gg_s",
-                   m->name, k->name);
-  for (int i = 0; i < lay->n; i++) {
-    const ggi_field *f = &lay->f[i];
-    if (f->kind == GG_PARAM_HIDDEN) continue;
-    if (f->kind == GG_PARAM_VIEW) ggi_buf_printf(b, ", gg_array *%s", f->name);
-    else ggi_buf_printf(b, ", %s %s", ggi_dtype_host_ctype(f->dtype), f->name);
+  if (!typed) return;
+  for (int starter = frame; starter <= command; starter++) {
+    /* gg_-prefixed locals: workload names can't collide with them */
+    if (starter)
+      ggi_buf_printf(b, "static inline gg_status gg_%s_start%s(gg_session *gg_s, int gg_cmd, "
+                        "uint64_t *gg_frame", m->name, part);
+    else
+      ggi_buf_printf(b, "static inline gg_status gg_%s_launch%s(gg_kernel *gg_k, gg_stream *gg_s",
+                     m->name, part);
+    for (int i = 0; i < lay->n; i++) {
+      const ggi_field *f = &lay->f[i];
+      if (f->kind == GG_PARAM_HIDDEN) continue;
+      if (f->kind == GG_PARAM_VIEW) ggi_buf_printf(b, ", gg_array *%s", f->name);
+      else if (f->dtype == GG_F16 || f->dtype == GG_BF16) ggi_buf_printf(b, ", float %s", f->name);
+      else ggi_buf_printf(b, ", %s %s", ggi_dtype_host_ctype(f->dtype), f->name);
+    }
+    /* one element at least: C has no empty arrays */
+    ggi_buf_printf(b, ")\n{\n  const gg_arg gg_a[%d] = {", nargs ? nargs : 1);
+    int first = 1;
+    for (int i = 0; i < lay->n; i++) {
+      const ggi_field *f = &lay->f[i];
+      if (f->kind == GG_PARAM_HIDDEN) continue;
+      ggi_buf_printf(b, "%s%s(%s)", first ? "" : ", ",
+                     f->kind == GG_PARAM_VIEW ? "gg_arg_array" : gg_arg_fn(f->dtype), f->name);
+      first = 0;
+    }
+    if (nargs == 0) ggi_buf_puts(b, "gg_arg_i64(0)");
+    if (starter)
+      ggi_buf_printf(b, "};\n  return gg_session_start(gg_s, gg_cmd, gg_a, %d, gg_frame);\n}\n",
+                     nargs);
+    else
+      ggi_buf_printf(b, "};\n  return gg_launch(gg_k, gg_s, gg_a, %d);\n}\n", nargs);
   }
-  ggi_buf_printf(b, ")\n{\n  const gg_arg gg_a[%d] = {", nargs);
-  int first = 1;
-  for (int i = 0; i < lay->n; i++) {
-    const ggi_field *f = &lay->f[i];
-    if (f->kind == GG_PARAM_HIDDEN) continue;
-    ggi_buf_printf(b, "%s%s(%s)", first ? "" : ", ",
-                   f->kind == GG_PARAM_VIEW ? "gg_arg_array" : gg_arg_fn(f->dtype), f->name);
-    first = 0;
-  }
-  if (frame)
-    ggi_buf_printf(b, "};\n  return gg_session_start(gg_s, gg_cmd, gg_a, %d, gg_frame);\n}\n", nargs);
-  else
-    ggi_buf_printf(b, "};\n  return gg_launch(gg_k, gg_s, gg_a, %d);\n}\n", nargs);
 }
 
 static int write_module_h(ggi_buf *b, const ggi_module *m, const kinfo *ki)
 {
-  ggi_source_header(b, m, 0, "the module descriptor, argument indices and typed launchers");
+  ggi_source_header(b, m, 0, "the module descriptor, argument indices, typed launchers and starters");
   ggi_buf_puts(b, "#ifndef GG_MODULE_");
   upper(b, m->name);
   ggi_buf_puts(b, "_H\n#define GG_MODULE_");
   upper(b, m->name);
   ggi_buf_puts(b, "_H\n\n#include <stdint.h>\n#include \"gg.h\"\n");
-  for (int i = 0; i < m->nkernels; i++)
-    if (m->kernels[i].pattern == GG_PATTERN_FRAME) { /* typed starters of frames */
-      ggi_buf_puts(b, "#include \"gg_session.h\"\n");
-      break;
-    }
+  int sessions = m->npersistent > 0; /* typed starters of frames and commands */
+  for (int i = 0; i < m->nkernels; i++) sessions |= m->kernels[i].pattern == GG_PATTERN_FRAME;
+  if (sessions) ggi_buf_puts(b, "#include \"gg_session.h\"\n");
   ggi_buf_puts(b, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   ggi_buf_printf(b, "extern const gg_module_desc gg_module_%s;\n", m->name);
   for (int i = 0; i < m->nkernels; i++) put_kernel_api(b, m, &m->kernels[i], &ki[i].lay);
+  /* Command ids: what gg_session_start and the typed starters take. */
+  for (int i = 0; i < m->npersistent; i++) {
+    const ggi_persistent *p = &m->persistent[i];
+    char part[GGI_NAME_PART_MAX];
+    ggi_name_part(m->name, p->name, part);
+    ggi_buf_printf(b, "\n/* persistent %s (\"", p->name);
+    ggi_buf_put_cstr(b, m->file ? m->file : "?");
+    ggi_buf_printf(b, "\":%d): command ids of its sessions. */\nenum {\n", p->line);
+    for (int c = 0; c < p->ncommands; c++) {
+      ggi_buf_puts(b, "  GG_");
+      upper(b, m->name);
+      upper(b, part);
+      ggi_buf_puts(b, "_CMD_");
+      upper(b, p->commands[c]);
+      ggi_buf_printf(b, " = %d,\n", c);
+    }
+    ggi_buf_puts(b, "  GG_");
+    upper(b, m->name);
+    upper(b, part);
+    ggi_buf_printf(b, "_NCOMMANDS = %d\n};\n", p->ncommands);
+  }
   ggi_buf_puts(b, "\n/* Every kernel's fields: X(struct type, kernel index, field). */\n#define GG_");
   upper(b, m->name);
   ggi_buf_puts(b, "_ALL_FIELDS(X)");
   for (int i = 0; i < m->nkernels; i++) {
+    char part[GGI_NAME_PART_MAX];
     ggi_buf_puts(b, " GG_");
     upper(b, m->name);
-    ggi_buf_puts(b, "_");
-    upper(b, m->kernels[i].name);
+    upper(b, ggi_name_part(m->name, m->kernels[i].name, part));
     ggi_buf_puts(b, "_FIELDS(X)");
   }
   ggi_buf_puts(b, "\n");

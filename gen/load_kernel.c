@@ -17,6 +17,7 @@
 #include <lua.h>
 
 #include "loader.h"
+#include "body_check.h"
 
 #include "names.h"
 #include "plan.h"
@@ -238,6 +239,8 @@ ggi_param *ggi_read_params(ggi_decl *k, const char *f, int *count, int scratch) 
     return NULL;
   }
   int n = ggi_list_len(k, f, line);
+  char flat[600];
+  if (ggi_flat_params(L, -1, f, flat, sizeof flat)) ggi_decl_fail(k, line, "%s", flat);
   ggi_param *ps = ggi_load_alloc(k->c, sizeof *ps * (size_t)(n ? n : 1));
   size_t pos = ggi_line_pos(k->c, line);
   for (int i = 0; i < n; i++) {
@@ -721,5 +724,8 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
     break;
   }
   read_launch(k, kn);
+  char why[600];
+  int at;
+  if (ggi_body_check(kn, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);
 }
 

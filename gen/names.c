@@ -110,6 +110,13 @@ const char *ggi_module_name_problem(const char *s)
 
 /* ---- generated identifiers ---- */
 
+const char *ggi_name_part(const char *module, const char *name, char *out)
+{
+  if (strcmp(module, name) == 0) out[0] = 0;
+  else snprintf(out, GGI_NAME_PART_MAX, "_%s", name);
+  return out;
+}
+
 typedef struct gen_name {
   char *id;          /* the generated identifier */
   char what[200];    /* the declaration it comes from, for messages */
@@ -170,6 +177,17 @@ static int lib_cmp(const void *key, const void *elem)
   return strcmp(key, *(const char *const *)elem);
 }
 
+/* Kernel i has a typed starter: a frame, or a command of a persistent
+ * kernel. */
+static int is_command(const ggi_module *m, int i)
+{
+  if (m->kernels[i].pattern == GG_PATTERN_FRAME) return 1;
+  for (int p = 0; p < m->npersistent; p++)
+    for (int c = 0; c < m->persistent[p].ncommands; c++)
+      if (m->persistent[p].command_index[c] == i) return 1;
+  return 0;
+}
+
 /* The identifiers of emit.c (the .c, the .h) and of the templates
  * (GG_NS_<kernel>, gg_body_<kernel>, GG_P_NW_<persistent>, ...). */
 static void collect(const ggi_module *m, int module_line, names *ns)
@@ -187,18 +205,21 @@ static void collect(const ggi_module *m, int module_line, names *ns)
     const ggi_kernel *k = &m->kernels[i];
     const char *K = k->name;
     snprintf(what, sizeof what, "kernel \"%s\"", K);
-    add(ns, 0, k->line, what, "gg_", M, "_args_", K, 0);
-    add(ns, 0, k->line, what, "gg_", M, "_launch_", K, 0);
+    char part[GGI_NAME_PART_MAX];
+    ggi_name_part(M, K, part);
+    add(ns, 0, k->line, what, "gg_", M, "_args", part, 0);
+    add(ns, 0, k->line, what, "gg_", M, "_launch", part, 0);
+    if (is_command(m, i)) add(ns, 0, k->line, what, "gg_", M, "_start", part, 0);
     add(ns, 0, k->line, what, "gg_params_", M, "_", K, 0);
-    add(ns, 1, k->line, what, "GG_", M, "_", K, "_NARGS");
-    add(ns, 1, k->line, what, "GG_", M, "_", K, "_FIELDS");
+    add(ns, 1, k->line, what, "GG_", M, part, "_NARGS", 0);
+    add(ns, 1, k->line, what, "GG_", M, part, "_FIELDS", 0);
     add(ns, 0, k->line, what, "gg_", K, 0, 0, 0);
     add(ns, 0, k->line, what, "gg_args_", K, 0, 0, 0);
     add(ns, 0, k->line, what, "gg_body_", K, 0, 0, 0);
     add(ns, 0, k->line, what, "GG_NS_", K, 0, 0, 0);
     /* one enum constant per launch argument: params, extents, strides */
-    char mk[2 * GGI_NAME_MAX + 2];
-    snprintf(mk, sizeof mk, "%s_%s", M, K);
+    char mk[GGI_NAME_MAX + GGI_NAME_PART_MAX];
+    snprintf(mk, sizeof mk, "%s%s", M, part);
     for (int j = 0; j < k->nparams; j++) {
       const ggi_param *p = &k->params[j];
       snprintf(what, sizeof what, "kernel \"%s\": parameter \"%s\"", K, p->name);
@@ -223,6 +244,13 @@ static void collect(const ggi_module *m, int module_line, names *ns)
     add(ns, 0, p->line, what, "gg_commands_", M, "_", p->name, 0);
     add(ns, 0, p->line, what, "GG_P_NW_", p->name, 0, 0, 0);
     add(ns, 0, p->line, what, "GG_P_WORDS_", p->name, 0, 0, 0);
+    char part[GGI_NAME_PART_MAX];
+    ggi_name_part(M, p->name, part);
+    add(ns, 1, p->line, what, "GG_", M, part, "_NCOMMANDS", 0);
+    for (int c = 0; c < p->ncommands; c++) {
+      snprintf(what, sizeof what, "persistent \"%s\": command \"%s\"", p->name, p->commands[c]);
+      add(ns, 1, p->line, what, "GG_", M, part, "_CMD_", p->commands[c]);
+    }
   }
 }
 

@@ -43,6 +43,16 @@ const char *ggi_name_problem(const char *s);
  * the name of a C, POSIX or libgg header (NAME.h would hide it). */
 const char *ggi_module_name_problem(const char *s);
 
+/* What a kernel, frame, persistent kernel or command named `name` adds
+ * to the module's generated identifiers: "_name", or "" when the name is
+ * the module's own (module "inner", kernel "inner": GG_INNER_Y and
+ * gg_inner_launch, not GG_INNER_INNER_Y and gg_inner_launch_inner).
+ * Returns out, which holds at least GGI_NAME_PART_MAX bytes.  The one
+ * rule for every generated name that joins the module with one of its
+ * declarations, in the header writer and in the collision check. */
+#define GGI_NAME_PART_MAX 128
+const char *ggi_name_part(const char *module, const char *name, char *out);
+
 /* Every identifier generated for module m is made once and is none of
  * libgg's or the templates' names.  Returns 0, or -1 with
  * d->msg = "file:line: ...". */

@@ -187,21 +187,41 @@ gg_status gg_event_elapsed_ms(gg_event *start, gg_event *end, float *ms);
 
 /* ---- arguments and launch ---- */
 
+/* An argument carries the type of the constructor that made it, and
+ * packing (gg_launch, gg_session_start, gg_pack_args) checks it against
+ * the parameter, naming both on a mismatch:
+ *   - a view takes gg_arg_array() of a non-NULL array;
+ *   - an integer parameter (extents and strides are i64) takes any integer
+ *     constructor whose value fits the parameter's type;
+ *   - a floating-point parameter takes exactly its own constructor
+ *     (gg_arg_f32 for f32, gg_arg_f64 for f64, ...): a value is never
+ *     converted between floating types or between integer and floating.
+ * gg_arg_f16 and gg_arg_bf16 take a float and pack it rounded to nearest
+ * (ties to even); a finite value beyond the type's range is refused, not
+ * packed as infinity.  A gg_arg not made by a constructor (all zero) is
+ * refused. */
+typedef enum gg_arg_type {
+  GG_ARG_NONE = 0, GG_ARG_ARRAY, GG_ARG_I32, GG_ARG_U32, GG_ARG_I64, GG_ARG_U64, GG_ARG_F32,
+  GG_ARG_F64, GG_ARG_F16, GG_ARG_BF16
+} gg_arg_type;
+
 typedef struct gg_arg {
-  int is_array;
+  gg_arg_type type;
   union {
     int32_t i32; uint32_t u32; int64_t i64; uint64_t u64;
     float f32; double f64; gg_array *array;
-  } v;
+  } v; /* f16 and bf16 keep their float in f32 until packed */
 } gg_arg;
 
-static inline gg_arg gg_arg_array(gg_array *a) { gg_arg r; r.is_array = 1; r.v.array = a; return r; }
-static inline gg_arg gg_arg_i32(int32_t x) { gg_arg r; r.is_array = 0; r.v.i64 = 0; r.v.i32 = x; return r; }
-static inline gg_arg gg_arg_u32(uint32_t x) { gg_arg r; r.is_array = 0; r.v.i64 = 0; r.v.u32 = x; return r; }
-static inline gg_arg gg_arg_i64(int64_t x) { gg_arg r; r.is_array = 0; r.v.i64 = x; return r; }
-static inline gg_arg gg_arg_u64(uint64_t x) { gg_arg r; r.is_array = 0; r.v.u64 = x; return r; }
-static inline gg_arg gg_arg_f32(float x) { gg_arg r; r.is_array = 0; r.v.i64 = 0; r.v.f32 = x; return r; }
-static inline gg_arg gg_arg_f64(double x) { gg_arg r; r.is_array = 0; r.v.f64 = x; return r; }
+static inline gg_arg gg_arg_array(gg_array *a) { gg_arg r; r.type = GG_ARG_ARRAY; r.v.u64 = 0; r.v.array = a; return r; }
+static inline gg_arg gg_arg_i32(int32_t x) { gg_arg r; r.type = GG_ARG_I32; r.v.u64 = 0; r.v.i32 = x; return r; }
+static inline gg_arg gg_arg_u32(uint32_t x) { gg_arg r; r.type = GG_ARG_U32; r.v.u64 = 0; r.v.u32 = x; return r; }
+static inline gg_arg gg_arg_i64(int64_t x) { gg_arg r; r.type = GG_ARG_I64; r.v.i64 = x; return r; }
+static inline gg_arg gg_arg_u64(uint64_t x) { gg_arg r; r.type = GG_ARG_U64; r.v.u64 = x; return r; }
+static inline gg_arg gg_arg_f32(float x) { gg_arg r; r.type = GG_ARG_F32; r.v.u64 = 0; r.v.f32 = x; return r; }
+static inline gg_arg gg_arg_f64(double x) { gg_arg r; r.type = GG_ARG_F64; r.v.f64 = x; return r; }
+static inline gg_arg gg_arg_f16(float x) { gg_arg r; r.type = GG_ARG_F16; r.v.u64 = 0; r.v.f32 = x; return r; }
+static inline gg_arg gg_arg_bf16(float x) { gg_arg r; r.type = GG_ARG_BF16; r.v.u64 = 0; r.v.f32 = x; return r; }
 
 /* Arguments are given in the order of the descriptor's params that are
  * not GG_PARAM_HIDDEN: declared params, then run-time extents, then

@@ -42,12 +42,137 @@ static int extent_value(const gg_kernel_desc *kd, const void *buf, gg_extent_des
 
 static const char *nm(const char *s) { return s ? s : "?"; }
 
+/* ---- typed arguments: the constructor's type against the parameter's ---- */
+
+static const char *const dtype_word[] = {"i32", "u32", "i64", "u64", "f32", "f64", "f16", "bf16"};
+
+static const char *dtype_nm(gg_dtype t) { return (unsigned)t < 8 ? dtype_word[t] : "?"; }
+
+/* The gg_arg type a value of dtype t is made with. */
+static gg_arg_type arg_type_of(gg_dtype t) {
+  static const gg_arg_type map[] = {GG_ARG_I32, GG_ARG_U32, GG_ARG_I64, GG_ARG_U64,
+                                    GG_ARG_F32, GG_ARG_F64, GG_ARG_F16, GG_ARG_BF16};
+  return (unsigned)t < 8 ? map[t] : GG_ARG_NONE;
+}
+
+static int is_int_arg(gg_arg_type t) {
+  return t == GG_ARG_I32 || t == GG_ARG_U32 || t == GG_ARG_I64 || t == GG_ARG_U64;
+}
+
+/* "gg_arg_f64(2.5)": what the caller passed, for messages. */
+static void describe_arg(const gg_arg *a, char *out, size_t size) {
+  switch (a->type) {
+  case GG_ARG_ARRAY: ggr_format(out, size, "gg_arg_array(%s)", a->v.array ? "..." : "NULL"); break;
+  case GG_ARG_I32: ggr_format(out, size, "gg_arg_i32(%d)", (int)a->v.i32); break;
+  case GG_ARG_U32: ggr_format(out, size, "gg_arg_u32(%u)", (unsigned)a->v.u32); break;
+  case GG_ARG_I64: ggr_format(out, size, "gg_arg_i64(%lld)", (long long)a->v.i64); break;
+  case GG_ARG_U64: ggr_format(out, size, "gg_arg_u64(%llu)", (unsigned long long)a->v.u64); break;
+  case GG_ARG_F32: ggr_format(out, size, "gg_arg_f32(%.9g)", (double)a->v.f32); break;
+  case GG_ARG_F64: ggr_format(out, size, "gg_arg_f64(%.17g)", a->v.f64); break;
+  case GG_ARG_F16: ggr_format(out, size, "gg_arg_f16(%.9g)", (double)a->v.f32); break;
+  case GG_ARG_BF16: ggr_format(out, size, "gg_arg_bf16(%.9g)", (double)a->v.f32); break;
+  default:
+    ggr_format(out, size, "a gg_arg of type %d, not made by a gg_arg_ constructor", (int)a->type);
+  }
+}
+
+/* f32 -> f16 bits, rounded to nearest, ties to even; -1 when a finite
+ * value rounds beyond the largest finite f16 (65504). */
+static int f32_to_f16(float f, uint16_t *out) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof x);
+  uint32_t sign = (x >> 16) & 0x8000u, e = (x >> 23) & 0xffu, m = x & 0x7fffffu;
+  if (e == 0xff) { /* infinity stays infinity; NaN stays a quiet NaN */
+    *out = (uint16_t)(sign | 0x7c00u | (m ? 0x200u | (m >> 13) : 0));
+    return 0;
+  }
+  int32_t exp = (int32_t)e - 127 + 15;
+  if (exp >= 31) return -1;
+  uint32_t h, rem, half;
+  if (exp <= 0) { /* an f16 subnormal (or zero): h units of 2^-24 */
+    if (exp < -10) return *out = (uint16_t)sign, 0;
+    uint32_t shift = (uint32_t)(14 - exp);
+    m |= 0x800000u;
+    h = m >> shift;
+    rem = m & ((1u << shift) - 1);
+    half = 1u << (shift - 1);
+  } else {
+    h = ((uint32_t)exp << 10) | (m >> 13);
+    rem = m & 0x1fffu;
+    half = 0x1000u;
+  }
+  if (rem > half || (rem == half && (h & 1))) h++; /* may carry into the exponent: still right */
+  if (h >= 0x7c00u) return -1;
+  *out = (uint16_t)(sign | h);
+  return 0;
+}
+
+/* f32 -> bf16 bits (the high half of the f32), rounded the same way. */
+static int f32_to_bf16(float f, uint16_t *out) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof x);
+  if ((x & 0x7f800000u) == 0x7f800000u) { /* infinity, or NaN kept quiet */
+    *out = (uint16_t)((x >> 16) | ((x & 0x7fffffu) ? 0x40u : 0));
+    return 0;
+  }
+  x += 0x7fffu + ((x >> 16) & 1);
+  if ((x & 0x7f800000u) == 0x7f800000u) return -1;
+  *out = (uint16_t)(x >> 16);
+  return 0;
+}
+
+/* An integer argument converted to a field of dtype t (i32, u32, i64,
+ * u64); -1 when its value does not fit. */
+static int int_fits(const gg_arg *a, gg_dtype t, char *field) {
+  int neg = 0;
+  uint64_t mag; /* the value's magnitude */
+  switch (a->type) {
+  case GG_ARG_I32: neg = a->v.i32 < 0; mag = neg ? 0u - (uint64_t)(int64_t)a->v.i32 : (uint64_t)a->v.i32; break;
+  case GG_ARG_I64: neg = a->v.i64 < 0; mag = neg ? 0u - (uint64_t)a->v.i64 : (uint64_t)a->v.i64; break;
+  case GG_ARG_U32: mag = a->v.u32; break;
+  default: mag = a->v.u64; break;
+  }
+  uint64_t bits = neg ? 0u - mag : mag; /* two's complement of the value */
+  switch (t) {
+  case GG_I32:
+    if (neg ? mag > UINT64_C(0x80000000) : mag > INT32_MAX) return -1;
+    { int32_t v = (int32_t)(int64_t)bits; memcpy(field, &v, 4); }
+    return 0;
+  case GG_U32:
+    if (neg || mag > UINT32_MAX) return -1;
+    { uint32_t v = (uint32_t)mag; memcpy(field, &v, 4); }
+    return 0;
+  case GG_I64:
+    if (neg ? mag > UINT64_C(0x8000000000000000) : mag > INT64_MAX) return -1;
+    memcpy(field, &bits, 8);
+    return 0;
+  case GG_U64:
+    if (neg) return -1;
+    memcpy(field, &mag, 8);
+    return 0;
+  default: return -1;
+  }
+}
+
+static const char *kind_word(gg_param_kind k) {
+  return k == GG_PARAM_EXTENT ? "an extent" : k == GG_PARAM_STRIDE ? "a stride" : "a scalar";
+}
+
 static gg_status pack_one(const gg_param_desc *p, const gg_arg *a, char *buf, char *err,
                           size_t err_size) {
+  char got[96];
+  describe_arg(a, got, sizeof got);
+  if ((unsigned)a->type - 1u > (unsigned)GG_ARG_BF16 - 1u)
+    return FAIL("parameter %s: got %s: make every argument with gg_arg_array(), gg_arg_i64(), "
+                "...", nm(p->name), got);
   switch (p->kind) {
   case GG_PARAM_VIEW: {
-    if (!a->is_array || !a->v.array)
-      return FAIL("parameter %s is a view: pass gg_arg_array()", nm(p->name));
+    if (a->type != GG_ARG_ARRAY)
+      return FAIL("parameter %s is a view of %s: pass gg_arg_array(), got %s", nm(p->name),
+                  dtype_nm(p->dtype), got);
+    if (!a->v.array)
+      return FAIL("parameter %s: NULL array (gg_arg_array(NULL)): pass an array from "
+                  "gg_array_alloc", nm(p->name));
     if (a->v.array->space == GG_SPACE_HOST)
       return FAIL("parameter %s: a host array is not visible to kernels; copy it to a device "
                   "array or allocate it mapped", nm(p->name));
@@ -57,18 +182,46 @@ static gg_status pack_one(const gg_param_desc *p, const gg_arg *a, char *buf, ch
   }
   case GG_PARAM_SCALAR:
   case GG_PARAM_EXTENT:
-  case GG_PARAM_STRIDE:
-    if (a->is_array) return FAIL("parameter %s is a value, not an array", nm(p->name));
-    if (p->kind == GG_PARAM_EXTENT && a->v.i64 < 0)
-      return FAIL("parameter %s: extent %lld is negative", nm(p->name), (long long)a->v.i64);
+  case GG_PARAM_STRIDE: {
+    /* extents and strides are i64 fields whatever the descriptor says */
+    gg_dtype t = p->kind == GG_PARAM_SCALAR ? p->dtype : GG_I64;
+    gg_arg_type want = arg_type_of(t);
+    char *field = buf + p->offset;
+    if (want == GG_ARG_NONE)
+      return FAIL("parameter %s: element type %d in the descriptor", nm(p->name), (int)p->dtype);
+    if (is_int_arg(want)) {
+      if (!is_int_arg(a->type))
+        return FAIL("parameter %s is %s of type %s: pass gg_arg_%s() (or another integer "
+                    "constructor whose value fits), got %s", nm(p->name), kind_word(p->kind),
+                    dtype_nm(t), dtype_nm(t), got);
+      if (int_fits(a, t, field))
+        return FAIL("parameter %s is %s of type %s: %s does not fit it", nm(p->name),
+                    kind_word(p->kind), dtype_nm(t), got);
+    } else {
+      if (a->type != want)
+        return FAIL("parameter %s is %s of type %s: pass gg_arg_%s(), got %s (floating-point "
+                    "values are never converted)", nm(p->name), kind_word(p->kind), dtype_nm(t),
+                    dtype_nm(t), got);
+      uint16_t h = 0;
+      if (want == GG_ARG_F16 || want == GG_ARG_BF16) {
+        if ((want == GG_ARG_F16 ? f32_to_f16 : f32_to_bf16)(a->v.f32, &h))
+          return FAIL("parameter %s is %s of type %s: %s is beyond its range (largest finite "
+                      "%s)", nm(p->name), kind_word(p->kind), dtype_nm(t), got,
+                      want == GG_ARG_F16 ? "65504" : "3.3895314e38");
+        memcpy(field, &h, 2);
+      } else {
+        memcpy(field, &a->v, want == GG_ARG_F32 ? 4 : 8);
+      }
+    }
+    int64_t v = p->kind == GG_PARAM_SCALAR ? 0 : read_i64(buf, p->offset);
+    if (p->kind == GG_PARAM_EXTENT && v < 0)
+      return FAIL("parameter %s: extent %lld is negative", nm(p->name), (long long)v);
     /* a stride of 0 would make distinct indices alias one element */
-    if (p->kind == GG_PARAM_STRIDE && a->v.i64 < 1)
+    if (p->kind == GG_PARAM_STRIDE && v < 1)
       return FAIL("parameter %s: stride %lld (strides are element counts >= 1)", nm(p->name),
-                  (long long)a->v.i64);
-    /* gg_arg keeps every value in the low bytes of a 64-bit union (x86-64,
-     * little endian), so copying the field's size takes the right value */
-    memcpy(buf + p->offset, &a->v, p->size);
+                  (long long)v);
     return GG_OK;
+  }
   default:
     return FAIL("parameter %s: unknown kind %d", nm(p->name), (int)p->kind);
   }

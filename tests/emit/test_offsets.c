@@ -19,6 +19,24 @@
 #include "tile_reduce16.h"
 #include "half_types.h"
 
+/* The typed API the headers declare: command ids in the persistent
+ * kernel's order, a typed starter for each command (same C types as its
+ * launcher), a typed launcher for a kernel with an f16 scalar (taken as a
+ * float), and no name stutter (module and kernel "saxpy": gg_saxpy_launch,
+ * GG_SAXPY_A). */
+_Static_assert(GG_PERSISTENT_THREE_LOOP_CMD_MATMUL32 == 0 && GG_PERSISTENT_THREE_LOOP_CMD_SUM1K == 1 &&
+               GG_PERSISTENT_THREE_LOOP_CMD_INC32K == 2 && GG_PERSISTENT_THREE_LOOP_NCOMMANDS == 3,
+               "command ids");
+_Static_assert(GG_SAXPY_A == 0 && GG_SAXPY_N == 3 && GG_SAXPY_NARGS == 4, "saxpy argument indices");
+static gg_status (*const saxpy_launch)(gg_kernel *, gg_stream *, float, gg_array *, gg_array *,
+                                       int64_t) = gg_saxpy_launch;
+static gg_status (*const sum1k_start)(gg_session *, int, uint64_t *, gg_array *, gg_array *) =
+    gg_persistent_three_start_sum1k;
+static gg_status (*const inc32k_start)(gg_session *, int, uint64_t *, gg_array *) =
+    gg_persistent_three_start_inc32k;
+static gg_status (*const hscale_launch)(gg_kernel *, gg_stream *, float, gg_array *, gg_array *,
+                                        int32_t, int64_t) = gg_half_types_launch_hscale;
+
 static int fails, checked;
 
 static void check(const gg_module_desc *m, int ki, const char *field, size_t off, size_t size,
@@ -55,6 +73,7 @@ static void check(const gg_module_desc *m, int ki, const char *field, size_t off
 
 int main(void)
 {
+  if (!saxpy_launch || !sum1k_start || !inc32k_start || !hscale_launch) return 1;
   CHECK(gg_module_saxpy) GG_SAXPY_ALL_FIELDS(FIELD) END;
   CHECK(gg_module_stencil2d_left) GG_STENCIL2D_LEFT_ALL_FIELDS(FIELD) END;
   CHECK(gg_module_matmul32) GG_MATMUL32_ALL_FIELDS(FIELD) END;

@@ -170,7 +170,7 @@ static void snippets(void) {
   m = load_text("order.lua",
                 "module { name = \"ord\", targets = { \"hip\" } }\n"
                 "kernel \"k\" { pattern = \"for\", range = { \"rows\", 1000 }, index = { \"r\", \"c\" },\n"
-                "  params = { { \"B\", \"f64[cols][rows]\", layout = \"stride\" }, { \"A\", \"f64[rows][1000]\", space = \"mapped\" } },\n"
+                "  params = { { \"B\", \"f64[cols][rows]\", layout = \"stride\" }, { \"A\", \"f64[rows][1000]\", space = \"mapped\", access = \"out\" } },\n"
                 "  body = 'A(r, c) = 1.0;' }\n");
   if (m && (k = kernel(m, "k"))) {
     CHECK(strcmp(m->name, "ord") == 0 && m->targets == GGI_TARGET_HIP && k->targets == GGI_TARGET_HIP);

@@ -1,0 +1,355 @@
+/* body_check.c - see body_check.h. */
+#include "body_check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- params written flat ---- */
+
+int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t size)
+{
+  list = lua_absindex(L, list);
+  if (lua_type(L, list) != LUA_TTABLE) return 0;
+  int first = lua_rawgeti(L, list, 1);
+  lua_pop(L, 1);
+  if (first != LUA_TSTRING) return 0;
+  /* The fix, when the list is all strings and an even number of them:
+   * each name and type pair in a table of its own. */
+  lua_Integer n = (lua_Integer)lua_rawlen(L, list);
+  char fix[400] = "";
+  size_t at = 0;
+  int ok = n >= 2 && n % 2 == 0 && n <= 16;
+  for (lua_Integer i = 1; ok && i <= n; i += 2) {
+    int t1 = lua_rawgeti(L, list, i), t2 = lua_rawgeti(L, list, i + 1);
+    const char *a = t1 == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+    const char *b = t2 == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    int w = a && b && strlen(a) < 70 && strlen(b) < 70
+                ? snprintf(fix + at, sizeof fix - at, "%s{ \"%s\", \"%s\" }", i > 1 ? ", " : "", a, b)
+                : -1;
+    lua_pop(L, 2);
+    if (w < 0 || (size_t)w >= sizeof fix - at) ok = 0;
+    else at += (size_t)w;
+  }
+  char shown[80], type[80];
+  lua_rawgeti(L, list, 1);
+  snprintf(shown, sizeof shown, "%s", lua_tostring(L, -1));
+  lua_pop(L, 1);
+  int t2 = lua_rawgeti(L, list, 2);
+  snprintf(type, sizeof type, "%s", t2 == LUA_TSTRING ? lua_tostring(L, -1) : "f32[n]");
+  lua_pop(L, 1);
+  if (ok)
+    snprintf(msg, size, "field '%s' is a list of { name, type } tables, one per %s; "
+             "%s[1] is the string \"%s\": write %s = { %s }", field,
+             strcmp(field, "scratch") == 0 ? "scratch view" : "parameter", field, shown, field, fix);
+  else
+    snprintf(msg, size, "field '%s' is a list of { name, type } tables, one per %s; "
+             "%s[1] is the string \"%s\": write %s = { { \"%s\", \"%s\" }, ... }", field,
+             strcmp(field, "scratch") == 0 ? "scratch view" : "parameter", field, shown, field,
+             shown, type);
+  return 1;
+}
+
+/* ---- the body scan ---- */
+
+static int is_id0(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_id(char c) { return is_id0(c) || is_digit(c); }
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+typedef enum tok { T_END, T_SPACE, T_COMMENT, T_LITERAL, T_NUMBER, T_IDENT, T_PUNCT } tok;
+
+/* A raw string R"delim( ... )delim" whose prefix identifier is [a, p)
+ * and whose '"' is at p: its end, or 0 when [a, p) is no raw prefix. */
+static size_t raw_end(const char *s, size_t n, size_t a, size_t p)
+{
+  static const char *const prefixes[] = {"R", "LR", "uR", "UR", "u8R", NULL};
+  int raw = 0;
+  for (int i = 0; prefixes[i]; i++)
+    raw |= strlen(prefixes[i]) == p - a && memcmp(prefixes[i], s + a, p - a) == 0;
+  if (!raw || p >= n || s[p] != '"') return 0;
+  size_t d = p + 1;
+  while (d < n && d - p <= 17 && s[d] != '(') d++;
+  if (d >= n || s[d] != '(') return 0; /* malformed: the compiler says so */
+  size_t dlen = d - p - 1;
+  for (size_t q = d + 1; q + dlen + 1 < n; q++)
+    if (s[q] == ')' && memcmp(s + q + 1, s + p + 1, dlen) == 0 && s[q + 1 + dlen] == '"')
+      return q + 2 + dlen;
+  return n;
+}
+
+/* The token at p (p < n) as the preprocessor splits text: its kind and
+ * its end.  Unterminated comments and literals end the text. */
+static size_t token(const char *s, size_t n, size_t p, tok *kind)
+{
+  char c = s[p];
+  if (is_space(c) || (c == '\\' && p + 1 < n && (s[p + 1] == '\n' || s[p + 1] == '\r'))) {
+    *kind = T_SPACE;
+    return p + (c == '\\' ? 2 : 1);
+  }
+  if (c == '/' && p + 1 < n && s[p + 1] == '/') {
+    *kind = T_COMMENT;
+    while (p < n && s[p] != '\n') p++;
+    return p;
+  }
+  if (c == '/' && p + 1 < n && s[p + 1] == '*') {
+    *kind = T_COMMENT;
+    for (p += 2; p + 1 < n && !(s[p] == '*' && s[p + 1] == '/'); p++) {}
+    return p + 1 < n ? p + 2 : n;
+  }
+  if (c == '"' || c == '\'') {
+    *kind = T_LITERAL;
+    for (p++; p < n && s[p] != c && s[p] != '\n'; p++)
+      if (s[p] == '\\' && p + 1 < n) p++;
+    return p < n && s[p] == c ? p + 1 : p;
+  }
+  if (is_digit(c) || (c == '.' && p + 1 < n && is_digit(s[p + 1]))) { /* pp-number */
+    *kind = T_NUMBER;
+    for (p++; p < n; p++) {
+      char d = s[p];
+      if ((d == '+' || d == '-') && strchr("eEpP", s[p - 1])) continue;
+      if (d == '\'' && p + 1 < n && is_id(s[p + 1])) continue; /* 1'000 */
+      if (!is_id(d) && d != '.') break;
+    }
+    return p;
+  }
+  if (is_id0(c)) {
+    size_t e = p;
+    while (e < n && is_id(s[e])) e++;
+    size_t r = raw_end(s, n, p, e);
+    *kind = r ? T_LITERAL : T_IDENT;
+    return r ? r : e;
+  }
+  *kind = T_PUNCT;
+  if ((c == '+' || c == '-') && p + 1 < n && s[p + 1] == c) return p + 2; /* ++ -- */
+  return p + 1;
+}
+
+/* The next token at or after p that is not space or a comment. */
+static size_t skip_space(const char *s, size_t n, size_t p)
+{
+  while (p < n) {
+    tok k;
+    size_t e = token(s, n, p, &k);
+    if (k != T_SPACE && k != T_COMMENT) break;
+    p = e;
+  }
+  return p;
+}
+
+typedef struct view {
+  const ggi_param *p;
+  int read_only; /* a params view with access = "in" */
+  int off;       /* #define'd or #undef'd by the text: no longer the view's macro */
+} view;
+
+typedef struct scan {
+  const char *s;
+  size_t n;
+  int base_line;
+  view *v;
+  int nv;
+  const char *where; /* "body", "value" */
+  int *line;
+  char *msg;
+  size_t size;
+} scan;
+
+static view *find_view(scan *sc, const char *id, size_t len)
+{
+  for (int i = 0; i < sc->nv; i++)
+    if (strlen(sc->v[i].p->name) == len && memcmp(sc->v[i].p->name, id, len) == 0) return &sc->v[i];
+  return NULL;
+}
+
+/* The text [a, b) with its runs of white space made one space, shortened
+ * to fit, for messages. */
+static void excerpt(const scan *sc, size_t a, size_t b, char *out, size_t size)
+{
+  size_t k = 0;
+  int space = 0, cut = 0;
+  for (size_t i = a; i < b && !cut; i++) {
+    char c = sc->s[i];
+    if (is_space(c)) {
+      space = k > 0;
+      continue;
+    }
+    if (k + space + 5 > size) cut = 1;
+    else {
+      if (space) out[k++] = ' ';
+      out[k++] = c;
+      space = 0;
+    }
+  }
+  if (cut) memcpy(out + k, "...", 3), k += 3;
+  out[k] = 0;
+}
+
+/* "f32[n][4]" */
+static void type_text(const ggi_param *p, char *out, size_t size)
+{
+  static const char *const names[] = {"i32", "u32", "i64", "u64", "f32", "f64", "f16", "bf16"};
+  size_t k = (size_t)snprintf(out, size, "%s", (unsigned)p->dtype < 8 ? names[p->dtype] : "?");
+  for (int r = 0; r < p->rank && k < size; r++) {
+    int w = p->ext[r].name ? snprintf(out + k, size - k, "[%s]", p->ext[r].name)
+                           : snprintf(out + k, size - k, "[%lld]", (long long)p->ext[r].value);
+    if (w < 0) break;
+    k += (size_t)w;
+  }
+}
+
+/* The call whose '(' is at p: the index of its ')' (n when unbalanced)
+ * and its macro arguments, counted as the preprocessor does: commas
+ * outside nested parentheses (brackets and braces do not nest), none for
+ * an empty call. */
+static size_t call_end(const scan *sc, size_t p, int *nargs)
+{
+  int depth = 0, commas = 0, blank = 1;
+  for (size_t i = p; i < sc->n;) {
+    tok k;
+    size_t e = token(sc->s, sc->n, i, &k);
+    char c = sc->s[i];
+    if (k == T_PUNCT && c == '(') depth++;
+    else if (k == T_PUNCT && c == ')' && --depth == 0) {
+      *nargs = blank ? 0 : commas + 1;
+      return i;
+    } else if (k == T_PUNCT && c == ',' && depth == 1) commas++;
+    if (i > p && k != T_SPACE && k != T_COMMENT) blank = 0;
+    i = e;
+  }
+  return sc->n;
+}
+
+/* The assignment operator at p (=, op=, <<=, >>=, ++, --), or NULL. */
+static const char *assign_at(const scan *sc, size_t p)
+{
+  static const char *const ops[] = {"<<=", ">>=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=",
+                                    "|=", "^=", NULL};
+  const char *s = sc->s + p;
+  size_t left = sc->n - p;
+  for (int i = 0; ops[i]; i++)
+    if (left >= strlen(ops[i]) && memcmp(s, ops[i], strlen(ops[i])) == 0) return ops[i];
+  if (left >= 1 && s[0] == '=' && !(left >= 2 && s[1] == '=')) return "=";
+  return NULL;
+}
+
+static int report(scan *sc, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int report(scan *sc, size_t at, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(sc->msg, sc->size, fmt, ap);
+  va_end(ap);
+  int line = sc->base_line;
+  for (size_t i = 0; i < at && i < sc->n; i++) line += sc->s[i] == '\n';
+  *sc->line = line;
+  return -1;
+}
+
+/* View v named at [a, b); incdec: the ++ or -- just before it, or NULL. */
+static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *incdec)
+{
+  const ggi_param *p = v->p;
+  static const char *const idx[] = {"(i)", "(i, j)", "(i, j, k)"};
+  size_t open = skip_space(sc->s, sc->n, b);
+  if (open >= sc->n || sc->s[open] != '(') return 0; /* not the macro: the compiler's business */
+  int nidx;
+  size_t close = call_end(sc, open, &nidx);
+  if (close >= sc->n) return 0; /* unbalanced: the compiler says where */
+  char call[80], type[64];
+  const char *good = p->rank >= 1 && p->rank <= 3 ? idx[p->rank - 1] : "(...)";
+  type_text(p, type, sizeof type);
+  size_t next = skip_space(sc->s, sc->n, close + 1);
+  if (next < sc->n && sc->s[next] == '(') {
+    int more;
+    size_t end = call_end(sc, next, &more);
+    excerpt(sc, a, end < sc->n ? end + 1 : sc->n, call, sizeof call);
+    return report(sc, a, "view \"%s\" (%s) is indexed in two calls in the %s, %s: a view takes "
+                  "its %d ind%s in one call, as in %s%s", p->name, type, sc->where, call, p->rank,
+                  p->rank == 1 ? "ex" : "ices", p->name, good);
+  }
+  excerpt(sc, a, close + 1, call, sizeof call);
+  if (nidx != p->rank)
+    return report(sc, a, "view \"%s\" has rank %d (%s), but %s in the %s gives it %d ind%s: "
+                  "index it as in %s%s", p->name, p->rank, type, call, sc->where, nidx,
+                  nidx == 1 ? "ex" : "ices", p->name, good);
+  if (!v->read_only) return 0;
+  const char *op = next < sc->n ? assign_at(sc, next) : NULL;
+  char what[100];
+  if (incdec) snprintf(what, sizeof what, "%s%s", incdec, call);
+  else if (op && (op[0] == '+' || op[0] == '-') && op[1] == op[0]) snprintf(what, sizeof what, "%s%s", call, op);
+  else if (op) snprintf(what, sizeof what, "%s %s ...", call, op);
+  else return 0;
+  return report(sc, a, "the %s writes view \"%s\" (%s), which is declared access = \"in\" (read "
+                "only): declare it access = \"out\" or \"inout\" to write it", sc->where, p->name,
+                what);
+}
+
+/* The preprocessor directive whose '#' is at p: #define or #undef of a
+ * view turns its check off.  Returns the end of the directive. */
+static size_t directive(scan *sc, size_t p)
+{
+  size_t q = skip_space(sc->s, sc->n, p + 1), w = q;
+  while (w < sc->n && is_id(sc->s[w])) w++;
+  if ((w - q == 6 && memcmp(sc->s + q, "define", 6) == 0) ||
+      (w - q == 5 && memcmp(sc->s + q, "undef", 5) == 0)) {
+    size_t a = skip_space(sc->s, sc->n, w), b = a;
+    while (b < sc->n && is_id(sc->s[b])) b++;
+    view *v = b > a ? find_view(sc, sc->s + a, b - a) : NULL;
+    if (v) v->off = 1;
+  }
+  for (; w < sc->n && sc->s[w] != '\n'; w++) /* to the end of the line and its continuations */
+    if (sc->s[w] == '\\' && w + 1 < sc->n && sc->s[w + 1] == '\n') w++;
+  return w;
+}
+
+static int scan_text(scan *sc, const char *text, int base_line, const char *where)
+{
+  sc->s = text;
+  sc->n = strlen(text);
+  sc->base_line = base_line;
+  sc->where = where;
+  for (int i = 0; i < sc->nv; i++) sc->v[i].off = 0;
+  int line_start = 1;
+  const char *incdec = NULL; /* the last token, when it was ++ or -- */
+  for (size_t p = 0; p < sc->n;) {
+    tok k;
+    size_t e = token(sc->s, sc->n, p, &k);
+    if (k == T_SPACE || k == T_COMMENT) {
+      for (size_t i = p; i < e; i++) line_start |= sc->s[i] == '\n';
+      p = e;
+      continue;
+    }
+    if (k == T_PUNCT && sc->s[p] == '#' && line_start) {
+      p = directive(sc, p);
+      continue;
+    }
+    line_start = 0;
+    if (k == T_IDENT) {
+      view *v = find_view(sc, sc->s + p, e - p);
+      if (v && !v->off && check_use(sc, v, p, e, incdec)) return -1;
+    }
+    incdec = k == T_PUNCT && e - p == 2 ? (sc->s[p] == '+' ? "++" : "--") : NULL;
+    p = e;
+  }
+  return 0;
+}
+
+int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size)
+{
+  int nv = kn->nparams + kn->nscratch, rc = 0;
+  view *v = calloc((size_t)(nv ? nv : 1), sizeof *v);
+  if (!v) return 0; /* the check is a courtesy: the compiler still reports */
+  scan sc = {.v = v, .line = line, .msg = msg, .size = size};
+  for (int i = 0; i < kn->nparams; i++)
+    if (kn->params[i].kind == GG_PARAM_VIEW && kn->params[i].rank >= 1)
+      v[sc.nv].read_only = kn->params[i].access == GG_ACCESS_IN, v[sc.nv++].p = &kn->params[i];
+  for (int i = 0; i < kn->nscratch; i++) /* scratch: shared memory the team writes */
+    if (kn->scratch[i].kind == GG_PARAM_VIEW && kn->scratch[i].rank >= 1) v[sc.nv++].p = &kn->scratch[i];
+  if (kn->body) rc = scan_text(&sc, kn->body, kn->body_line, "body");
+  for (int i = 0; rc == 0 && i < kn->nvalues; i++)
+    if (kn->values[i]) rc = scan_text(&sc, kn->values[i], kn->value_line, "value");
+  free(v);
+  return rc;
+}

@@ -1,0 +1,40 @@
+/*
+ * body_check.h - mistakes in a kernel's declaration and text that the
+ * loader can name at the workload's file:line, before a GPU compiler
+ * reports them in its own words (or not at all).
+ *
+ *   - a params (or scratch) list written flat, { "x", "f64[n]" }, instead
+ *     of a list of { name, type } tables;
+ *   - a body (or value) that writes a view declared access = "in":
+ *     V(...) followed by an assignment (=, +=, ..., <<=, >>=) or by ++ / --,
+ *     or preceded by ++ / --;
+ *   - a view indexed with a number of indices other than its rank,
+ *     V(i, j) on a rank-1 view, or indexed in two calls, V(i)(j).
+ *
+ * Views reach a body as function-like macros (V(i0, ...)), so the body
+ * scan follows the preprocessor: it skips comments, string and character
+ * literals (raw strings too) and pp-numbers, and counts a call's indices
+ * as the macro does, by the commas outside any nested parentheses.  A
+ * body that #defines or #undefs a view's name is not checked for that
+ * name after that line.  Anything the scan reports is an error the
+ * compiler would also report, so no body that compiles is refused.
+ */
+#ifndef GGI_BODY_CHECK_H
+#define GGI_BODY_CHECK_H
+
+#include <stddef.h>
+
+#include <lua.h>
+
+#include "ir.h"
+
+/* The list at stack index `list` (the value of field `field`, "params"
+ * or "scratch") written flat: its first element is a string.  Returns 1
+ * with msg = why and what to write instead, else 0. */
+int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t size);
+
+/* Kernel kn's body and values.  Returns 0, or -1 with *line set to the
+ * file line of the mistake and msg to what is wrong and what to write. */
+int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size);
+
+#endif

@@ -1,0 +1,28 @@
+-- Bodies the loader's view scan (gen/body_check.c) must accept, each one
+-- compiling: views named in comments, strings, character literals and raw
+-- strings; comparisons; nested calls, casts and comma expressions inside
+-- an index; ++ and + next to a read; a lambda; a view name the body
+-- #undefs and #defines as a macro of its own.
+module { name = "body_ok", targets = { "cuda", "hip" } }
+
+kernel "tricky" {
+  pattern = "for", range = { "n", "m" }, index = { "i", "j" },
+  params  = { { "x", "f32[n]" }, { "a", "f32[n][m]", access = "inout" }, { "c", "i32[n]" } },
+  body    = [[
+    // x(i) = 1; x(i, j) = 2; a(i)(j) = 3;
+    /* x(i)++; a(i) */
+    const char *s = "x(i) = 3, a(i)(j)"; (void)s;
+    const char *r = R"raw(x(i) = 1; a(i))raw"; (void)r;
+    const char q = '('; (void)q;
+    if (x(i) == 1.0f || x (i) <= 2.0f || x(i) >= 3.0f || x(i) != 4.0f) a(i, j) = 0;
+    a((i < j ? i : (long long)j), j) += x((j, i)) * (float)c(i % 2);
+    float t = x(i) < 0 ? -x(i) : +x(i);
+    int k = c(i)+ +1; k += 1'000 + c(
+        i);
+    auto f = [&](long long p) { return x(p); };
+    a(i, j) = a(i, j) + f(i) + t + (float)k;
+#undef x
+#define x(p, q) ((p) + (q))
+    a(i, j) += (float)x(1, 2);
+  ]],
+}
