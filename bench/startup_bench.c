@@ -62,7 +62,7 @@ static double load_once(gg_context *ctx, const gg_module_desc *desc, gg_module *
   gg_status st = gg_module_load(ctx, desc, m);
   double t = bench_now_us() - t0;
   if (st) {
-    fprintf(stderr, "module load: %s: %s\n", gg_strerror(st), gg_last_error(ctx));
+    fprintf(stderr, "module load: %s: %s\n", gg_strerror(st), gg_error_detail());
     exit(1);
   }
   return t / 1000.0;
@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
   gg_status st = gg_context_open(&ctx, NULL);
   double open_ms = (bench_now_us() - t0) / 1000.0;
   if (st) {
-    printf("no GPU: %s\n", gg_last_open_error());
+    printf("no GPU: %s\n", gg_error_detail());
     return 77;
   }
   char device[300];
