@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "gg.h"
-#include "internal.h"
 #include "stats.h"
 
 enum { NK = 10, WARM_RUNS = 30 };
@@ -91,7 +90,9 @@ int main(int argc, char **argv) {
 
   gg_module *m;
   double cold_ms = load_once(ctx, &desc, &m);
-  double cold_compile_ms = m->compile_ms;
+  gg_module_info info;
+  if (gg_module_info_get(m, &info)) return 1;
+  double cold_compile_ms = info.compile_ms;
   gg_module *again;
   double mem_ms = load_once(ctx, &desc, &again);
   gg_module_free(again);
@@ -106,7 +107,8 @@ int main(int argc, char **argv) {
     if (gg_context_open(&ctx, NULL)) return 1;
     bench_stats_add(&opens, (bench_now_us() - t0) / 1000.0);
     bench_stats_add(&warm, load_once(ctx, &desc, &m));
-    all_hits &= m->from_cache && ctx->rtc == NULL;
+    if (gg_module_info_get(m, &info)) return 1;
+    all_hits &= info.from_disk_cache && !info.opened_compiler;
     gg_context_free(ctx);
   }
 
