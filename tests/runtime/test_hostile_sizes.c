@@ -164,7 +164,7 @@ static void test_launch(void) {
   CHECK(gg_array_alloc(ctx, GG_SPACE_DEVICE, 16, &x) == GG_OK);
   CHECK(gg_array_alloc(ctx, GG_SPACE_DEVICE, 1000, &big) == GG_OK);
 
-  /* the case: n = 2^62 over a 16-byte array */
+  /* n = 2^62 over a 16-byte array: n * 4 bytes wraps to 0 */
   gg_arg a[2] = {gg_arg_array(x), gg_arg_i64(INT64_C(1) << 62)};
   fake.launches = 0;
   CHECK(gg_launch(vec, NULL, a, 2) == GG_ERR_INVALID);
