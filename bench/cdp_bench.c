@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
   gg_context *ctx;
   gg_status st = gg_context_open(&ctx, NULL);
   if (st) {
-    printf("cdp_bench: no GPU: %s\n", gg_last_open_error());
+    printf("cdp_bench: no GPU: %s\n", gg_error_detail());
     return st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE ? 0 : 1;
   }
   printf("device: %s (%s), %d SMs; %d iterations per row (+%d warm-up)\n",

@@ -31,7 +31,7 @@ static int iters = 3000;
     gg_status st_ = (call);                                                                \
     if (st_) {                                                                             \
       fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
-              ctx ? gg_last_error(ctx) : gg_last_open_error());                            \
+              gg_error_detail());                            \
       exit(1);                                                                             \
     }                                                                                      \
   } while (0)
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
   if (argc > 1) iters = atoi(argv[1]);
   if (iters < 100) iters = 100;
   if (gg_context_open(&ctx, NULL)) {
-    fprintf(stderr, "no GPU: %s\n", gg_last_open_error());
+    fprintf(stderr, "no GPU: %s\n", gg_error_detail());
     return 77;
   }
   gg_module *mod;
@@ -124,8 +124,7 @@ int main(int argc, char **argv)
       CHECKG(gg_kernel_get(mod, fname, &fk));
       const gg_kernel_desc *kd = gg_kernel_describe(fk);
       unsigned char packed[128];
-      char err[256];
-      CHECKG(gg_pack_args(kd, a, 3, packed, sizeof packed, err, sizeof err));
+      CHECKG(gg_pack_args(kd, a, 3, packed, sizeof packed));
       for (int l = 0; l < 4; l++) {
         if (l == 3 && z == 1) continue; /* 1M on one block: not a fit */
         gg_session_options opt = {0};
@@ -135,7 +134,7 @@ int main(int argc, char **argv)
         gg_status ost = gg_session_open(mod, l < 3 ? "whole" : "one", &opt, &se);
         if (ost) {
           printf("S=%d frame %s: not run: %s\n", s, l < 3 ? "many_blocks" : "one_block",
-                 gg_last_error(ctx));
+                 gg_error_detail());
           continue;
         }
         int cmd;
@@ -146,7 +145,7 @@ int main(int argc, char **argv)
           gg_session_start_packed(se, cmd, packed, kd->args_size, NULL);
           gg_status ws = gg_session_wait(se, WAIT_NS);
           if (ws) {
-            fprintf(stderr, "frame %s: %s\n", fname, gg_session_error(se));
+            fprintf(stderr, "frame %s: %s\n", fname, gg_error_detail());
             return 1;
           }
           if (i >= iters / 10) bench_stats_add(&st, bench_now_us() - t0);

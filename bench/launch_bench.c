@@ -35,7 +35,7 @@ static const gg_kernel_desc kd = {.name = "nop", .symbol = "gg_nop", .rank = 1,
   .range = {{0, 2}}, .block_size = 256, .items_per_thread = 1, .args_size = 24,
   .args_align = 8, .nparams = 3, .params = params};
 
-#define CHECKG(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s: %s: %s\n", #call, gg_strerror(st_), gg_last_error(ctx)); return 1; } } while (0)
+#define CHECKG(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s: %s: %s\n", #call, gg_strerror(st_), gg_error_detail()); return 1; } } while (0)
 
 int main(int argc, char **argv) {
   int iters = argc > 1 ? atoi(argv[1]) : 20000;
@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
   if (iters < 64) iters = 64;
   gg_context *ctx;
   if (gg_context_open(&ctx, NULL)) {
-    printf("no GPU: %s\n", gg_last_open_error());
+    printf("no GPU: %s\n", gg_error_detail());
     return 77;
   }
   if (gg_context_backend(ctx) != GG_BACKEND_CUDA) {
@@ -69,8 +69,7 @@ int main(int argc, char **argv) {
   gg_arg args[] = {gg_arg_f32(1.0f), gg_arg_array(y), gg_arg_i64(n)};
   /* what gg_launch does, done once by hand for the bare call */
   unsigned char packed[24] __attribute__((aligned(16)));
-  char err[200];
-  if (gg_pack_args(&kd, args, 3, packed, sizeof packed, err, sizeof err)) return 1;
+  if (gg_pack_args(&kd, args, 3, packed, sizeof packed)) return 1;
   void *kparams[] = {packed};
   void *fn = gg_kernel_native_function(k), *stream = gg_stream_native(s);
   unsigned grid = (unsigned)((n + 255) / 256);
@@ -115,7 +114,7 @@ int main(int argc, char **argv) {
     bench_stats_add(&g_rt, t1 - t0);
     bench_stats_add(&b_rt, t2 - t1);
   }
-  if (bad) fprintf(stderr, "some launches failed: %s\n", gg_last_error(ctx));
+  if (bad) fprintf(stderr, "some launches failed: %s\n", gg_error_detail());
 
   char device[300];
   snprintf(device, sizeof device, "%s (%s)", gg_context_device_name(ctx), gg_context_arch(ctx));

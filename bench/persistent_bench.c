@@ -86,7 +86,7 @@ static gg_context *ctx;
 static const char *hist_path;
 
 #define DIE(...) do { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
-#define CHECKG(call) do { gg_status st_ = (call); if (st_) DIE("%s: %s: %s", #call, gg_strerror(st_), gg_last_error(ctx)); } while (0)
+#define CHECKG(call) do { gg_status st_ = (call); if (st_) DIE("%s: %s: %s", #call, gg_strerror(st_), gg_error_detail()); } while (0)
 #define CHECKCU(call) do { int r_ = (call); if (r_) DIE("%s: CUDA error %d", #call, r_); } while (0)
 
 static void add_row(const char *w, const char *mode, bench_stats *s)
@@ -147,7 +147,7 @@ static void session_row(const char *w, gg_module *mod, const char *pname, const 
   gg_session_options opt = {.buffering = 1, .stats_frames = (uint64_t)iters};
   gg_status st = gg_session_open(mod, pname, &opt, &se);
   if (st) {
-    printf("%-12s %-34s not run: %s\n", w, pname, gg_last_error(ctx));
+    printf("%-12s %-34s not run: %s\n", w, pname, gg_error_detail());
     return;
   }
   bench_stats s;
@@ -162,7 +162,7 @@ static void session_row(const char *w, gg_module *mod, const char *pname, const 
     gg_status ws = gg_session_wait(se, 1000000000);
     bench_stats_add(&s, bench_now_us() - t0);
     if (ws)
-      DIE("%s: %s", pname, gg_session_error(se));
+      DIE("%s: %s", pname, gg_error_detail());
   }
   char mode[64];
   const hm_persistent *h = NULL;
@@ -295,7 +295,7 @@ int main(int argc, char **argv)
   const char *md_path = argc > 2 ? argv[2] : NULL;
   hist_path = argc > 4 ? argv[4] : NULL;
   if (gg_context_open(&ctx, NULL)) {
-    printf("no GPU: %s\n", gg_last_open_error());
+    printf("no GPU: %s\n", gg_error_detail());
     return 77;
   }
   if (gg_context_backend(ctx) != GG_BACKEND_CUDA) {
@@ -316,11 +316,8 @@ int main(int argc, char **argv)
       !cu.graph_launch)
     DIE("libcuda lacks an entry point this bench needs");
   FILE *csv = bench_csv_open(argc > 3 ? argv[3] : "persistent_bench.csv");
-  char msg[256];
-  gg_rt_pin_cpu(2, msg, sizeof msg);
-  printf("real-time: %s; ", msg);
-  gg_rt_fifo(50, msg, sizeof msg);
-  printf("%s\n", msg);
+  printf("real-time: %s; ", gg_rt_pin_cpu(2) ? gg_error_detail() : "pinned to CPU 2");
+  printf("%s\n", gg_rt_fifo(50) ? gg_error_detail() : "SCHED_FIFO");
   printf("device: %s (%s), %d SMs; %d iterations per row\n\n", gg_context_device_name(ctx),
          gg_context_arch(ctx), gg_context_sm_count(ctx), iters);
 

@@ -1,4 +1,4 @@
-# Reductions and scans vs CUB (engineer "reduce").  reduce_bench itself is
+# Reductions and scans vs CUB.  reduce_bench itself is
 # made by the glob in CMakeLists.txt; this adds its generated module and,
 # where CMake finds a CUDA compiler (the GPU machine), CUB built with nvcc.
 include(${PROJECT_SOURCE_DIR}/tests/reduce/module.cmake)

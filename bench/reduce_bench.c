@@ -40,7 +40,7 @@ static FILE *csv;
 
 static void die(const char *what, gg_status s)
 {
-  fprintf(stderr, "reduce_bench: %s: %s: %s\n", what, gg_strerror(s), gg_last_error(ctx));
+  fprintf(stderr, "reduce_bench: %s: %s: %s\n", what, gg_strerror(s), gg_error_detail());
   exit(1);
 }
 
@@ -235,7 +235,7 @@ int main(int argc, char **argv)
   }
   gg_status s = gg_context_open(&ctx, NULL);
   if (s) {
-    printf("no GPU: %s\n", gg_last_open_error());
+    printf("no GPU: %s\n", gg_error_detail());
     return 77;
   }
   if ((s = gg_module_load(ctx, &gg_module_reduce_bench, &mod))) die("module", s);

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "gg.h"
-#include "internal.h"
 #include "stats.h"
 
 enum { NK = 10, WARM_RUNS = 30 };
@@ -62,7 +61,7 @@ static double load_once(gg_context *ctx, const gg_module_desc *desc, gg_module *
   gg_status st = gg_module_load(ctx, desc, m);
   double t = bench_now_us() - t0;
   if (st) {
-    fprintf(stderr, "module load: %s: %s\n", gg_strerror(st), gg_last_error(ctx));
+    fprintf(stderr, "module load: %s: %s\n", gg_strerror(st), gg_error_detail());
     exit(1);
   }
   return t / 1000.0;
@@ -82,7 +81,7 @@ int main(int argc, char **argv) {
   gg_status st = gg_context_open(&ctx, NULL);
   double open_ms = (bench_now_us() - t0) / 1000.0;
   if (st) {
-    printf("no GPU: %s\n", gg_last_open_error());
+    printf("no GPU: %s\n", gg_error_detail());
     return 77;
   }
   char device[300];
@@ -91,7 +90,9 @@ int main(int argc, char **argv) {
 
   gg_module *m;
   double cold_ms = load_once(ctx, &desc, &m);
-  double cold_compile_ms = m->compile_ms;
+  gg_module_info info;
+  if (gg_module_info_get(m, &info)) return 1;
+  double cold_compile_ms = info.compile_ms;
   gg_module *again;
   double mem_ms = load_once(ctx, &desc, &again);
   gg_module_free(again);
@@ -106,7 +107,8 @@ int main(int argc, char **argv) {
     if (gg_context_open(&ctx, NULL)) return 1;
     bench_stats_add(&opens, (bench_now_us() - t0) / 1000.0);
     bench_stats_add(&warm, load_once(ctx, &desc, &m));
-    all_hits &= m->from_cache && ctx->rtc == NULL;
+    if (gg_module_info_get(m, &info)) return 1;
+    all_hits &= info.from_disk_cache && !info.opened_compiler;
     gg_context_free(ctx);
   }
 

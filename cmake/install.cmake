@@ -60,8 +60,8 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/bench/plot_latency.py)
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/bench/plot_latency.py
           DESTINATION ${CMAKE_INSTALL_DATADIR}/gpugen)
 endif()
-if(EXISTS ${PROJECT_SOURCE_DIR}/doc/gpugen.1)
-  install(FILES ${PROJECT_SOURCE_DIR}/doc/gpugen.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+if(EXISTS ${PROJECT_SOURCE_DIR}/docs/gpugen.1)
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/gpugen.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 endif()
 
 # ---- the CMake package ----

@@ -1,5 +1,5 @@
 -- sum1k: the sum of 1024 floats, the extent fixed at generation time.
--- The 1024-element frame of the latency goal in DESIGN.md.
+-- The 1024-element frame whose latency the persistent benchmarks measure.
 kernel "sum1k" {
   pattern = "reduce",
   range   = { 1024 },

@@ -3,13 +3,47 @@
  * cache the binaries, move data explicitly, and dispatch.
  *
  * Style: opaque handles with _open/_free pairs; every fallible call returns
- * a gg_status; gg_strerror() names the code and gg_last_error() gives the
- * detail of the last failure on a context (for a compile error: the
- * compiler's log, whose lines point into the workload file).  Handles may
- * be NULL: a call returning a status then gives GG_ERR_INVALID, the others
- * a neutral value (NULL, 0, ""), frees do nothing.  Nothing here
- * copies or synchronizes behind your back: the calls that move data or wait
- * say so in their names.
+ * a gg_status, gg_strerror() names the code and gg_error_detail() says
+ * what went wrong (below).  Handles may be NULL: a call returning a status
+ * then gives GG_ERR_INVALID, the others a neutral value (NULL, 0, ""),
+ * frees do nothing.  Nothing here copies or synchronizes behind your back:
+ * the calls that move data or wait say so in their names.
+ *
+ * Errors.  When a call returns a status other than GG_OK it has written
+ * the detail of that failure to a buffer of the calling thread, and
+ * gg_error_detail() returns it: one line (for a compile error: a line,
+ * then the compiler's log, whose lines point into the workload file).
+ * Read it on the same thread right after the failing call; any later
+ * gg_ / gg_session_ / gg_rt_ call on that thread may replace it (calls
+ * that succeed usually leave it alone, but do not rely on it).  It is
+ * per thread, not per handle, because handles are shared between threads
+ * (one context serves launches from many threads): two threads that fail
+ * at the same time each read their own detail.  This is the only way the
+ * runtime reports details; gg_compile also hands the log in its result.
+ *
+ * Threads.  The runtime takes no locks; what may run at the same time:
+ *   - gg_context: gg_context_open and gg_context_free, gg_module_load,
+ *     gg_module_load_rdc and gg_module_free change the context's list of
+ *     modules: call them from one thread at a time per context (and not
+ *     while other threads use that context's modules).  Every other call
+ *     on a context and on what it holds - gg_kernel_get, launches, graphs,
+ *     arrays, copies, streams, events, gg_device_sync, the getters - may
+ *     run from any threads at once (each thread makes the context current
+ *     for itself), as long as no thread frees an object another uses.
+ *   - gg_kernel: a kernel with a workspace or a launch sequence (hidden
+ *     params: reductions, scans) shares that workspace between its
+ *     launches, so launches of the same such kernel must not overlap on
+ *     the device: launch it from one stream, or sync between.  Other
+ *     kernels may be launched from any threads on any streams at once.
+ *   - gg_stream, gg_event, gg_graph: usable from any thread; the order of
+ *     work on one stream is the order in which the calls were made.
+ *   - gg_session (gg_session.h): one thread at a time drives a session
+ *     (start, wait, run, heartbeat, terminate, statistics: a single
+ *     producer of frames); several sessions may be driven from several
+ *     threads.  While a session runs, gg_device_sync on its context is
+ *     refused and some calls wait for it: gg_session.h lists them.
+ *   - gg_pack_args, gg_compile, the gg_module_desc_* listing and
+ *     gg_strerror touch no shared state: any thread, any time.
  */
 #ifndef GG_H
 #define GG_H
@@ -37,7 +71,7 @@ typedef enum gg_status {
   GG_ERR_KERNEL_FAULT = -10,  /* the kernel trapped or faulted; context is lost */
   GG_ERR_CACHE = -11,         /* cache problem (reported, then worked around) */
   GG_ERR_IO = -12,
-  GG_ERR_BACKEND = -13,       /* any other driver error (detail in last error) */
+  GG_ERR_BACKEND = -13,       /* any other driver error (gg_error_detail names it) */
   GG_ERR_NOT_FOUND = -14,     /* no kernel / command of that name */
   GG_ERR_STATE = -15          /* call not valid in the object's current state */
 } gg_status;
@@ -90,12 +124,12 @@ typedef struct gg_context_options {
   int verbose;              /* 1: report cache misses, corrupt entries, ... on stderr */
 } gg_context_options;
 
+/* The detail of the calling thread's last failure (never NULL; "" before
+ * any): see "Errors" above. */
+const char *gg_error_detail(void);
+
 gg_status gg_context_open(gg_context **out, const gg_context_options *opt /* NULL = defaults */);
 void gg_context_free(gg_context *ctx);
-/* Detail of the last failure on this context (never NULL). */
-const char *gg_last_error(const gg_context *ctx);
-/* Detail of the last failure of a call that had no context yet (open). */
-const char *gg_last_open_error(void);
 /* What the context runs on.  ctx NULL: GG_BACKEND_AUTO, "", "", 0. */
 gg_backend gg_context_backend(const gg_context *ctx);
 const char *gg_context_arch(const gg_context *ctx);    /* "sm_90", "gfx90a" */
@@ -122,6 +156,17 @@ gg_status gg_compile_rdc(const char *arch, const char *name, const char *source,
 gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out);
 const gg_kernel_desc *gg_kernel_describe(const gg_kernel *k);
 gg_context *gg_module_context(gg_module *mod);
+
+/* How a loaded module was made: whether its binary came from the disk
+ * cache, and what building it cost.  (A module shared by a second
+ * gg_module_load of the same descriptor keeps the figures of its first.) */
+typedef struct gg_module_info {
+  int from_disk_cache;   /* 1: the binary was read from the disk cache */
+  int opened_compiler;   /* 1: this load opened NVRTC / hiprtc (to compile, or
+                            on HIP to name the compiler for the cache key) */
+  double compile_ms;     /* time in the compiler (0 on a cache hit) */
+} gg_module_info;
+gg_status gg_module_info_get(const gg_module *mod, gg_module_info *out);
 
 /* ---- listing a module ----
  * Its kernels, its persistent kernels and their commands, by index, in
@@ -226,9 +271,10 @@ static inline gg_arg gg_arg_bf16(float x) { gg_arg r; r.type = GG_ARG_BF16; r.v.
 /* Arguments are given in the order of the descriptor's params that are
  * not GG_PARAM_HIDDEN: declared params, then run-time extents, then
  * strides.  Views take gg_arg_array(); the array must be large enough for
- * the extents given.  Pack them into the kernel's argument struct. */
+ * the extents given.  Pack them into the kernel's argument struct
+ * (GG_ERR_INVALID, with gg_error_detail() naming the parameter). */
 gg_status gg_pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs,
-                       void *buf, size_t buf_size, char *err, size_t err_size);
+                       void *buf, size_t buf_size);
 
 /* Launch on a stream (NULL = default stream); asynchronous.  The grid
  * follows the descriptor's rule; cooperative kernels are launched

@@ -29,8 +29,9 @@
  * Nothing blocks forever: wait takes a timeout (GG_ERR_TIMEOUT, the frame
  * stays in flight), a trapped or faulting kernel becomes
  * GG_ERR_KERNEL_FAULT (the context is then lost: free it and open a new
- * one), and terminate reports a kernel that does not exit in time.  With heartbeat_ms set, the kernel also exits on its
- * own when the host stops showing signs of life for that long.
+ * one), and terminate reports a kernel that does not exit in time.  With
+ * heartbeat_ms set, the kernel also exits on its own when the host stops
+ * showing signs of life for that long.
  *
  * While a session's kernel runs (from gg_session_open until
  * gg_session_terminate returns GG_OK or GG_ERR_KERNEL_FAULT) it never
@@ -45,6 +46,14 @@
  *     run, on the SMs the session's blocks leave free: a many_blocks or
  *     hybrid session holding every co-resident block leaves none, and a
  *     stream sync on such work then waits until terminate.
+ *
+ * Threads: a session has one producer.  Its calls (start, wait, run,
+ * heartbeat, terminate, free, statistics) keep plain counters of frames
+ * started and waited for, so one thread at a time drives it; another
+ * thread may take over after a handoff that orders memory (a mutex, a
+ * join).  Different sessions may be driven from different threads.  A
+ * failing call leaves its detail in the calling thread's
+ * gg_error_detail(), as everywhere in gg.h.
  */
 #ifndef GG_SESSION_H
 #define GG_SESSION_H
@@ -136,8 +145,6 @@ void gg_session_heartbeat(gg_session *s);
 gg_status gg_session_terminate(gg_session *s);
 /* Terminate if needed, then free. */
 void gg_session_free(gg_session *s);
-/* Detail of the last failure in this session (never NULL). */
-const char *gg_session_error(const gg_session *s);
 
 /* ---- per-frame statistics (recorded only when stats_frames > 0) ---- */
 
@@ -159,12 +166,12 @@ void gg_stats_compute(double *ns, uint64_t n, gg_stats *out);
 /* The CSV histogram of any array of samples (left unchanged). */
 gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t bucket_ns);
 
-/* ---- real-time helpers (each returns GG_OK or says plainly why not) ---- */
+/* ---- real-time helpers (GG_OK, or gg_error_detail() says plainly why not) ---- */
 
-gg_status gg_rt_pin_cpu(int cpu, char *msg, size_t msg_size);     /* calling thread */
-gg_status gg_rt_lock_memory(char *msg, size_t msg_size);          /* mlockall */
-gg_status gg_rt_fifo(int priority, char *msg, size_t msg_size);   /* SCHED_FIFO */
-uint64_t gg_rt_now_ns(void);                                      /* CLOCK_MONOTONIC */
+gg_status gg_rt_pin_cpu(int cpu);         /* the calling thread to one CPU */
+gg_status gg_rt_lock_memory(void);        /* mlockall */
+gg_status gg_rt_fifo(int priority);       /* SCHED_FIFO for the calling thread */
+uint64_t gg_rt_now_ns(void);              /* CLOCK_MONOTONIC */
 
 /* The mailbox layout and the persistent kernel's parameter
  * (gg_persist_params) are in gg_protocol.h, included above: the same text

@@ -32,14 +32,14 @@ static gg_status alloc_space(gg_context *ctx, gg_array *a) {
     return ggr_check(ctx, be->mem_alloc(&a->dptr, n), what);
   case GG_SPACE_MANAGED: {
     if (!ctx->managed)
-      return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "%s: the device has no managed memory", what);
+      return ggr_set_error(GG_ERR_UNSUPPORTED, "%s: the device has no managed memory", what);
     gg_status st = ggr_check(ctx, be->managed_alloc(&a->dptr, n), what);
     a->host = st ? NULL : (void *)(uintptr_t)a->dptr;
     return st;
   }
   case GG_SPACE_MAPPED: {
     if (!ctx->can_map_host)
-      return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "%s: the device cannot map host memory", what);
+      return ggr_set_error(GG_ERR_UNSUPPORTED, "%s: the device cannot map host memory", what);
     gg_status st = ggr_check(ctx, be->host_alloc(&a->host, n, 1), what);
     if (!st) st = ggr_check(ctx, be->host_device_ptr(&a->dptr, a->host), "mapped device address");
     if (st && a->host) {
@@ -54,23 +54,22 @@ static gg_status alloc_space(gg_context *ctx, gg_array *a) {
     return st;
   }
   }
-  return ggr_set_error(ctx, GG_ERR_INVALID, "unknown memory space %d", (int)a->space);
+  return ggr_set_error(GG_ERR_INVALID, "unknown memory space %d", (int)a->space);
 }
 
 gg_status gg_array_alloc(gg_context *ctx, gg_space space, size_t bytes, gg_array **out) {
   if (out) *out = NULL;
-  if (!ctx || !out) return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: out is NULL")
-                               : GG_ERR_INVALID;
-  if (bytes == 0) return ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: zero bytes");
+  if (!ctx || !out) return GGR_NULL_ARG();
+  if (bytes == 0) return ggr_set_error(GG_ERR_INVALID, "gg_array_alloc: zero bytes");
   if ((unsigned)space > GG_SPACE_HOST)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: unknown memory space %d", (int)space);
+    return ggr_set_error(GG_ERR_INVALID, "gg_array_alloc: unknown memory space %d", (int)space);
   /* offsets into an array are added to its address in 64 bits, and the
    * largest address space of any device is far below 2^63 */
   if (bytes > (size_t)INT64_MAX)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "gg_array_alloc: %zu bytes (at most 2^63 - 1)",
+    return ggr_set_error(GG_ERR_INVALID, "gg_array_alloc: %zu bytes (at most 2^63 - 1)",
                          bytes);
   gg_array *a = calloc(1, sizeof *a);
-  if (!a) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  if (!a) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
   a->ctx = ctx;
   a->space = space;
   a->bytes = bytes;
@@ -102,14 +101,14 @@ void *gg_array_native(const gg_array *a) { return a ? (void *)(uintptr_t)a->dptr
 
 gg_status gg_array_mirror(const gg_array *a, gg_array **mirror) {
   if (mirror) *mirror = NULL;
-  if (!a || !mirror) return GG_ERR_INVALID;
+  if (!a || !mirror) return GGR_NULL_ARG();
   return gg_array_alloc(a->ctx, GG_SPACE_HOST, a->bytes, mirror);
 }
 
 static gg_status check_range(gg_context *ctx, const gg_array *a, size_t off, size_t bytes,
                              const char *end) {
   if (off > a->bytes || bytes > a->bytes - off)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "copy: %s range [%zu, %zu+%zu) is outside the "
+    return ggr_set_error(GG_ERR_INVALID, "copy: %s range [%zu, %zu+%zu) is outside the "
                          "%zu-byte array", end, off, off, bytes, a->bytes);
   return GG_OK;
 }
@@ -117,7 +116,7 @@ static gg_status check_range(gg_context *ctx, const gg_array *a, size_t off, siz
 /* Host memory of the caller: [p, p + bytes) must not wrap the address space. */
 static gg_status check_host(gg_context *ctx, const void *p, size_t bytes, const char *end) {
   if (bytes > UINTPTR_MAX - (uintptr_t)p)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "copy: %s host range of %zu bytes at %p wraps "
+    return ggr_set_error(GG_ERR_INVALID, "copy: %s host range of %zu bytes at %p wraps "
                          "the address space", end, bytes, p);
   return GG_OK;
 }
@@ -125,7 +124,7 @@ static gg_status check_host(gg_context *ctx, const void *p, size_t bytes, const 
 /* A stream must belong to the context of the arrays it moves. */
 static gg_status check_stream(gg_context *ctx, const gg_stream *s, const char *what) {
   if (s && s->ctx != ctx)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "%s: the stream belongs to another context", what);
+    return ggr_set_error(GG_ERR_INVALID, "%s: the stream belongs to another context", what);
   return GG_OK;
 }
 
@@ -139,9 +138,9 @@ static gg_status do_copy(gg_context *ctx, ggr_dptr dst, ggr_dptr src, size_t byt
 
 gg_status gg_copy(gg_array *dst, size_t dst_off, const gg_array *src, size_t src_off,
                   size_t bytes, gg_stream *stream) {
-  if (!dst || !src) return GG_ERR_INVALID;
+  if (!dst || !src) return GGR_NULL_ARG();
   gg_context *ctx = dst->ctx;
-  if (src->ctx != ctx) return ggr_set_error(ctx, GG_ERR_INVALID, "copy between two contexts");
+  if (src->ctx != ctx) return ggr_set_error(GG_ERR_INVALID, "copy between two contexts");
   gg_status st = check_range(ctx, dst, dst_off, bytes, "destination");
   if (!st) st = check_range(ctx, src, src_off, bytes, "source");
   if (!st) st = check_stream(ctx, stream, "copy");
@@ -150,7 +149,7 @@ gg_status gg_copy(gg_array *dst, size_t dst_off, const gg_array *src, size_t src
 
 gg_status gg_copy_from_host(gg_array *dst, size_t dst_off, const void *src, size_t bytes,
                             gg_stream *stream) {
-  if (!dst || (!src && bytes)) return GG_ERR_INVALID;
+  if (!dst || (!src && bytes)) return GGR_NULL_ARG();
   gg_status st = check_range(dst->ctx, dst, dst_off, bytes, "destination");
   if (!st) st = check_host(dst->ctx, src, bytes, "source");
   if (!st) st = check_stream(dst->ctx, stream, "copy");
@@ -159,7 +158,7 @@ gg_status gg_copy_from_host(gg_array *dst, size_t dst_off, const void *src, size
 
 gg_status gg_copy_to_host(void *dst, const gg_array *src, size_t src_off, size_t bytes,
                           gg_stream *stream) {
-  if (!src || (!dst && bytes)) return GG_ERR_INVALID;
+  if (!src || (!dst && bytes)) return GGR_NULL_ARG();
   gg_status st = check_range(src->ctx, src, src_off, bytes, "source");
   if (!st) st = check_host(src->ctx, dst, bytes, "destination");
   if (!st) st = check_stream(src->ctx, stream, "copy");
@@ -167,7 +166,7 @@ gg_status gg_copy_to_host(void *dst, const gg_array *src, size_t src_off, size_t
 }
 
 gg_status gg_fill_zero(gg_array *a, gg_stream *stream) {
-  if (!a) return GG_ERR_INVALID;
+  if (!a) return GGR_NULL_ARG();
   gg_context *ctx = a->ctx;
   gg_status cs = check_stream(ctx, stream, "fill");
   if (cs) return cs;

@@ -209,5 +209,8 @@ void ggr_compiler_unload(ggr_compiler *c);
 gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
                            const char *source, const char *const *options,
                            gg_compile_result *res);
+/* The end of a failed gg_compile / gg_compile_rdc: st into res->status,
+ * and the calling thread's error detail says so, followed by the log. */
+gg_status ggr_compile_failed(gg_compile_result *res, gg_status st);
 
 #endif /* GGR_BACKEND_H */

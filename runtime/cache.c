@@ -164,7 +164,7 @@ static void disable(ggr_cache *c, const char *why) {
 gg_status ggr_cache_open(ggr_cache **out, const char *dir, uint64_t limit, int verbose) {
   ggr_cache *c = calloc(1, sizeof *c);
   *out = c;
-  if (!c) return GG_ERR_OUT_OF_MEMORY;
+  if (!c) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "kernel cache: out of host memory");
   c->verbose = verbose;
   c->limit = limit ? limit : CACHE_DEFAULT_LIMIT;
   c->enabled = 1;
@@ -195,7 +195,7 @@ gg_status ggr_cache_open(ggr_cache **out, const char *dir, uint64_t limit, int v
 
 gg_status ggr_cache_open_none(ggr_cache **out) {
   *out = calloc(1, sizeof **out);
-  return *out ? GG_OK : GG_ERR_OUT_OF_MEMORY;
+  return *out ? GG_OK : ggr_set_error(GG_ERR_OUT_OF_MEMORY, "kernel cache: out of host memory");
 }
 
 void ggr_cache_close(ggr_cache *c) { free(c); }

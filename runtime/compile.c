@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "internal.h"
 #include "toolkit.h"
 
 /* Archs hiprtc 5.2 compiles for: each was compiled in a forked child with
@@ -317,11 +318,11 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
 
 gg_status gg_compile(gg_backend backend, const char *arch, const char *name,
                      const char *source, const char *const *options, gg_compile_result *res) {
-  if (!res) return GG_ERR_INVALID;
+  if (!res) return GGR_NULL_ARG();
   memset(res, 0, sizeof *res);
   if (!arch || !source) {
     set_log(res, "gg_compile: %s%s", !arch ? "arch " : "", !source ? "source is NULL" : "is NULL");
-    return res->status = GG_ERR_INVALID;
+    return ggr_compile_failed(res, GG_ERR_INVALID);
   }
   if (backend == GG_BACKEND_AUTO) backend = !strncmp(arch, "gfx", 3) ? GG_BACKEND_HIP : GG_BACKEND_CUDA;
   char err[1200];
@@ -329,11 +330,17 @@ gg_status gg_compile(gg_backend backend, const char *arch, const char *name,
   gg_status st = ggr_compiler_load(backend, &c, err, sizeof err);
   if (st) {
     set_log(res, "%s%s", err, "");
-    return res->status = st;
+    return ggr_compile_failed(res, st);
   }
   st = ggr_compile_with(c, arch, name, source, options, res);
   ggr_compiler_unload(c);
-  return st;
+  return st ? ggr_compile_failed(res, st) : GG_OK;
+}
+
+gg_status ggr_compile_failed(gg_compile_result *res, gg_status st) {
+  ggr_set_error(st, "compilation failed (%s):", gg_strerror(st));
+  ggr_append_log(res->log);
+  return res->status = st;
 }
 
 void gg_compile_result_free(gg_compile_result *res) {

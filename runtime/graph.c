@@ -42,35 +42,37 @@ static gg_status mark_seq_kernels(gg_graph *g) {
     for (int i = 0; i < m->desc->nkernels; i++) n += needs_seq(m->kernels[i].desc);
   if (n == 0) return GG_OK;
   g->marks = calloc((size_t)n, sizeof *g->marks);
-  if (!g->marks) return ggr_set_error(g->ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  if (!g->marks) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
   for (gg_module *m = g->ctx->modules; m; m = m->next)
     for (int i = 0; i < m->desc->nkernels; i++)
       if (needs_seq(m->kernels[i].desc))
-        g->marks[g->nmarks++] = (seq_mark){&m->kernels[i], m->kernels[i].seq};
+        g->marks[g->nmarks++] =
+            (seq_mark){&m->kernels[i], __atomic_load_n(&m->kernels[i].seq, __ATOMIC_RELAXED)};
   return GG_OK;
 }
 
 /* The first gg_seq kernel launched since capture begin, or NULL. */
 static const gg_kernel *moved_seq_kernel(const gg_graph *g) {
   for (int i = 0; i < g->nmarks; i++)
-    if (g->marks[i].k->seq != g->marks[i].seq) return g->marks[i].k;
+    if (__atomic_load_n(&g->marks[i].k->seq, __ATOMIC_RELAXED) != g->marks[i].seq)
+      return g->marks[i].k;
   return NULL;
 }
 
 gg_status gg_graph_capture_begin(gg_stream *s, gg_graph **out) {
-  if (!out) return GG_ERR_INVALID;
+  if (!out) return GGR_NULL_ARG();
   *out = NULL;
   if (!s)
-    return ggr_set_error(NULL, GG_ERR_INVALID, "graph capture needs a stream from gg_stream_open: "
+    return ggr_set_error(GG_ERR_INVALID, "graph capture needs a stream from gg_stream_open: "
                          "the legacy default stream cannot be captured");
   gg_context *ctx = s->ctx;
   const ggr_backend *be = ctx->be;
   if (!be->capture_begin || !be->capture_end || !be->graph_instantiate || !be->graph_launch ||
       !be->graph_destroy || !be->graph_exec_destroy)
-    return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "graphs: %s (%s) has no stream capture / graph "
+    return ggr_set_error(GG_ERR_UNSUPPORTED, "graphs: %s (%s) has no stream capture / graph "
                          "entry points", be->name, be->lib_path ? be->lib_path : "?");
   gg_graph *g = calloc(1, sizeof *g);
-  if (!g) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  if (!g) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
   g->ctx = ctx;
   gg_status st = mark_seq_kernels(g);
   if (!st) st = ggr_make_current(ctx);
@@ -99,16 +101,16 @@ static gg_status stop_capture(gg_graph *g, void **graph) {
 }
 
 gg_status gg_graph_capture_end(gg_graph *g) {
-  if (!g) return GG_ERR_INVALID;
+  if (!g) return GGR_NULL_ARG();
   gg_context *ctx = g->ctx;
   const ggr_backend *be = ctx->be;
   if (!g->capturing)
-    return ggr_set_error(ctx, GG_ERR_STATE, "graph capture end: this graph is not capturing");
+    return ggr_set_error(GG_ERR_STATE, "graph capture end: this graph is not capturing");
   void *graph;
   gg_status st = stop_capture(g, &graph);
   const gg_kernel *bad = moved_seq_kernel(g);
   if (!st && bad)
-    st = ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "graph capture: kernel %s was launched while "
+    st = ggr_set_error(GG_ERR_UNSUPPORTED, "graph capture: kernel %s was launched while "
                        "capturing, and it needs a fresh gg_seq at every launch (its %s flags "
                        "are told apart from stale ones by it); a replay would reuse one value "
                        "and misread them. Launch it with gg_launch, outside graphs",
@@ -122,13 +124,13 @@ gg_status gg_graph_capture_end(gg_graph *g) {
 }
 
 gg_status gg_graph_launch(gg_graph *g, gg_stream *s) {
-  if (!g) return GG_ERR_INVALID;
+  if (!g) return GGR_NULL_ARG();
   gg_context *ctx = g->ctx;
   if (!g->exec)
-    return ggr_set_error(ctx, GG_ERR_STATE, "graph launch: the graph was not captured "
+    return ggr_set_error(GG_ERR_STATE, "graph launch: the graph was not captured "
                          "successfully (gg_graph_capture_end)");
   if (s && s->ctx != ctx)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "graph launch: stream of another context");
+    return ggr_set_error(GG_ERR_INVALID, "graph launch: stream of another context");
   void *stream = s ? s->native : NULL;
   int r = ctx->be->graph_launch(g->exec, stream);
   if (r == GGR_E_INVALID_CONTEXT) {
@@ -138,7 +140,7 @@ gg_status gg_graph_launch(gg_graph *g, gg_stream *s) {
   }
   if (r == 0) return GG_OK;
   gg_status st = ggr_check(ctx, r, "graph launch");
-  return st == GG_ERR_BACKEND ? ggr_set_error(ctx, GG_ERR_LAUNCH, "%s", ctx->err) : st;
+  return st == GG_ERR_BACKEND ? GG_ERR_LAUNCH : st; /* the detail says which driver error */
 }
 
 void gg_graph_free(gg_graph *g) {

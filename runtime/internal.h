@@ -1,6 +1,6 @@
 /*
  * internal.h - the runtime's objects, shared by the runtime's own files
- * (context.c, module.c, array.c, launch.c, session.c).  Not installed.
+ * (context.c, module.c, array.c, launch.c, session.c, ...).  Not installed.
  */
 #ifndef GGR_INTERNAL_H
 #define GGR_INTERNAL_H
@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "backend.h"
 #include "gg.h"
@@ -46,7 +47,6 @@ struct gg_context {
   int verbose;
   struct ggr_cache *cache;    /* owned; may be disabled, never NULL after open */
   struct gg_module *modules;  /* loaded modules (the in-memory cache) */
-  char err[GGR_ERR_LEN];      /* detail of the last failure */
   /* Persistent kernels launched on this context and not known to have
    * exited (session.c counts them, atomically): gg_device_sync would wait
    * for them forever. */
@@ -73,6 +73,7 @@ struct gg_module {
   void *native;               /* CUmodule / hipModule_t */
   int refs;                   /* gg_module_load of the same desc shares it */
   int from_cache;             /* 1: binary came from the disk cache */
+  int opened_compiler;        /* 1: this load opened the context's compiler */
   double compile_ms;          /* time in the compiler (0 on a cache hit) */
   struct gg_kernel *kernels;  /* desc->nkernels, resolved on load */
   struct gg_module *next;
@@ -107,15 +108,18 @@ struct gg_event {
   void *native;
 };
 
-/* Record the detail of a failure on ctx and return status (so a caller can
- * `return ggr_set_error(ctx, GG_ERR_INVALID, "...")`).  ctx may be NULL:
- * the detail then goes to the thread's open-error buffer. */
-gg_status ggr_set_error(gg_context *ctx, gg_status status, const char *fmt, ...)
-  __attribute__((format(printf, 3, 4)));
-gg_status ggr_set_errorv(gg_context *ctx, gg_status status, const char *fmt, va_list ap);
-/* Append a multi-line text (a compiler log) to ctx's last error, after a
+/* Record the detail of a failure in the calling thread's buffer (what
+ * gg_error_detail returns) and return status, so a caller can
+ * `return ggr_set_error(GG_ERR_INVALID, "...")`.  Arguments may point into
+ * that buffer (gg_error_detail()): the old detail can be part of the new. */
+gg_status ggr_set_error(gg_status status, const char *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
+gg_status ggr_set_errorv(gg_status status, const char *fmt, va_list ap);
+/* A NULL handle or out-pointer given to a public call. */
+#define GGR_NULL_ARG() ggr_set_error(GG_ERR_INVALID, "%s: a required argument is NULL", __func__)
+/* Append a multi-line text (a compiler log) to the detail, after a
  * newline; the one way a message gets more than one line. */
-void ggr_append_log(gg_context *ctx, const char *log);
+void ggr_append_log(const char *log);
 
 /* Every message the runtime writes goes through these: printf-style into
  * dst, with control characters written as \xNN (ggr_clean), so names and
@@ -127,26 +131,35 @@ void ggr_clean(char *dst, size_t n, const char *src, int keep_lines);
 /* One line "gpugen: <message>" on stderr (warnings, verbose reports). */
 void ggr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Check a vendor call: 0 -> GG_OK; else records "<what>: <NAME> (<string>)"
+/* Check a vendor call: 0 -> GG_OK; else records "<what>: <NAME>: <string>"
  * and returns the mapped status. */
-gg_status ggr_check(gg_context *ctx, int code, const char *what);
+gg_status ggr_check(const gg_context *ctx, int code, const char *what);
+/* "NAME" or "NAME: string" for a vendor code, into buf. */
+const char *ggr_code_text(const ggr_backend *be, int code, char *buf, size_t n);
 
 /* Make the context current on this thread (cheap; CUDA needs it per thread). */
-gg_status ggr_make_current(gg_context *ctx);
+static inline gg_status ggr_make_current(gg_context *ctx) {
+  return ggr_check(ctx, ctx->be->ctx_set_current(ctx->native, ctx->device),
+                   "set current context");
+}
 
 /* Pack with hidden fields filled from the kernel (workspace, sequence). */
 gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void *buf,
                                size_t buf_size);
 
-/* The grid (blocks) and block size (threads) of a launch, from the
- * descriptor's rule and the range extents in the packed arguments. */
 /* Load (or share) the module of `desc`, its binary made by `b`. */
 gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, const ggr_builder *b,
                                gg_module **out);
 
+/* The grid (blocks) and block size (threads) of a launch, from the
+ * descriptor's rule and the range extents in the packed arguments. */
 gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks, int *threads);
 
 /* Monotonic clock in milliseconds. */
-double ggr_now_ms(void);
+static inline double ggr_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 #endif /* GGR_INTERNAL_H */

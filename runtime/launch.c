@@ -333,10 +333,8 @@ static gg_status check_layout(const gg_kernel_desc *kd, size_t buf_size, char *e
   return GG_OK;
 }
 
-gg_status gg_pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs, void *buf,
-                       size_t buf_size, char *err, size_t err_size) {
-  char dummy[1];
-  if (!err || err_size == 0) err = dummy, err_size = sizeof dummy;
+static gg_status pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs, void *buf,
+                           size_t buf_size, char *err, size_t err_size) {
   if (!kd || !buf || (nargs && !args) || (kd->nparams && !kd->params)) return FAIL("NULL argument");
   gg_status st = check_layout(kd, buf_size, err, err_size);
   if (st) return st;
@@ -353,13 +351,18 @@ gg_status gg_pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs, 
   return check_views(kd, args, buf, err, err_size);
 }
 
+gg_status gg_pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs, void *buf,
+                       size_t buf_size) {
+  char err[512];
+  gg_status st = pack_args(kd, args, nargs, buf, buf_size, err, sizeof err);
+  return st ? ggr_set_error(st, "%s: %s", kd ? nm(kd->name) : "gg_pack_args", err) : GG_OK;
+}
+
 gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void *buf,
                                size_t buf_size) {
-  gg_context *ctx = k->mod->ctx;
   const gg_kernel_desc *kd = k->desc;
-  char err[512];
-  if (gg_pack_args(kd, args, nargs, buf, buf_size, err, sizeof err))
-    return ggr_set_error(ctx, GG_ERR_INVALID, "%s: %s", nm(kd->name), err);
+  gg_status st = gg_pack_args(kd, args, nargs, buf, buf_size);
+  if (st) return st;
   for (int i = 0; i < kd->nparams; i++) {
     const gg_param_desc *p = &kd->params[i];
     if (p->kind != GG_PARAM_HIDDEN) continue;
@@ -367,8 +370,10 @@ gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void
       uint64_t ws = k->ws;
       memcpy((char *)buf + p->offset, &ws, 8);
     } else if (p->hidden == GG_HIDDEN_SEQ && p->size == 4) {
-      unsigned seq = ++k->seq; /* 0 never appears: fresh flags are never 0 */
-      if (seq == 0) seq = ++k->seq;
+      /* 0 never appears: fresh flags are never 0.  Atomic: a graph
+       * capture on another thread reads the counter. */
+      unsigned seq = __atomic_add_fetch(&k->seq, 1, __ATOMIC_RELAXED);
+      if (seq == 0) seq = __atomic_add_fetch(&k->seq, 1, __ATOMIC_RELAXED);
       memcpy((char *)buf + p->offset, &seq, 4);
     }
   }
@@ -377,7 +382,6 @@ gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void
 
 gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks, int *threads) {
   const gg_kernel_desc *kd = k->desc;
-  gg_context *ctx = k->mod->ctx;
   int64_t n = 1, e[3] = {1, 1, 1};
   *threads = kd->block_size;
   switch (kd->grid_rule) {
@@ -385,12 +389,12 @@ gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks, int *t
     int empty = 0;
     for (int r = 0; r < kd->rank && r < 3; r++) {
       if (extent_value(kd, packed, kd->range[r], &e[r]) || e[r] < 0)
-        return ggr_set_error(ctx, GG_ERR_INVALID, "%s: bad range extent %d", nm(kd->name), r);
+        return ggr_set_error(GG_ERR_INVALID, "%s: bad range extent %d", nm(kd->name), r);
       empty |= e[r] == 0;
     }
     for (int r = 0; !empty && r < kd->rank && r < 3; r++) {
       if (n > GGR_MAX_WORK / e[r])
-        return ggr_set_error(ctx, GG_ERR_INVALID, "%s: range %lld x %lld x %lld has more than "
+        return ggr_set_error(GG_ERR_INVALID, "%s: range %lld x %lld x %lld has more than "
                              "2^62 indices", nm(kd->name), (long long)e[0], (long long)e[1],
                              (long long)e[2]);
       n *= e[r];
@@ -406,7 +410,7 @@ gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks, int *t
   }
   case GG_GRID_LEAGUE:
     if (extent_value(kd, packed, kd->league, &n) || n < 0 || n > GGR_MAX_WORK)
-      return ggr_set_error(ctx, GG_ERR_INVALID, "%s: league size %lld (0 to 2^62)",
+      return ggr_set_error(GG_ERR_INVALID, "%s: league size %lld (0 to 2^62)",
                            nm(kd->name), (long long)n);
     break;
   case GG_GRID_FIXED: n = kd->grid_fixed; break;
@@ -425,20 +429,20 @@ static gg_status launch_blocks(gg_kernel *k, gg_stream *s, int64_t blocks, int t
   const ggr_backend *be = ctx->be;
   int coop = kd->mode == GG_LAUNCH_COOPERATIVE || (kd->features & GG_FEAT_COOPERATIVE);
   if (kd->mode == GG_LAUNCH_PERSISTENT)
-    return ggr_set_error(ctx, GG_ERR_STATE, "%s is persistent: run it through a session", kd->name);
+    return ggr_set_error(GG_ERR_STATE, "%s is persistent: run it through a session", kd->name);
   if (blocks < 1 || blocks > GGR_MAX_BLOCKS)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "%s: grid of %lld blocks (1 to %d)", kd->name,
+    return ggr_set_error(GG_ERR_INVALID, "%s: grid of %lld blocks (1 to %d)", kd->name,
                          (long long)blocks, GGR_MAX_BLOCKS);
   if (coop && (!ctx->cooperative || !be->launch_cooperative))
-    return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "%s needs a cooperative launch, which %s on %s "
+    return ggr_set_error(GG_ERR_UNSUPPORTED, "%s needs a cooperative launch, which %s on %s "
                          "does not support", kd->name, be->name, ctx->device_name);
   if (coop && blocks > k->resident)
-    return ggr_set_error(ctx, GG_ERR_NOT_CORESIDENT, "%s: cooperative grid of %lld blocks exceeds "
+    return ggr_set_error(GG_ERR_NOT_CORESIDENT, "%s: cooperative grid of %lld blocks exceeds "
                          "the %d co-resident blocks (%d per SM x %d SMs at %d threads, %u B "
                          "shared)", kd->name, (long long)blocks, k->resident, k->resident_per_sm,
                          ctx->sm_count, kd->block_size, kd->shared_bytes);
   if (kd->ws_per_block && (uint64_t)blocks * kd->ws_per_block + kd->ws_fixed > k->ws_bytes)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "%s: grid of %lld blocks is larger than its "
+    return ggr_set_error(GG_ERR_INVALID, "%s: grid of %lld blocks is larger than its "
                          "workspace (%zu bytes) was sized for", kd->name, (long long)blocks,
                          k->ws_bytes);
   void *params[1] = {packed};
@@ -453,7 +457,7 @@ static gg_status launch_blocks(gg_kernel *k, gg_stream *s, int64_t blocks, int t
   }
   if (r == 0) return GG_OK;
   gg_status st = ggr_check(ctx, r, kd->name);
-  return st == GG_ERR_BACKEND ? ggr_set_error(ctx, GG_ERR_LAUNCH, "%s", ctx->err) : st;
+  return st == GG_ERR_BACKEND ? GG_ERR_LAUNCH : st; /* the detail says which driver error */
 }
 
 /* 16-byte aligned so any field type lands on its natural alignment */
@@ -463,7 +467,7 @@ typedef union arg_buf {
 } arg_buf;
 
 gg_status gg_launch(gg_kernel *k, gg_stream *s, const gg_arg *args, int nargs) {
-  if (!k) return GG_ERR_INVALID;
+  if (!k) return GGR_NULL_ARG();
   arg_buf buf;
   int64_t blocks;
   gg_status st = ggr_pack_kernel_args(k, args, nargs, buf.b, sizeof buf.b);
@@ -473,7 +477,7 @@ gg_status gg_launch(gg_kernel *k, gg_stream *s, const gg_arg *args, int nargs) {
 }
 
 gg_status gg_launch_grid(gg_kernel *k, gg_stream *s, int blocks, const gg_arg *args, int nargs) {
-  if (!k) return GG_ERR_INVALID;
+  if (!k) return GGR_NULL_ARG();
   arg_buf buf;
   gg_status st = ggr_pack_kernel_args(k, args, nargs, buf.b, sizeof buf.b);
   return st ? st : launch_blocks(k, s, blocks, k->desc->block_size, buf.b);

@@ -186,26 +186,26 @@ gg_status ggr_compile_rdc_with(ggr_compiler *c, const char *arch, const char *na
 
 gg_status gg_compile_rdc(const char *arch, const char *name, const char *source,
                          const char *const *options, gg_compile_result *res) {
-  if (!res) return GG_ERR_INVALID;
+  if (!res) return GGR_NULL_ARG();
   memset(res, 0, sizeof *res);
   if (!arch || !source) {
     res->log = strdup("gg_compile_rdc: arch or source is NULL");
-    return res->status = GG_ERR_INVALID;
+    return ggr_compile_failed(res, GG_ERR_INVALID);
   }
   if (!strncmp(arch, "gfx", 3)) {
     res->log = strdup("device-side launch (relocatable device code) is CUDA only");
-    return res->status = GG_ERR_UNSUPPORTED;
+    return ggr_compile_failed(res, GG_ERR_UNSUPPORTED);
   }
   char err[1200];
   ggr_compiler *c;
   gg_status st = ggr_compiler_load(GG_BACKEND_CUDA, &c, err, sizeof err);
   if (st) {
     res->log = strdup(err);
-    return res->status = st;
+    return ggr_compile_failed(res, st);
   }
   st = ggr_compile_rdc_with(c, arch, name, source, options, res);
   ggr_compiler_unload(c);
-  return st;
+  return st ? ggr_compile_failed(res, st) : GG_OK;
 }
 
 /* ---- loading: gg_module_load (module.c) with the rdc builder ---- */
@@ -239,9 +239,9 @@ static gg_status rdc_compile(gg_context *ctx, const gg_module_desc *d, void **bi
                                       d->cuda_source, d->cuda_options, &res);
   *ms = ggr_now_ms() - t0;
   if (st) {
-    ggr_set_error(ctx, st, "%s: NVRTC -rdc + nvJitLink for %s failed:",
+    ggr_set_error(st, "%s: NVRTC -rdc + nvJitLink for %s failed:",
                   d->name ? d->name : "module", ctx->arch);
-    ggr_append_log(ctx, res.log);
+    ggr_append_log(res.log);
     gg_compile_result_free(&res);
     return st;
   }
@@ -254,20 +254,20 @@ static gg_status rdc_compile(gg_context *ctx, const gg_module_desc *d, void **bi
 
 static gg_status rdc_check(gg_context *ctx, const gg_module_desc *d) {
   if (ctx->be->kind != GG_BACKEND_CUDA)
-    return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "gg_module_load_rdc: device-side launch is "
+    return ggr_set_error(GG_ERR_UNSUPPORTED, "gg_module_load_rdc: device-side launch is "
                          "CUDA only (this context is %s)", ctx->be->name);
   if (d->abi != GG_MODULE_ABI)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "module %s was generated for ABI %d; this runtime "
+    return ggr_set_error(GG_ERR_INVALID, "module %s was generated for ABI %d; this runtime "
                          "reads ABI %d", d->name ? d->name : "?", d->abi, GG_MODULE_ABI);
   if (!d->cuda_source)
-    return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "module %s has no CUDA source",
+    return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s has no CUDA source",
                          d->name ? d->name : "?");
   if (d->nkernels < 0 || (d->nkernels > 0 && !d->kernels))
-    return ggr_set_error(ctx, GG_ERR_INVALID, "module %s: bad kernel table", d->name);
+    return ggr_set_error(GG_ERR_INVALID, "module %s: bad kernel table", d->name);
   if (!ctx->rtc) {
     char err[1200];
     gg_status st = ggr_compiler_load(GG_BACKEND_CUDA, &ctx->rtc, err, sizeof err);
-    if (st) return ggr_set_error(ctx, st, "%s", err);
+    if (st) return ggr_set_error(st, "%s", err);
   }
   return ggr_make_current(ctx);
 }

@@ -43,7 +43,7 @@ static gg_status open_compiler(gg_context *ctx) {
   if (ctx->rtc) return GG_OK;
   char err[1200];
   gg_status st = ggr_compiler_load(ctx->be->kind, &ctx->rtc, err, sizeof err);
-  return st ? ggr_set_error(ctx, st, "%s", err) : GG_OK;
+  return st ? ggr_set_error(st, "%s", err) : GG_OK;
 }
 
 static ggr_key module_key(gg_context *ctx, const gg_module_desc *d, const char *compiler) {
@@ -89,9 +89,9 @@ static gg_status compile_module(gg_context *ctx, const gg_module_desc *d, void *
                         cuda ? d->cuda_options : d->hip_options, &res);
   *ms = ggr_now_ms() - t0;
   if (st) {
-    ggr_set_error(ctx, st, "%s: %s for %s failed:", d->name ? d->name : "module",
+    ggr_set_error(st, "%s: %s for %s failed:", d->name ? d->name : "module",
                   ctx->rtc->name, target);
-    ggr_append_log(ctx, res.log);
+    ggr_append_log(res.log);
     gg_compile_result_free(&res);
     return st;
   }
@@ -149,11 +149,11 @@ static gg_status alloc_workspace(gg_kernel *k) {
    * would be refused at launch anyway: refuse it here, before the size
    * of its workspace can overflow */
   if (max_grid > GGR_MAX_BLOCKS)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "kernel %s: grid of %lld blocks (at most %d)",
+    return ggr_set_error(GG_ERR_INVALID, "kernel %s: grid of %lld blocks (at most %d)",
                          kd->name, (long long)max_grid, GGR_MAX_BLOCKS);
   size_t bytes;
   if (ggr_mul_add_size((size_t)kd->ws_per_block, (size_t)max_grid, kd->ws_fixed, &bytes))
-    return ggr_set_error(ctx, GG_ERR_INVALID, "kernel %s: workspace of %u + %u x %lld bytes "
+    return ggr_set_error(GG_ERR_INVALID, "kernel %s: workspace of %u + %u x %lld bytes "
                          "overflows", kd->name, kd->ws_fixed, kd->ws_per_block,
                          (long long)max_grid);
   gg_status st = ggr_check(ctx, ctx->be->mem_alloc(&k->ws, bytes), "workspace allocation");
@@ -170,7 +170,7 @@ static gg_status resolve_kernel(gg_module *m, int i) {
   k->mod = m;
   k->desc = kd;
   if (!kd->symbol || !kd->name || kd->block_size <= 0)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "kernel %d of %s: no name, symbol or block size", i,
+    return ggr_set_error(GG_ERR_INVALID, "kernel %d of %s: no name, symbol or block size", i,
                          m->desc->name);
   char what[300];
   snprintf(what, sizeof what, "kernel %s (symbol %s)", kd->name, kd->symbol);
@@ -178,7 +178,7 @@ static gg_status resolve_kernel(gg_module *m, int i) {
      which starts it as a command (gg_launch refuses it) */
   if (kd->mode == GG_LAUNCH_PERSISTENT) return GG_OK;
   gg_status st = ggr_check(ctx, ctx->be->module_function(&k->fn, m->native, kd->symbol), what);
-  if (st) return st == GG_ERR_BACKEND ? ggr_set_error(ctx, GG_ERR_NOT_FOUND, "%s", ctx->err) : st;
+  if (st) return st == GG_ERR_BACKEND ? GG_ERR_NOT_FOUND : st; /* the detail names the symbol */
   st = ggr_check(ctx, ggr_allow_shared(ctx->be, k->fn, kd->shared_bytes), what);
   if (st) return st;
   st = ggr_check(ctx, ctx->be->occupancy(&k->resident_per_sm, k->fn, kd->block_size,
@@ -200,17 +200,17 @@ static void module_release(gg_module *m) {
 }
 
 static gg_status check_desc(gg_context *ctx, const gg_module_desc *d) {
-  if (!d) return ggr_set_error(ctx, GG_ERR_INVALID, "module load: NULL descriptor");
+  if (!d) return ggr_set_error(GG_ERR_INVALID, "module load: NULL descriptor");
   if (d->abi != GG_MODULE_ABI)
-    return ggr_set_error(ctx, GG_ERR_INVALID, "module %s was generated for ABI %d; this runtime "
+    return ggr_set_error(GG_ERR_INVALID, "module %s was generated for ABI %d; this runtime "
                          "reads ABI %d (regenerate it with this gpugen)", d->name ? d->name : "?",
                          d->abi, GG_MODULE_ABI);
   const char *src = ctx->be->kind == GG_BACKEND_CUDA ? d->cuda_source : d->hip_source;
   if (!src)
-    return ggr_set_error(ctx, GG_ERR_UNSUPPORTED, "module %s has no %s source (generate it with "
+    return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s has no %s source (generate it with "
                          "that target)", d->name ? d->name : "?", ctx->be->name);
   if (d->nkernels < 0 || (d->nkernels > 0 && !d->kernels))
-    return ggr_set_error(ctx, GG_ERR_INVALID, "module %s: bad kernel table", d->name);
+    return ggr_set_error(GG_ERR_INVALID, "module %s: bad kernel table", d->name);
   return GG_OK;
 }
 
@@ -224,13 +224,15 @@ gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module 
 gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, const ggr_builder *b,
                                gg_module **out) {
   if (out) *out = NULL;
-  if (!ctx || !desc || !out) return ctx ? ggr_set_error(ctx, GG_ERR_INVALID, "%s: NULL argument", b->what) : GG_ERR_INVALID;
+  if (!ctx || !desc || !out)
+    return ggr_set_error(GG_ERR_INVALID, "%s: a required argument is NULL", b->what);
   for (gg_module *m = ctx->modules; m; m = m->next)
     if (m->desc == desc && m->builder == b) {
       m->refs++;
       *out = m;
       return GG_OK;
     }
+  int had_compiler = ctx->rtc != NULL;
   gg_status st = b->check(ctx, desc);
   if (!st) st = ggr_make_current(ctx);
   if (st) return st;
@@ -244,7 +246,7 @@ gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, cons
       return GG_OK;
     }
   gg_module *m = calloc(1, sizeof *m);
-  if (!m) return ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  if (!m) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
   m->ctx = ctx;
   m->desc = desc;
   m->builder = b;
@@ -271,13 +273,14 @@ gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, cons
   free(bin);
   if (!st && desc->nkernels > 0) {
     m->kernels = calloc((size_t)desc->nkernels, sizeof *m->kernels);
-    if (!m->kernels) st = ggr_set_error(ctx, GG_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (!m->kernels) st = ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
   }
   for (int i = 0; !st && i < desc->nkernels; i++) st = resolve_kernel(m, i);
   if (st) {
     module_release(m);
     return st;
   }
+  m->opened_compiler = !had_compiler && ctx->rtc != NULL;
   m->next = ctx->modules;
   ctx->modules = m;
   *out = m;
@@ -298,9 +301,7 @@ void gg_module_free(gg_module *mod) {
 
 gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out) {
   if (out) *out = NULL;
-  if (!mod || !name || !out)
-    return mod ? ggr_set_error(mod->ctx, GG_ERR_INVALID, "gg_kernel_get: NULL argument")
-               : GG_ERR_INVALID;
+  if (!mod || !name || !out) return GGR_NULL_ARG();
   for (int i = 0; i < mod->desc->nkernels; i++)
     if (!strcmp(mod->kernels[i].desc->name, name) || !strcmp(mod->kernels[i].desc->symbol, name)) {
       *out = &mod->kernels[i];
@@ -308,7 +309,15 @@ gg_status gg_kernel_get(gg_module *mod, const char *name, gg_kernel **out) {
     }
   char msg[1024];
   ggr_missing_kernel(mod->desc, name, msg, sizeof msg);
-  return ggr_set_error(mod->ctx, GG_ERR_NOT_FOUND, "%s", msg);
+  return ggr_set_error(GG_ERR_NOT_FOUND, "%s", msg);
+}
+
+gg_status gg_module_info_get(const gg_module *mod, gg_module_info *out) {
+  if (!mod || !out) return GGR_NULL_ARG();
+  out->from_disk_cache = mod->from_cache;
+  out->opened_compiler = mod->opened_compiler;
+  out->compile_ms = mod->compile_ms;
+  return GG_OK;
 }
 
 const gg_kernel_desc *gg_kernel_describe(const gg_kernel *k) { return k ? k->desc : NULL; }
@@ -316,7 +325,7 @@ gg_context *gg_module_context(gg_module *mod) { return mod ? mod->ctx : NULL; }
 void *gg_kernel_native_function(gg_kernel *k) { return k ? k->fn : NULL; }
 
 gg_status gg_kernel_max_resident_blocks(gg_kernel *k, int *blocks) {
-  if (!k || !blocks) return GG_ERR_INVALID;
+  if (!k || !blocks) return GGR_NULL_ARG();
   *blocks = k->resident;
   return GG_OK;
 }

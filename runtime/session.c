@@ -55,19 +55,15 @@ struct gg_session {
   int counted;               /* counted in ctx->sessions_running: the kernel may still run */
   int lost;                  /* the context is gone (fault or reset) */
   gg_status final;           /* what terminate returns once done */
-  char err[1024];
+  char final_detail[1024];   /* and the detail it gives with it */
 };
 
-static gg_status fail(gg_session *s, gg_status st, const char *fmt, ...)
-  __attribute__((format(printf, 3, 4)));
-static gg_status fail(gg_session *s, gg_status st, const char *fmt, ...)
+/* The session ended with status st (the detail just recorded): a later
+ * terminate returns the same status with the same detail. */
+static gg_status end_with(gg_session *s, gg_status st)
 {
-  va_list ap;
-  va_start(ap, fmt);
-  ggr_formatv(s->err, sizeof s->err, fmt, ap); /* names echoed with control characters escaped */
-  va_end(ap);
-  if (s->ctx)
-    ggr_set_error(s->ctx, st, "%s", s->err);
+  s->final = st;
+  snprintf(s->final_detail, sizeof s->final_detail, "%s", gg_error_detail());
   return st;
 }
 
@@ -82,15 +78,6 @@ static void count_kernel(gg_session *s, int running)
   __atomic_add_fetch(&s->ctx->sessions_running, running ? 1 : -1, __ATOMIC_ACQ_REL);
 }
 
-/* A vendor call: 0 is fine, else "what: NAME (string)" into s->err. */
-static gg_status vcheck(gg_session *s, int code, const char *what)
-{
-  if (code == 0)
-    return GG_OK;
-  const ggr_backend *be = s->ctx->be;
-  return fail(s, ggr_status_of(code), "%s: %s (%s)", what, be->err_name(code),
-              be->err_string(code));
-}
 
 static const gg_persistent_desc *find_desc(const gg_module_desc *md, const char *name)
 {
@@ -112,7 +99,7 @@ static gg_status bad_desc(gg_session *s, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return fail(s, GG_ERR_INVALID, "persistent \"%s\": %s; the module does not match this "
+  return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": %s; the module does not match this "
               "runtime: regenerate it with the gpugen of this libgg", s->pd->name, what);
 }
 
@@ -148,7 +135,7 @@ static gg_status resolve_commands(gg_session *s)
 {
   const gg_persistent_desc *pd = s->pd;
   if (pd->ncommands < 1 || pd->ncommands > MAX_COMMANDS)
-    return fail(s, GG_ERR_INVALID, "persistent \"%s\": %d commands (1 to %d allowed)",
+    return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": %d commands (1 to %d allowed)",
                 pd->name, pd->ncommands, MAX_COMMANDS);
   if (!pd->commands || !pd->plan)
     return bad_desc(s, "no command list or no command plan");
@@ -158,7 +145,7 @@ static gg_status resolve_commands(gg_session *s)
   for (int i = 0; i < pd->ncommands; i++) {
     int ki = pd->commands[i];
     if (ki < 0 || ki >= s->mod->desc->nkernels)
-      return fail(s, GG_ERR_INVALID, "persistent \"%s\": command %d is kernel %d of %d",
+      return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": command %d is kernel %d of %d",
                   pd->name, i, ki, s->mod->desc->nkernels);
     s->cmd[i] = &s->mod->kernels[ki];
     const gg_kernel_desc *kd = s->cmd[i]->desc;
@@ -214,7 +201,7 @@ static gg_status choose_blocks(gg_session *s)
 {
   const gg_persistent_desc *pd = s->pd;
   gg_persistent_layout l = pd->layout;
-  gg_status st = vcheck(s, ggr_allow_shared(s->ctx->be, s->fn, pd->shared_bytes),
+  gg_status st = ggr_check(s->ctx, ggr_allow_shared(s->ctx->be, s->fn, pd->shared_bytes),
                         "shared memory carve-out of the persistent kernel");
   if (st)
     return st;
@@ -223,7 +210,7 @@ static gg_status choose_blocks(gg_session *s)
     return GG_OK;
   }
   int per_sm = 0;
-  st = vcheck(s, s->ctx->be->occupancy(&per_sm, s->fn, s->block,
+  st = ggr_check(s->ctx, s->ctx->be->occupancy(&per_sm, s->fn, s->block,
                                                   (size_t)s->groups * s->group_smem),
                         "occupancy of the persistent kernel");
   if (st)
@@ -233,7 +220,7 @@ static gg_status choose_blocks(gg_session *s)
   if (want <= 0)
     want = resident;
   if (want < 1 || want > resident)
-    return fail(s, GG_ERR_NOT_CORESIDENT,
+    return ggr_set_error(GG_ERR_NOT_CORESIDENT,
                 "persistent \"%s\": %d blocks of %d threads asked for, only %d can be "
                 "resident at once (%d per SM x %d SMs); a grid barrier needs them all",
                 s->pd->name, want, s->block, resident, per_sm, s->ctx->sm_count);
@@ -246,18 +233,18 @@ static gg_status alloc_memory(gg_session *s)
   const ggr_backend *be = s->ctx->be;
   uint32_t nslots = (uint32_t)s->opt.buffering;
   size_t bytes = ggr_mbox_bytes(nslots, s->args_size);
-  gg_status st = vcheck(s, be->host_alloc(&s->mbox_host, bytes, 1), "mapped mailbox");
+  gg_status st = ggr_check(s->ctx, be->host_alloc(&s->mbox_host, bytes, 1), "mapped mailbox");
   if (st)
     return st;
   ggr_mbox_init(&s->mb, s->mbox_host, nslots, s->args_size);
-  st = vcheck(s, be->host_device_ptr(&s->mbox_dev, s->mbox_host), "mailbox device address");
+  st = ggr_check(s->ctx, be->host_device_ptr(&s->mbox_dev, s->mbox_host), "mailbox device address");
   if (st)
     return st;
   size_t dev_bytes = GG_PERSIST_DEV_BYTES((size_t)s->args_size);
-  st = vcheck(s, be->mem_alloc(&s->dev, dev_bytes), "device scratch");
+  st = ggr_check(s->ctx, be->mem_alloc(&s->dev, dev_bytes), "device scratch");
   if (st)
     return st;
-  st = vcheck(s, be->memset_sync(s->dev, 0, dev_bytes), "zero device scratch");
+  st = ggr_check(s->ctx, be->memset_sync(s->dev, 0, dev_bytes), "zero device scratch");
   if (st)
     return st;
   /* each command's workspace, for the virtual grid it runs on here */
@@ -267,23 +254,23 @@ static gg_status alloc_memory(gg_session *s)
     if (s->ws_off[i] < 0)
       continue;
     size_t ws = pc->ws_fixed + (size_t)pc->ws_per_block * vblocks;
-    st = vcheck(s, be->mem_alloc(&s->ws[i], ws), "workspace of a persistent command");
+    st = ggr_check(s->ctx, be->mem_alloc(&s->ws[i], ws), "workspace of a persistent command");
     if (!st)
-      st = vcheck(s, be->memset_sync(s->ws[i], 0, ws), "zero the workspace");
+      st = ggr_check(s->ctx, be->memset_sync(s->ws[i], 0, ws), "zero the workspace");
     if (st)
       return st;
   }
   s->pack = calloc(1, s->args_size);
   if (!s->pack)
-    return fail(s, GG_ERR_OUT_OF_MEMORY, "session: %u bytes", s->args_size);
+    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "session: %u bytes", s->args_size);
   if (s->opt.stats_frames > (uint64_t)(SIZE_MAX / sizeof *s->samples))
-    return fail(s, GG_ERR_INVALID, "stats_frames = %llu: more samples than memory can hold",
+    return ggr_set_error(GG_ERR_INVALID, "stats_frames = %llu: more samples than memory can hold",
                 (unsigned long long)s->opt.stats_frames);
   if (s->opt.stats_frames) {
     s->slot_t0 = calloc(nslots, sizeof *s->slot_t0);
     s->samples = malloc(s->opt.stats_frames * sizeof *s->samples);
     if (!s->slot_t0 || !s->samples)
-      return fail(s, GG_ERR_OUT_OF_MEMORY, "session statistics: %llu frames",
+      return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "session statistics: %llu frames",
                   (unsigned long long)s->opt.stats_frames);
   }
   return GG_OK;
@@ -303,10 +290,10 @@ static gg_status launch(gg_session *s)
   pp.group_smem = s->group_smem;
   void *params[] = {&pp};
   unsigned smem = s->pd->shared_bytes;
-  gg_status st = vcheck(s, be->stream_create(&s->stream), "session stream");
+  gg_status st = ggr_check(s->ctx, be->stream_create(&s->stream), "session stream");
   if (st)
     return st;
-  st = vcheck(s, be->launch(s->fn, (unsigned)s->blocks, (unsigned)s->block, smem, s->stream,
+  st = ggr_check(s->ctx, be->launch(s->fn, (unsigned)s->blocks, (unsigned)s->block, smem, s->stream,
                             params), "launch of the persistent kernel");
   if (st)
     return st;
@@ -320,11 +307,11 @@ static gg_status launch(gg_session *s)
       count_kernel(s, 0);
       if (q != 0)
         s->lost = 1;
-      return q ? vcheck(s, q, "persistent kernel at start")
-               : fail(s, GG_ERR_LAUNCH, "persistent kernel exited before running");
+      return q ? ggr_check(s->ctx, q, "persistent kernel at start")
+               : ggr_set_error(GG_ERR_LAUNCH, "persistent kernel exited before running");
     }
     if (gg_rt_now_ns() - t0 > START_TIMEOUT_NS)
-      return fail(s, GG_ERR_TIMEOUT, "persistent kernel not running after 10 s (another "
+      return ggr_set_error(GG_ERR_TIMEOUT, "persistent kernel not running after 10 s (another "
                   "kernel holding the GPU?)");
     sched_yield();
   }
@@ -355,11 +342,11 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
                           gg_session **out)
 {
   if (!mod || !out)
-    return GG_ERR_INVALID;
+    return GGR_NULL_ARG();
   *out = NULL;
   gg_session *s = calloc(1, sizeof *s);
   if (!s)
-    return ggr_set_error(mod->ctx, GG_ERR_OUT_OF_MEMORY, "session");
+    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "session");
   s->ctx = mod->ctx;
   s->mod = mod;
   if (opt)
@@ -371,9 +358,9 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
   s->pd = find_desc(mod->desc, name);
   gg_status st = GG_OK;
   if (!s->pd) {
-    char msg[sizeof s->err];
+    char msg[1024];
     ggr_missing_persistent(mod->desc, name, msg, sizeof msg);
-    st = fail(s, GG_ERR_NOT_FOUND, "%s", msg);
+    st = ggr_set_error(GG_ERR_NOT_FOUND, "%s", msg);
   }
   if (!st && s->opt.buffering <= 0)
     s->opt.buffering = s->pd->buffering > 0 ? s->pd->buffering : 1;
@@ -384,7 +371,7 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
   if (!st)
     st = ggr_make_current(s->ctx);
   if (!st)
-    st = vcheck(s, s->ctx->be->module_function(&s->fn, mod->native, s->pd->symbol),
+    st = ggr_check(s->ctx, s->ctx->be->module_function(&s->fn, mod->native, s->pd->symbol),
                 s->pd->symbol);
   if (!st)
     st = choose_blocks(s);
@@ -395,13 +382,12 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
   if (!st)
     st = launch(s);
   if (st) {
-    /* the session's detail, or the context's when a context call
-     * (ggr_make_current) failed and wrote only there */
-    char keep[sizeof s->ctx->err];
-    snprintf(keep, sizeof keep, "%s", s->err[0] ? s->err : s->ctx->err);
+    /* freeing may terminate a launched kernel, which records its own
+     * detail: the caller gets the one that made open fail */
+    char keep[GGR_ERR_LEN];
+    snprintf(keep, sizeof keep, "%s", gg_error_detail());
     gg_session_free(s);
-    ggr_set_error(mod->ctx, st, "%s", keep);
-    return st;
+    return ggr_set_error(st, "%s", keep);
   }
   s->final = GG_OK;
   *out = s;
@@ -410,16 +396,16 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
 
 gg_status gg_session_command(gg_session *s, const char *name, int *cmd)
 {
-  for (int i = 0; s && name && i < s->ncommands; i++)
+  for (int i = 0; s && name && cmd && i < s->ncommands; i++)
     if (strcmp(s->cmd[i]->desc->name, name) == 0) {
       *cmd = i;
       return GG_OK;
     }
-  if (!s || !name)
-    return s ? fail(s, GG_ERR_INVALID, "gg_session_command: name is NULL") : GG_ERR_INVALID;
-  char msg[sizeof s->err];
+  if (!s || !name || !cmd)
+    return GGR_NULL_ARG();
+  char msg[1024];
   ggr_missing_command(s->mod->desc, s->pd, name, msg, sizeof msg);
-  return fail(s, GG_ERR_NOT_FOUND, "%s", msg);
+  return ggr_set_error(GG_ERR_NOT_FOUND, "%s", msg);
 }
 
 /* The getters take NULL as "no session": 0, or -1 for a slot. */
@@ -432,7 +418,6 @@ int gg_session_frame_slot(const gg_session *s, uint64_t frame)
 {
   return s && frame ? (int)ggr_mbox_slot_of(&s->mb, frame) : -1;
 }
-const char *gg_session_error(const gg_session *s) { return s ? s->err : "no session"; }
 
 void gg_session_heartbeat(gg_session *s)
 {
@@ -443,12 +428,12 @@ void gg_session_heartbeat(gg_session *s)
 static gg_status can_start(gg_session *s, int cmd)
 {
   if (!s->running)
-    return fail(s, GG_ERR_STATE, "session is terminated%s", s->lost ? " (context lost)" : "");
+    return ggr_set_error(GG_ERR_STATE, "session is terminated%s", s->lost ? " (context lost)" : "");
   if (cmd < 0 || cmd >= s->ncommands)
-    return fail(s, GG_ERR_NOT_FOUND, "command %d: persistent \"%s\" has %d", cmd,
+    return ggr_set_error(GG_ERR_NOT_FOUND, "command %d: persistent \"%s\" has %d", cmd,
                 s->pd->name, s->ncommands);
   if (ggr_mbox_full(&s->mb))
-    return fail(s, GG_ERR_STATE, "all %u slots hold frames in flight: wait for one first",
+    return ggr_set_error(GG_ERR_STATE, "all %u slots hold frames in flight: wait for one first",
                 s->mb.nslots);
   return GG_OK;
 }
@@ -485,12 +470,12 @@ gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size
                                   uint64_t *frame)
 {
   if (!s)
-    return GG_ERR_INVALID;
+    return GGR_NULL_ARG();
   gg_status st = can_start(s, cmd);
   if (st)
     return st;
   if (args && size > s->args_size)
-    return fail(s, GG_ERR_INVALID, "%zu argument bytes; a slot holds %u", size, s->args_size);
+    return ggr_set_error(GG_ERR_INVALID, "%zu argument bytes; a slot holds %u", size, s->args_size);
   if (s->ws_off[cmd] < 0 && s->seq_off[cmd] < 0) {
     post(s, cmd, args, size, frame);
     return GG_OK;
@@ -512,15 +497,15 @@ gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs
                            uint64_t *frame)
 {
   if (!s)
-    return GG_ERR_INVALID;
+    return GGR_NULL_ARG();
   gg_status st = can_start(s, cmd);
   if (st)
     return st;
   gg_kernel *k = s->cmd[cmd];
   st = ggr_pack_kernel_args(k, args, nargs, s->pack, s->args_size);
   if (st)
-    return fail(s, st, "arguments of command \"%s\": %s", k->desc->name,
-                gg_last_error(s->ctx));
+    return ggr_set_error(st, "arguments of command \"%s\": %s", k->desc->name,
+                         gg_error_detail());
   fill_hidden(s, cmd, s->pack);
   post(s, cmd, s->pack, k->desc->args_size, frame);
   return GG_OK;
@@ -541,23 +526,22 @@ static gg_status kernel_gone(gg_session *s, int q)
   count_kernel(s, 0);
   if (q != 0) {
     s->lost = 1;
-    s->final = GG_ERR_KERNEL_FAULT;
-    const ggr_backend *be = s->ctx->be;
-    return fail(s, GG_ERR_KERNEL_FAULT,
-                "persistent \"%s\" died at frame %llu: %s (%s); the context is lost: "
-                "terminate, free the context and open a new one",
-                s->pd->name, (unsigned long long)(s->mb.completed + 1), be->err_name(q),
-                be->err_string(q));
+    char text[300];
+    ggr_set_error(GG_ERR_KERNEL_FAULT, "persistent \"%s\" died at frame %llu: %s; the context "
+                  "is lost: terminate, free the context and open a new one", s->pd->name,
+                  (unsigned long long)(s->mb.completed + 1),
+                  ggr_code_text(s->ctx->be, q, text, sizeof text));
+    return end_with(s, GG_ERR_KERNEL_FAULT);
   }
   /* The kernel's status line: the state store is the release that makes
    * its exit reason and frame count visible. */
   if (ggr_mbox_state(&s->mb) != GG_MBOX_STATE_EXITED)
-    return fail(s, GG_ERR_STATE,
+    return ggr_set_error(GG_ERR_STATE,
                 "persistent \"%s\" exited without writing its status, with frames %llu..%llu "
                 "in flight", s->pd->name, (unsigned long long)(s->mb.completed + 1),
                 (unsigned long long)s->mb.started);
   uint32_t why = ggr_mbox_exit_reason(&s->mb);
-  return fail(s, GG_ERR_STATE,
+  return ggr_set_error(GG_ERR_STATE,
               "persistent \"%s\" exited (%s) after running %llu frames, with frames %llu..%llu "
               "in flight", s->pd->name,
               why == GG_MBOX_EXIT_STALE ? "heartbeat went stale"
@@ -569,11 +553,11 @@ static gg_status kernel_gone(gg_session *s, int q)
 gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
 {
   if (!s)
-    return GG_ERR_INVALID;
+    return GGR_NULL_ARG();
   if (s->mb.completed == s->mb.started)
-    return fail(s, GG_ERR_STATE, "no frame in flight");
+    return ggr_set_error(GG_ERR_STATE, "no frame in flight");
   if (!s->running)
-    return fail(s, s->lost ? GG_ERR_KERNEL_FAULT : GG_ERR_STATE, "session is terminated");
+    return ggr_set_error(s->lost ? GG_ERR_KERNEL_FAULT : GG_ERR_STATE, "session is terminated");
   /* Hot path: the frame is often done by the first polls. */
   for (int i = 0; i < CHECK_EVERY; i++)
     if (ggr_mbox_poll(&s->mb)) {
@@ -601,7 +585,7 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
       }
     }
     if (timeout_ns >= 0 && now - t0 >= (uint64_t)timeout_ns)
-      return fail(s, GG_ERR_TIMEOUT, "frame %llu of persistent \"%s\" not done after %.3f ms",
+      return ggr_set_error(GG_ERR_TIMEOUT, "frame %llu of persistent \"%s\" not done after %.3f ms",
                   (unsigned long long)(s->mb.completed + 1), s->pd->name,
                   (double)timeout_ns / 1e6);
     if (s->opt.wait_mode == GG_WAIT_YIELD && now - t0 >= s->opt.spin_ns)
@@ -619,10 +603,10 @@ gg_status gg_session_run(gg_session *s, int cmd, const gg_arg *args, int nargs,
 gg_status gg_session_terminate(gg_session *s)
 {
   if (!s)
-    return GG_ERR_INVALID;
+    return GGR_NULL_ARG();
   if (!s->running) {
     release_memory(s);
-    return s->final;
+    return s->final ? ggr_set_error(s->final, "%s", s->final_detail) : GG_OK;
   }
   const ggr_backend *be = s->ctx->be;
   ggr_make_current(s->ctx);
@@ -639,9 +623,8 @@ gg_status gg_session_terminate(gg_session *s)
     s->final = GG_OK;
   } else if (q != GGR_E_NOT_READY) {
     s->lost = 1;
-    s->final = vcheck(s, q, "persistent kernel");
-    if (s->final != GG_ERR_KERNEL_FAULT)
-      s->final = GG_ERR_KERNEL_FAULT;
+    ggr_check(s->ctx, q, "persistent kernel");
+    end_with(s, GG_ERR_KERNEL_FAULT);
   } else {
     /* Seen on an H100: terminate calling cuDevicePrimaryCtxReset here did
      * not return within 100 s while the kernel spun, so a command that
@@ -649,12 +632,13 @@ gg_status gg_session_terminate(gg_session *s)
      * memory would wait for the kernel too).  Say
      * so, touch nothing that would block, and let the caller decide. */
     s->lost = 1;
-    s->final = fail(s, GG_ERR_TIMEOUT,
-                    "persistent \"%s\" did not exit within %u ms of the abort: a command is "
-                    "still running and never returned; the driver cannot reset a context while "
-                    "its kernel runs, so this context stays busy until the command ends or the "
-                    "process exits (do not free it: that would block)",
-                    s->pd->name, s->opt.terminate_ms);
+    ggr_set_error(GG_ERR_TIMEOUT,
+                  "persistent \"%s\" did not exit within %u ms of the abort: a command is "
+                  "still running and never returned; the driver cannot reset a context while "
+                  "its kernel runs, so this context stays busy until the command ends or the "
+                  "process exits (do not free it: that would block)",
+                  s->pd->name, s->opt.terminate_ms);
+    end_with(s, GG_ERR_TIMEOUT);
   }
   release_memory(s);
   return s->final;
@@ -677,12 +661,12 @@ void gg_session_free(gg_session *s)
 gg_status gg_session_stats(gg_session *s, gg_stats *out)
 {
   if (!s || !out)
-    return GG_ERR_INVALID;
+    return GGR_NULL_ARG();
   if (!s->samples)
-    return fail(s, GG_ERR_STATE, "statistics are off (gg_session_options.stats_frames = 0)");
+    return ggr_set_error(GG_ERR_STATE, "statistics are off (gg_session_options.stats_frames = 0)");
   double *copy = malloc((s->nsamples ? s->nsamples : 1) * sizeof *copy);
   if (!copy)
-    return fail(s, GG_ERR_OUT_OF_MEMORY, "statistics");
+    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "statistics");
   memcpy(copy, s->samples, s->nsamples * sizeof *copy);
   gg_stats_compute(copy, s->nsamples, out);
   free(copy);
@@ -698,8 +682,8 @@ void gg_session_stats_reset(gg_session *s)
 gg_status gg_session_histogram_csv(gg_session *s, FILE *f, uint32_t bucket_ns)
 {
   if (!s || !f)
-    return GG_ERR_INVALID;
+    return GGR_NULL_ARG();
   if (!s->samples)
-    return fail(s, GG_ERR_STATE, "statistics are off (gg_session_options.stats_frames = 0)");
+    return ggr_set_error(GG_ERR_STATE, "statistics are off (gg_session_options.stats_frames = 0)");
   return gg_stats_histogram_csv(s->samples, s->nsamples, f, bucket_ns);
 }

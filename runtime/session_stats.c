@@ -7,6 +7,7 @@
  * Percentiles are nearest-rank on the sorted samples.
  */
 #include "gg_session.h"
+#include "internal.h"
 
 #include <stdlib.h>
 
@@ -58,7 +59,7 @@ void gg_stats_compute(double *ns, uint64_t n, gg_stats *out)
 gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t bucket_ns)
 {
   if (!f || (n && !ns))
-    return GG_ERR_INVALID;
+    return GGR_NULL_ARG();
   if (bucket_ns == 0)
     bucket_ns = 100;
   double max = 0;
@@ -70,7 +71,8 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
     nb = 1000000;
   uint64_t *count = calloc(nb, sizeof *count);
   if (!count)
-    return GG_ERR_OUT_OF_MEMORY;
+    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "histogram of %llu buckets",
+                         (unsigned long long)nb);
   for (uint64_t i = 0; i < n; i++) {
     uint64_t b = ns[i] < 0 ? 0 : (uint64_t)(ns[i] / bucket_ns);
     count[b < nb ? b : nb - 1]++;
@@ -81,5 +83,5 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
       fprintf(f, "%llu,%llu,%llu\n", (unsigned long long)(b * bucket_ns),
               (unsigned long long)((b + 1) * bucket_ns), (unsigned long long)count[b]);
   free(count);
-  return ferror(f) ? GG_ERR_IO : GG_OK;
+  return ferror(f) ? ggr_set_error(GG_ERR_IO, "histogram: writing the CSV failed") : GG_OK;
 }

@@ -242,7 +242,7 @@ static void record(app *A, long frame, double t0) {
 /* ---- GPU side: set-up ---- */
 
 static gg_status fail(app *A, const char *what, gg_status st) {
-  fprintf(stderr, "app: %s: %s: %s\n", what, gg_strerror(st), gg_last_error(A->ctx));
+  fprintf(stderr, "app: %s: %s: %s\n", what, gg_strerror(st), gg_error_detail());
   return st;
 }
 
@@ -420,13 +420,13 @@ static gg_status start_cmd(app *A, pipeline *p, int cmd, const bufset *b) {
   if (cmd == p->cmd_scale) scale_args(b, A->opt.n, a), na = 4;
   else energy_args(b, A->opt.n, a), na = 3;
   gg_status st = gg_session_start(p->s, cmd, a, na, NULL);
-  if (st) fprintf(stderr, "app: starting frame %ld: %s: %s\n", b->frame, gg_strerror(st), gg_session_error(p->s));
+  if (st) fprintf(stderr, "app: starting frame %ld: %s: %s\n", b->frame, gg_strerror(st), gg_error_detail());
   return st;
 }
 
 static gg_status wait_cmd(pipeline *p, long frame) {
   gg_status st = gg_session_wait(p->s, WAIT_TIMEOUT_NS);
-  if (st) fprintf(stderr, "app: waiting for frame %ld: %s: %s\n", frame, gg_strerror(st), gg_session_error(p->s));
+  if (st) fprintf(stderr, "app: waiting for frame %ld: %s: %s\n", frame, gg_strerror(st), gg_error_detail());
   return st;
 }
 
@@ -441,7 +441,7 @@ static gg_status open_session(app *A, pipeline *p) {
   if (st) return fail(A, "opening the persistent session", st);
   if ((st = gg_session_command(p->s, "scale", &p->cmd_scale)) ||
       (st = gg_session_command(p->s, "energy", &p->cmd_energy)))
-    fprintf(stderr, "app: session commands: %s: %s\n", gg_strerror(st), gg_session_error(p->s));
+    fprintf(stderr, "app: session commands: %s: %s\n", gg_strerror(st), gg_error_detail());
   return st;
 }
 
@@ -515,7 +515,7 @@ static gg_status run_persistent(app *A) {
   if (!st) st = A->opt.overlap ? run_persistent_overlap(A, &p) : run_persistent_seq(A, &p);
   gg_status tst = p.s ? gg_session_terminate(p.s) : GG_OK;
   if (tst && !st) {
-    fprintf(stderr, "app: terminate: %s: %s\n", gg_strerror(tst), gg_session_error(p.s));
+    fprintf(stderr, "app: terminate: %s: %s\n", gg_strerror(tst), gg_error_detail());
     st = tst;
   }
   gg_session_free(p.s);
@@ -574,11 +574,11 @@ static void report(app *A) {
 static int run(app *A) {
   gg_status st = gg_context_open(&A->ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("no GPU: %s\n", gg_last_open_error());
+    printf("no GPU: %s\n", gg_error_detail());
     return EXIT_NO_GPU;
   }
   if (st) {
-    fprintf(stderr, "app: opening a GPU context: %s: %s\n", gg_strerror(st), gg_last_open_error());
+    fprintf(stderr, "app: opening a GPU context: %s: %s\n", gg_strerror(st), gg_error_detail());
     return 1;
   }
   if ((st = gg_module_load(A->ctx, &gg_module_app, &A->mod))) {
@@ -594,7 +594,7 @@ static int run(app *A) {
   st = A->opt.mode == MODE_LAUNCH ? run_launch(A)
      : A->opt.mode == MODE_GRAPH  ? run_graph(A) : run_persistent(A);
   if (st == GG_ERR_UNSUPPORTED && A->opt.mode == MODE_GRAPH) {
-    printf("app: --mode graph: not available on this device (%s)\n", gg_last_error(A->ctx));
+    printf("app: --mode graph: not available on this device (%s)\n", gg_error_detail());
     return EXIT_UNAVAILABLE;
   }
   report(A);

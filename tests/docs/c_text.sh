@@ -1,7 +1,7 @@
 #!/bin/sh
 # c_text.sh ROOT - the C host program shown in README.md is
 # docs/examples/gain_host.c, whole and verbatim, and every line of the
-# excerpt in doc/gpugen.1 (between the `.\" begin gain_host.c` and
+# excerpt in docs/gpugen.1 (between the `.\" begin gain_host.c` and
 # `.\" end gain_host.c` comments, roff escapes undone) is a line of it: so
 # the documented C is the C the gpu test compiles and runs.
 set -eu
@@ -18,15 +18,15 @@ if ! cmp -s "$tmp" "$file"; then
   exit 1
 fi
 awk '/^\.\\" begin gain_host\.c/ { on = 1; next } /^\.\\" end gain_host\.c/ { on = 0 } on' \
-    "$root/doc/gpugen.1" | sed 's/\\-/-/g; s/\\e/\\/g' > "$tmp"
+    "$root/docs/gpugen.1" | sed 's/\\-/-/g; s/\\e/\\/g' > "$tmp"
 n=0
 while IFS= read -r line; do
   case $line in .*|"") continue ;; esac
   n=$((n + 1))
   if ! grep -qxF -- "$line" "$file"; then
-    echo "doc/gpugen.1: excerpt line not in docs/examples/gain_host.c: $line" >&2
+    echo "docs/gpugen.1: excerpt line not in docs/examples/gain_host.c: $line" >&2
     exit 1
   fi
 done < "$tmp"
-[ "$n" -gt 5 ] || { echo "doc/gpugen.1: no gain_host.c excerpt found" >&2; exit 1; }
-echo "README.md and doc/gpugen.1 show docs/examples/gain_host.c ($n excerpt lines)"
+[ "$n" -gt 5 ] || { echo "docs/gpugen.1: no gain_host.c excerpt found" >&2; exit 1; }
+echo "README.md and docs/gpugen.1 show docs/examples/gain_host.c ($n excerpt lines)"

@@ -17,7 +17,7 @@
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
-#define OK(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), gg_last_error(ctx)); failures++; } } while (0)
+#define OK(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), gg_error_detail()); failures++; } } while (0)
 
 static gg_context *ctx;
 
@@ -190,11 +190,11 @@ static void test_reduce_more(gg_module *m) {
 int main(void) {
   gg_status st = gg_context_open(&ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("no GPU: %s\n", gg_last_open_error());
+    printf("no GPU: %s\n", gg_error_detail());
     return 77;
   }
   if (st) {
-    fprintf(stderr, "gg_context_open: %s: %s\n", gg_strerror(st), gg_last_open_error());
+    fprintf(stderr, "gg_context_open: %s: %s\n", gg_strerror(st), gg_error_detail());
     return 1;
   }
   gg_module *team = NULL, *layouts = NULL, *edges = NULL, *more = NULL;

@@ -22,7 +22,7 @@ static gg_context *ctx;
     gg_status st_ = (call);                                                                \
     if (st_ != GG_OK) {                                                                    \
       printf("FAIL %s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #call, gg_strerror(st_),   \
-             gg_last_error(ctx));                                                          \
+             gg_error_detail());                                                          \
       exit(1);                                                                             \
     }                                                                                      \
   } while (0)
@@ -148,11 +148,11 @@ int main(void)
 {
   gg_status st = gg_context_open(&ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s\n", gg_last_open_error());
+    printf("skipped: %s\n", gg_error_detail());
     return 77;
   }
   if (st != GG_OK) {
-    printf("FAIL: gg_context_open: %s (%s)\n", gg_strerror(st), gg_last_open_error());
+    printf("FAIL: gg_context_open: %s (%s)\n", gg_strerror(st), gg_error_detail());
     return 1;
   }
   printf("device: %s (%s)\n", gg_context_device_name(ctx), gg_context_arch(ctx));

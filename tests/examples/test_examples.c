@@ -183,7 +183,7 @@ static void fail(run *r, const char *fmt, ...)
 static int ok(run *r, gg_status st, const char *what, const char *label)
 {
   if (st == GG_OK) return 1;
-  fail(r, "%s: %s: %s: %s", label, what, gg_strerror(st), gg_last_error(r->ctx));
+  fail(r, "%s: %s: %s: %s", label, what, gg_strerror(st), gg_error_detail());
   return 0;
 }
 
@@ -693,11 +693,11 @@ int main(int argc, char **argv)
   run r = {0};
   gg_status st = gg_context_open(&r.ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s: %s\n", gg_strerror(st), gg_last_open_error());
+    printf("skipped: %s: %s\n", gg_strerror(st), gg_error_detail());
     return 77;
   }
   if (st != GG_OK) {
-    fprintf(stderr, "FAIL context open: %s: %s\n", gg_strerror(st), gg_last_open_error());
+    fprintf(stderr, "FAIL context open: %s: %s\n", gg_strerror(st), gg_error_detail());
     return 1;
   }
   printf("device: %s (%s, %d SMs)\n", gg_context_device_name(r.ctx), gg_context_arch(r.ctx),

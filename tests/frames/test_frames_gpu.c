@@ -33,7 +33,7 @@ static int failures;
     gg_status st_ = (call);                                                              \
     if (st_) {                                                                           \
       fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
-              ctx ? gg_last_error(ctx) : gg_last_open_error());                          \
+              gg_error_detail());                          \
       exit(1);                                                                           \
     }                                                                                    \
   } while (0)
@@ -135,10 +135,9 @@ static void start(gg_session *s, int cmd, set *st, via how)
   } else if (how == VIA_PACKED) {
     gg_kernel *k;
     unsigned char buf[256];
-    char err[256];
     CHECK_OK(gg_kernel_get(mod, fk->name, &k));
     const gg_kernel_desc *kd = gg_kernel_describe(k);
-    CHECK_OK(gg_pack_args(kd, a, na, buf, sizeof buf, err, sizeof err));
+    CHECK_OK(gg_pack_args(kd, a, na, buf, sizeof buf));
     CHECK_OK(gg_session_start_packed(s, cmd, buf, kd->args_size, NULL));
   } else {
     CHECK_OK(gg_session_start(s, cmd, a, na, NULL));
@@ -172,7 +171,7 @@ static void run(gg_session *s, int kind, int n, int frames, int seed0, via how, 
 int main(void)
 {
   if (gg_context_open(&ctx, NULL)) {
-    fprintf(stderr, "no GPU: %s\n", gg_last_open_error());
+    fprintf(stderr, "no GPU: %s\n", gg_error_detail());
     return 77;
   }
   CHECK_OK(gg_module_load(ctx, &gg_module_frames_gpu, &mod));

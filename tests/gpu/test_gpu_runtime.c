@@ -19,7 +19,7 @@
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
-#define OK(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), gg_last_error(ctx)); failures++; } } while (0)
+#define OK(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), gg_error_detail()); failures++; } } while (0)
 
 static const char *cuda_src =
   "#include <cooperative_groups.h>\n"
@@ -199,7 +199,7 @@ static void test_spaces(gg_context *ctx, gg_kernel *iota) {
   OK(gg_array_alloc(ctx, GG_SPACE_HOST, bytes, &h));
   gg_arg args[] = {gg_arg_array(h), gg_arg_i64(n)};
   CHECK(gg_launch(iota, NULL, args, 2) == GG_ERR_INVALID);
-  CHECK(strstr(gg_last_error(ctx), "host array"));
+  CHECK(strstr(gg_error_detail(), "host array"));
   gg_array_free(h);
   /* events time something */
   gg_event *e0, *e1;
@@ -233,11 +233,11 @@ static void test_coop(gg_context *ctx, gg_kernel *k) {
   OK(gg_copy_to_host(got, out, 0, sizeof got, NULL));
   CHECK(got[1] == 31 && got[0] == 31 * 32 / 2);
   gg_status st = gg_launch_grid(k, NULL, resident + 1, args, 2);
-  printf("oversized cooperative grid: %s: %s\n", gg_strerror(st), gg_last_error(ctx));
+  printf("oversized cooperative grid: %s: %s\n", gg_strerror(st), gg_error_detail());
   CHECK(st == GG_ERR_NOT_CORESIDENT);
   char num[32];
   snprintf(num, sizeof num, "%d", resident);
-  CHECK(strstr(gg_last_error(ctx), num) != NULL);
+  CHECK(strstr(gg_error_detail(), num) != NULL);
   gg_array_free(out); gg_array_free(scratch);
 }
 
@@ -252,13 +252,13 @@ static void test_errors(gg_context *ctx) {
   gg_module_desc bad = {GG_MODULE_ABI, "broken", "broken.lua", "test", bad_src, NULL, NULL, NULL, 0, NULL, 0, NULL};
   gg_module *m = NULL;
   gg_status st = gg_module_load(ctx, &bad, &m);
-  printf("compile error: %s:\n%s\n", gg_strerror(st), gg_last_error(ctx));
+  printf("compile error: %s:\n%s\n", gg_strerror(st), gg_error_detail());
   CHECK(st == GG_ERR_COMPILE && m == NULL);
-  CHECK(strstr(gg_last_error(ctx), "broken.lua:7"));
+  CHECK(strstr(gg_error_detail(), "broken.lua:7"));
   /* out of memory */
   gg_array *a = NULL;
   st = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)1 << 50, &a);
-  printf("1 PiB: %s: %s\n", gg_strerror(st), gg_last_error(ctx));
+  printf("1 PiB: %s: %s\n", gg_strerror(st), gg_error_detail());
   CHECK(st == GG_ERR_OUT_OF_MEMORY && a == NULL);
   /* a module without a CUDA source */
   gg_module_desc nosrc = bad;
@@ -276,7 +276,7 @@ int main(void) {
   gg_context *ctx = NULL;
   gg_status st = gg_context_open(&ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("no GPU: %s\n", gg_last_open_error());
+    printf("no GPU: %s\n", gg_error_detail());
     return 77;
   }
   OK(st);
@@ -308,9 +308,9 @@ int main(void) {
   CHECK(gg_module_persistent_count(m) == 0 && gg_module_persistent_name(m, 0) == NULL);
   CHECK(gg_module_command_count(m, NULL) == -1);
   CHECK(gg_kernel_get(m, "saxpi", &none) == GG_ERR_NOT_FOUND && none == NULL);
-  printf("kernel not found: %s\n", gg_last_error(ctx));
-  CHECK(strstr(gg_last_error(ctx), "no kernel named 'saxpi' (did you mean 'saxpy'?)"));
-  CHECK(strstr(gg_last_error(ctx), "its kernels: saxpy, iota, sum, coop"));
+  printf("kernel not found: %s\n", gg_error_detail());
+  CHECK(strstr(gg_error_detail(), "no kernel named 'saxpi' (did you mean 'saxpy'?)"));
+  CHECK(strstr(gg_error_detail(), "its kernels: saxpy, iota, sum, coop"));
   test_saxpy(ctx, saxpy);
   test_sum(ctx, sum);
   test_spaces(ctx, iota);
@@ -336,8 +336,8 @@ int main(void) {
   other.cuda_source = "extern \"C\" __global__ void gg_other() {}\n";
   other.nkernels = 0;
   st = gg_module_load(ctx, &other, &m2);
-  printf("CUDA_HOME=/nonexistent/cuda: %s: %s\n", gg_strerror(st), gg_last_error(ctx));
-  CHECK(st == GG_ERR_NO_LIBRARY && strstr(gg_last_error(ctx), "/nonexistent/cuda/lib64/libnvrtc"));
+  printf("CUDA_HOME=/nonexistent/cuda: %s: %s\n", gg_strerror(st), gg_error_detail());
+  CHECK(st == GG_ERR_NO_LIBRARY && strstr(gg_error_detail(), "/nonexistent/cuda/lib64/libnvrtc"));
   gg_context_free(ctx);
   unsetenv("CUDA_HOME");
 
@@ -346,7 +346,7 @@ int main(void) {
   gg_context_options o = {0};
   o.backend = GG_BACKEND_CUDA;
   st = gg_context_open(&ctx, &o);
-  CHECK(st == GG_ERR_NO_LIBRARY && strstr(gg_last_open_error(), "/nonexistent/libcuda.so.1"));
+  CHECK(st == GG_ERR_NO_LIBRARY && strstr(gg_error_detail(), "/nonexistent/libcuda.so.1"));
   unsetenv("GG_CUDA_LIBRARY");
 
   char cmd[200];

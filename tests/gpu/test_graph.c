@@ -15,7 +15,7 @@
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
-#define OK(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), gg_last_error(ctx)); failures++; } } while (0)
+#define OK(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), gg_error_detail()); failures++; } } while (0)
 
 static const char *cuda_src =
   "struct gg_args_saxpy { float a; const float *x; float *y; long long n; };\n"
@@ -157,7 +157,7 @@ static void test_refusal(gg_context *ctx, gg_stream *s, gg_kernel *stamp) {
   OK(gg_graph_capture_begin(s, &g));
   OK(gg_launch(stamp, s, args, 1));
   CHECK(gg_graph_capture_end(g) == GG_ERR_UNSUPPORTED);
-  CHECK(strstr(gg_last_error(ctx), "stamp") && strstr(gg_last_error(ctx), "gg_seq"));
+  CHECK(strstr(gg_error_detail(), "stamp") && strstr(gg_error_detail(), "gg_seq"));
   CHECK(gg_graph_launch(g, s) == GG_ERR_STATE);
   CHECK(gg_graph_capture_end(g) == GG_ERR_STATE);
   gg_graph_free(g);
@@ -184,18 +184,18 @@ int main(void) {
   gg_graph *g = (gg_graph *)&failures; /* must be cleared on refusal */
   /* refused before any GPU is needed */
   CHECK(gg_graph_capture_begin(NULL, &g) == GG_ERR_INVALID && g == NULL);
-  CHECK(strstr(gg_last_open_error(), "default stream") != NULL);
+  CHECK(strstr(gg_error_detail(), "default stream") != NULL);
   CHECK(gg_graph_capture_end(NULL) == GG_ERR_INVALID);
   CHECK(gg_graph_launch(NULL, NULL) == GG_ERR_INVALID);
   gg_graph_free(NULL);
 
   gg_status st = gg_context_open(&ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("no GPU: %s\n", gg_last_open_error());
+    printf("no GPU: %s\n", gg_error_detail());
     return failures ? 1 : 77;
   }
   if (st) {
-    fprintf(stderr, "context: %s: %s\n", gg_strerror(st), gg_last_open_error());
+    fprintf(stderr, "context: %s: %s\n", gg_strerror(st), gg_error_detail());
     return 1;
   }
   if (gg_context_backend(ctx) != GG_BACKEND_CUDA) {

@@ -153,7 +153,7 @@ static inline gg_status cdp_open(cdp_loop *L, gg_context *ctx, const int *x_init
   if (!st) st = gg_fill_zero(L->ticket, NULL);
   if (!st) st = x_init ? gg_copy_from_host(L->x, 0, x_init, xbytes, NULL) : gg_fill_zero(L->x, NULL);
   if (st) {
-    snprintf(L->err, sizeof L->err, "%s", gg_last_error(L->ctx));
+    snprintf(L->err, sizeof L->err, "%s", gg_error_detail());
     return st;
   }
   L->box = gg_array_host(L->box_arr);
@@ -172,7 +172,7 @@ static inline gg_status cdp_start(cdp_loop *L, int tail) {
   gg_status st = tail ? gg_launch_grid(L->k[4], L->stream, 1, args, 7)
                       : gg_launch_grid(L->k[0], L->stream, 1, args, 6);
   if (st) {
-    snprintf(L->err, sizeof L->err, "parent launch: %s", gg_last_error(L->ctx));
+    snprintf(L->err, sizeof L->err, "parent launch: %s", gg_error_detail());
     return st;
   }
   L->running = 1;
@@ -226,7 +226,7 @@ static inline gg_status cdp_host_frame(cdp_loop *L, int cmd) {
   gg_status st = gg_launch_grid(L->k[cmd], L->stream, blocks, args, 7);
   if (!st) st = gg_stream_sync(L->stream);
   if (st) {
-    snprintf(L->err, sizeof L->err, "host launch: %s", gg_last_error(L->ctx));
+    snprintf(L->err, sizeof L->err, "host launch: %s", gg_error_detail());
     return st;
   }
   if (__atomic_load_n(&L->box->done, __ATOMIC_ACQUIRE) != seq) {
@@ -252,7 +252,7 @@ static inline gg_status cdp_stop(cdp_loop *L) {
     }
   L->running = 0;
   gg_status st = gg_stream_sync(L->stream);
-  if (st) snprintf(L->err, sizeof L->err, "after the parent: %s", gg_last_error(L->ctx));
+  if (st) snprintf(L->err, sizeof L->err, "after the parent: %s", gg_error_detail());
   return st;
 }
 

@@ -148,11 +148,11 @@ int main(int argc, char **argv) {
   gg_context *ctx;
   gg_status st = gg_context_open(&ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s\n", gg_last_open_error());
+    printf("skipped: %s\n", gg_error_detail());
     return 77;
   }
   if (st) {
-    printf("FAIL: context: %s\n", gg_last_open_error());
+    printf("FAIL: context: %s\n", gg_error_detail());
     return 1;
   }
   printf("device: %s (%s)\n", gg_context_device_name(ctx), gg_context_arch(ctx));

@@ -120,7 +120,7 @@ int main(void)
     gg_status st = gg_compile(GG_BACKEND_CUDA, archs[i], "handmade.cu", md->cuda_source,
                               md->cuda_options, &r);
     if (st == GG_ERR_NO_LIBRARY) {
-      printf("NVRTC not found: %s\n", gg_last_open_error());
+      printf("NVRTC not found: %s\n", gg_error_detail());
       hm_module_free(md);
       return 77;
     }

@@ -31,7 +31,7 @@ static int failures;
     gg_status st_ = (call);                                                              \
     if (st_) {                                                                           \
       fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
-              ctx ? gg_last_error(ctx) : gg_last_open_error());                          \
+              gg_error_detail());                          \
       exit(1);                                                                           \
     }                                                                                    \
   } while (0)
@@ -108,9 +108,8 @@ static void frame(gg_session *s, int cmd, const cmd_case *c, gg_kernel *k, long 
   if (packed) {
     const gg_kernel_desc *kd = gg_kernel_describe(k);
     unsigned char buf[256];
-    char err[256];
     if (kd->args_size > sizeof buf) exit(1);
-    CHECK_OK(gg_pack_args(kd, args, 3, buf, sizeof buf, err, sizeof err));
+    CHECK_OK(gg_pack_args(kd, args, 3, buf, sizeof buf));
     CHECK_OK(gg_session_start_packed(s, cmd, buf, kd->args_size, &f));
   } else {
     CHECK_OK(gg_session_start(s, cmd, args, 3, &f));
@@ -118,7 +117,7 @@ static void frame(gg_session *s, int cmd, const cmd_case *c, gg_kernel *k, long 
   gg_status st = gg_session_wait(s, WAIT_NS);
   if (st) {
     fprintf(stderr, "FAIL %s %s n=%lld %s: %s: %s\n", pname, c->name, n,
-            packed ? "start_packed" : "start", gg_strerror(st), gg_session_error(s));
+            packed ? "start_packed" : "start", gg_strerror(st), gg_error_detail());
     exit(1); /* the session is stuck or gone: nothing more to learn from it */
   }
   if (c->o == O_SCAN) {
@@ -165,7 +164,7 @@ static void run_persistent(gg_module *mod, const char *pname)
   }
   gg_status st = gg_session_terminate(s);
   if (st) {
-    fprintf(stderr, "FAIL terminate %s: %s\n", pname, gg_session_error(s));
+    fprintf(stderr, "FAIL terminate %s: %s\n", pname, gg_error_detail());
     failures++;
   }
   gg_session_free(s);
@@ -174,7 +173,7 @@ static void run_persistent(gg_module *mod, const char *pname)
 int main(void)
 {
   if (gg_context_open(&ctx, NULL)) {
-    printf("skip: no GPU: %s\n", gg_last_open_error());
+    printf("skip: no GPU: %s\n", gg_error_detail());
     return 77;
   }
   gg_module *mod;

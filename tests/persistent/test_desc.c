@@ -53,7 +53,7 @@ static void expect(const char *what, const char *name, int want_invalid)
   gg_session *s = NULL;
   device_calls = 0;
   gg_status st = gg_session_open(&mod, name, NULL, &s);
-  const char *err = gg_last_error(&ctx);
+  const char *err = gg_error_detail();
   int ok = want_invalid
              ? st == GG_ERR_INVALID && device_calls == 0 && strstr(err, "does not match")
              : st != GG_OK && st != GG_ERR_INVALID && device_calls == 1 &&

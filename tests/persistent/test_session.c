@@ -31,7 +31,7 @@
     gg_status st_ = (call);                                                   \
     if (st_ != GG_OK) {                                                       \
       fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call,       \
-              gg_strerror(st_), (ctx) ? gg_last_error(ctx) : gg_last_open_error()); \
+              gg_strerror(st_), gg_error_detail()); \
       exit(1);                                                                \
     }                                                                         \
   } while (0)
@@ -45,7 +45,7 @@ static void open_all(gg_context **ctx, gg_module **mod)
 {
   gg_status st = gg_context_open(ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s\n", gg_last_open_error());
+    printf("skipped: %s\n", gg_error_detail());
     exit(77);
   }
   CHECK_OK(NULL, st);
@@ -246,13 +246,13 @@ static void state_errors(gg_context *ctx, gg_module *mod)
   CHECK_OK(ctx, gg_session_command(se, "axpb", &cmd));
   CHECK(cmd == 0);
   CHECK(gg_session_command(se, "nope", &cmd) == GG_ERR_NOT_FOUND);
-  CHECK(strstr(gg_session_error(se), "its commands: axpb"));
+  CHECK(strstr(gg_error_detail(), "its commands: axpb"));
   /* a device-wide sync would wait for the session's kernel forever: it is
    * refused (the alarm ends the test instead of hanging if it is not) */
   alarm(60);
   CHECK(gg_device_sync(ctx) == GG_ERR_STATE);
-  printf("device sync during a session: %s\n", gg_last_error(ctx));
-  CHECK(strstr(gg_last_error(ctx), "gg_session_terminate"));
+  printf("device sync during a session: %s\n", gg_error_detail());
+  CHECK(strstr(gg_error_detail(), "gg_session_terminate"));
   CHECK_OK(ctx, gg_session_start_packed(se, 0, &a, sizeof a, NULL)); /* the session is unharmed */
   CHECK_OK(ctx, gg_session_wait(se, 2000000000));
   CHECK_OK(ctx, gg_session_terminate(se));
@@ -266,7 +266,7 @@ static void state_errors(gg_context *ctx, gg_module *mod)
 
   gg_session_options big = {.blocks = 1000000};
   CHECK(gg_session_open(mod, "many_1", &big, &se) == GG_ERR_NOT_CORESIDENT);
-  printf("not co-resident: %s\n", gg_last_error(ctx));
+  printf("not co-resident: %s\n", gg_error_detail());
   CHECK(gg_session_open(mod, "no_such", NULL, &se) == GG_ERR_NOT_FOUND);
 
   /* heartbeat: no sign of life for 300 ms with a 50 ms limit -> the kernel exits */
@@ -277,7 +277,7 @@ static void state_errors(gg_context *ctx, gg_module *mod)
   CHECK_OK(ctx, gg_session_start_packed(se, 0, &a, sizeof a, NULL));
   gg_status st = gg_session_wait(se, 2000000000);
   CHECK(st == GG_ERR_STATE);
-  printf("stale heartbeat: %s\n", gg_session_error(se));
+  printf("stale heartbeat: %s\n", gg_error_detail());
   gg_session_free(se);
   bufset_free(&s);
   puts("state errors, reopen and heartbeat: as expected");
@@ -296,7 +296,7 @@ static void fault(gg_context **ctx, gg_module **mod, int trap)
     hm_empty_args a = {0};
     CHECK_OK(*ctx, gg_session_start_packed(se, 2, &a, sizeof a, NULL));
     gg_status st = gg_session_wait(se, 5000000000);
-    printf("trap: %s: %s\n", gg_strerror(st), gg_session_error(se));
+    printf("trap: %s: %s\n", gg_strerror(st), gg_error_detail());
     CHECK(st == GG_ERR_KERNEL_FAULT);
     CHECK(gg_session_terminate(se) == GG_ERR_KERNEL_FAULT);
   } else {
@@ -308,7 +308,7 @@ static void fault(gg_context **ctx, gg_module **mod, int trap)
     hm_spin_args a = {dptr(flag)};
     CHECK_OK(*ctx, gg_session_start_packed(se, 1, &a, sizeof a, NULL));
     gg_status st = gg_session_wait(se, 50000000); /* 50 ms */
-    printf("spin: %s: %s\n", gg_strerror(st), gg_session_error(se));
+    printf("spin: %s: %s\n", gg_strerror(st), gg_error_detail());
     CHECK(st == GG_ERR_TIMEOUT);
     __atomic_store_n(hflag, 1, __ATOMIC_RELEASE);
     CHECK_OK(*ctx, gg_session_wait(se, 2000000000));

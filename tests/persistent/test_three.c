@@ -14,7 +14,7 @@
 #include "persistent_three.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
-#define CHECK_OK(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), ctx ? gg_last_error(ctx) : gg_last_open_error()); exit(1); } } while (0)
+#define CHECK_OK(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), gg_error_detail()); exit(1); } } while (0)
 
 static gg_context *ctx;
 
@@ -102,7 +102,7 @@ int main(void)
     frames = 3;
   gg_status st = gg_context_open(&ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s\n", gg_last_open_error());
+    printf("skipped: %s\n", gg_error_detail());
     return 77;
   }
   CHECK_OK(st);

@@ -24,7 +24,7 @@ static gg_array *d_a, *d_b, *d_c, *d_out;
 
 static void die(const char *what, gg_status s)
 {
-  fprintf(stderr, "FAIL %s: %s: %s\n", what, gg_strerror(s), gg_last_error(ctx));
+  fprintf(stderr, "FAIL %s: %s: %s\n", what, gg_strerror(s), gg_error_detail());
   exit(1);
 }
 
@@ -179,7 +179,7 @@ int main(void)
 {
   gg_status st = gg_context_open(&ctx, NULL);
   if (st) {
-    printf("skip: no GPU: %s\n", gg_last_open_error());
+    printf("skip: no GPU: %s\n", gg_error_detail());
     return 77;
   }
   if ((st = gg_module_load(ctx, &gg_module_reduce_md, &mod))) die("module load", st);

@@ -59,9 +59,12 @@ static gg_array fake_array(size_t bytes) {
   return a;
 }
 
+/* Pack; err gets the calling thread's detail of a failure. */
 static gg_status pack(const gg_kernel_desc *kd, const gg_arg *args, int n, char *err) {
   unsigned char buf[256];
-  return gg_pack_args(kd, args, n, buf, sizeof buf, err, 512);
+  gg_status st = gg_pack_args(kd, args, n, buf, sizeof buf);
+  snprintf(err, 512, "%s", st ? gg_error_detail() : "");
+  return st;
 }
 
 static void test_view_bytes(void) {
@@ -161,12 +164,12 @@ static void test_launch(void) {
   CHECK(gg_array_alloc(ctx, GG_SPACE_DEVICE, 16, &x) == GG_OK);
   CHECK(gg_array_alloc(ctx, GG_SPACE_DEVICE, 1000, &big) == GG_OK);
 
-  /* the case: n = 2^62 over a 16-byte array */
+  /* n = 2^62 over a 16-byte array: n * 4 bytes wraps to 0 */
   gg_arg a[2] = {gg_arg_array(x), gg_arg_i64(INT64_C(1) << 62)};
   fake.launches = 0;
   CHECK(gg_launch(vec, NULL, a, 2) == GG_ERR_INVALID);
   CHECK(fake.launches == 0);
-  CHECK(strstr(gg_last_error(ctx), "x") && strstr(gg_last_error(ctx), "overflow"));
+  CHECK(strstr(gg_error_detail(), "x") && strstr(gg_error_detail(), "overflow"));
   CHECK(gg_launch_grid(vec, NULL, 1, a, 2) == GG_ERR_INVALID && fake.launches == 0);
   a[1] = gg_arg_i64(4);
   CHECK(gg_launch(vec, NULL, a, 2) == GG_OK && fake.launches == 1 && fake.grid == 1);
@@ -187,7 +190,7 @@ static void test_launch(void) {
   kc->range[0] = (gg_extent_desc){1, -1}; /* range 1 x b x c: no longer empty */
   fake.launches = 0;
   CHECK(gg_launch(cube, NULL, c, 4) == GG_ERR_INVALID && fake.launches == 0);
-  CHECK(strstr(gg_last_error(ctx), "3037000500") && strstr(gg_last_error(ctx), "2^62"));
+  CHECK(strstr(gg_error_detail(), "3037000500") && strstr(gg_error_detail(), "2^62"));
   c[2] = gg_arg_i64(INT64_C(1) << 31); c[3] = gg_arg_i64(INT64_C(1) << 31); /* 2^62: allowed */
   CHECK(gg_launch(cube, NULL, c, 4) == GG_OK && fake.grid == 200); /* capped: 2 x 100 SMs */
   c[3] = gg_arg_i64((INT64_C(1) << 31) + 1);
@@ -220,7 +223,7 @@ static void test_league(void) {
   a[0] = gg_arg_i64((INT64_C(1) << 62) + 1);
   fake.launches = 0;
   CHECK(gg_launch(k, NULL, a, 1) == GG_ERR_INVALID && fake.launches == 0);
-  CHECK(strstr(gg_last_error(ctx), "league"));
+  CHECK(strstr(gg_error_detail(), "league"));
   gg_context_free(ctx);
 }
 
@@ -246,7 +249,7 @@ static void test_workspace(void) {
     mod = NULL;
     CHECK(ggr_module_load_with(ctx, &md, &fake_builder, &mod) == GG_ERR_INVALID && !mod);
     CHECK(fake.last_alloc == 0);
-    CHECK(strstr(gg_last_error(ctx), "vec") && strstr(gg_last_error(ctx), "blocks"));
+    CHECK(strstr(gg_error_detail(), "vec") && strstr(gg_error_detail(), "blocks"));
   }
   /* a driver that reports absurd occupancy: the co-resident count stays a
    * valid grid (int overflow otherwise) */
@@ -267,7 +270,7 @@ static void test_arrays_and_copies(void) {
   gg_context *ctx = fake_context(), *other = fake_context();
   gg_array *a = NULL, *b = NULL;
   CHECK(gg_array_alloc(ctx, GG_SPACE_DEVICE, SIZE_MAX, &a) == GG_ERR_INVALID && !a);
-  CHECK(strstr(gg_last_error(ctx), "bytes"));
+  CHECK(strstr(gg_error_detail(), "bytes"));
   CHECK(gg_array_alloc(ctx, (gg_space)7, 64, &a) == GG_ERR_INVALID && !a);
   CHECK(gg_array_alloc(ctx, (gg_space)-1, 64, &a) == GG_ERR_INVALID && !a);
   CHECK(gg_array_alloc(ctx, GG_SPACE_DEVICE, 100, &a) == GG_OK);
@@ -283,7 +286,7 @@ static void test_arrays_and_copies(void) {
   void *top = (void *)(UINTPTR_MAX - 7);
   CHECK(gg_copy_to_host(top, a, 0, 16, NULL) == GG_ERR_INVALID);
   CHECK(gg_copy_from_host(a, 0, top, 16, NULL) == GG_ERR_INVALID);
-  CHECK(strstr(gg_last_error(ctx), "wraps"));
+  CHECK(strstr(gg_error_detail(), "wraps"));
   /* a stream of another context */
   gg_stream s = {other, NULL};
   CHECK(gg_copy(a, 0, b, 0, 8, &s) == GG_ERR_INVALID);

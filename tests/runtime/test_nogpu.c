@@ -18,26 +18,26 @@ int main(void) {
     gg_context_free(ctx);
     return 77;
   }
-  printf("open: %s: %s\n", gg_strerror(st), gg_last_open_error());
+  printf("open: %s: %s\n", gg_strerror(st), gg_error_detail());
   CHECK(st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE);
   CHECK(ctx == NULL);
-  CHECK(strlen(gg_last_open_error()) > 10);
-  CHECK(strstr(gg_last_open_error(), "lib") != NULL); /* names a library */
+  CHECK(strlen(gg_error_detail()) > 10);
+  CHECK(strstr(gg_error_detail(), "lib") != NULL); /* names a library */
 
   setenv("GG_CUDA_LIBRARY", "/nonexistent/libcuda.so.1", 1);
   gg_context_options o = {0};
   o.backend = GG_BACKEND_CUDA;
   st = gg_context_open(&ctx, &o);
-  printf("open with GG_CUDA_LIBRARY=/nonexistent: %s: %s\n", gg_strerror(st), gg_last_open_error());
+  printf("open with GG_CUDA_LIBRARY=/nonexistent: %s: %s\n", gg_strerror(st), gg_error_detail());
   CHECK(st == GG_ERR_NO_LIBRARY);
-  CHECK(strstr(gg_last_open_error(), "/nonexistent/libcuda.so.1") != NULL);
+  CHECK(strstr(gg_error_detail(), "/nonexistent/libcuda.so.1") != NULL);
 
   setenv("GG_HIP_LIBRARY", "/nonexistent/libamdhip64.so", 1);
   o.backend = GG_BACKEND_AUTO;
   st = gg_context_open(&ctx, &o);
-  printf("open AUTO, both missing: %s: %s\n", gg_strerror(st), gg_last_open_error());
+  printf("open AUTO, both missing: %s: %s\n", gg_strerror(st), gg_error_detail());
   CHECK(st == GG_ERR_NO_LIBRARY);
-  CHECK(strstr(gg_last_open_error(), "libcuda") && strstr(gg_last_open_error(), "libamdhip64"));
+  CHECK(strstr(gg_error_detail(), "libcuda") && strstr(gg_error_detail(), "libamdhip64"));
 
   /* every status has a message */
   for (int s = 0; s >= -15; s--) CHECK(strcmp(gg_strerror((gg_status)s), "unknown gpugen status"));

@@ -23,24 +23,23 @@ static const gg_kernel_desc kd = {
 
 int main(void) {
   unsigned char buf[64];
-  char err[256];
   gg_arg args[3] = {gg_arg_f32(2.5f), gg_arg_i64(0), gg_arg_i64(1000)};
   /* a scalar where a view belongs */
-  CHECK(gg_pack_args(&kd, args, 3, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
-  CHECK(strstr(err, "x") && strstr(err, "view"));
+  CHECK(gg_pack_args(&kd, args, 3, buf, sizeof buf) == GG_ERR_INVALID);
+  CHECK(strstr(gg_error_detail(), "x") && strstr(gg_error_detail(), "view"));
   /* wrong count */
-  CHECK(gg_pack_args(&kd, args, 2, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
-  CHECK(strstr(err, "3 arguments, 2 given"));
+  CHECK(gg_pack_args(&kd, args, 2, buf, sizeof buf) == GG_ERR_INVALID);
+  CHECK(strstr(gg_error_detail(), "3 arguments, 2 given"));
   /* buffer too small */
-  CHECK(gg_pack_args(&kd, args, 3, buf, 16, err, sizeof err) == GG_ERR_INVALID);
+  CHECK(gg_pack_args(&kd, args, 3, buf, 16) == GG_ERR_INVALID);
   /* negative extent: a real array for x, so the extent's own check is
    * the one that refuses */
   struct gg_array arr = {.space = GG_SPACE_DEVICE, .bytes = 4096, .dptr = 0x10000};
   gg_arg neg[3] = {gg_arg_f32(1), gg_arg_array(&arr), gg_arg_i64(-5)};
-  CHECK(gg_pack_args(&kd, neg, 3, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
-  CHECK(strstr(err, "negative") && strstr(err, "-5"));
+  CHECK(gg_pack_args(&kd, neg, 3, buf, sizeof buf) == GG_ERR_INVALID);
+  CHECK(strstr(gg_error_detail(), "negative") && strstr(gg_error_detail(), "-5"));
   gg_arg okn[3] = {gg_arg_f32(1), gg_arg_array(&arr), gg_arg_i64(1000)};
-  CHECK(gg_pack_args(&kd, okn, 3, buf, sizeof buf, err, sizeof err) == GG_OK);
+  CHECK(gg_pack_args(&kd, okn, 3, buf, sizeof buf) == GG_OK);
   /* tile_reduce: the output holds one element per tile, ceil(n / tile) */
   {
     /* struct { const float *x; float *o; long long n; long long m; } */
@@ -58,17 +57,17 @@ int main(void) {
     struct gg_array out = {.space = GG_SPACE_DEVICE, .bytes = 4096, .dptr = 0x20000};
     /* 1000 elements in tiles of 7: 143 tiles */
     gg_arg ta[4] = {gg_arg_array(&arr), gg_arg_array(&out), gg_arg_i64(1000), gg_arg_i64(143)};
-    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_OK);
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf) == GG_OK);
     ta[3] = gg_arg_i64(142);
-    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
-    CHECK(strstr(err, "142") && strstr(err, "143 tiles"));
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf) == GG_ERR_INVALID);
+    CHECK(strstr(gg_error_detail(), "142") && strstr(gg_error_detail(), "143 tiles"));
     ta[3] = gg_arg_i64(144);
-    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf) == GG_ERR_INVALID);
     ta[2] = gg_arg_i64(1002); /* 144 tiles, the last of one element */
     ta[3] = gg_arg_i64(143);
-    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf) == GG_ERR_INVALID);
     ta[3] = gg_arg_i64(144);
-    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf, err, sizeof err) == GG_OK);
+    CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf) == GG_OK);
   }
   /* a bad descriptor (field past the end) is refused, never written */
   gg_param_desc badp[5];
@@ -76,8 +75,8 @@ int main(void) {
   badp[2].offset = 36;
   gg_kernel_desc badk = kd;
   badk.params = badp;
-  CHECK(gg_pack_args(&badk, args, 3, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
-  CHECK(gg_pack_args(NULL, args, 3, buf, sizeof buf, err, sizeof err) == GG_ERR_INVALID);
+  CHECK(gg_pack_args(&badk, args, 3, buf, sizeof buf) == GG_ERR_INVALID);
+  CHECK(gg_pack_args(NULL, args, 3, buf, sizeof buf) == GG_ERR_INVALID);
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);
   return failures ? 1 : 0;
 }

@@ -44,8 +44,9 @@ static int pack_with(int i, gg_arg x) {
   gg_arg a[10];
   good(a);
   a[i] = x;
-  err[0] = 0;
-  return gg_pack_args(&kd, a, 10, buf, sizeof buf, err, sizeof err) != GG_OK;
+  int refused = gg_pack_args(&kd, a, 10, buf, sizeof buf) != GG_OK;
+  snprintf(err, sizeof err, "%s", refused ? gg_error_detail() : "");
+  return refused;
 }
 
 static unsigned u16_at(int off) { uint16_t v; memcpy(&v, buf + off, 2); return v; }
@@ -59,7 +60,7 @@ static unsigned half_bits(int bf, float v) {
 int main(void) {
   gg_arg a[10];
   good(a);
-  CHECK(gg_pack_args(&kd, a, 10, buf, sizeof buf, err, sizeof err) == GG_OK);
+  CHECK(gg_pack_args(&kd, a, 10, buf, sizeof buf) == GG_OK);
   int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f32; double f64;
   memcpy(&i32, buf, 4); memcpy(&u32, buf + 4, 4); memcpy(&i64, buf + 8, 8);
   memcpy(&u64, buf + 16, 8); memcpy(&f32, buf + 24, 4); memcpy(&f64, buf + 32, 8);
