@@ -267,7 +267,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   } else {
     ggi_buf_free(&scratch);
   }
-  if (ggi_is_reduce_like(k->pattern)) rc |= reduce_keys(m, k, dict, a);
+  if (ggi_has_reduction(k)) rc |= reduce_keys(m, k, dict, a);
   for (int i = 0; i < p->nvars; i++) rc |= ggi_dict_set(dict, p->keys[i], p->values[i]);
   for (int i = 0; i < dict->n; i++)
     if (!dict->values[i]) rc = -1;

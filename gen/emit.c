@@ -147,7 +147,7 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   ggi_buf_printf(b, ",\n   .args_size = %u, .args_align = %u, .nparams = %d, .params = gg_params_%s_%s,\n",
                  ki->lay.size, ki->lay.align, ki->lay.n, m->name, k->name);
   ggi_buf_printf(b, "   .strategy = \"%s\", .lua_line = %d",
-                 ggi_is_reduce_like(k->pattern) ? ggi_strategy_name(k->spec.strategy) : ggi_pattern_name(k->pattern),
+                 ggi_has_reduction(k) ? ggi_strategy_name(k->spec.strategy) : ggi_pattern_name(k->pattern),
                  k->line);
   if (p->small_block > 0)
     ggi_buf_printf(b, ", .small_block = %d, .small_work = %lld", p->small_block,

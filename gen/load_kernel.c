@@ -42,7 +42,8 @@ static const char *const scan_fields[] = {
   "pattern", "range", "index", "params", "block", "items", "launch", "value", "op",
   "combine", "identity", "into", "type", "kind", NULL};
 static const char *const team_fields[] = {"pattern", "params", "body", "launch", "league",
-                                          "team_size", "scratch", NULL};
+                                          "team_size", "scratch", "op", "combine", "identity",
+                                          "into", "type", "strategy", NULL};
 static const char *const tile_fields[] = {
   "pattern", "range", "index", "params", "block", "launch", "value", "op",
   "combine", "identity", "into", "type", "tile", NULL};
@@ -400,9 +401,12 @@ static void read_op(ggi_decl *k, ggi_kernel *kn, int *infinite) {
   if (ggi_push_field(k, "op") == LUA_TTABLE) {
     /* op = { "min", "max" }: one operator per value, in value order */
     int line = ggi_field_line(k, "op"), n = ggi_list_len(k, "op", line);
-    if (kn->pattern != GG_PATTERN_REDUCE)
-      ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for pattern \"reduce\")",
+    if (kn->pattern != GG_PATTERN_REDUCE && kn->pattern != GG_PATTERN_TEAM)
+      ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for patterns \"reduce\" and \"team\")",
             ggi_pattern_names[kn->pattern]);
+    if (n != kn->nvalues && kn->pattern == GG_PATTERN_TEAM)
+      ggi_decl_fail(k, line, "field 'op' lists %d operators but 'into' has %d elements: give one operator per element (value), or one string for all",
+            n, kn->nvalues);
     if (n != kn->nvalues)
       ggi_decl_fail(k, line, "field 'op' lists %d operators but 'value' has %d expressions: give one operator per value, or one string for all",
             n, kn->nvalues);
@@ -475,20 +479,15 @@ static void check_into_extent(ggi_decl *k, ggi_kernel *kn, const ggi_param *into
   }
 }
 
+static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, int infinite);
+
 static void read_reduction(ggi_decl *k, ggi_kernel *kn, int has_strategy) {
   read_values(k, kn, kn->pattern == GG_PATTERN_REDUCE ? GGI_MAX_VALUES : 1);
   int infinite = 0;
   read_op(k, kn, &infinite);
   const ggi_param *into = read_into(k, kn);
   check_into_extent(k, kn, into);
-  static const char *const acc_names[] = {"i32", "u32", "i64", "u64", "f32", "f64", NULL};
-  int acc = ggi_opt_enum(k, "type", acc_names, -1);
-  if (acc >= 0) kn->acc_type = (gg_dtype)acc;
-  else if (into->dtype == GG_F16 || into->dtype == GG_BF16) kn->acc_type = GG_F32; /* half sums lose too much */
-  else kn->acc_type = into->dtype;
-  if (infinite && kn->acc_type != GG_F32 && kn->acc_type != GG_F64)
-    ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' is infinite, but the accumulator type %s is "
-          "an integer: give a finite identity, or type = \"f32\" or \"f64\"", ggi_dtype_names[kn->acc_type]);
+  read_acc_type(k, kn, into, infinite);
   if (!has_strategy) return;
   kn->strategy = (ggi_strategy)ggi_opt_enum(k, "strategy", ggi_strategy_names, GGI_STRAT_AUTO);
   kn->allow_cas = ggi_opt_bool(k, "allow_cas");
@@ -505,6 +504,64 @@ static void read_reduction(ggi_decl *k, ggi_kernel *kn, int has_strategy) {
             ggi_strategy_names[kn->strategy], kn->op == GGI_OP_CUSTOM ? "combine" : ggi_op_names[kn->op],
             ggi_dtype_names[into->dtype == GG_F16 || into->dtype == GG_BF16 ? into->dtype : kn->acc_type]);
     kn->spec.cas_emulation = 1;
+  }
+}
+
+/* type = ..., or into's type (f32 for f16/bf16 outputs). */
+static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, int infinite) {
+  static const char *const acc_names[] = {"i32", "u32", "i64", "u64", "f32", "f64", NULL};
+  int acc = ggi_opt_enum(k, "type", acc_names, -1);
+  if (acc >= 0) kn->acc_type = (gg_dtype)acc;
+  else if (into->dtype == GG_F16 || into->dtype == GG_BF16) kn->acc_type = GG_F32; /* half sums lose too much */
+  else kn->acc_type = into->dtype;
+  if (infinite && kn->acc_type != GG_F32 && kn->acc_type != GG_F64)
+    ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' is infinite, but the accumulator type %s is "
+          "an integer: give a finite identity, or type = \"f32\" or \"f64\"", ggi_dtype_names[kn->acc_type]);
+}
+
+/* A team kernel with `into` reduces: any thread of any team may call
+ * contribute(v0, ...) (one value per element of into) and the kernel
+ * writes the combination of every contribution into `into`.  Without
+ * `into`, the reduction's fields have nothing to apply to. */
+static void read_team_reduction(ggi_decl *k, ggi_kernel *kn) {
+  static const char *const needs_into[] = {"op", "combine", "identity", "type", "strategy", NULL};
+  int has_into = ggi_push_field(k, "into") != LUA_TNIL;
+  lua_pop(k->c->L, 1);
+  if (!has_into) {
+    for (int i = 0; needs_into[i]; i++) {
+      int t = ggi_push_field(k, needs_into[i]);
+      lua_pop(k->c->L, 1);
+      if (t != LUA_TNIL)
+        ggi_decl_fail(k, ggi_field_line(k, needs_into[i]), "field '%s' belongs to a team reduce, which also needs "
+              "into = \"an out view of 1 to %d elements\" (the body then calls contribute(v))", needs_into[i],
+              GGI_MAX_VALUES);
+    }
+    return;
+  }
+  const ggi_param *into = read_into(k, kn);
+  char a[64];
+  if (into->ext[0].name || into->ext[0].value > GGI_MAX_VALUES)
+    ggi_decl_fail(k, ggi_field_line(k, "into"), "field 'into': view \"%s\" must have a static extent of 1 to %d (one "
+          "element per value the body contributes), got [%s]", kn->into, GGI_MAX_VALUES,
+          ggi_extent_text(into->ext[0], a, sizeof a));
+  kn->nvalues = (int)into->ext[0].value;
+  int infinite = 0;
+  read_op(k, kn, &infinite);
+  read_acc_type(k, kn, into, infinite);
+  kn->strategy = (ggi_strategy)ggi_opt_enum(k, "strategy", ggi_strategy_names, GGI_STRAT_AUTO);
+  int line = ggi_field_line(k, "strategy");
+  switch (kn->strategy) {
+  case GGI_STRAT_AUTO: case GGI_STRAT_WARP_SHUFFLE: case GGI_STRAT_SHARED_TREE: case GGI_STRAT_CG_TILE:
+    break;
+  case GGI_STRAT_DETERMINISTIC:
+    if (kn->launch == GG_LAUNCH_COOPERATIVE)
+      ggi_decl_fail(k, line, "strategy \"deterministic\" fixes the grid, but launch = \"cooperative\" sizes it to the "
+            "co-resident blocks: give one of them");
+    break;
+  default:
+    ggi_decl_fail(k, line, "strategy \"%s\" is not for a team reduce (each team combines its threads in shared "
+          "memory, the last block combines the teams): use auto, warp_shuffle, shared_tree, cg_tile or "
+          "deterministic", ggi_strategy_names[kn->strategy]);
   }
 }
 
@@ -724,6 +781,7 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
     break;
   }
   read_launch(k, kn);
+  if (kn->pattern == GG_PATTERN_TEAM) read_team_reduction(k, kn);
   char why[600];
   int at;
   if (ggi_body_check(kn, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);

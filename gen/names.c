@@ -45,7 +45,7 @@ static const char *const macros[] = {
  * args and g are the body function's parameters). */
 static const char *const around_body[] = {"args", "g", "league_rank", "team_rank", "team_size",
                                           "league_size", "team_barrier", "team_sum", "team_min",
-                                          "team_max", NULL};
+                                          "team_max", "contribute", NULL};
 
 static int in(const char *const *list, const char *s)
 {
@@ -83,7 +83,7 @@ const char *ggi_name_problem(const char *s)
   if (in(macros, s)) return "is a macro or type of the compilers or the C library";
   if (in(around_body, s))
     return "is declared by the generated code around a body (args, g, league_rank, team_rank, "
-           "team_size, league_size, team_barrier, team_sum, team_min, team_max)";
+           "team_size, league_size, team_barrier, team_sum, team_min, team_max, contribute)";
   return NULL;
 }
 

@@ -62,8 +62,9 @@ static uint32_t scratch_bytes(const ggi_kernel *k)
   return off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
 }
 
-/* for and team: one template each. */
-static int plan_body(const ggi_kernel *k, ggi_plan *p, ggi_diag *d)
+/* for and team: one template each (a team reduce: the reduce's pieces
+ * around the team loop, reduce_plan.c). */
+static int plan_body(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   if (k->pattern == GG_PATTERN_FOR) {
     p->template_path = "common/for.cuh";
@@ -76,6 +77,7 @@ static int plan_body(const ggi_kernel *k, ggi_plan *p, ggi_diag *d)
     /* a team is exactly team_size threads: fewer would compute part of
      * it, more would overrun team_sum's 8 bytes per thread */
     p->min_threads = p->max_threads = k->spec.block;
+    if (ggi_is_team_reduce(k) && ggi_team_reduce_plan(k, a, p, d) != 0) return -1;
   } else {
     return ggi_fail(d, "kernel '%s': unknown pattern %d", k->name, (int)k->pattern);
   }
@@ -152,7 +154,7 @@ static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *
   int rc;
   if (k->pattern == GG_PATTERN_FRAME) rc = ggi_frame_plan(k, target, m->arena, p, &pd);
   else if (ggi_is_reduce_like(k->pattern)) rc = ggi_reduce_plan(k, target, m->arena, p, &pd);
-  else rc = plan_body(k, p, &pd);
+  else rc = plan_body(k, m->arena, p, &pd);
   if (rc == 0 && ggi_is_reduce_like(k->pattern)) p->features |= view_features(k);
   if (rc == 0) rc = plan_abi(k, p, m->arena, &pd);
   if (rc != 0) return ggi_fail_at(d, m->file, k->line, "kernel '%s': %s", k->name, pd.msg);

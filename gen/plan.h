@@ -137,6 +137,14 @@ int ggi_ops_mixed(const ggi_kernel *k);
  * Strings are allocated in arena a.  Returns 0, or -1 with d->msg set. */
 int ggi_reduce_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
 
+/* A team kernel with `into` (ggi_is_team_reduce): the strategy its
+ * threads and blocks combine with (the workload's, or warp_shuffle for
+ * auto), with one sentence saying why; and its plan, on top of the team's
+ * own (plan.c sets template, shared memory for scratch and team_sum, and
+ * thread bounds first).  Returns 0, or -1 with d->msg set. */
+ggi_strategy ggi_team_reduce_strategy(const ggi_kernel *k, const char **why);
+int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d);
+
 /* For specialize.c: the strategy `auto` picks for a reduce-like kernel,
  * with one sentence saying why (static string or arena string). */
 ggi_strategy ggi_reduce_auto(const ggi_kernel *k, const char **why);

@@ -141,7 +141,7 @@ const char *ggi_reduce_identity(const ggi_kernel *k, ggi_op op)
 
 int ggi_ops_mixed(const ggi_kernel *k)
 {
-  if (k->pattern != GG_PATTERN_REDUCE) return 0;
+  if (k->pattern != GG_PATTERN_REDUCE && !ggi_is_team_reduce(k)) return 0;
   for (int v = 1; v < k->nvalues && v < GGI_MAX_VALUES; v++)
     if (k->ops[v] != k->ops[0]) return 1;
   return 0;
@@ -357,25 +357,26 @@ static int runtime_md_range(const ggi_kernel *k)
  * the warp-shuffle block reduce serves every strategy but the tree, the
  * tiles and global_atomic (which has none); deterministic is warp_shuffle
  * with a fixed grid (set below), so it takes the same pieces.  Phase 3:
- * the last-block ticket, the two atomic endings, or the grid barrier. */
+ * the last-block ticket (reduce_finish_ticket.cuh, which a team reduce
+ * shares, then the body), the two atomic endings, or the grid barrier. */
 static void reduce_parts(const ggi_kernel *k, ggi_strategy s, ggi_plan *p)
 {
   const char *block = "common/reduce_block_warp_shuffle.cuh";
   const char *tail = "common/reduce_tail_ticket.cuh";
-  int atomic = 0;
+  int atomic = 0, ticket = 1;
   switch (s) {
   case GGI_STRAT_SHARED_TREE: block = "common/reduce_block_shared_tree.cuh"; break;
   case GGI_STRAT_CG_TILE: block = "common/reduce_block_cg_tile.cuh"; break;
   case GGI_STRAT_GLOBAL_ATOMIC:
     block = NULL;
-    atomic = 1;
+    atomic = 1, ticket = 0;
     tail = "common/reduce_tail_global_atomic.cuh";
     break;
   case GGI_STRAT_SHARED_ATOMIC:
-    atomic = 1;
+    atomic = 1, ticket = 0;
     tail = "common/reduce_tail_shared_atomic.cuh";
     break;
-  case GGI_STRAT_GRID_SYNC: tail = "common/reduce_tail_grid_sync.cuh"; break;
+  case GGI_STRAT_GRID_SYNC: tail = "common/reduce_tail_grid_sync.cuh", ticket = 0; break;
   default: break; /* auto, warp_shuffle, deterministic */
   }
   p->nparts = 0;
@@ -386,6 +387,7 @@ static void reduce_parts(const ggi_kernel *k, ggi_strategy s, ggi_plan *p)
   if (block) p->template_parts[p->nparts++] = block;
   p->template_parts[p->nparts++] = "common/reduce_workspace.cuh";
   if (atomic) p->template_parts[p->nparts++] = "common/reduce_atomic.cuh";
+  if (ticket) p->template_parts[p->nparts++] = "common/reduce_finish_ticket.cuh";
   p->template_parts[p->nparts++] = tail;
   p->template_path = p->template_parts[0];
 }
@@ -510,6 +512,72 @@ static int plan_tile_reduce(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_
   p->grid_rule = GG_GRID_COVER;
   p->cap_resident = 1;
   if (set(p, "TEAM", fmt_int(a, team), d) || set(p, "RBLOCK", fmt_int(a, block), d))
+    return -1;
+  return 0;
+}
+
+/* ---- team reduce ---- */
+
+/* The block pieces a team reduce may combine its threads with; the
+ * atomic strategies and grid_sync are the loader's refusals. */
+ggi_strategy ggi_team_reduce_strategy(const ggi_kernel *k, const char **why)
+{
+  if (k->strategy != GGI_STRAT_AUTO) {
+    if (why) *why = "strategy as written in the workload";
+    return k->strategy;
+  }
+  if (why)
+    *why = "team reduce: each thread folds what it contributes, the team combines with warp "
+           "shuffles, the last block to take the ticket combines the blocks' partials in block "
+           "order (no atomics on the data, no output to zero; bit-identical run to run on one "
+           "device, or on every device with strategy = \"deterministic\")";
+  return GGI_STRAT_WARP_SHUFFLE;
+}
+
+int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+{
+  ggi_strategy s = k->spec.strategy;
+  int nv = nvalues(k), team = k->spec.block;
+  int acc_size = (int)ggi_dtype_size(acc_type(k));
+  const char *block = s == GGI_STRAT_SHARED_TREE ? "common/reduce_block_shared_tree.cuh"
+                      : s == GGI_STRAT_CG_TILE   ? "common/reduce_block_cg_tile.cuh"
+                                                 : "common/reduce_block_warp_shuffle.cuh";
+  if (s != GGI_STRAT_WARP_SHUFFLE && s != GGI_STRAT_SHARED_TREE && s != GGI_STRAT_CG_TILE
+      && s != GGI_STRAT_DETERMINISTIC)
+    return ggi_fail(d, "internal: strategy %s for a team reduce", ggi_strategy_name(s));
+  p->nparts = 0;
+  p->template_parts[p->nparts++] = "common/reduce_head.cuh";
+  p->template_parts[p->nparts++] = ggi_ops_mixed(k) ? "common/reduce_ops_each.cuh" : "common/reduce_ops.cuh";
+  p->template_parts[p->nparts++] = "common/team_reduce.cuh";
+  p->template_parts[p->nparts++] = block;
+  p->template_parts[p->nparts++] = "common/reduce_workspace.cuh";
+  p->template_parts[p->nparts++] = "common/reduce_finish_ticket.cuh";
+  p->template_parts[p->nparts++] = "common/team_reduce_tail.cuh";
+  p->template_path = p->template_parts[0];
+  /* after the team's own shared memory: the block piece's partials (one
+   * per warp, per tile of 16, or per thread for the tree) */
+  uint32_t red_at = p->shared_bytes;
+  p->shared_bytes += (uint32_t)(s == GGI_STRAT_SHARED_TREE ? team * nv * 8 : 64 * nv * 8);
+  p->ws_fixed = WS_FIXED;
+  p->ws_per_block = (uint32_t)((nv * acc_size + 7) / 8 * 8);
+  if (s == GGI_STRAT_DETERMINISTIC) {
+    /* the same grid on every device, so the same order of operations */
+    p->grid_rule = GG_GRID_FIXED;
+    p->grid_fixed = DET_GRID;
+    if (!k->league.name && k->league.value < DET_GRID) p->grid_fixed = k->league.value;
+    p->cap_resident = 0;
+  } else {
+    /* one block per team, but never more blocks than are co-resident: the
+     * workspace holds one partial per block */
+    p->grid_rule = GG_GRID_LEAGUE;
+    p->cap_resident = 1;
+  }
+  if (set(p, "RVEC", "1", d) || set(p, "UNROLL", fmt_int(a, LOADS_IN_FLIGHT), d)
+      || set(p, "VEC_T", ggi_dtype_ctype(acc_type(k)), d)
+      || set(p, "RED_SMEM", fmt_int(a, red_at), d) || set(p, "RBLOCK", fmt_int(a, team), d))
+    return -1;
+  if (ggi_ops_mixed(k) && (set(p, "IDENTITY_EACH", each_identity(k, a), d)
+                           || set(p, "COMBINE_EACH", each_combine(k, a), d)))
     return -1;
   return 0;
 }

@@ -32,7 +32,7 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
     ggi_buf_printf(&b, "kernel      %-20s %-12s %-12s %-14s block %-5d ", k->name,
                    ggi_pattern_name(k->pattern),
                    k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic",
-                   ggi_is_reduce_like(k->pattern) ? ggi_strategy_name(k->spec.strategy) : "-", k->spec.block);
+                   ggi_has_reduction(k) ? ggi_strategy_name(k->spec.strategy) : "-", k->spec.block);
     targets_str(&b, k->targets);
     ggi_buf_puts(&b, "\n");
   }
@@ -162,7 +162,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   }
   fprintf(out, "specialization: block %d, items %d, vector %d", k->spec.block, k->spec.items,
           k->spec.vector);
-  if (ggi_is_reduce_like(k->pattern)) fprintf(out, ", strategy %s", ggi_strategy_name(k->spec.strategy));
+  if (ggi_has_reduction(k)) fprintf(out, ", strategy %s", ggi_strategy_name(k->spec.strategy));
   fprintf(out, "%s\n", k->spec.cas_emulation ? ", CAS emulation" : "");
   for (int i = 0; i < k->spec.n_why && i < 8; i++) fprintf(out, "  why: %s\n", k->spec.why[i]);
   if (pl->nparts == 0) fprintf(out, "template: %s\n", pl->template_path);

@@ -25,7 +25,7 @@
 static void spec_summary(ggi_buf *b, const ggi_kernel *k)
 {
   ggi_buf_printf(b, "%s", ggi_pattern_name(k->pattern));
-  if (ggi_is_reduce_like(k->pattern)) {
+  if (ggi_has_reduction(k)) {
     ggi_buf_printf(b, " %s", ggi_op_name(k->op));
     for (int v = 1; ggi_ops_mixed(k) && v < k->nvalues; v++)
       ggi_buf_printf(b, ",%s", ggi_op_name(k->ops[v]));

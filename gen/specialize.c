@@ -111,6 +111,11 @@ static int spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   s->items = 1;
   s->vector = 1;
   why(k, "items 1, vector 1: the body decides what each team thread does");
+  if (ggi_is_team_reduce(k)) {
+    const char *w = NULL;
+    s->strategy = ggi_team_reduce_strategy(k, &w);
+    why(k, whyf(m, "strategy %s: %s", ggi_strategy_name(s->strategy), w));
+  }
   return 0;
 }
 

@@ -90,6 +90,16 @@ int ggi_is_reduce_like(gg_pattern p)
   return p == GG_PATTERN_REDUCE || p == GG_PATTERN_SCAN || p == GG_PATTERN_TILE_REDUCE;
 }
 
+int ggi_is_team_reduce(const ggi_kernel *k)
+{
+  return k->pattern == GG_PATTERN_TEAM && k->into != NULL;
+}
+
+int ggi_has_reduction(const ggi_kernel *k)
+{
+  return ggi_is_reduce_like(k->pattern) || ggi_is_team_reduce(k);
+}
+
 void ggi_put_features(ggi_buf *b, unsigned feat)
 {
   static const char *names[] = {"GG_FEAT_COOPERATIVE", "GG_FEAT_FLOAT_ATOMIC",

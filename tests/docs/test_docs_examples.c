@@ -2,7 +2,8 @@
  * The examples of docs/language.md (the .lua files of docs/examples) run on a GPU and
  * do what the text says: team_sum/min/max per row, the element order of
  * each layout at rank 3, an empty reduce writes the identity, an
- * exclusive scan starts at the identity, `return;` skips one index.
+ * exclusive scan starts at the identity, `return;` skips one index, a
+ * team reduce writes one result over every team (league 0: the identity).
  * Sizes are not powers of two.  Exits 77 where there is no GPU.
  */
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "layouts3d.h"
 #include "reduce_more.h"
 #include "team_reduce.h"
+#include "team_total.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -187,6 +189,43 @@ static void test_reduce_more(gg_module *m) {
   gg_array_free(dy); gg_array_free(dA); gg_array_free(dx); gg_array_free(out); gg_array_free(dv);
 }
 
+static void test_team_total(gg_module *m) {
+  enum { R = 37, C = 1001 };
+  static double y[R], A[R * C], x[C];
+  static long long I[R * C];
+  double want = 0, got = -77;
+  long long wmax = -1000000, wneg = 0, rmax[R], total[2] = { -77, -77 };
+  for (int i = 0; i < R; i++) y[i] = (i % 5) - 2;
+  for (int j = 0; j < C; j++) x[j] = (j % 7) - 3;
+  for (int i = 0; i < R * C; i++) A[i] = (i % 11) - 5, I[i] = (i * 7919) % 2001 - 1000;
+  for (int i = 0; i < R; i++)
+    for (int j = 0; j < C; j++) want += y[i] * A[i * C + j] * x[j];
+  for (int i = 0; i < R * C; i++) wmax = I[i] > wmax ? I[i] : wmax, wneg += I[i] < 0;
+  gg_array *dy = dev(sizeof y), *dA = dev(sizeof A), *dx = dev(sizeof x), *out = dev(16), *dI = dev(sizeof I),
+           *drow = dev(sizeof rmax);
+  OK(gg_copy_from_host(dy, 0, y, sizeof y, NULL));
+  OK(gg_copy_from_host(dA, 0, A, sizeof A, NULL));
+  OK(gg_copy_from_host(dx, 0, x, sizeof x, NULL));
+  OK(gg_copy_from_host(dI, 0, I, sizeof I, NULL));
+  OK(gg_team_total_launch_ytax_teams(kernel(m, "ytax_teams"), NULL, dy, dA, dx, out, R, C));
+  OK(gg_copy_to_host(&got, out, 0, 8, NULL));
+  CHECK(got == want);
+  OK(gg_team_total_launch_ytax_teams(kernel(m, "ytax_teams"), NULL, dy, dA, dx, out, 0, C));
+  OK(gg_copy_to_host(&got, out, 0, 8, NULL));
+  CHECK(got == 0.0); /* league 0: the identity of sum */
+  OK(gg_team_total_launch_row_extremes(kernel(m, "row_extremes"), NULL, dI, drow, out, R, C));
+  OK(gg_copy_to_host(total, out, 0, 16, NULL));
+  OK(gg_copy_to_host(rmax, drow, 0, sizeof rmax, NULL));
+  CHECK(total[0] == wmax && total[1] == wneg);
+  for (int i = 0; i < R; i++) {
+    long long m_ = I[i * C];
+    for (int j = 0; j < C; j++) m_ = I[i * C + j] > m_ ? I[i * C + j] : m_;
+    CHECK(rmax[i] == m_);
+  }
+  gg_array_free(dy); gg_array_free(dA); gg_array_free(dx); gg_array_free(out); gg_array_free(dI);
+  gg_array_free(drow);
+}
+
 int main(void) {
   gg_status st = gg_context_open(&ctx, NULL);
   if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
@@ -197,15 +236,17 @@ int main(void) {
     fprintf(stderr, "gg_context_open: %s: %s\n", gg_strerror(st), gg_error_detail());
     return 1;
   }
-  gg_module *team = NULL, *layouts = NULL, *edges = NULL, *more = NULL;
+  gg_module *team = NULL, *layouts = NULL, *edges = NULL, *more = NULL, *total = NULL;
   OK(gg_module_load(ctx, &gg_module_team_reduce, &team));
   OK(gg_module_load(ctx, &gg_module_layouts3d, &layouts));
   OK(gg_module_load(ctx, &gg_module_edges, &edges));
   OK(gg_module_load(ctx, &gg_module_reduce_more, &more));
+  OK(gg_module_load(ctx, &gg_module_team_total, &total));
   if (team) test_team(team);
   if (layouts) test_layouts(layouts);
   if (edges) test_edges(edges);
   if (more) test_reduce_more(more);
+  if (total) test_team_total(total);
   gg_context_free(ctx);
   printf("%s\n", failures ? "FAILED" : "every documented example does what the docs say");
   return failures ? 1 : 0;

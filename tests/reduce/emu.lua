@@ -72,3 +72,31 @@ for _, s in ipairs(strategies) do
     op = "min", into = "out", strategy = s, allow_cas = true,
   }
 end
+
+-- Team reduces: every thread contributes each of its row's elements,
+-- weighted by the row (a wrong league rank weighs the wrong row), on
+-- every block strategy; one kernel with one operator per element.
+for _, s in ipairs({ "warp_shuffle", "shared_tree", "cg_tile", "deterministic" }) do
+  for _, op in ipairs({ "sum", "max" }) do
+    for _, t in ipairs({ "i64", "f64" }) do
+      kernel ("team_" .. s .. "_" .. op .. "_" .. t) {
+        pattern = "team", league = "rows", team_size = 32,
+        params = { { "A", t .. "[rows][cols]" }, { "out", t .. "[1]", access = "out" } },
+        op = op, into = "out", strategy = s,
+        body = [[
+          for (long long c = team_rank; c < cols; c += team_size)
+            contribute(A(league_rank, c) * (1 + league_rank % 5));
+        ]],
+      }
+    end
+  end
+end
+kernel "team_mixed" {
+  pattern = "team", league = "rows", team_size = 32,
+  params = { { "A", "i64[rows][cols]" }, { "out", "i64[3]", access = "out" } },
+  op = { "min", "max", "sum" }, into = "out",
+  body = [[
+    if (team_rank >= cols) return;   /* contributes nothing: the identity */
+    for (long long c = team_rank; c < cols; c += team_size) contribute(A(league_rank, c), A(league_rank, c), 1);
+  ]],
+}

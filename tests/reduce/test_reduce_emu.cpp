@@ -373,6 +373,73 @@ template <class A> static void check_minloc(const char *name, void (*k)(A))
     }
 }
 
+/* Team reduces: leagues 0 (the identity), 1, 7 and 1000 rows of 1, 3 or
+ * 40 columns, on grids with fewer blocks than teams; contributions from
+ * every thread of every team, weighted by the row. */
+template <class T, class A> static void check_team(const char *name, void (*k)(A), int op)
+{
+  static const long long leagues[] = { 0, 1, 7, 1000 }, widths[] = { 1, 3, 40 };
+  workspace ws;
+  for (auto &gr : grids)
+    for (long long rows : leagues)
+      for (long long cols : widths) {
+        std::vector<T> M(rows * cols);
+        for (auto &v : M) v = std::is_integral<T>::value ? (T)next_int(-1000, 1000) : (T)(next_int(-1000000, 1000000) * 1e-6);
+        std::vector<T> w;
+        for (long long r = 0; r < rows; r++)
+          for (long long c = 0; c < cols; c++) w.push_back(M[r * cols + c] * (T)(1 + r % 5));
+        T want;
+        if (op == SUM) { want = 0; for (T v : w) want += v; }
+        else want = reference(w, MAX);
+        double mag = 0;
+        for (T v : w) mag += std::fabs((double)v);
+        T out = (T)-77;
+        A a{};
+        a.A = M.data(); a.out = &out; a.rows = rows; a.cols = cols;
+        set_hidden(a, ws);
+        launch(k, a, gr[0], gr[1]);
+        checks++;
+        if (!close(out, want, op, mag)) {
+          failures++;
+          std::printf("FAIL %s grid %ux%u %lldx%lld: got %.17g want %.17g\n", name, gr[0], gr[1], rows, cols,
+                      (double)out, (double)want);
+        }
+      }
+}
+
+/* op = { min, max, sum }: sum counts the contributions; threads past the
+ * row's width return before contributing. */
+static void check_team_mixed()
+{
+  static const long long leagues[] = { 0, 1, 7, 1000 }, widths[] = { 1, 3, 40 };
+  workspace ws;
+  for (auto &gr : grids)
+    for (long long rows : leagues)
+      for (long long cols : widths) {
+        std::vector<long long> M(rows * cols);
+        for (auto &v : M) v = next_int(-1000, 1000);
+        long long mn = std::numeric_limits<long long>::max(), mx = std::numeric_limits<long long>::lowest();
+        for (long long v : M) { mn = v < mn ? v : mn; mx = v > mx ? v : mx; }
+        long long out[3] = { -77, -77, -77 };
+        gg_args_team_mixed a{};
+        a.A = M.data(); a.out = out; a.rows = rows; a.cols = cols;
+        set_hidden(a, ws);
+        launch(gg_team_mixed, a, gr[0], gr[1]);
+        checks++;
+        if (out[0] != mn || out[1] != mx || out[2] != rows * cols) {
+          failures++;
+          std::printf("FAIL team_mixed grid %ux%u %lldx%lld: got %lld %lld %lld want %lld %lld %lld\n", gr[0], gr[1],
+                      rows, cols, out[0], out[1], out[2], mn, mx, rows * cols);
+        }
+      }
+}
+
+#define TEAM(s)                                                                                 \
+  check_team<long long>("team_" #s "_sum_i64", gg_team_##s##_sum_i64, SUM);                     \
+  check_team<long long>("team_" #s "_max_i64", gg_team_##s##_max_i64, MAX);                     \
+  check_team<double>("team_" #s "_sum_f64", gg_team_##s##_sum_f64, SUM);                        \
+  check_team<double>("team_" #s "_max_f64", gg_team_##s##_max_f64, MAX);
+
 #define MD(s)                                                                                   \
   check_md2("md2_" #s, gg_md2_##s);                                                             \
   check_md3("md3_" #s, gg_md3_##s);                                                             \
@@ -414,6 +481,12 @@ int main()
   check_mixed("mixed_grid_sync", gg_mixed_grid_sync);
   check_mixed("mixed_deterministic", gg_mixed_deterministic);
   std::printf("2-D/3-D, mixed operators, minloc: %d failures so far\n", failures);
+  TEAM(warp_shuffle)
+  TEAM(shared_tree)
+  TEAM(cg_tile)
+  TEAM(deterministic)
+  check_team_mixed();
+  std::printf("team reduces: %d failures so far\n", failures);
   check_scan<int>("s_inclusive_i32", gg_s_inclusive_i32, true);
   check_scan<int>("s_exclusive_i32", gg_s_exclusive_i32, false);
   check_scan<double>("s_inclusive_f64", gg_s_inclusive_f64, true);

@@ -65,7 +65,7 @@ static void test_auto(ggi_module *m)
   CHECK(block == 64 && vec == 4 && items == 16);
   CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == 1);
-  CHECK(p.nparts == 6 && strcmp(p.template_parts[0], "common/reduce_head.cuh") == 0);
+  CHECK(p.nparts == 7 && strcmp(p.template_parts[0], "common/reduce_head.cuh") == 0);
   CHECK(strcmp(p.template_parts[1], "common/reduce_ops.cuh") == 0);
   CHECK(strcmp(p.template_parts[2], "common/reduce_fold.cuh") == 0);
   CHECK(strcmp(p.template_parts[3], "common/reduce_block_warp_shuffle.cuh") == 0);
@@ -154,14 +154,14 @@ static void test_strategies(ggi_module *m)
   /* the pieces of each strategy, in order, after reduce_head.cuh;
    * auto and deterministic are warp_shuffle's pieces (a different grid) */
   static const char *const parts[GGI_STRAT_COUNT] = {
-    [GGI_STRAT_AUTO] = "block_warp_shuffle workspace tail_ticket",
+    [GGI_STRAT_AUTO] = "block_warp_shuffle workspace finish_ticket tail_ticket",
     [GGI_STRAT_GLOBAL_ATOMIC] = "workspace atomic tail_global_atomic",
     [GGI_STRAT_SHARED_ATOMIC] = "block_warp_shuffle workspace atomic tail_shared_atomic",
-    [GGI_STRAT_WARP_SHUFFLE] = "block_warp_shuffle workspace tail_ticket",
-    [GGI_STRAT_SHARED_TREE] = "block_shared_tree workspace tail_ticket",
-    [GGI_STRAT_CG_TILE] = "block_cg_tile workspace tail_ticket",
+    [GGI_STRAT_WARP_SHUFFLE] = "block_warp_shuffle workspace finish_ticket tail_ticket",
+    [GGI_STRAT_SHARED_TREE] = "block_shared_tree workspace finish_ticket tail_ticket",
+    [GGI_STRAT_CG_TILE] = "block_cg_tile workspace finish_ticket tail_ticket",
     [GGI_STRAT_GRID_SYNC] = "block_warp_shuffle workspace tail_grid_sync",
-    [GGI_STRAT_DETERMINISTIC] = "block_warp_shuffle workspace tail_ticket",
+    [GGI_STRAT_DETERMINISTIC] = "block_warp_shuffle workspace finish_ticket tail_ticket",
   };
   for (int s = 0; s < GGI_STRAT_COUNT; s++) {
     char want[256] = "head ops fold", got[256] = "";

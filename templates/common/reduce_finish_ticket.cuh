@@ -1,0 +1,37 @@
+/* Phase 3 of warp_shuffle, deterministic, shared_tree and cg_tile: the
+ * last block to take the ticket combines the per-block partials. */
+/* Phase 3: one pass, no second kernel, no pre-initialised output.  Each
+ * block leaves its partial in the workspace and takes a ticket; the last
+ * block to arrive combines the partials in block order - a fixed order,
+ * so the result is bit-identical run to run for a fixed grid - writes
+ * into(), and resets the ticket for the next launch.  `a` is valid in
+ * thread 0. */
+GG_INLINE void finish(const {{ARGS_T}} &args, const gg_grid &g, const acc &a)
+{
+  if (g.nblocks == 1) { /* one block: nothing to combine, no workspace */
+    if (g.thread == 0) store(args, a);
+    return;
+  }
+  unsigned *ticket = ws_ticket(args);
+  acc *part = ws_partials(args);
+  unsigned *am_last = (unsigned *)g.smem;
+  if (g.thread == 0) {
+    part[g.block] = a;
+    /* the partial must be visible to the last block before our ticket is */
+    __threadfence();
+    *am_last = atomicAdd(ticket, 1u) == g.nblocks - 1;
+  }
+  gg_sync(g);
+  const unsigned last = *am_last;
+  gg_sync(g); /* block_reduce below reuses the word */
+  if (!last) return;
+  __threadfence(); /* every other block's partial is visible from here on */
+  acc b = identity();
+  for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));
+  b = block_reduce(b, g);
+  if (g.thread == 0) {
+    store(args, b);
+    atomicExch(ticket, 0u); /* ready for the next launch */
+  }
+}
+

@@ -1,0 +1,7 @@
+kernel "t" {
+  pattern = "team", league = "n",
+  params = { { "x", "f64[n]" }, { "out", "f64[1]", access = "out" } },
+  body = "contribute(x(league_rank));",
+  into = "out",
+  strategy = "shared_atomic",
+}
