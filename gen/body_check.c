@@ -53,7 +53,12 @@ int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t
 
 /* ---- the body scan ---- */
 
-static int is_id0(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+/* Identifiers as the compilers take them: with '$' and UTF-8 letters too
+ * (clang accepts both), so that `$x(a, b)` is never read as a view x. */
+static int is_id0(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || (unsigned char)c >= 0x80;
+}
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static int is_id(char c) { return is_id0(c) || is_digit(c); }
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -144,9 +149,15 @@ typedef struct view {
   int off;       /* #define'd or #undef'd by the text: no longer the view's macro */
 } view;
 
+#define GGI_BODY_MACROS 64
+
 typedef struct scan {
   const char *s;
   size_t n;
+  int cond;   /* depth of #if/#ifdef/#ifndef groups: text there may not be compiled */
+  int unsure; /* too many macros of the body's own to follow: report nothing */
+  int nmac;   /* function-like macros the body #defines: [mac_at, mac_at + mac_len) */
+  size_t mac_at[GGI_BODY_MACROS], mac_len[GGI_BODY_MACROS];
   int base_line;
   view *v;
   int nv;
@@ -286,22 +297,44 @@ static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *in
                 what);
 }
 
-/* The preprocessor directive whose '#' is at p: #define or #undef of a
- * view turns its check off.  Returns the end of the directive. */
+static int is_word(const scan *sc, size_t a, size_t b, const char *w)
+{
+  return b - a == strlen(w) && memcmp(sc->s + a, w, b - a) == 0;
+}
+
+/* The preprocessor directive whose '#' is at p.  #define or #undef of a
+ * view turns its check off; a function-like #define is remembered, since
+ * its arguments may be stringified (#a) or pasted (a##b) rather than
+ * expanded; #if, #ifdef and #ifndef open a group whose text the scan
+ * cannot tell is compiled (#if 0), #endif closes it.  Returns the end of
+ * the directive. */
 static size_t directive(scan *sc, size_t p)
 {
   size_t q = skip_space(sc->s, sc->n, p + 1), w = q;
   while (w < sc->n && is_id(sc->s[w])) w++;
-  if ((w - q == 6 && memcmp(sc->s + q, "define", 6) == 0) ||
-      (w - q == 5 && memcmp(sc->s + q, "undef", 5) == 0)) {
+  if (is_word(sc, q, w, "if") || is_word(sc, q, w, "ifdef") || is_word(sc, q, w, "ifndef")) sc->cond++;
+  else if (is_word(sc, q, w, "endif") && sc->cond > 0) sc->cond--;
+  else if (is_word(sc, q, w, "define") || is_word(sc, q, w, "undef")) {
     size_t a = skip_space(sc->s, sc->n, w), b = a;
     while (b < sc->n && is_id(sc->s[b])) b++;
     view *v = b > a ? find_view(sc, sc->s + a, b - a) : NULL;
     if (v) v->off = 1;
+    if (is_word(sc, q, w, "define") && b > a && b < sc->n && sc->s[b] == '(') {
+      if (sc->nmac == GGI_BODY_MACROS) sc->unsure = 1;
+      else sc->mac_at[sc->nmac] = a, sc->mac_len[sc->nmac++] = b - a;
+    }
   }
   for (; w < sc->n && sc->s[w] != '\n'; w++) /* to the end of the line and its continuations */
     if (sc->s[w] == '\\' && w + 1 < sc->n && sc->s[w + 1] == '\n') w++;
   return w;
+}
+
+/* Whether [a, b) names a function-like macro the body defined. */
+static int body_macro(const scan *sc, size_t a, size_t b)
+{
+  for (int i = 0; i < sc->nmac; i++)
+    if (sc->mac_len[i] == b - a && memcmp(sc->s + sc->mac_at[i], sc->s + a, b - a) == 0) return 1;
+  return 0;
 }
 
 static int scan_text(scan *sc, const char *text, int base_line, const char *where)
@@ -310,6 +343,7 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
   sc->n = strlen(text);
   sc->base_line = base_line;
   sc->where = where;
+  sc->cond = sc->unsure = sc->nmac = 0;
   for (int i = 0; i < sc->nv; i++) sc->v[i].off = 0;
   int line_start = 1;
   const char *incdec = NULL; /* the last token, when it was ++ or -- */
@@ -326,7 +360,12 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
       continue;
     }
     line_start = 0;
-    if (k == T_IDENT) {
+    if (k == T_IDENT && body_macro(sc, p, e)) { /* its arguments are the macro's business */
+      size_t open = skip_space(sc->s, sc->n, e);
+      int nargs;
+      if (open < sc->n && sc->s[open] == '(') e = call_end(sc, open, &nargs) + 1;
+      if (e > sc->n) e = sc->n;
+    } else if (k == T_IDENT && !sc->cond && !sc->unsure) {
       view *v = find_view(sc, sc->s + p, e - p);
       if (v && !v->off && check_use(sc, v, p, e, incdec)) return -1;
     }

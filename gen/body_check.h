@@ -16,8 +16,12 @@
  * literals (raw strings too) and pp-numbers, and counts a call's indices
  * as the macro does, by the commas outside any nested parentheses.  A
  * body that #defines or #undefs a view's name is not checked for that
- * name after that line.  Anything the scan reports is an error the
- * compiler would also report, so no body that compiles is refused.
+ * name after that line; text inside #if/#ifdef/#ifndef groups (which may
+ * never be compiled: #if 0) and the arguments of function-like macros the
+ * body #defines (which may be stringified or pasted, not expanded) are
+ * not checked.  Identifiers include '$' and UTF-8 letters, as clang's do.
+ * Anything the scan reports is an error the compiler would also report,
+ * so no body that compiles is refused.
  */
 #ifndef GGI_BODY_CHECK_H
 #define GGI_BODY_CHECK_H
