@@ -258,8 +258,27 @@ static int report(scan *sc, size_t at, const char *fmt, ...)
   return -1;
 }
 
-/* View v named at [a, b); incdec: the ++ or -- just before it, or NULL. */
-static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *incdec)
+/* Whether [a, b) names one of the CUDA/HIP atomic functions, each of
+ * which writes through its first argument, a pointer to non-const. */
+static int atomic_name(const scan *sc, size_t a, size_t b)
+{
+  static const char *const ops[] = {"Add", "Sub", "Exch", "Min", "Max", "Inc", "Dec", "CAS",
+                                    "And", "Or", "Xor", NULL};
+  static const char *const scopes[] = {"", "_block", "_system", NULL};
+  char name[40];
+  for (int i = 0; ops[i]; i++)
+    for (int j = 0; scopes[j]; j++) {
+      int w = snprintf(name, sizeof name, "atomic%s%s", ops[i], scopes[j]);
+      if ((size_t)w == b - a && memcmp(sc->s + a, name, b - a) == 0) return 1;
+    }
+  return 0;
+}
+
+/* View v named at [a, b); incdec: the ++ or -- just before it, or NULL;
+ * atomic: the atomic function whose first argument starts with &v, or
+ * NULL. */
+static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *incdec,
+                     const char *atomic)
 {
   const ggi_param *p = v->p;
   static const char *const idx[] = {"(i)", "(i, j)", "(i, j, k)"};
@@ -286,6 +305,10 @@ static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *in
                   "index it as in %s%s", p->name, p->rank, type, call, sc->where, nidx,
                   nidx == 1 ? "ex" : "ices", p->name, good);
   if (!v->read_only) return 0;
+  if (atomic && next < sc->n && sc->s[next] == ',')
+    return report(sc, a, "the %s passes &%s to %s, which writes it, but view \"%s\" (%s) is "
+                  "declared access = \"in\" (read only): declare it access = \"atomic\" (or "
+                  "\"inout\")", sc->where, call, atomic, p->name, type);
   const char *op = next < sc->n ? assign_at(sc, next) : NULL;
   char what[100];
   if (incdec) snprintf(what, sizeof what, "%s%s", incdec, call);
@@ -324,8 +347,12 @@ static size_t directive(scan *sc, size_t p)
       else sc->mac_at[sc->nmac] = a, sc->mac_len[sc->nmac++] = b - a;
     }
   }
-  for (; w < sc->n && sc->s[w] != '\n'; w++) /* to the end of the line and its continuations */
-    if (sc->s[w] == '\\' && w + 1 < sc->n && sc->s[w + 1] == '\n') w++;
+  /* To the end of the line, its continuations and the comments that
+   * start on it (a block comment may span lines). */
+  while (w < sc->n && sc->s[w] != '\n') {
+    tok k;
+    w = token(sc->s, sc->n, w, &k);
+  }
   return w;
 }
 
@@ -347,6 +374,9 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
   for (int i = 0; i < sc->nv; i++) sc->v[i].off = 0;
   int line_start = 1;
   const char *incdec = NULL; /* the last token, when it was ++ or -- */
+  size_t last[3] = {0}, last_end[3] = {0}; /* the last three tokens, latest first */
+  int nlast = 0;
+  char atomic[40];
   for (size_t p = 0; p < sc->n;) {
     tok k;
     size_t e = token(sc->s, sc->n, p, &k);
@@ -367,9 +397,14 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
       if (e > sc->n) e = sc->n;
     } else if (k == T_IDENT && !sc->cond && !sc->unsure) {
       view *v = find_view(sc, sc->s + p, e - p);
-      if (v && !v->off && check_use(sc, v, p, e, incdec)) return -1;
+      int call = v && nlast == 3 && sc->s[last[0]] == '&' && last_end[0] - last[0] == 1 &&
+                 sc->s[last[1]] == '(' && atomic_name(sc, last[2], last_end[2]);
+      if (call) snprintf(atomic, sizeof atomic, "%.*s", (int)(last_end[2] - last[2]), sc->s + last[2]);
+      if (v && !v->off && check_use(sc, v, p, e, incdec, call ? atomic : NULL)) return -1;
     }
     incdec = k == T_PUNCT && e - p == 2 ? (sc->s[p] == '+' ? "++" : "--") : NULL;
+    for (int i = 2; i > 0; i--) last[i] = last[i - 1], last_end[i] = last_end[i - 1];
+    last[0] = p, last_end[0] = e, nlast += nlast < 3;
     p = e;
   }
   return 0;

@@ -7,7 +7,8 @@
  *     of a list of { name, type } tables;
  *   - a body (or value) that writes a view declared access = "in":
  *     V(...) followed by an assignment (=, +=, ..., <<=, >>=) or by ++ / --,
- *     or preceded by ++ / --;
+ *     or preceded by ++ / --, or &V(...) as the first argument of an
+ *     atomic function (atomicAdd, atomicCAS_system, ...);
  *   - a view indexed with a number of indices other than its rank,
  *     V(i, j) on a rank-1 view, or indexed in two calls, V(i)(j).
  *

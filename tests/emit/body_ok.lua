@@ -43,6 +43,10 @@ kernel "groups" {
 #ifdef GG_NEVER_DEFINED
     x(i, 0) += 1;
 #endif
+#define ONE 1 /* a comment that spans lines,
+    x(i) = 1; inside it */
+    y(i) *= ONE;
+    atomicAdd(&y(i), x(i)); /* a view of access "out" */
 #define NAME(e) #e
 #define PASTE(p, q) p##q
     const char *s = NAME(x(i, 2) = a(i)(0)); (void)s;
