@@ -147,6 +147,7 @@ typedef struct view {
   const ggi_param *p;
   int read_only; /* a params view with access = "in" */
   int off;       /* #define'd or #undef'd by the text: no longer the view's macro */
+  int shadowed;  /* declared by the text (float x[4];): V(i) may index that */
 } view;
 
 #define GGI_BODY_MACROS 64
@@ -304,7 +305,7 @@ static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *in
     return report(sc, a, "view \"%s\" has rank %d (%s), but %s in the %s gives it %d ind%s: "
                   "index it as in %s%s", p->name, p->rank, type, call, sc->where, nidx,
                   nidx == 1 ? "ex" : "ices", p->name, good);
-  if (!v->read_only) return 0;
+  if (!v->read_only || v->shadowed) return 0;
   if (atomic && next < sc->n && sc->s[next] == ',')
     return report(sc, a, "the %s passes &%s to %s, which writes it, but view \"%s\" (%s) is "
                   "declared access = \"in\" (read only): declare it access = \"atomic\" (or "
@@ -364,6 +365,24 @@ static int body_macro(const scan *sc, size_t a, size_t b)
   return 0;
 }
 
+/* Whether the tokens before a view's name declare that name as a local
+ * (float x[4], float *x, auto &x, float x(3)): the view's macro then
+ * indexes the local, which may be written.  last: the last tokens, latest
+ * first.  A word that is not a type (return x, a and x) declares nothing. */
+static int declared(const scan *sc, const size_t *last, const size_t *last_end, int nlast)
+{
+  static const char *const not_types[] = {
+      "return", "sizeof", "alignof", "case", "throw", "new", "delete", "else", "do", "goto",
+      "typeid", "noexcept", "co_return", "co_yield", "co_await", "and", "or", "not", "xor",
+      "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "operator", NULL};
+  int t = 0; /* the token that should be a type: float x, or float *x / auto &x */
+  if (nlast >= 2 && last_end[0] - last[0] == 1 && (sc->s[last[0]] == '*' || sc->s[last[0]] == '&')) t = 1;
+  if (nlast <= t || !is_id0(sc->s[last[t]])) return 0;
+  for (int i = 0; not_types[i]; i++)
+    if (is_word(sc, last[t], last_end[t], not_types[i])) return 0;
+  return 1;
+}
+
 static int scan_text(scan *sc, const char *text, int base_line, const char *where)
 {
   sc->s = text;
@@ -371,7 +390,7 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
   sc->base_line = base_line;
   sc->where = where;
   sc->cond = sc->unsure = sc->nmac = 0;
-  for (int i = 0; i < sc->nv; i++) sc->v[i].off = 0;
+  for (int i = 0; i < sc->nv; i++) sc->v[i].off = sc->v[i].shadowed = 0;
   int line_start = 1;
   const char *incdec = NULL; /* the last token, when it was ++ or -- */
   size_t last[3] = {0}, last_end[3] = {0}; /* the last three tokens, latest first */
@@ -397,6 +416,7 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
       if (e > sc->n) e = sc->n;
     } else if (k == T_IDENT && !sc->cond && !sc->unsure) {
       view *v = find_view(sc, sc->s + p, e - p);
+      if (v && declared(sc, last, last_end, nlast)) v->shadowed = 1;
       int call = v && nlast == 3 && sc->s[last[0]] == '&' && last_end[0] - last[0] == 1 &&
                  sc->s[last[1]] == '(' && atomic_name(sc, last[2], last_end[2]);
       if (call) snprintf(atomic, sizeof atomic, "%.*s", (int)(last_end[2] - last[2]), sc->s + last[2]);

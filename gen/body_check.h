@@ -20,7 +20,9 @@
  * name after that line; text inside #if/#ifdef/#ifndef groups (which may
  * never be compiled: #if 0) and the arguments of function-like macros the
  * body #defines (which may be stringified or pasted, not expanded) are
- * not checked.  Identifiers include '$' and UTF-8 letters, as clang's do.
+ * not checked; after a declaration of a local named like a view (float
+ * x[4], auto &x), which the view's macro then indexes, writes to that
+ * name are not checked.  Identifiers include '$' and UTF-8 letters, as clang's do.
  * Anything the scan reports is an error the compiler would also report,
  * so no body that compiles is refused.
  */

@@ -4,7 +4,8 @@
 -- an index; ++ and + next to a read; a lambda; a view name the body
 -- #undefs and #defines as a macro of its own; text in #if groups (maybe
 -- never compiled); arguments of the body's own function-like macros
--- (maybe stringified, never expanded as views).
+-- (maybe stringified, never expanded as views); a local that shadows a
+-- view, which the view's macro then indexes.
 module { name = "body_ok", targets = { "cuda", "hip" } }
 
 kernel "tricky" {
@@ -54,5 +55,6 @@ kernel "groups" {
     y(i) += x2 + x(i);
 #undef NAME
 #undef PASTE
+    { float x[2] = {0, 0}; x(0) = 1; ++x(1); y(i) += x(0) + x(1); } /* a local named x */
   ]],
 }
