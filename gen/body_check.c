@@ -53,7 +53,12 @@ int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t
 
 /* ---- the body scan ---- */
 
-static int is_id0(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+/* Identifiers as the compilers take them: with '$' and UTF-8 letters too
+ * (clang accepts both), so that `$x(a, b)` is never read as a view x. */
+static int is_id0(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || (unsigned char)c >= 0x80;
+}
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static int is_id(char c) { return is_id0(c) || is_digit(c); }
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -142,11 +147,18 @@ typedef struct view {
   const ggi_param *p;
   int read_only; /* a params view with access = "in" */
   int off;       /* #define'd or #undef'd by the text: no longer the view's macro */
+  int shadowed;  /* declared by the text (float x[4];): V(i) may index that */
 } view;
+
+#define GGI_BODY_MACROS 64
 
 typedef struct scan {
   const char *s;
   size_t n;
+  int cond;   /* depth of #if/#ifdef/#ifndef groups: text there may not be compiled */
+  int unsure; /* too many macros of the body's own to follow: report nothing */
+  int nmac;   /* function-like macros the body #defines: [mac_at, mac_at + mac_len) */
+  size_t mac_at[GGI_BODY_MACROS], mac_len[GGI_BODY_MACROS];
   int base_line;
   view *v;
   int nv;
@@ -247,8 +259,27 @@ static int report(scan *sc, size_t at, const char *fmt, ...)
   return -1;
 }
 
-/* View v named at [a, b); incdec: the ++ or -- just before it, or NULL. */
-static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *incdec)
+/* Whether [a, b) names one of the CUDA/HIP atomic functions, each of
+ * which writes through its first argument, a pointer to non-const. */
+static int atomic_name(const scan *sc, size_t a, size_t b)
+{
+  static const char *const ops[] = {"Add", "Sub", "Exch", "Min", "Max", "Inc", "Dec", "CAS",
+                                    "And", "Or", "Xor", NULL};
+  static const char *const scopes[] = {"", "_block", "_system", NULL};
+  char name[40];
+  for (int i = 0; ops[i]; i++)
+    for (int j = 0; scopes[j]; j++) {
+      int w = snprintf(name, sizeof name, "atomic%s%s", ops[i], scopes[j]);
+      if ((size_t)w == b - a && memcmp(sc->s + a, name, b - a) == 0) return 1;
+    }
+  return 0;
+}
+
+/* View v named at [a, b); incdec: the ++ or -- just before it, or NULL;
+ * atomic: the atomic function whose first argument starts with &v, or
+ * NULL. */
+static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *incdec,
+                     const char *atomic)
 {
   const ggi_param *p = v->p;
   static const char *const idx[] = {"(i)", "(i, j)", "(i, j, k)"};
@@ -274,7 +305,11 @@ static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *in
     return report(sc, a, "view \"%s\" has rank %d (%s), but %s in the %s gives it %d ind%s: "
                   "index it as in %s%s", p->name, p->rank, type, call, sc->where, nidx,
                   nidx == 1 ? "ex" : "ices", p->name, good);
-  if (!v->read_only) return 0;
+  if (!v->read_only || v->shadowed) return 0;
+  if (atomic && next < sc->n && sc->s[next] == ',')
+    return report(sc, a, "the %s passes &%s to %s, which writes it, but view \"%s\" (%s) is "
+                  "declared access = \"in\" (read only): declare it access = \"atomic\" (or "
+                  "\"inout\")", sc->where, call, atomic, p->name, type);
   const char *op = next < sc->n ? assign_at(sc, next) : NULL;
   char what[100];
   if (incdec) snprintf(what, sizeof what, "%s%s", incdec, call);
@@ -286,22 +321,66 @@ static int check_use(scan *sc, const view *v, size_t a, size_t b, const char *in
                 what);
 }
 
-/* The preprocessor directive whose '#' is at p: #define or #undef of a
- * view turns its check off.  Returns the end of the directive. */
+static int is_word(const scan *sc, size_t a, size_t b, const char *w)
+{
+  return b - a == strlen(w) && memcmp(sc->s + a, w, b - a) == 0;
+}
+
+/* The preprocessor directive whose '#' is at p.  #define or #undef of a
+ * view turns its check off; a function-like #define is remembered, since
+ * its arguments may be stringified (#a) or pasted (a##b) rather than
+ * expanded; #if, #ifdef and #ifndef open a group whose text the scan
+ * cannot tell is compiled (#if 0), #endif closes it.  Returns the end of
+ * the directive. */
 static size_t directive(scan *sc, size_t p)
 {
   size_t q = skip_space(sc->s, sc->n, p + 1), w = q;
   while (w < sc->n && is_id(sc->s[w])) w++;
-  if ((w - q == 6 && memcmp(sc->s + q, "define", 6) == 0) ||
-      (w - q == 5 && memcmp(sc->s + q, "undef", 5) == 0)) {
+  if (is_word(sc, q, w, "if") || is_word(sc, q, w, "ifdef") || is_word(sc, q, w, "ifndef")) sc->cond++;
+  else if (is_word(sc, q, w, "endif") && sc->cond > 0) sc->cond--;
+  else if (is_word(sc, q, w, "define") || is_word(sc, q, w, "undef")) {
     size_t a = skip_space(sc->s, sc->n, w), b = a;
     while (b < sc->n && is_id(sc->s[b])) b++;
     view *v = b > a ? find_view(sc, sc->s + a, b - a) : NULL;
     if (v) v->off = 1;
+    if (is_word(sc, q, w, "define") && b > a && b < sc->n && sc->s[b] == '(') {
+      if (sc->nmac == GGI_BODY_MACROS) sc->unsure = 1;
+      else sc->mac_at[sc->nmac] = a, sc->mac_len[sc->nmac++] = b - a;
+    }
   }
-  for (; w < sc->n && sc->s[w] != '\n'; w++) /* to the end of the line and its continuations */
-    if (sc->s[w] == '\\' && w + 1 < sc->n && sc->s[w + 1] == '\n') w++;
+  /* To the end of the line, its continuations and the comments that
+   * start on it (a block comment may span lines). */
+  while (w < sc->n && sc->s[w] != '\n') {
+    tok k;
+    w = token(sc->s, sc->n, w, &k);
+  }
   return w;
+}
+
+/* Whether [a, b) names a function-like macro the body defined. */
+static int body_macro(const scan *sc, size_t a, size_t b)
+{
+  for (int i = 0; i < sc->nmac; i++)
+    if (sc->mac_len[i] == b - a && memcmp(sc->s + sc->mac_at[i], sc->s + a, b - a) == 0) return 1;
+  return 0;
+}
+
+/* Whether the tokens before a view's name declare that name as a local
+ * (float x[4], float *x, auto &x, float x(3)): the view's macro then
+ * indexes the local, which may be written.  last: the last tokens, latest
+ * first.  A word that is not a type (return x, a and x) declares nothing. */
+static int declared(const scan *sc, const size_t *last, const size_t *last_end, int nlast)
+{
+  static const char *const not_types[] = {
+      "return", "sizeof", "alignof", "case", "throw", "new", "delete", "else", "do", "goto",
+      "typeid", "noexcept", "co_return", "co_yield", "co_await", "and", "or", "not", "xor",
+      "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "operator", NULL};
+  int t = 0; /* the token that should be a type: float x, or float *x / auto &x */
+  if (nlast >= 2 && last_end[0] - last[0] == 1 && (sc->s[last[0]] == '*' || sc->s[last[0]] == '&')) t = 1;
+  if (nlast <= t || !is_id0(sc->s[last[t]])) return 0;
+  for (int i = 0; not_types[i]; i++)
+    if (is_word(sc, last[t], last_end[t], not_types[i])) return 0;
+  return 1;
 }
 
 static int scan_text(scan *sc, const char *text, int base_line, const char *where)
@@ -310,9 +389,13 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
   sc->n = strlen(text);
   sc->base_line = base_line;
   sc->where = where;
-  for (int i = 0; i < sc->nv; i++) sc->v[i].off = 0;
+  sc->cond = sc->unsure = sc->nmac = 0;
+  for (int i = 0; i < sc->nv; i++) sc->v[i].off = sc->v[i].shadowed = 0;
   int line_start = 1;
   const char *incdec = NULL; /* the last token, when it was ++ or -- */
+  size_t last[3] = {0}, last_end[3] = {0}; /* the last three tokens, latest first */
+  int nlast = 0;
+  char atomic[40];
   for (size_t p = 0; p < sc->n;) {
     tok k;
     size_t e = token(sc->s, sc->n, p, &k);
@@ -326,11 +409,22 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
       continue;
     }
     line_start = 0;
-    if (k == T_IDENT) {
+    if (k == T_IDENT && body_macro(sc, p, e)) { /* its arguments are the macro's business */
+      size_t open = skip_space(sc->s, sc->n, e);
+      int nargs;
+      if (open < sc->n && sc->s[open] == '(') e = call_end(sc, open, &nargs) + 1;
+      if (e > sc->n) e = sc->n;
+    } else if (k == T_IDENT && !sc->cond && !sc->unsure) {
       view *v = find_view(sc, sc->s + p, e - p);
-      if (v && !v->off && check_use(sc, v, p, e, incdec)) return -1;
+      if (v && declared(sc, last, last_end, nlast)) v->shadowed = 1;
+      int call = v && nlast == 3 && sc->s[last[0]] == '&' && last_end[0] - last[0] == 1 &&
+                 sc->s[last[1]] == '(' && atomic_name(sc, last[2], last_end[2]);
+      if (call) snprintf(atomic, sizeof atomic, "%.*s", (int)(last_end[2] - last[2]), sc->s + last[2]);
+      if (v && !v->off && check_use(sc, v, p, e, incdec, call ? atomic : NULL)) return -1;
     }
     incdec = k == T_PUNCT && e - p == 2 ? (sc->s[p] == '+' ? "++" : "--") : NULL;
+    for (int i = 2; i > 0; i--) last[i] = last[i - 1], last_end[i] = last_end[i - 1];
+    last[0] = p, last_end[0] = e, nlast += nlast < 3;
     p = e;
   }
   return 0;

@@ -7,7 +7,8 @@
  *     of a list of { name, type } tables;
  *   - a body (or value) that writes a view declared access = "in":
  *     V(...) followed by an assignment (=, +=, ..., <<=, >>=) or by ++ / --,
- *     or preceded by ++ / --;
+ *     or preceded by ++ / --, or &V(...) as the first argument of an
+ *     atomic function (atomicAdd, atomicCAS_system, ...);
  *   - a view indexed with a number of indices other than its rank,
  *     V(i, j) on a rank-1 view, or indexed in two calls, V(i)(j).
  *
@@ -16,8 +17,14 @@
  * literals (raw strings too) and pp-numbers, and counts a call's indices
  * as the macro does, by the commas outside any nested parentheses.  A
  * body that #defines or #undefs a view's name is not checked for that
- * name after that line.  Anything the scan reports is an error the
- * compiler would also report, so no body that compiles is refused.
+ * name after that line; text inside #if/#ifdef/#ifndef groups (which may
+ * never be compiled: #if 0) and the arguments of function-like macros the
+ * body #defines (which may be stringified or pasted, not expanded) are
+ * not checked; after a declaration of a local named like a view (float
+ * x[4], auto &x), which the view's macro then indexes, writes to that
+ * name are not checked.  Identifiers include '$' and UTF-8 letters, as clang's do.
+ * Anything the scan reports is an error the compiler would also report,
+ * so no body that compiles is refused.
  */
 #ifndef GGI_BODY_CHECK_H
 #define GGI_BODY_CHECK_H

@@ -408,8 +408,8 @@ static void read_op(ggi_decl *k, ggi_kernel *kn, int *infinite) {
       ggi_decl_fail(k, line, "field 'op' lists %d operators but 'into' has %d elements: give one operator per element (value), or one string for all",
             n, kn->nvalues);
     if (n != kn->nvalues)
-      ggi_decl_fail(k, line, "field 'op' lists %d operators but 'value' has %d expressions: give one operator per value, or one string for all",
-            n, kn->nvalues);
+      ggi_decl_fail(k, line, "field 'op' lists %d operator%s but 'value' has %d expression%s: give one operator per value, or one string for all",
+            n, n == 1 ? "" : "s", kn->nvalues, kn->nvalues == 1 ? "" : "s");
     for (int i = 0; i < n; i++) {
       char buf[256];
       int t = lua_rawgeti(k->c->L, -1, i + 1);

@@ -204,7 +204,8 @@ static void collect(const ggi_module *m, int module_line, names *ns)
   for (int i = 0; i < m->nkernels; i++) {
     const ggi_kernel *k = &m->kernels[i];
     const char *K = k->name;
-    snprintf(what, sizeof what, "kernel \"%s\"", K);
+    const char *kind = k->pattern == GG_PATTERN_FRAME ? "frame" : "kernel";
+    snprintf(what, sizeof what, "%s \"%s\"", kind, K);
     char part[GGI_NAME_PART_MAX];
     ggi_name_part(M, K, part);
     add(ns, 0, k->line, what, "gg_", M, "_args", part, 0);
@@ -222,18 +223,19 @@ static void collect(const ggi_module *m, int module_line, names *ns)
     snprintf(mk, sizeof mk, "%s%s", M, part);
     for (int j = 0; j < k->nparams; j++) {
       const ggi_param *p = &k->params[j];
-      snprintf(what, sizeof what, "kernel \"%s\": parameter \"%s\"", K, p->name);
+      snprintf(what, sizeof what, "%s \"%s\": parameter \"%s\"", kind, K, p->name);
       add(ns, 1, p->line, what, "GG_", mk, "_", p->name, 0);
       if (p->kind != GG_PARAM_VIEW || p->layout != GG_LAYOUT_STRIDE) continue;
       for (int dim = 0; dim < p->rank; dim++) {
         char stride[GGI_NAME_MAX + 8];
         snprintf(stride, sizeof stride, "%s_s%d", p->name, dim);
-        snprintf(what, sizeof what, "kernel \"%s\": the stride %s of view \"%s\"", K, stride, p->name);
+        snprintf(what, sizeof what, "%s \"%s\": the stride %s of view \"%s\"", kind, K, stride,
+                 p->name);
         add(ns, 1, p->line, what, "GG_", mk, "_", stride, 0);
       }
     }
     for (int j = 0; j < k->nextents; j++) {
-      snprintf(what, sizeof what, "kernel \"%s\": extent \"%s\"", K, k->extents[j]);
+      snprintf(what, sizeof what, "%s \"%s\": extent \"%s\"", kind, K, k->extents[j]);
       add(ns, 1, k->line, what, "GG_", mk, "_", k->extents[j], 0);
     }
   }

@@ -2,7 +2,10 @@
 -- compiling: views named in comments, strings, character literals and raw
 -- strings; comparisons; nested calls, casts and comma expressions inside
 -- an index; ++ and + next to a read; a lambda; a view name the body
--- #undefs and #defines as a macro of its own.
+-- #undefs and #defines as a macro of its own; text in #if groups (maybe
+-- never compiled); arguments of the body's own function-like macros
+-- (maybe stringified, never expanded as views); a local that shadows a
+-- view, which the view's macro then indexes.
 module { name = "body_ok", targets = { "cuda", "hip" } }
 
 kernel "tricky" {
@@ -24,5 +27,34 @@ kernel "tricky" {
 #undef x
 #define x(p, q) ((p) + (q))
     a(i, j) += (float)x(1, 2);
+  ]],
+}
+
+kernel "groups" {
+  pattern = "for", range = { "n" },
+  params  = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" }, { "a", "f32[n][3]" } },
+  body    = [[
+#if 0
+    x(i) = 1; x(i, 2) = 3; a(i)(0) = 2; ++x(i);
+#elif 0
+    a(i) = 0;
+#else
+    y(i) = x(i) + a(i, 0);
+#endif
+#ifdef GG_NEVER_DEFINED
+    x(i, 0) += 1;
+#endif
+#define ONE 1 /* a comment that spans lines,
+    x(i) = 1; inside it */
+    y(i) *= ONE;
+    atomicAdd(&y(i), x(i)); /* a view of access "out" */
+#define NAME(e) #e
+#define PASTE(p, q) p##q
+    const char *s = NAME(x(i, 2) = a(i)(0)); (void)s;
+    const float PASTE(x, 2) = 2.0f;
+    y(i) += x2 + x(i);
+#undef NAME
+#undef PASTE
+    { float x[2] = {0, 0}; x(0) = 1; ++x(1); y(i) += x(0) + x(1); } /* a local named x */
   ]],
 }
