@@ -1,7 +1,7 @@
 /*
  * compiler-probe.c - one trivial compile with NVRTC (sm_XX) and with hiprtc
- * (gfxNNN), through the runtime's own loader (runtime/compile.c and
- * runtime/toolkit.c, built together with this file by scripts/deps.sh), so
+ * (gfxNNN), through the runtime's own gg_compile (built from runtime/*.c
+ * together with this file by scripts/deps.sh), so
  * that the set-up proves the compilers work the way libgg will use them,
  * before anything else is built.
  *

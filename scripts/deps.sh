@@ -58,12 +58,14 @@ else
 fi
 
 # Prove the compilers work as libgg will use them: one trivial compile each,
-# through the runtime's own loader (runtime/compile.c + runtime/toolkit.c).
+# through the runtime's own gg_compile (the probe is built with every
+# runtime file, so no list here can fall behind the runtime's).  A probe
+# that does not build is a broken checkout, not a missing package: stop.
 export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
 gg_probe_dir="$(mktemp -d)"
 if cc -std=gnu11 -I"$gg_root/include" -I"$gg_root/runtime" "-DGG_CUDA_HOME_DEFAULT=\"$CUDA_HOME\"" \
-      "$gg_root/scripts/compiler-probe.c" "$gg_root/runtime/compile.c" "$gg_root/runtime/toolkit.c" \
-      -ldl -o "$gg_probe_dir/probe" 2>"$gg_probe_dir/cc.log"; then
+      "$gg_root/scripts/compiler-probe.c" "$gg_root"/runtime/*.c -lxxhash -ldl -lpthread -lm \
+      -o "$gg_probe_dir/probe" 2>"$gg_probe_dir/cc.log"; then
   if gg_out="$("$gg_probe_dir/probe" cuda sm_90 2>&1)"; then
     echo "deps: $gg_out"
   else
@@ -81,6 +83,8 @@ if cc -std=gnu11 -I"$gg_root/include" -I"$gg_root/runtime" "-DGG_CUDA_HOME_DEFAU
   fi
 else
   echo "deps: could not build the compiler probe:" >&2; cat "$gg_probe_dir/cc.log" >&2
+  rm -rf "$gg_probe_dir"
+  return 1 2>/dev/null || exit 1
 fi
 [ -d "$CUDA_HOME/include/cccl" ] ||
   echo "deps: no $CUDA_HOME/include/cccl: cooperative-groups kernels will not compile with NVRTC" >&2
