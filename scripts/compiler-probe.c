@@ -1,6 +1,6 @@
 /*
  * compiler-probe.c - one trivial compile with NVRTC (sm_XX) and with hiprtc
- * (gfxNNN), through the runtime's own gg_compile (built from runtime/*.c
+ * (gfxNNN), through the runtime's own gg_compile (built from every file of runtime/
  * together with this file by scripts/deps.sh), so
  * that the set-up proves the compilers work the way libgg will use them,
  * before anything else is built.
