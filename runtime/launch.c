@@ -44,9 +44,13 @@ static const char *nm(const char *s) { return s ? s : "?"; }
 
 /* ---- typed arguments: the constructor's type against the parameter's ---- */
 
-static const char *const dtype_word[] = {"i32", "u32", "i64", "u64", "f32", "f64", "f16", "bf16"};
-
-static const char *dtype_nm(gg_dtype t) { return (unsigned)t < 8 ? dtype_word[t] : "?"; }
+/* Spellings of element types: gg_module.h's table. */
+static const char *dtype_nm(gg_dtype t) {
+#define NAME_(e, name, ...) name,
+  static const char *const word[] = {GG_DTYPE_LIST(NAME_)};
+#undef NAME_
+  return (unsigned)t < sizeof word / sizeof word[0] ? word[t] : "?";
+}
 
 /* The gg_arg type a value of dtype t is made with. */
 static gg_arg_type arg_type_of(gg_dtype t) {
@@ -158,18 +162,21 @@ static const char *kind_word(gg_param_kind k) {
   return k == GG_PARAM_EXTENT ? "an extent" : k == GG_PARAM_STRIDE ? "a stride" : "a scalar";
 }
 
+/* A refusal that shows what the caller passed ("got gg_arg_f64(2.5)"):
+ * the text is made only on the way out, never for an argument that packs. */
+#define FAIL_GOT(...) (describe_arg(a, got, sizeof got), FAIL(__VA_ARGS__))
+
 static gg_status pack_one(const gg_param_desc *p, const gg_arg *a, char *buf, char *err,
                           size_t err_size) {
   char got[96];
-  describe_arg(a, got, sizeof got);
   if ((unsigned)a->type - 1u > (unsigned)GG_ARG_BF16 - 1u)
-    return FAIL("parameter %s: got %s: make every argument with gg_arg_array(), gg_arg_i64(), "
-                "...", nm(p->name), got);
+    return FAIL_GOT("parameter %s: got %s: make every argument with gg_arg_array(), gg_arg_i64(), "
+                    "...", nm(p->name), got);
   switch (p->kind) {
   case GG_PARAM_VIEW: {
     if (a->type != GG_ARG_ARRAY)
-      return FAIL("parameter %s is a view of %s: pass gg_arg_array(), got %s", nm(p->name),
-                  dtype_nm(p->dtype), got);
+      return FAIL_GOT("parameter %s is a view of %s: pass gg_arg_array(), got %s", nm(p->name),
+                      dtype_nm(p->dtype), got);
     if (!a->v.array)
       return FAIL("parameter %s: NULL array (gg_arg_array(NULL)): pass an array from "
                   "gg_array_alloc", nm(p->name));
@@ -191,23 +198,23 @@ static gg_status pack_one(const gg_param_desc *p, const gg_arg *a, char *buf, ch
       return FAIL("parameter %s: element type %d in the descriptor", nm(p->name), (int)p->dtype);
     if (is_int_arg(want)) {
       if (!is_int_arg(a->type))
-        return FAIL("parameter %s is %s of type %s: pass gg_arg_%s() (or another integer "
-                    "constructor whose value fits), got %s", nm(p->name), kind_word(p->kind),
-                    dtype_nm(t), dtype_nm(t), got);
+        return FAIL_GOT("parameter %s is %s of type %s: pass gg_arg_%s() (or another integer "
+                        "constructor whose value fits), got %s", nm(p->name), kind_word(p->kind),
+                        dtype_nm(t), dtype_nm(t), got);
       if (int_fits(a, t, field))
-        return FAIL("parameter %s is %s of type %s: %s does not fit it", nm(p->name),
-                    kind_word(p->kind), dtype_nm(t), got);
+        return FAIL_GOT("parameter %s is %s of type %s: %s does not fit it", nm(p->name),
+                        kind_word(p->kind), dtype_nm(t), got);
     } else {
       if (a->type != want)
-        return FAIL("parameter %s is %s of type %s: pass gg_arg_%s(), got %s (floating-point "
-                    "values are never converted)", nm(p->name), kind_word(p->kind), dtype_nm(t),
-                    dtype_nm(t), got);
+        return FAIL_GOT("parameter %s is %s of type %s: pass gg_arg_%s(), got %s (floating-point "
+                        "values are never converted)", nm(p->name), kind_word(p->kind), dtype_nm(t),
+                        dtype_nm(t), got);
       uint16_t h = 0;
       if (want == GG_ARG_F16 || want == GG_ARG_BF16) {
         if ((want == GG_ARG_F16 ? f32_to_f16 : f32_to_bf16)(a->v.f32, &h))
-          return FAIL("parameter %s is %s of type %s: %s is beyond its range (largest finite "
-                      "%s)", nm(p->name), kind_word(p->kind), dtype_nm(t), got,
-                      want == GG_ARG_F16 ? "65504" : "3.3895314e38");
+          return FAIL_GOT("parameter %s is %s of type %s: %s is beyond its range (largest finite "
+                          "%s)", nm(p->name), kind_word(p->kind), dtype_nm(t), got,
+                          want == GG_ARG_F16 ? "65504" : "3.3895314e38");
         memcpy(field, &h, 2);
       } else {
         memcpy(field, &a->v, want == GG_ARG_F32 ? 4 : 8);
@@ -226,6 +233,8 @@ static gg_status pack_one(const gg_param_desc *p, const gg_arg *a, char *buf, ch
     return FAIL("parameter %s: unknown kind %d", nm(p->name), (int)p->kind);
   }
 }
+
+#undef FAIL_GOT
 
 /* The elements a view spans: the product of its extents, or for layout
  * stride the largest index sum((e - 1) * s) plus one (0 when an extent is
