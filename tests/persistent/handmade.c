@@ -37,44 +37,19 @@ static const char hm_bodies[] =
   "struct gg_args_trap { int unused; };\n"
   "__device__ void gg_body_trap(const gg_args_trap &args, const gg_grid &g)\n"
   "{ if (g.thread == 0) __trap(); }\n"
-  "struct gg_args_inc { float *x; long long n; };\n"
-  "__device__ void gg_body_inc(const gg_args_inc &args, const gg_grid &g)\n"
-  "{ GG_FOR(i, args.n) args.x[i] += 1.0f; }\n"
-  "struct gg_args_matmul { const float *a, *b; float *c; long long n; };\n"
-  "__device__ void gg_body_matmul(const gg_args_matmul &args, const gg_grid &g)\n"
-  "{\n"
-  "  const long long n = args.n;\n"
-  "  GG_FOR(idx, n * n) {\n"
-  "    const long long r = idx / n, c = idx % n;\n"
-  "    float acc = 0.0f;\n"
-  "    for (long long k = 0; k < n; ++k) acc += args.a[r * n + k] * args.b[k * n + c];\n"
-  "    args.c[idx] = acc;\n"
-  "  }\n"
-  "}\n"
-  "struct gg_args_sum { const float *x; float *out; long long n; };\n"
-  "__device__ void gg_body_sum(const gg_args_sum &args, const gg_grid &g)\n"
-  "{\n"
-  "  float s = 0.0f;\n"
-  "  GG_FOR(i, args.n) s += args.x[i];\n"
-  "  float r = gg_group_reduce(g, s, (float *)g.smem, gg_op_add());\n"
-  "  if (g.thread == 0) { if (g.nblocks == 1) args.out[0] = r; else atomicAdd(args.out, r); }\n"
-  "}\n"
   "#define GG_WRAP(k) extern \"C\" __global__ void gg_##k(gg_args_##k args) "
   "{ gg_body_##k(args, gg_grid_hw()); }\n"
-  "GG_WRAP(empty) GG_WRAP(axpb) GG_WRAP(psum) GG_WRAP(rev) GG_WRAP(spin) GG_WRAP(trap)\n"
-  "GG_WRAP(inc) GG_WRAP(matmul) GG_WRAP(sum)\n";
+  "GG_WRAP(empty) GG_WRAP(axpb) GG_WRAP(psum) GG_WRAP(rev) GG_WRAP(spin) GG_WRAP(trap)\n";
 
 static const char *const hm_names[HM_NKERNELS] = {"empty", "axpb", "psum", "rev", "spin",
-                                                   "trap", "inc", "matmul", "sum"};
+                                                   "trap"};
 static const char *const hm_symbols[HM_NKERNELS] = {"gg_empty", "gg_axpb", "gg_psum",
-                                                     "gg_rev", "gg_spin", "gg_trap",
-                                                     "gg_inc", "gg_matmul", "gg_sum"};
+                                                     "gg_rev", "gg_spin", "gg_trap"};
 static const uint32_t hm_sizes[HM_NKERNELS] = {
   sizeof(hm_empty_args), sizeof(hm_axpb_args), sizeof(hm_psum_args), sizeof(hm_rev_args),
-  sizeof(hm_spin_args), sizeof(hm_empty_args), sizeof(hm_inc_args), sizeof(hm_matmul_args),
-  sizeof(hm_sum_args)};
-/* psum and sum reduce in shared memory: one 8-byte value per thread. */
-static const uint32_t hm_smem[HM_NKERNELS] = {0, 0, 8192, 0, 0, 0, 0, 0, 8192};
+  sizeof(hm_spin_args), sizeof(hm_empty_args)};
+/* psum reduces in shared memory: one 8-byte value per thread. */
+static const uint32_t hm_smem[HM_NKERNELS] = {0, 0, 8192, 0, 0, 0};
 
 /* axpb's parameters, so gg_session_start (which packs) is exercised too. */
 static const gg_param_desc hm_axpb_params[] = {

@@ -2,8 +2,8 @@
  * handmade.h - a persistent module written by hand in the generator's
  * conventions (args structs, gg_body_<name> on the virtual grid, a
  * __global__ wrapper per kernel), with its persistent kernels rendered by
- * the real ggi_emit_persistent() from the real templates.  Shared by the
- * GPU tests and bench/persistent_bench.c.
+ * the real ggi_emit_persistent() from the real templates.  Used by the
+ * GPU tests of the persistent protocol.
  */
 #ifndef GG_TEST_HANDMADE_H
 #define GG_TEST_HANDMADE_H
@@ -15,8 +15,7 @@
 /* Kernels (index into gg_module_desc.kernels) and their argument structs,
  * laid out as the kernel ABI says (params, then extents). */
 enum {
-  HM_EMPTY, HM_AXPB, HM_PSUM, HM_REV, HM_SPIN, HM_TRAP, HM_INC, HM_MATMUL, HM_SUM,
-  HM_NKERNELS
+  HM_EMPTY, HM_AXPB, HM_PSUM, HM_REV, HM_SPIN, HM_TRAP, HM_NKERNELS
 };
 typedef struct { int32_t unused; } hm_empty_args;
 typedef struct { const float *x; float *y; float a, b; int64_t n; } hm_axpb_args;
@@ -25,10 +24,6 @@ typedef struct { const float *x; float *y; float a, b; int64_t n; } hm_axpb_args
 typedef struct { const int32_t *x; int64_t *part; int64_t n; } hm_psum_args;
 typedef struct { const int32_t *x; int32_t *y; int64_t n; } hm_rev_args;
 typedef struct { const int32_t *flag; } hm_spin_args;
-typedef struct { float *x; int64_t n; } hm_inc_args;
-typedef struct { const float *a, *b; float *c; int64_t n; } hm_matmul_args;
-/* out[0] = sum of x (one virtual block; others add with atomics). */
-typedef struct { const float *x; float *out; int64_t n; } hm_sum_args;
 
 /* One persistent kernel of the module. */
 typedef struct hm_persistent {
