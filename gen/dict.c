@@ -260,6 +260,11 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   rc |= ggi_dict_set(dict, "INDEX_DECODE", index_decode(k, a));
   rc |= ggi_dict_set(dict, "BODY", snippet(a, m, k->body, k->body_line));
   rc |= ggi_dict_set(dict, "TARGET", target == GGI_TARGET_HIP ? "hip" : "cuda");
+  /* the plan's PDL decision (plan.c, pdl_ready); CUDA only: HIP has no
+     programmatic dependent launch */
+  rc |= ggi_dict_set(dict, "PDL_ENTRY", (p->features & GG_FEAT_PDL) && target == GGI_TARGET_CUDA
+                                            ? "gg_pdl_entry();\n  "
+                                            : "");
   if (k->pattern == GG_PATTERN_TEAM) {
     rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
     rc |= ggi_dict_set(dict, "SCRATCH", buf_to_arena(a, &scratch));

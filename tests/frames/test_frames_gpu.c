@@ -7,7 +7,12 @@
  * varying inputs through a ring.  Every frame is checked against a CPU
  * reference (exact: every value is a short binary fraction).  Frames are
  * started with gg_session_start, the generated typed starter and
- * gg_session_start_packed.  Every wait has a timeout, so a hang fails.
+ * gg_session_start_packed.  Then the peer the frames are measured
+ * against: chains of classic launches of the same step with programmatic
+ * dependent launch (gg_stream_set_pdl), launched directly and replayed
+ * from a graph, checked the same way (a kernel that did not wait for its
+ * predecessor would read a stale y).  Every wait has a timeout, so a hang
+ * fails.
  * Label gpu; exit 77 without one.
  */
 #include <stdint.h>
@@ -168,6 +173,49 @@ static void run(gg_session *s, int kind, int n, int frames, int seed0, via how, 
   }
 }
 
+/* S classic launches of step on a PDL stream, directly and as a graph,
+ * each checked against the CPU; skipped (said so) where PDL is not
+ * supported. */
+static void pdl_chains(void)
+{
+  gg_kernel *step;
+  CHECK_OK(gg_kernel_get(mod, "step", &step));
+  if (!(gg_kernel_describe(step)->features & GG_FEAT_PDL)) {
+    fprintf(stderr, "step: the generator did not mark it GG_FEAT_PDL\n");
+    failures++;
+    return;
+  }
+  gg_stream *s;
+  CHECK_OK(gg_stream_open(ctx, &s));
+  if (gg_stream_set_pdl(s, 1) != GG_OK) {
+    printf("skip: PDL chains: %s\n", gg_error_detail());
+    gg_stream_free(s);
+    return;
+  }
+  static const int sizes[] = {1000, 32771, 65536};
+  set *st = &sets[0];
+  int seed = 7;
+  for (int z = 0; z < 3; z++)
+    for (int stages = 2; stages <= 8; stages *= 2)
+      for (int graph = 0; graph < 2; graph++)
+        for (int rep = 0; rep < 20; rep++, seed++) {
+          fill(st, stages == 2 ? 1 : stages == 4 ? 2 : 3, sizes[z], seed);
+          gg_arg a[3] = {gg_arg_array(st->x), gg_arg_array(st->y[0]), gg_arg_i64(sizes[z])};
+          gg_graph *g = NULL;
+          if (graph) CHECK_OK(gg_graph_capture_begin(s, &g));
+          for (int k = 0; k < stages; k++) CHECK_OK(gg_launch(step, s, a, 3));
+          if (graph) {
+            CHECK_OK(gg_graph_capture_end(g));
+            CHECK_OK(gg_graph_launch(g, s));
+          }
+          CHECK_OK(gg_stream_sync(s));
+          gg_graph_free(g);
+          verify(st, graph ? "graph+PDL chain" : "PDL chain");
+        }
+  printf("%s: PDL chains of 2, 4, 8 launches, direct and as graphs\n", failures ? "FAIL" : "ok  ");
+  gg_stream_free(s);
+}
+
 int main(void)
 {
   if (gg_context_open(&ctx, NULL)) {
@@ -221,6 +269,7 @@ int main(void)
     CHECK_OK(gg_session_terminate(s));
     gg_session_free(s);
   }
+  pdl_chains();
   for (int i = 0; i < NSETS; i++) {
     gg_array_free(sets[i].x);
     for (int k = 0; k < NY; k++) gg_array_free(sets[i].y[k]);
