@@ -1,7 +1,9 @@
 /*
  * test_frames_gpu.c - frames (tests/frames/frames_gpu.lua) on the GPU:
- * chains of 1, 2, 4 and 8 dependent stages, 2 and 8 independent stages,
- * and a mix with two reductions, on one_block, many_blocks and hybrid
+ * chains of 1, 2, 4 and 8 dependent stages (no barrier: each stage reads
+ * y where its own thread wrote it), 2 and 8 independent stages, a mix
+ * with two reductions, and a chain whose every stage needs its barrier
+ * (a neighbour read, another range, a reduction), on one_block, many_blocks and hybrid
  * persistent kernels with 1, 2 and 4 frame slots, at sizes that are not
  * powers of two and at powers of two; then thousands of frames with
  * varying inputs through a ring.  Every frame is checked against a CPU
@@ -55,10 +57,11 @@ typedef struct frame_kind {
   int stages;      /* dependent steps on y (d*), or independent ys (i*) */
   int independent;
   int mix;         /* m4 */
+  int needs;       /* nb: y, y2 = y[1], w = y[2] (first m = n / 3 + 1), e1 */
 } frame_kind;
 static const frame_kind kinds[] = {
-  {"d1", 1, 0, 0}, {"d2", 2, 0, 0}, {"d4", 4, 0, 0}, {"d8", 8, 0, 0},
-  {"i2", 2, 1, 0}, {"i8", 8, 1, 0}, {"m4", 2, 0, 1},
+  {"d1", 1, 0, 0, 0}, {"d2", 2, 0, 0, 0}, {"d4", 4, 0, 0, 0}, {"d8", 8, 0, 0, 0},
+  {"i2", 2, 1, 0, 0}, {"i8", 8, 1, 0, 0}, {"m4", 2, 0, 1, 0}, {"nb", 1, 0, 0, 1},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -81,9 +84,53 @@ static void fill(set *st, int kind, int n, int seed)
   st->frame_kind = kind;
 }
 
+static int m_of(int n) { return n / 3 + 1; }
+
+/* Frame nb on the CPU: y = 0.5 y + x; y2(i) = y(i + 1) (the last: y(i));
+ * y = 0.5 y + y2; y(i) += w(i) for i < m; e1 = sum y.  A missing barrier
+ * reads a neighbour's y before or after its update. */
+static int verify_nb(const set *st, const char *where)
+{
+  int n = st->n, m = m_of(n), bad = 0;
+  const float *y = gg_array_host(st->y[0]), *y2 = gg_array_host(st->y[1]);
+  float *a = malloc(sizeof(float) * (size_t)n), *a2 = malloc(sizeof(float) * (size_t)n);
+  if (!a || !a2) exit(1);
+  for (int i = 0; i < n; i++) a[i] = 0.5f * yin(st->seed, i, 0) + xin(st->seed, i);
+  for (int i = 0; i < n; i++) a2[i] = a[i + 1 < n ? i + 1 : i];
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    a[i] = 0.5f * a[i] + a2[i];
+    if (i < m) a[i] += yin(st->seed, i, 2);
+    sum += a[i];
+  }
+  for (int i = 0; i < n && bad < 3; i++)
+    if (y[i] != a[i] || y2[i] != a2[i]) {
+      fprintf(stderr, "%s: frame nb n=%d seed %d: y[%d] = %g, y2 = %g; want %g, %g\n", where, n,
+              st->seed, i, y[i], y2[i], a[i], a2[i]);
+      bad++;
+    }
+  double e1 = *(const double *)gg_array_host(st->e1);
+  if (e1 != sum) {
+    fprintf(stderr, "%s: frame nb n=%d seed %d: sum %g, want %g\n", where, n, st->seed, e1, sum);
+    bad++;
+  }
+  for (int k = 0; k < 2; k++)
+    if (((const float *)gg_array_host(st->y[k]))[n] != 12345.0f) {
+      fprintf(stderr, "%s: frame nb n=%d: wrote past the end of y%d\n", where, n, k + 1);
+      bad++;
+    }
+  free(a);
+  free(a2);
+  return bad;
+}
+
 static void verify(const set *st, const char *where)
 {
   const frame_kind *fk = &kinds[st->frame_kind];
+  if (fk->needs) {
+    if (verify_nb(st, where)) failures++;
+    return;
+  }
   const float *x = gg_array_host(st->x);
   double sx = 0, sy = 0;
   int bad = 0;
@@ -126,7 +173,9 @@ static void start(gg_session *s, int cmd, set *st, via how)
   gg_arg a[12];
   int na = 0;
   a[na++] = gg_arg_array(st->x);
-  if (fk->independent)
+  if (fk->needs)
+    for (int k = 0; k < 3; k++) a[na++] = gg_arg_array(st->y[k]);
+  else if (fk->independent)
     for (int k = 0; k < fk->stages; k++) a[na++] = gg_arg_array(st->y[k]);
   else
     a[na++] = gg_arg_array(st->y[0]);
@@ -134,7 +183,9 @@ static void start(gg_session *s, int cmd, set *st, via how)
     a[na++] = gg_arg_array(st->e1);
     a[na++] = gg_arg_array(st->e2);
   }
+  if (fk->needs) a[na++] = gg_arg_array(st->e1);
   a[na++] = gg_arg_i64(st->n);
+  if (fk->needs) a[na++] = gg_arg_i64(m_of(st->n));
   if (how == VIA_TYPED && strcmp(fk->name, "d1") == 0) {
     CHECK_OK(gg_frames_gpu_start_d1(s, cmd, NULL, st->x, st->y[0], st->n));
   } else if (how == VIA_PACKED) {
