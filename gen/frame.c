@@ -60,7 +60,11 @@ static int conflict(const ggi_kernel *fr, int r, int s, int p, const char **vs, 
  * touch a view only at their own index, V(i), the element a thread reads
  * in the later stage is the one it wrote itself in the earlier: program
  * order in that thread orders them, and no other thread is involved, so
- * the stage needs no barrier of any kind. */
+ * the stage needs no barrier of any kind.  (The views are plain global
+ * loads and stores: the bodies' restrict pointers are local to each
+ * inlined stage, so the compiler has no read-only kernel argument to turn
+ * into ld.global.nc - none in the PTX of examples/chain.lua's frame, whose
+ * filter reads the y its scale wrote.) */
 
 /* Extent e of stage s's kernel, as the frame gives it: the frame extent's
  * name, or NULL and *value for a constant. */

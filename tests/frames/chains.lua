@@ -26,6 +26,12 @@ kernel "dbl" { pattern = "for", range = { "n" }, vector = 1,
 kernel "shadow" { pattern = "for", range = { "n" },   -- y(i) of another i
   params = { { "y", "f32[n]", access = "inout" } },
   body = "{ long long i = 0; y(i) = 2.0f * y(i); }" }
+kernel "bare" { pattern = "for", range = { "n" },   -- the pointer itself
+  params = { { "y", "f32[n]", access = "inout" } },
+  body = "y[i] = 2.0f * y[i];" }
+kernel "macro" { pattern = "for", range = { "n" },   -- a directive could hide anything
+  params = { { "y", "f32[n]", access = "inout" } },
+  body = "#define TWICE(v) (2.0f * (v))\ny(i) = TWICE(y(i));" }
 kernel "total" { pattern = "reduce", range = { "n" },
   params = { { "v", "f32[n]" }, { "e", "f32[1]", access = "out" } }, value = "v(i)", into = "e" }
 
@@ -78,7 +84,22 @@ frame "needs" {
     { "dbl" },                        -- the same, back: barrier
     { "shadow" },                     -- y(i) of a local i: barrier
     { "dbl" },                        -- after shadow: barrier
+  },
+}
+
+-- bodies the proof refuses: a pointer to y(i), the pointer y itself, a
+-- directive; the same-thread pair at the end needs none
+frame "needs2" {
+  params = { { "y", "f32[n]" } },
+  stages = {
+    { "dbl" },
     { "twice" },                      -- &y(i): not proven: barrier
+    { "dbl" },                        -- after twice: barrier
+    { "bare" },                       -- y[i] through the pointer: barrier
+    { "dbl" },                        -- after bare: barrier
+    { "macro" },                      -- a #define in the body: barrier
+    { "dbl" },                        -- after macro: barrier
+    { "dbl" },                        -- same thread: no barrier
   },
 }
 
