@@ -447,3 +447,73 @@ int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size)
   free(v);
   return rc;
 }
+
+/* ---- a view touched only at the thread's own index ---- */
+
+static int same_word(const char *s, size_t a, size_t b, const char *w)
+{
+  return w && b - a == strlen(w) && memcmp(s + a, w, b - a) == 0;
+}
+
+/* The next significant token at or after p: its start (n at the end)
+ * and *e its end. */
+static size_t next_tok(const char *s, size_t n, size_t p, size_t *e, tok *k)
+{
+  p = skip_space(s, n, p);
+  *e = p < n ? token(s, n, p, k) : n;
+  if (p >= n) *k = T_END;
+  return p;
+}
+
+/* The call whose '(' is at p: 1 when its arguments are exactly the
+ * identifiers idx[0..rank-1], with *end just past its ')'. */
+static int own_call(const char *s, size_t n, size_t p, const char *const *idx, int rank,
+                    size_t *end)
+{
+  size_t e;
+  tok k;
+  for (int d = 0; d < rank; d++) {
+    p = next_tok(s, n, p + 1, &e, &k); /* past '(' or ',' */
+    if (k != T_IDENT || !same_word(s, p, e, idx[d])) return 0;
+    p = next_tok(s, n, e, &e, &k);
+    if (k != T_PUNCT || s[p] != (d == rank - 1 ? ')' : ',')) return 0;
+  }
+  *end = e;
+  return 1;
+}
+
+int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
+{
+  const char *s = kn->body;
+  if (!s || !view || view->rank != kn->rank || kn->rank < 1) return 0;
+  for (int d = 0; d < kn->rank; d++)
+    if (!kn->index[d]) return 0; /* unnamed: the body cannot say V(i) */
+  size_t n = strlen(s), last[3] = {0}, last_end[3] = {0};
+  int nlast = 0;
+  scan sc = {.s = s, .n = n};
+  for (size_t p = 0, e; (p = next_tok(s, n, p, &e, &(tok){0})) < n; p = e) {
+    tok k;
+    e = token(s, n, p, &k);
+    if (k == T_PUNCT && s[p] == '#') return 0;
+    /* auto [i, j] / auto &[i, j]: a structured binding may rename an index */
+    if (k == T_PUNCT && s[p] == '[' && nlast >= 1 &&
+        (same_word(s, last[0], last_end[0], "auto") || s[last[0]] == '&'))
+      return 0;
+    if (k == T_IDENT) {
+      for (int d = 0; d < kn->rank; d++)
+        if (same_word(s, p, e, kn->index[d]) && declared(&sc, last, last_end, nlast)) return 0;
+      if (same_word(s, p, e, view->name)) {
+        size_t q, qe;
+        tok qk;
+        q = next_tok(s, n, e, &qe, &qk);
+        int under_amp = nlast >= 1 && s[last[0]] == '&';
+        if (under_amp || qk != T_PUNCT || s[q] != '(' ||
+            !own_call(s, n, q, (const char *const *)kn->index, kn->rank, &e))
+          return 0;
+      }
+    }
+    for (int i = 2; i > 0; i--) last[i] = last[i - 1], last_end[i] = last_end[i - 1];
+    last[0] = p, last_end[0] = e, nlast += nlast < 3;
+  }
+  return 1;
+}

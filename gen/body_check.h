@@ -44,4 +44,15 @@ int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t
  * file line of the mistake and msg to what is wrong and what to write. */
 int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size);
 
+/* Whether kernel kn's body touches view `view` only at its own thread's
+ * element: every occurrence of the name is the call view(i0, ...) whose
+ * indices are exactly the range's index names in order (as many as the
+ * view's rank, which must be the range's), never under & (no pointer to
+ * a neighbour) and never the bare name (the pointer itself); no index
+ * name is redeclared (float i, auto [i, j], a lambda's (long i)); the
+ * body has no preprocessor directive (a macro could hide any of that).
+ * Conservative: 1 only when proven from the text; gen/frame.c uses it to
+ * drop barriers between stages of a frame. */
+int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view);
+
 #endif

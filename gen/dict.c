@@ -117,7 +117,7 @@ static void view_unpack(ggi_buf *un, ggi_buf *mac, ggi_buf *undef, const ggi_par
 /* Which range index is contiguous: the one the kernel's rank-matching
  * views store contiguously (layout right: the last; left: the first).
  * Returns 1 when the first index should vary fastest. */
-static int first_index_fastest(const ggi_kernel *k)
+int ggi_first_index_fastest(const ggi_kernel *k)
 {
   int left = 0, right = 0;
   for (int i = 0; i < k->nparams; i++) {
@@ -150,7 +150,7 @@ static const char *index_decode(const ggi_kernel *k, ggi_arena *a)
      constant (the compiler turns it into a multiply); run-time ones go
      through gg_divmod, 32-bit when the numbers fit. */
   ggi_buf_puts(&b, "long long gg_r = gg_lin, gg_q, gg_m;");
-  int first = first_index_fastest(k);
+  int first = ggi_first_index_fastest(k);
   for (int step = 0; step < k->rank; step++) {
     int dim = first ? step : k->rank - 1 - step;
     const char *e = extent_expr(a, &k->range[dim]);
@@ -260,6 +260,11 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   rc |= ggi_dict_set(dict, "INDEX_DECODE", index_decode(k, a));
   rc |= ggi_dict_set(dict, "BODY", snippet(a, m, k->body, k->body_line));
   rc |= ggi_dict_set(dict, "TARGET", target == GGI_TARGET_HIP ? "hip" : "cuda");
+  /* the plan's PDL decision (plan.c, pdl_ready); CUDA only: HIP has no
+     programmatic dependent launch */
+  rc |= ggi_dict_set(dict, "PDL_ENTRY", (p->features & GG_FEAT_PDL) && target == GGI_TARGET_CUDA
+                                            ? "gg_pdl_entry();\n  "
+                                            : "");
   if (k->pattern == GG_PATTERN_TEAM) {
     rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
     rc |= ggi_dict_set(dict, "SCRATCH", buf_to_arena(a, &scratch));

@@ -7,6 +7,8 @@
  * in the IR; emit, explain and list only read it.
  */
 #include "frame.h"
+#include "body_check.h"
+#include "dict.h"
 #include "plan.h"
 
 #include <stdarg.h>
@@ -36,27 +38,120 @@ static int use_of(const ggi_kernel *fr, int s, int p)
   return u;
 }
 
-/* Does stage s depend on earlier stage r?  When it does, one sentence
- * saying through which view. */
-static int depends(const ggi_module *m, const ggi_kernel *fr, int r, int s, const char **why)
+/* Whether stages r < s conflict through frame view p: s reads what r
+ * writes, writes what r reads, or both write it.  *vs and *vr: the verbs
+ * of s and of r, for explain. */
+static int conflict(const ggi_kernel *fr, int r, int s, int p, const char **vs, const char **vr)
 {
-  for (int p = 0; p < fr->nparams; p++) {
-    if (fr->params[p].kind != GG_PARAM_VIEW) continue;
-    int ur = use_of(fr, r, p), us = use_of(fr, s, p);
-    const char *what = NULL;
-    if ((us & 1) && (ur & 2)) what = "reads";
-    else if ((us & 2) && (ur & 1)) what = "writes";
-    else if ((us & 2) && (ur & 2)) what = "writes";
-    if (!what) continue;
-    ggi_buf b = {0};
-    ggi_buf_printf(&b, "%s %s, which stage %d (%s) %s", what, fr->params[p].name, r,
-                   stage_kernel(fr, r)->name,
-                   (us & 1) && (ur & 2) ? "writes" : (ur & 1) ? "reads" : "also writes");
-    *why = b.p ? ggi_strdup(m->arena, b.p) : NULL;
-    ggi_buf_free(&b);
-    return 1;
+  if (fr->params[p].kind != GG_PARAM_VIEW) return 0;
+  int ur = use_of(fr, r, p), us = use_of(fr, s, p);
+  if ((us & 1) && (ur & 2)) *vs = "reads", *vr = "writes";
+  else if ((us & 2) && (ur & 1)) *vs = "writes", *vr = "reads";
+  else if ((us & 2) && (ur & 2)) *vs = "writes", *vr = "also writes";
+  else return 0;
+  return 1;
+}
+
+/* ---- dependencies that stay in one thread ----
+ * Two for stages on the frame's one virtual grid hand index i to the same
+ * thread when they walk the same range with the same grid-stride loop
+ * (templates/common/for.cuh: linear index -> thread depends only on the
+ * grid, the vector width, the range and the decode order).  If both
+ * touch a view only at their own index, V(i), the element a thread reads
+ * in the later stage is the one it wrote itself in the earlier: program
+ * order in that thread orders them, and no other thread is involved, so
+ * the stage needs no barrier of any kind.  (The views are plain global
+ * loads and stores: the bodies' restrict pointers are local to each
+ * inlined stage, so the compiler has no read-only kernel argument to turn
+ * into ld.global.nc - none in the PTX of examples/chain.lua's frame, whose
+ * filter reads the y its scale wrote.) */
+
+/* Extent e of stage s's kernel, as the frame gives it: the frame extent's
+ * name, or NULL and *value for a constant. */
+static const char *frame_extent(const ggi_kernel *fr, int s, ggi_extent e, int64_t *value)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  const ggi_stage *st = &fr->frame->stages[s];
+  *value = e.value;
+  if (!e.name) return NULL;
+  for (int j = 0; j < k->nextents; j++)
+    if (strcmp(k->extents[j], e.name) == 0) {
+      *value = st->ext[j].value;
+      return st->ext[j].name;
+    }
+  return "";  /* not a run-time extent of the kernel: never proven equal */
+}
+
+static int same_extent(const ggi_kernel *fr, int r, ggi_extent er, int s, ggi_extent es)
+{
+  int64_t a, b;
+  const char *na = frame_extent(fr, r, er, &a), *nb = frame_extent(fr, s, es, &b);
+  if (na || nb) return na && nb && *na && strcmp(na, nb) == 0;
+  return a == b;
+}
+
+/* Stages r and s map every index of their range to the same thread. */
+static int same_mapping(const ggi_kernel *fr, int r, int s)
+{
+  const ggi_kernel *kr = stage_kernel(fr, r), *ks = stage_kernel(fr, s);
+  if (kr->pattern != GG_PATTERN_FOR || ks->pattern != GG_PATTERN_FOR) return 0;
+  if (kr->rank != ks->rank || kr->spec.vector != ks->spec.vector) return 0;
+  if (kr->rank > 1 && ggi_first_index_fastest(kr) != ggi_first_index_fastest(ks)) return 0;
+  for (int d = 0; d < kr->rank; d++)
+    if (!same_extent(fr, r, kr->range[d], s, ks->range[d])) return 0;
+  return 1;
+}
+
+/* Every param of stage s bound to frame view p is touched only at the
+ * thread's own index, with the layout and extents of *first (set by the
+ * first one seen, over both stages). */
+static int own_index_uses(const ggi_kernel *fr, int s, int p, int *first_stage,
+                          const ggi_param **first)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  const ggi_stage *st = &fr->frame->stages[s];
+  for (int j = 0; j < k->nparams; j++) {
+    const ggi_param *kp = &k->params[j];
+    if (st->bind[j] != p || kp->kind != GG_PARAM_VIEW) continue;
+    if (!ggi_body_own_index(k, kp)) return 0;
+    if (!*first) {
+      *first = kp;
+      *first_stage = s;
+      continue;
+    }
+    if (kp->layout != (*first)->layout || kp->rank != (*first)->rank) return 0;
+    for (int d = 0; d < kp->rank; d++)
+      if (!same_extent(fr, *first_stage, (*first)->ext[d], s, kp->ext[d])) return 0;
   }
-  return 0;
+  return 1;
+}
+
+/* Is stage s's dependency on stage r through view p one within each thread? */
+static int same_thread(const ggi_kernel *fr, int r, int s, int p)
+{
+  const ggi_param *first = NULL;
+  int first_stage = -1;
+  return same_mapping(fr, r, s) && own_index_uses(fr, r, p, &first_stage, &first) &&
+         own_index_uses(fr, s, p, &first_stage, &first);
+}
+
+/* The dependency of stage s on stage r through view p, in words. */
+static const char *dep_words(const ggi_module *m, const ggi_kernel *fr, int r, int s, int p,
+                             int local)
+{
+  const char *vs = "", *vr = "";
+  conflict(fr, r, s, p, &vs, &vr);
+  ggi_buf b = {0};
+  if (local)
+    ggi_buf_printf(&b, "stage %d %s %s only at the index stage %d (%s) %s it: same thread, no "
+                       "barrier", s, vs, fr->params[p].name, r, stage_kernel(fr, r)->name,
+                   strcmp(vr, "reads") == 0 ? "read" : "wrote");
+  else
+    ggi_buf_printf(&b, "%s %s, which stage %d (%s) %s", vs, fr->params[p].name, r,
+                   stage_kernel(fr, r)->name, vr);
+  const char *w = b.p ? ggi_strdup(m->arena, b.p) : NULL;
+  ggi_buf_free(&b);
+  return w;
 }
 
 static int uses_shared(const ggi_kernel *k, unsigned target)
@@ -77,25 +172,38 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
     st->barrier = st->block_sync = 0;
     st->after = -1;
     st->why = NULL;
-    const char *why = NULL;
-    /* the latest earlier stage it depends on decides: a barrier is needed
-       when that stage is not yet behind one */
-    int dep = -1;
+    /* The latest earlier stage it depends on across threads decides: a
+       barrier is needed when that stage is not yet behind one.  Stages
+       since the last barrier that it depends on only within each thread
+       (same_thread) need none. */
+    int dep = -1, dep_view = -1, local = -1, local_view = -1;
     for (int r = s - 1; r >= 0 && dep < 0; r--)
-      if (depends(m, fr, r, s, &why)) dep = r;
+      for (int p = 0; p < fr->nparams && dep < 0; p++) {
+        const char *vs, *vr;
+        if (!conflict(fr, r, s, p, &vs, &vr)) continue;
+        if (r >= fence && same_thread(fr, r, s, p)) {
+          if (local < 0) local = r, local_view = p;
+        } else {
+          dep = r, dep_view = p;
+        }
+      }
     if (dep >= fence && dep >= 0) {
       st->barrier = 1;
       st->after = dep;
       f->nbarriers++;
       fence = s;
       shared_since = -1; /* a grid barrier syncs every block */
-      st->why = ggi_strdup(m->arena, why ? why : "depends on an earlier stage");
+      st->why = dep_words(m, fr, dep, s, dep_view, 0);
+    } else if (local >= 0) {
+      st->after = local;
+      st->why = dep_words(m, fr, local, s, local_view, 1);
     } else if (dep >= 0) {
       st->after = dep;
+      const char *why = dep_words(m, fr, dep, s, dep_view, 0);
       ggi_buf b = {0};
       ggi_buf_printf(&b, "starts at once: it %s, already ordered by the grid barrier before stage %d",
                      why ? why : "depends on an earlier stage", fence);
-      st->why = b.p ? ggi_strdup(m->arena, b.p) : NULL;
+      st->why = b.p && why ? ggi_strdup(m->arena, b.p) : NULL;
       ggi_buf_free(&b);
     } else {
       st->why = s == 0 ? "starts at once: the first stage"

@@ -14,8 +14,9 @@
 #include "dict.h"
 #include "render.h"
 
-/* Bytes at the start of a frame's workspace: the barrier's arrival count
- * and generation words, each on its own 128-byte line (templates/cuda/frame.cuh). */
+/* Bytes at the start of a frame's workspace: the barrier's words, each on
+ * its own 128-byte line (CUDA: the arrival count, templates/cuda/frame.cuh;
+ * HIP: the count and a generation word, templates/hip/frame.hip). */
 #define GGI_FRAME_WS_HEAD 256u
 /* Each stage's workspace starts on a 256-byte boundary. */
 #define GGI_FRAME_WS_ALIGN 256u

@@ -145,6 +145,21 @@ static int plan_abi(const ggi_kernel *k, ggi_plan *p, ggi_arena *a, ggi_diag *d)
 
 /* ---- the stage ---- */
 
+/* Programmatic dependent launch: every kernel launched on its own with a
+ * plain (not cooperative) launch gets the classic wrapper's PDL entry
+ * (dict.c's PDL_ENTRY): griddepcontrol.wait before the body, so that a
+ * launch with the programmatic-stream-serialization attribute may start
+ * it while the previous kernel of the stream still runs, and
+ * launch_dependents, so that the next one may start early in turn.
+ * Frames and persistent kernels never go through that wrapper;
+ * cooperative launches are left alone (the driver takes one attribute
+ * set per launch, and those grids fill the device anyway). */
+static int pdl_ready(const ggi_kernel *k, const ggi_plan *p)
+{
+  return k->pattern != GG_PATTERN_FRAME && k->launch == GG_LAUNCH_CLASSIC &&
+         !(p->features & GG_FEAT_COOPERATIVE);
+}
+
 static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *d)
 {
   ggi_plan *p = ggi_alloc(m->arena, sizeof *p);
@@ -156,6 +171,7 @@ static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *
   else if (ggi_is_reduce_like(k->pattern)) rc = ggi_reduce_plan(k, target, m->arena, p, &pd);
   else rc = plan_body(k, m->arena, p, &pd);
   if (rc == 0 && ggi_is_reduce_like(k->pattern)) p->features |= view_features(k);
+  if (rc == 0 && pdl_ready(k, p)) p->features |= GG_FEAT_PDL;
   if (rc == 0) rc = plan_abi(k, p, m->arena, &pd);
   if (rc != 0) return ggi_fail_at(d, m->file, k->line, "kernel '%s': %s", k->name, pd.msg);
   /* shared memory no device of the target can give one block (the

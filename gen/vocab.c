@@ -104,9 +104,9 @@ void ggi_put_features(ggi_buf *b, unsigned feat)
 {
   static const char *names[] = {"GG_FEAT_COOPERATIVE", "GG_FEAT_FLOAT_ATOMIC",
                                 "GG_FEAT_DOUBLE_ATOMIC", "GG_FEAT_CAS_EMULATION", "GG_FEAT_HALF",
-                                "GG_FEAT_MAPPED", "GG_FEAT_MANAGED"};
+                                "GG_FEAT_MAPPED", "GG_FEAT_MANAGED", "GG_FEAT_PDL"};
   int any = 0;
-  for (unsigned i = 0; i < 7; i++)
+  for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
     if (feat & (1u << i)) {
       ggi_buf_printf(b, "%s%s", any ? " | " : "", names[i]);
       any = 1;

@@ -220,6 +220,16 @@ gg_status gg_fill_zero(gg_array *a, gg_stream *stream);
 gg_status gg_stream_open(gg_context *ctx, gg_stream **out);
 void gg_stream_free(gg_stream *s);
 gg_status gg_stream_sync(gg_stream *s);            /* s != NULL; for the default stream use gg_device_sync() */
+/* Programmatic dependent launch (PDL) on stream s: enable 1 lets every
+ * later gg_launch on s of a kernel whose descriptor has GG_FEAT_PDL (the
+ * classic launches gpugen emits) start while the previous kernel of s
+ * still runs; the kernel waits for it itself before touching memory
+ * (griddepcontrol.wait), so results are those of plain stream order.
+ * What it saves is the launch gap between dependent kernels, in a graph
+ * too: launches captured from s keep the programmatic edges.  Other
+ * kernels launch as before.  Off by default; GG_ERR_UNSUPPORTED unless
+ * the device is CUDA sm_90+ with a driver that has cuLaunchKernelEx. */
+gg_status gg_stream_set_pdl(gg_stream *s, int enable);
 /* Wait for all work on the context.  Refused (GG_ERR_STATE) while a
  * persistent session runs on it: a session's kernel runs until
  * gg_session_terminate, so the wait would never end (gg_session.h lists

@@ -105,7 +105,12 @@ enum {
   GG_FEAT_CAS_EMULATION = 1u << 3, /* uses a compare-and-swap loop */
   GG_FEAT_HALF          = 1u << 4, /* f16 / bf16 types */
   GG_FEAT_MAPPED        = 1u << 5, /* host-mapped memory */
-  GG_FEAT_MANAGED       = 1u << 6  /* managed memory */
+  GG_FEAT_MANAGED       = 1u << 6, /* managed memory */
+  /* The classic wrapper waits for the previous kernel of the stream
+   * (griddepcontrol.wait, sm_90+) before the body touches memory: the
+   * kernel may be launched with programmatic dependent launch
+   * (gg_stream_set_pdl).  A hint, not a requirement: no device refuses it. */
+  GG_FEAT_PDL           = 1u << 7
 };
 
 /* A range or view extent: a constant, or the run-time extent parameter

@@ -83,6 +83,11 @@ typedef struct ggr_backend {
   /* ---- launch: 1-D grid, params as cuLaunchKernel takes them ---- */
   int (*launch)(void *fn, unsigned grid, unsigned block, unsigned smem, void *stream,
                 void **params);
+  /* A plain launch that may overlap the previous kernel of the stream
+   * (programmatic dependent launch: the kernel waits for it itself, with
+   * griddepcontrol.wait).  NULL where there is none (HIP, CUDA < 11.8). */
+  int (*launch_pdl)(void *fn, unsigned grid, unsigned block, unsigned smem, void *stream,
+                    void **params);
   /* NULL when the library has no cooperative module launch (hip 5.2). */
   int (*launch_cooperative)(void *fn, unsigned grid, unsigned block, unsigned smem,
                             void *stream, void **params);

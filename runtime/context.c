@@ -180,6 +180,17 @@ gg_status gg_stream_open(gg_context *ctx, gg_stream **out) {
   return GG_OK;
 }
 
+gg_status gg_stream_set_pdl(gg_stream *s, int enable) {
+  if (!s) return GGR_NULL_ARG();
+  gg_context *ctx = s->ctx;
+  if (enable && (!ctx->be->launch_pdl || ctx->cc_major < 9))
+    return ggr_set_error(GG_ERR_UNSUPPORTED, "programmatic dependent launch needs CUDA on sm_90 "
+                         "or newer and a driver with cuLaunchKernelEx; this is %s on %s (%s)",
+                         ctx->be->name, ctx->device_name, ctx->arch);
+  s->pdl = enable != 0;
+  return GG_OK;
+}
+
 void gg_stream_free(gg_stream *s) {
   if (!s) return;
   s->ctx->be->stream_destroy(s->native);

@@ -28,6 +28,23 @@ enum { CU_MEM_ATTACH_GLOBAL = 1 };
 enum { CU_STREAM_NON_BLOCKING = 1 };
 enum { CU_EVENT_DEFAULT = 0 };
 enum { CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1 };
+enum { CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6 };
+
+/* cuLaunchKernelEx's arguments, laid out as cuda.h has them (CUDA 12). */
+typedef struct CUlaunchAttribute {
+  int id;
+  char pad[8 - sizeof(int)];
+  union {
+    char pad[64];
+    int programmatic_stream_serialization_allowed;
+  } value;
+} CUlaunchAttribute;
+typedef struct CUlaunchConfig {
+  unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes;
+  CUstream stream;
+  CUlaunchAttribute *attrs;
+  unsigned nattrs;
+} CUlaunchConfig;
 
 /* The driver's functions, resolved once per backend. */
 typedef struct cuda_api {
@@ -48,6 +65,7 @@ typedef struct cuda_api {
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **, void **);
   CUresult (*cuLaunchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                                         unsigned, unsigned, unsigned, CUstream, void **);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
@@ -136,6 +154,20 @@ static int w_func_max_shared(void *fn, int bytes) {
 static int w_launch(void *fn, unsigned grid, unsigned block, unsigned smem, void *stream,
                     void **params) {
   return cu.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, smem, stream, params, NULL);
+}
+/* Programmatic stream serialization: the driver may start this grid as
+ * soon as every block of the previous kernel on the stream has issued
+ * griddepcontrol.launch_dependents (or exited), instead of after that
+ * kernel's end; the kernel's own griddepcontrol.wait keeps it correct.
+ * Captured into a graph, the attribute becomes a programmatic edge. */
+static int w_launch_pdl(void *fn, unsigned grid, unsigned block, unsigned smem, void *stream,
+                        void **params) {
+  CUlaunchAttribute attr;
+  memset(&attr, 0, sizeof attr);
+  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attr.value.programmatic_stream_serialization_allowed = 1;
+  CUlaunchConfig cfg = {grid, 1, 1, block, 1, 1, smem, stream, &attr, 1};
+  return cu.cuLaunchKernelEx(&cfg, fn, params, NULL);
 }
 static int w_launch_coop(void *fn, unsigned grid, unsigned block, unsigned smem, void *stream,
                          void **params) {
@@ -239,6 +271,7 @@ static int resolve_all(void *lib, const char *path, char *err, size_t errlen) {
   REQ(cuMemcpy, "cuMemcpy"); REQ(cuMemcpyAsync, "cuMemcpyAsync");
   REQ(cuMemsetD8, "cuMemsetD8_v2"); REQ(cuMemsetD8Async, "cuMemsetD8Async");
   REQ(cuGetErrorName, "cuGetErrorName"); REQ(cuGetErrorString, "cuGetErrorString");
+  OPT(cuLaunchKernelEx, "cuLaunchKernelEx");
   OPT(cuStreamBeginCapture, "cuStreamBeginCapture_v2");
   OPT(cuStreamEndCapture, "cuStreamEndCapture");
   OPT(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
@@ -258,6 +291,7 @@ static void fill(ggr_backend *be) {
   be->module_load = w_module_load; be->module_unload = w_module_unload;
   be->module_function = w_module_function; be->occupancy = w_occupancy; be->func_max_shared = w_func_max_shared;
   be->launch = w_launch; be->launch_cooperative = w_launch_coop;
+  be->launch_pdl = cu.cuLaunchKernelEx ? w_launch_pdl : NULL;
   be->stream_create = w_stream_create; be->stream_destroy = w_stream_destroy;
   be->stream_sync = w_stream_sync; be->stream_query = w_stream_query;
   be->event_create = w_event_create; be->event_destroy = w_event_destroy;

@@ -101,6 +101,7 @@ struct gg_array {
 struct gg_stream {
   gg_context *ctx;
   void *native;
+  int pdl;                    /* gg_stream_set_pdl: GG_FEAT_PDL kernels launch with PDL */
 };
 
 struct gg_event {

@@ -457,7 +457,9 @@ static gg_status launch_blocks(gg_kernel *k, gg_stream *s, int64_t blocks, int t
   void *params[1] = {packed};
   void *stream = s ? s->native : NULL;
   int (*fn)(void *, unsigned, unsigned, unsigned, void *, void **) =
-      coop ? be->launch_cooperative : be->launch;
+      coop ? be->launch_cooperative
+      : s && s->pdl && (kd->features & GG_FEAT_PDL) ? be->launch_pdl /* set_pdl checked it */
+      : be->launch;
   int r = fn(k->fn, (unsigned)blocks, (unsigned)threads, kd->shared_bytes, stream, params);
   if (r == GGR_E_INVALID_CONTEXT) {
     /* first launch from a new thread: CUDA contexts are current per thread */

@@ -1,36 +1,63 @@
 /* ---- frame barriers (CUDA) --------------------------------------------
- * Between two stages of a frame that depend on each other, every
- * hardware block of the persistent kernel meets here.  Two words in the
- * frame's workspace, each on its own 128-byte line so arrivals and polls
- * never contend for one line:
+ * Between two stages of a frame that depend on each other across threads,
+ * every hardware block of the persistent kernel meets here.  One word of
+ * the frame's workspace, on its own 128-byte line:
  *   +0   count: arrivals, monotone, never reset (one per block per barrier)
- *   +128 gen:   barriers completed, monotone; written only by the block
- *               whose arrival completes a barrier
- * Each block's thread 0, after a __syncthreads (so one arrival per
- * block), adds one arrival with a release RMW at gpu scope.  The block
- * that makes the count want x gridDim.x publishes gen = want with a
- * release store (its implicit fence after the RMW's read also makes it
- * acquire every earlier arrival); the others poll gen with relaxed loads
- * in L2 - no atomics in the poll loop, so the pollers do not queue behind
- * the arrivals at the counter's L2 slice - and finish with one acquire
- * load.  gg_grid_barrier in the prelude instead spins with acquire loads
- * on the word the arrivals hit, resets the counter with an atomicExch
- * and bumps the generation with a second atomic: three serialized RMWs
- * and two fences on the critical path of every barrier.
- * want starts at the gen read when the frame begins: every block passed
- * the previous frame's last barrier before the frame-end arrival, and the
- * loop relays a frame only after every block arrived, so that read is
- * stable.  One grid: __syncthreads only.
+ * (+128 held the generation word of the earlier two-word barrier; the
+ * head keeps its 256 bytes so the HIP barrier and the plan are unchanged.)
+ *
+ * Per barrier, on the critical path: one __syncthreads, one release RMW
+ * per block, relaxed polls of the same word until it reaches this
+ * barrier's total, one fence, one __syncthreads.  The earlier design had
+ * the last arriver wait for its RMW's answer and then publish a separate
+ * generation word (a release store: a second fence and a second trip to
+ * L2), and every waiter re-read that word with ld.acquire after its poll
+ * (a third trip): about 1.8 us per barrier at 132 blocks on the H100
+ * (bench/RESULTS.md, 2026-11-24).  Here a waiter is released by the very
+ * arrival that completes the count.
+ *
+ * Memory model (PTX ISA, "Memory Consistency Model"), the fences one by one:
+ *   1. __syncthreads before the arrival: bar.sync orders every thread's
+ *      stage writes before thread 0's arrival (CTA-scope
+ *      synchronization), and release is cumulative, so (2) publishes the
+ *      whole block's writes, not only thread 0's.
+ *   2. atom.add.release.gpu: the arrival.  Each block's release RMW heads
+ *      a release sequence; the later arrivals are RMWs on the same word,
+ *      so a read of the final total is after every block's release in
+ *      observation order ("precedes ... through a chain of atomic
+ *      operations").
+ *   3. the polls are ld.relaxed.gpu (strong, so they see the RMWs, and
+ *      they do not invalidate L1 on every try); once one reads the total
+ *      (or, in the last arriver, its own RMW returns total - 1),
+ *      fence.acq_rel.gpu makes "strong read, then fence" an acquire
+ *      pattern: it synchronizes with every block's release (2), so the
+ *      next stage's loads see every block's writes of the previous
+ *      stages.  This replaces the earlier design's extra ld.acquire.gpu.
+ *   4. __syncthreads after: thread 0's acquire is cumulative to the rest
+ *      of the block through bar.sync.
+ * Polling: the first GG_FRAME_SPIN_FAST polls go back to back (a
+ * barrier that completes within a few L2 round trips is not slowed);
+ * later ones sleep GG_FRAME_BACKOFF_NS between tries, so that blocks that
+ * finished a long stage early do not keep the counter's L2 slice busy
+ * while the others still arrive there.  Every GG_FRAME_ABORT_EVERY polls
+ * the waiter looks at the host's abort line.
+ * want: the total this block waits for.  At frame start the count holds
+ * whole barriers plus at most gridDim.x - 1 arrivals of this frame's
+ * first barrier (a fast block may arrive before a slow one starts the
+ * frame; that barrier cannot complete without the slow one), so rounding
+ * down to a multiple of gridDim.x gives the barriers done so far.
+ * One grid: __syncthreads only.
  */
 #ifndef GG_FRAME_HELPERS
 #define GG_FRAME_HELPERS
 #define GG_FRAME_COUNT_OFF 0u
-#define GG_FRAME_GEN_OFF 128u
 #define GG_FRAME_WS_HEAD 256u  /* stage workspaces start here, 256-byte aligned */
 #define GG_FRAME_ABORT_EVERY 4095u /* polls between looks at the host's abort line */
+#define GG_FRAME_SPIN_FAST 64u     /* back-to-back polls before backing off */
+#define GG_FRAME_BACKOFF_NS 64u    /* sleep between later polls */
 
 struct gg_frame_bar {
-  unsigned long long want; /* thread 0: the gen the next barrier completes */
+  unsigned long long want; /* thread 0: the count the next barrier completes */
 };
 
 GG_INLINE unsigned long long gg_fb_ld_relaxed(const unsigned long long *p)
@@ -39,22 +66,13 @@ GG_INLINE unsigned long long gg_fb_ld_relaxed(const unsigned long long *p)
   asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
 }
-GG_INLINE unsigned long long gg_fb_ld_acquire(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
 GG_INLINE unsigned long long gg_fb_arrive(unsigned long long *p)
 {
   unsigned long long old;
   asm volatile("atom.release.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
   return old;
 }
-GG_INLINE void gg_fb_publish(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
+GG_INLINE void gg_fb_acquire_fence() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 GG_INLINE unsigned long long gg_fb_ld_sys(const unsigned long long *p)
 {
   unsigned long long v;
@@ -65,8 +83,10 @@ GG_INLINE unsigned long long gg_fb_ld_sys(const unsigned long long *p)
 GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 {
   b.want = 0;
-  if (threadIdx.x == 0 && gridDim.x > 1)
-    b.want = gg_fb_ld_relaxed((const unsigned long long *)(ws + GG_FRAME_GEN_OFF));
+  if (threadIdx.x == 0 && gridDim.x > 1) {
+    const unsigned long long c = gg_fb_ld_relaxed((const unsigned long long *)(ws + GG_FRAME_COUNT_OFF));
+    b.want = c - c % gridDim.x;
+  }
 }
 
 /* Every thread of every block calls it; false when the host aborted the
@@ -74,28 +94,27 @@ GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
 {
   __shared__ unsigned gg_fb_ok;
-  __syncthreads();
+  __syncthreads(); /* (1) */
   if (gridDim.x == 1)
     return true;
   if (threadIdx.x == 0) {
     unsigned long long *count = (unsigned long long *)(ws + GG_FRAME_COUNT_OFF);
-    unsigned long long *gen = (unsigned long long *)(ws + GG_FRAME_GEN_OFF);
     unsigned ok = 1;
-    const unsigned long long want = ++b.want;
-    if (gg_fb_arrive(count) + 1 == want * gridDim.x) {
-      gg_fb_publish(gen, want);
-    } else {
-      for (unsigned spins = 1; gg_fb_ld_relaxed(gen) < want; ++spins)
+    const unsigned long long want = b.want += gridDim.x;
+    if (gg_fb_arrive(count) + 1 != want) { /* (2); the last arriver polls nothing */
+      for (unsigned spins = 1; gg_fb_ld_relaxed(count) < want; ++spins) { /* (3) */
+        if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
         if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_fb_ld_sys((const unsigned long long *)mbox)) {
           ok = 0;
           break;
         }
-      if (ok)
-        (void)gg_fb_ld_acquire(gen); /* pairs with the publishing block's release */
+      }
     }
+    if (ok)
+      gg_fb_acquire_fence(); /* (3): pairs with every block's release arrival */
     gg_fb_ok = ok;
   }
-  __syncthreads();
+  __syncthreads(); /* (4) */
   return gg_fb_ok != 0;
 }
 #endif /* GG_FRAME_HELPERS */

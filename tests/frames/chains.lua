@@ -8,6 +8,30 @@ kernel "axpy" { pattern = "for", range = { "n" },   -- y = a * x + y
 kernel "dup" { pattern = "for", range = { "n" },   -- y = x
   params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
   body = "y(i) = x(i);" }
+kernel "next" { pattern = "for", range = { "n" },   -- y(i) = x(i + 1): a neighbour
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = "y(i) = i + 1 < n ? x(i + 1) : x(i);" }
+kernel "head" { pattern = "for", range = { "m" },   -- y += w on the first m: another range
+  params = { { "w", "f32[m]" }, { "y", "f32[n]", access = "inout" } },
+  body = "y(i) = y(i) + w(i);" }
+kernel "twice" { pattern = "for", range = { "n" },   -- through a pointer to y(i)
+  params = { { "y", "f32[n]", access = "inout" } },
+  body = "float *p = &y(i); *p = 2.0f * *p;" }
+kernel "wide" { pattern = "for", range = { "n" }, vector = 4,   -- another grid-stride mapping
+  params = { { "y", "f32[n]", access = "inout" } },
+  body = "y(i) = 2.0f * y(i);" }
+kernel "dbl" { pattern = "for", range = { "n" }, vector = 1,
+  params = { { "y", "f32[n]", access = "inout" } },
+  body = "y(i) = 2.0f * y(i);" }
+kernel "shadow" { pattern = "for", range = { "n" },   -- y(i) of another i
+  params = { { "y", "f32[n]", access = "inout" } },
+  body = "{ long long i = 0; y(i) = 2.0f * y(i); }" }
+kernel "bare" { pattern = "for", range = { "n" },   -- the pointer itself
+  params = { { "y", "f32[n]", access = "inout" } },
+  body = "y[i] = 2.0f * y[i];" }
+kernel "macro" { pattern = "for", range = { "n" },   -- a directive could hide anything
+  params = { { "y", "f32[n]", access = "inout" } },
+  body = "#define TWICE(v) (2.0f * (v))\ny(i) = TWICE(y(i));" }
 kernel "total" { pattern = "reduce", range = { "n" },
   params = { { "v", "f32[n]" }, { "e", "f32[1]", access = "out" } }, value = "v(i)", into = "e" }
 
@@ -24,21 +48,60 @@ frame "independent" {
   },
 }
 
--- read after write, write after read, write after write
+-- read after write, write after read, write after write, each only at
+-- the thread's own index on one range: the dependencies stay in one
+-- thread, so no barrier at all (frame "needs" below keeps them)
 frame "hazards" {
   params = { { "a", "f32" }, { "p", "f32[n]" }, { "q", "f32[n]" }, { "r", "f32[n]" } },
   stages = {
     { "dup", x = "p", y = "q" },      -- writes q
-    { "axpy", x = "q", y = "r" },      -- reads q: barrier (RAW)
-    { "dup", x = "p", y = "q" },      -- writes q, which stage 1 reads: barrier (WAR)
-    { "dup", x = "p", y = "r" },      -- writes r, which stage 1 wrote: already behind the barrier before stage 2
+    { "axpy", x = "q", y = "r" },      -- reads q(i), written at i (RAW): same thread
+    { "dup", x = "p", y = "q" },      -- writes q(i), which stage 1 read at i (WAR): same thread
+    { "dup", x = "p", y = "r" },      -- writes r(i), which stage 1 wrote at i (WAW): same thread
   },
 }
 
--- one dependency chain of 8: a barrier before every stage but the first
+-- one dependency chain of 8, y(i) only: no barrier (same thread)
 local st = {}
 for i = 1, 8 do st[i] = { "axpy", a = 0.5, x = "x", y = "y" } end
 frame "chain8" { params = { { "x", "f32[n]" }, { "y", "f32[n]" } }, stages = st }
+
+-- stages that need their barrier although they look alike: a neighbour
+-- read, another range, a reduction, a pointer, another vector width, a
+-- shadowed index; the same-thread stage between them needs none
+frame "needs" {
+  params = { { "a", "f32" }, { "x", "f32[n]" }, { "y", "f32[n]" }, { "z", "f32[n]" },
+             { "w", "f32[m]" }, { "e", "f32[1]" } },
+  stages = {
+    { "axpy" },                       -- writes y
+    { "next", x = "y", y = "z" },     -- reads y(i + 1): barrier
+    { "axpy", x = "z", y = "y" },     -- reads z(i), which stage 1 wrote at i; but writes y, read at i + 1 by stage 1: barrier
+    { "axpy", x = "z", y = "y" },     -- same thread as stage 2: no barrier
+    { "head" },                       -- range m, not n: barrier
+    { "total", v = "y" },             -- a reduction reads every y: barrier
+    { "dbl" },                        -- writes y, which the reduction read: barrier
+    { "wide" },                       -- y(i), but vector 4 against 1: barrier
+    { "dbl" },                        -- the same, back: barrier
+    { "shadow" },                     -- y(i) of a local i: barrier
+    { "dbl" },                        -- after shadow: barrier
+  },
+}
+
+-- bodies the proof refuses: a pointer to y(i), the pointer y itself, a
+-- directive; the same-thread pair at the end needs none
+frame "needs2" {
+  params = { { "y", "f32[n]" } },
+  stages = {
+    { "dbl" },
+    { "twice" },                      -- &y(i): not proven: barrier
+    { "dbl" },                        -- after twice: barrier
+    { "bare" },                       -- y[i] through the pointer: barrier
+    { "dbl" },                        -- after bare: barrier
+    { "macro" },                      -- a #define in the body: barrier
+    { "dbl" },                        -- after macro: barrier
+    { "dbl" },                        -- same thread: no barrier
+  },
+}
 
 persistent "loop" { layout = "many_blocks", commands = { "hazards", "independent", "chain8", "dup" },
                     buffering = { ring = 4 } }

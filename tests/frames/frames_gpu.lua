@@ -1,13 +1,21 @@
 -- Frames checked on the GPU by test_frames_gpu.c: chains of 1, 2, 4 and 8
--- dependent stages of y = 0.5 y + x, independent stages (no barrier), and
--- a mix with two reductions (a workspace per stage), on one_block,
--- many_blocks and hybrid persistent kernels.  Every value is exact in f32
+-- dependent stages of y = 0.5 y + x (each reads y only where its own
+-- thread wrote it: no barrier), independent stages (no barrier), a mix
+-- with two reductions (a workspace per stage), and a chain whose stages
+-- need their barriers (a neighbour read, another range, a reduction), on
+-- one_block, many_blocks and hybrid persistent kernels.  Every value is exact in f32
 -- and every sum exact in f64, so the CPU reference compares with ==.
 module { name = "frames_gpu", targets = { "cuda" } }
 
 kernel "step" { pattern = "for", range = { "n" },
   params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "inout" } },
   body = "y(i) = 0.5f * y(i) + x(i);" }
+kernel "next" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = "y(i) = i + 1 < n ? x(i + 1) : x(i);" }
+kernel "head" { pattern = "for", range = { "m" },
+  params = { { "w", "f32[m]" }, { "y", "f32[n]", access = "inout" } },
+  body = "y(i) = y(i) + w(i);" }
 kernel "total" { pattern = "reduce", range = { "n" }, type = "f64",
   params = { { "v", "f32[n]" }, { "e", "f64[1]", access = "out" } }, value = "v(i)", into = "e" }
 
@@ -32,7 +40,17 @@ frame "m4" {
   stages = { { "step" }, { "total", v = "x", e = "e1" }, { "step" }, { "total", v = "y", e = "e2" } },
 }
 
-local cmds = { "d1", "d2", "d4", "d8", "i2", "i8", "m4", "step" }
+-- 5 stages, a grid barrier before each but the first: y = 0.5 y + x;
+-- y2(i) = y(i + 1) (a neighbour); y = 0.5 y + y2 (writes the y stage 1
+-- read at i + 1); y(i) += w(i) for i < m (another range); e1 = sum y
+frame "nb" {
+  params = { { "x", "f32[n]" }, { "y", "f32[n]" }, { "y2", "f32[n]" }, { "w", "f32[m]" },
+             { "e1", "f64[1]" } },
+  stages = { { "step" }, { "next", x = "y", y = "y2" }, { "step", x = "y2", y = "y" },
+             { "head" }, { "total", v = "y", e = "e1" } },
+}
+
+local cmds = { "d1", "d2", "d4", "d8", "i2", "i8", "m4", "nb", "step" }
 persistent "p_one_block" { layout = "one_block", block = 256, commands = cmds }
 persistent "p_many_blocks" { layout = "many_blocks", block = 256, commands = cmds }
 persistent "p_hybrid" { layout = "hybrid", block = 512, groups = 2, commands = cmds }

@@ -1,13 +1,20 @@
 /*
  * test_frames_gpu.c - frames (tests/frames/frames_gpu.lua) on the GPU:
- * chains of 1, 2, 4 and 8 dependent stages, 2 and 8 independent stages,
- * and a mix with two reductions, on one_block, many_blocks and hybrid
+ * chains of 1, 2, 4 and 8 dependent stages (no barrier: each stage reads
+ * y where its own thread wrote it), 2 and 8 independent stages, a mix
+ * with two reductions, and a chain whose every stage needs its barrier
+ * (a neighbour read, another range, a reduction), on one_block, many_blocks and hybrid
  * persistent kernels with 1, 2 and 4 frame slots, at sizes that are not
  * powers of two and at powers of two; then thousands of frames with
  * varying inputs through a ring.  Every frame is checked against a CPU
  * reference (exact: every value is a short binary fraction).  Frames are
  * started with gg_session_start, the generated typed starter and
- * gg_session_start_packed.  Every wait has a timeout, so a hang fails.
+ * gg_session_start_packed.  Then the peer the frames are measured
+ * against: chains of classic launches of the same step with programmatic
+ * dependent launch (gg_stream_set_pdl), launched directly and replayed
+ * from a graph, checked the same way (a kernel that did not wait for its
+ * predecessor would read a stale y).  Every wait has a timeout, so a hang
+ * fails.
  * Label gpu; exit 77 without one.
  */
 #include <stdint.h>
@@ -50,10 +57,11 @@ typedef struct frame_kind {
   int stages;      /* dependent steps on y (d*), or independent ys (i*) */
   int independent;
   int mix;         /* m4 */
+  int needs;       /* nb: y, y2 = y[1], w = y[2] (first m = n / 3 + 1), e1 */
 } frame_kind;
 static const frame_kind kinds[] = {
-  {"d1", 1, 0, 0}, {"d2", 2, 0, 0}, {"d4", 4, 0, 0}, {"d8", 8, 0, 0},
-  {"i2", 2, 1, 0}, {"i8", 8, 1, 0}, {"m4", 2, 0, 1},
+  {"d1", 1, 0, 0, 0}, {"d2", 2, 0, 0, 0}, {"d4", 4, 0, 0, 0}, {"d8", 8, 0, 0, 0},
+  {"i2", 2, 1, 0, 0}, {"i8", 8, 1, 0, 0}, {"m4", 2, 0, 1, 0}, {"nb", 1, 0, 0, 1},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -76,9 +84,53 @@ static void fill(set *st, int kind, int n, int seed)
   st->frame_kind = kind;
 }
 
+static int m_of(int n) { return n / 3 + 1; }
+
+/* Frame nb on the CPU: y = 0.5 y + x; y2(i) = y(i + 1) (the last: y(i));
+ * y = 0.5 y + y2; y(i) += w(i) for i < m; e1 = sum y.  A missing barrier
+ * reads a neighbour's y before or after its update. */
+static int verify_nb(const set *st, const char *where)
+{
+  int n = st->n, m = m_of(n), bad = 0;
+  const float *y = gg_array_host(st->y[0]), *y2 = gg_array_host(st->y[1]);
+  float *a = malloc(sizeof(float) * (size_t)n), *a2 = malloc(sizeof(float) * (size_t)n);
+  if (!a || !a2) exit(1);
+  for (int i = 0; i < n; i++) a[i] = 0.5f * yin(st->seed, i, 0) + xin(st->seed, i);
+  for (int i = 0; i < n; i++) a2[i] = a[i + 1 < n ? i + 1 : i];
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    a[i] = 0.5f * a[i] + a2[i];
+    if (i < m) a[i] += yin(st->seed, i, 2);
+    sum += a[i];
+  }
+  for (int i = 0; i < n && bad < 3; i++)
+    if (y[i] != a[i] || y2[i] != a2[i]) {
+      fprintf(stderr, "%s: frame nb n=%d seed %d: y[%d] = %g, y2 = %g; want %g, %g\n", where, n,
+              st->seed, i, y[i], y2[i], a[i], a2[i]);
+      bad++;
+    }
+  double e1 = *(const double *)gg_array_host(st->e1);
+  if (e1 != sum) {
+    fprintf(stderr, "%s: frame nb n=%d seed %d: sum %g, want %g\n", where, n, st->seed, e1, sum);
+    bad++;
+  }
+  for (int k = 0; k < 2; k++)
+    if (((const float *)gg_array_host(st->y[k]))[n] != 12345.0f) {
+      fprintf(stderr, "%s: frame nb n=%d: wrote past the end of y%d\n", where, n, k + 1);
+      bad++;
+    }
+  free(a);
+  free(a2);
+  return bad;
+}
+
 static void verify(const set *st, const char *where)
 {
   const frame_kind *fk = &kinds[st->frame_kind];
+  if (fk->needs) {
+    if (verify_nb(st, where)) failures++;
+    return;
+  }
   const float *x = gg_array_host(st->x);
   double sx = 0, sy = 0;
   int bad = 0;
@@ -121,7 +173,9 @@ static void start(gg_session *s, int cmd, set *st, via how)
   gg_arg a[12];
   int na = 0;
   a[na++] = gg_arg_array(st->x);
-  if (fk->independent)
+  if (fk->needs)
+    for (int k = 0; k < 3; k++) a[na++] = gg_arg_array(st->y[k]);
+  else if (fk->independent)
     for (int k = 0; k < fk->stages; k++) a[na++] = gg_arg_array(st->y[k]);
   else
     a[na++] = gg_arg_array(st->y[0]);
@@ -129,7 +183,9 @@ static void start(gg_session *s, int cmd, set *st, via how)
     a[na++] = gg_arg_array(st->e1);
     a[na++] = gg_arg_array(st->e2);
   }
+  if (fk->needs) a[na++] = gg_arg_array(st->e1);
   a[na++] = gg_arg_i64(st->n);
+  if (fk->needs) a[na++] = gg_arg_i64(m_of(st->n));
   if (how == VIA_TYPED && strcmp(fk->name, "d1") == 0) {
     CHECK_OK(gg_frames_gpu_start_d1(s, cmd, NULL, st->x, st->y[0], st->n));
   } else if (how == VIA_PACKED) {
@@ -166,6 +222,49 @@ static void run(gg_session *s, int kind, int n, int frames, int seed0, via how, 
     CHECK_OK(gg_session_wait(s, WAIT_NS));
     verify(&sets[gg_session_frame_slot(s, done)], where);
   }
+}
+
+/* S classic launches of step on a PDL stream, directly and as a graph,
+ * each checked against the CPU; skipped (said so) where PDL is not
+ * supported. */
+static void pdl_chains(void)
+{
+  gg_kernel *step;
+  CHECK_OK(gg_kernel_get(mod, "step", &step));
+  if (!(gg_kernel_describe(step)->features & GG_FEAT_PDL)) {
+    fprintf(stderr, "step: the generator did not mark it GG_FEAT_PDL\n");
+    failures++;
+    return;
+  }
+  gg_stream *s;
+  CHECK_OK(gg_stream_open(ctx, &s));
+  if (gg_stream_set_pdl(s, 1) != GG_OK) {
+    printf("skip: PDL chains: %s\n", gg_error_detail());
+    gg_stream_free(s);
+    return;
+  }
+  static const int sizes[] = {1000, 32771, 65536};
+  set *st = &sets[0];
+  int seed = 7;
+  for (int z = 0; z < 3; z++)
+    for (int stages = 2; stages <= 8; stages *= 2)
+      for (int graph = 0; graph < 2; graph++)
+        for (int rep = 0; rep < 20; rep++, seed++) {
+          fill(st, stages == 2 ? 1 : stages == 4 ? 2 : 3, sizes[z], seed);
+          gg_arg a[3] = {gg_arg_array(st->x), gg_arg_array(st->y[0]), gg_arg_i64(sizes[z])};
+          gg_graph *g = NULL;
+          if (graph) CHECK_OK(gg_graph_capture_begin(s, &g));
+          for (int k = 0; k < stages; k++) CHECK_OK(gg_launch(step, s, a, 3));
+          if (graph) {
+            CHECK_OK(gg_graph_capture_end(g));
+            CHECK_OK(gg_graph_launch(g, s));
+          }
+          CHECK_OK(gg_stream_sync(s));
+          gg_graph_free(g);
+          verify(st, graph ? "graph+PDL chain" : "PDL chain");
+        }
+  printf("%s: PDL chains of 2, 4, 8 launches, direct and as graphs\n", failures ? "FAIL" : "ok  ");
+  gg_stream_free(s);
 }
 
 int main(void)
@@ -221,6 +320,7 @@ int main(void)
     CHECK_OK(gg_session_terminate(s));
     gg_session_free(s);
   }
+  pdl_chains();
   for (int i = 0; i < NSETS; i++) {
     gg_array_free(sets[i].x);
     for (int k = 0; k < NY; k++) gg_array_free(sets[i].y[k]);

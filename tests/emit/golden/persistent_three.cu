@@ -58,6 +58,29 @@ GG_INLINE gg_grid gg_grid_hw()
   return g;
 }
 
+/* Programmatic dependent launch (the classic wrapper of a kernel whose
+ * plan says GG_FEAT_PDL).  Launched with the programmatic-stream-
+ * serialization attribute, a kernel may start while the previous kernel
+ * of its stream still runs; griddepcontrol.wait then holds each thread
+ * until every prerequisite grid has completed and its memory operations
+ * are visible (PTX ISA, "griddepcontrol"), so it comes before the body's
+ * first access.  launch_dependents lets the NEXT kernel start once every
+ * block of this one has issued it (or exited); it is issued first, even
+ * before the wait, so the next launch is under way while this kernel
+ * still waits for its own predecessor.  That is safe: the dependent's
+ * blocks only spin in their own wait, and they are placed only once all
+ * of this grid's blocks are resident (every block issued it), so they
+ * never take a slot this grid still needs.  Launched without the attribute there is no
+ * prerequisite grid in flight and no dependent to release: both are
+ * no-ops.  sm_90+ only (PTX 7.8); older archs compile nothing. */
+GG_INLINE void gg_pdl_entry()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 /* Barrier over the (pseudo-)block.  Pseudo-blocks use hardware named
  * barriers (ids 1..15) counting only their own threads, so groups of one
  * block never wait for each other; their size is a multiple of 32. */
@@ -346,7 +369,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     for (int e = 0; e < 32; e++) acc += A(r, e) * B(e, c);
     C(r, c) = acc;
   
-#line 350 "persistent_three.cu"
+#line 373 "persistent_three.cu"
 
     }();
   }
@@ -363,6 +386,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
 /* gg_matmul32: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(1024) gg_matmul32(gg_args_matmul32 args)
 {
+  gg_pdl_entry();
   gg_body_matmul32(args, gg_grid_hw());
 }
 
@@ -443,7 +467,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 447 "persistent_three.cu"
+#line 471 "persistent_three.cu"
 
   );
   
@@ -639,6 +663,7 @@ __device__ void gg_body_sum1k(const gg_args_sum1k &args, const gg_grid &g)
 /* gg_sum1k: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(64) gg_sum1k(gg_args_sum1k args)
 {
+  gg_pdl_entry();
   gg_body_sum1k(args, gg_grid_hw());
 }
 
@@ -672,7 +697,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
       [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 676 "persistent_three.cu"
+#line 701 "persistent_three.cu"
 
       }();
     }
@@ -684,6 +709,7 @@ v(i) += 1;
 /* gg_inc32k: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(256) gg_inc32k(gg_args_inc32k args)
 {
+  gg_pdl_entry();
   gg_body_inc32k(args, gg_grid_hw());
 }
 /* ---- persistent kernel loop --------------------------------------

@@ -55,6 +55,29 @@ GG_INLINE gg_grid gg_grid_hw()
   return g;
 }
 
+/* Programmatic dependent launch (the classic wrapper of a kernel whose
+ * plan says GG_FEAT_PDL).  Launched with the programmatic-stream-
+ * serialization attribute, a kernel may start while the previous kernel
+ * of its stream still runs; griddepcontrol.wait then holds each thread
+ * until every prerequisite grid has completed and its memory operations
+ * are visible (PTX ISA, "griddepcontrol"), so it comes before the body's
+ * first access.  launch_dependents lets the NEXT kernel start once every
+ * block of this one has issued it (or exited); it is issued first, even
+ * before the wait, so the next launch is under way while this kernel
+ * still waits for its own predecessor.  That is safe: the dependent's
+ * blocks only spin in their own wait, and they are placed only once all
+ * of this grid's blocks are resident (every block issued it), so they
+ * never take a slot this grid still needs.  Launched without the attribute there is no
+ * prerequisite grid in flight and no dependent to release: both are
+ * no-ops.  sm_90+ only (PTX 7.8); older archs compile nothing. */
+GG_INLINE void gg_pdl_entry()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 /* Barrier over the (pseudo-)block.  Pseudo-blocks use hardware named
  * barriers (ids 1..15) counting only their own threads, so groups of one
  * block never wait for each other; their size is a multiple of 32. */
@@ -343,7 +366,7 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
     else
       lap(i, j) = 0.0f;   /* boundary */
   
-#line 347 "stencil2d_left.cu"
+#line 370 "stencil2d_left.cu"
 
       }();
     }
@@ -356,5 +379,6 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
 /* gg_stencil2d_left: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(256) gg_stencil2d_left(gg_args_stencil2d_left args)
 {
+  gg_pdl_entry();
   gg_body_stencil2d_left(args, gg_grid_hw());
 }

@@ -62,6 +62,8 @@ inline gg_grid gg_grid_hw()
   g.smem = gg_emu.b->smem;
   return g;
 }
+/* no programmatic dependent launch on host threads: launches are in order */
+inline void gg_pdl_entry() {}
 inline void gg_sync(const gg_grid &) { gg_emu.b->block_bar->arrive_and_wait(); }
 
 #define GG_WARP_SIZE 32
