@@ -9,11 +9,11 @@
  * statistics.  Every frame is checked: one wrong value fails the run.
  *
  *   --mode persistent  one kernel launched once, fed frames through a
- *                      mailbox (gg_session): both commands of a frame are
- *                      queued back to back (two slots), then waited for;
- *                      with --overlap, double buffered instead: while the
- *                      GPU runs a command on one buffer set, the CPU fills
- *                      or checks the other
+ *                      mailbox (gg_session): each app frame is ONE frame
+ *                      command ("step": scale, grid barrier, energy), one
+ *                      start and one wait; with --overlap, double buffered:
+ *                      while the GPU runs a frame on one buffer set, the
+ *                      CPU fills or checks the other
  *   --mode launch      two classic launches + stream sync per frame
  *   --mode graph       the frame's copies and launches captured once into a
  *                      graph (gg_graph_*), one graph launch + sync per frame
@@ -395,36 +395,36 @@ static gg_status run_graph(app *A) {
   return st;
 }
 
-/* ---- --mode persistent --overlap: a session, double buffered ----
+/* ---- --mode persistent: a session running frame "step" ----
  *
- * Two slots, two buffer sets.  A frame is two session frames, scale then
- * energy, on one set.  The loop keeps one command in flight on the GPU
- * while the CPU works on the other set:
- *
- *   GPU:  scale(0) energy(0) scale(1)  energy(1) scale(0) ...
- *   CPU:  fill 1 --------->  check 0 ->  fill 0 --> check 1 ...
- *
- * Each frame's latency runs from the start of its scale to the end of the
- * wait for its energy; the CPU work overlapped with the frame (filling the
- * next set) is inside that span when the GPU finishes first. */
+ * app.lua's frame "step" chains scale and energy inside the persistent
+ * kernel: one start and one wait per app frame, ONE host handshake (two
+ * commands cost two: 8.5 us p50 where a handshake is ~3.2 us). */
 
 typedef struct pipeline {
   gg_session *s;
-  int cmd_scale, cmd_energy;
+  int cmd_step;
   double t0[2]; /* start time of the frame in each set */
 } pipeline;
 
-static gg_status start_cmd(app *A, pipeline *p, int cmd, const bufset *b) {
-  gg_arg a[4];
-  int na;
-  if (cmd == p->cmd_scale) scale_args(b, A->opt.n, a), na = 4;
-  else energy_args(b, A->opt.n, a), na = 3;
-  gg_status st = gg_session_start(p->s, cmd, a, na, NULL);
+/* Arguments of frame "step" in explain's order: gain, x, y, e, then n. */
+static void step_args(const bufset *b, long n, gg_arg a[5]) {
+  a[0] = gg_arg_f32(b->gain);
+  a[1] = gg_arg_array(b->x);
+  a[2] = gg_arg_array(b->y);
+  a[3] = gg_arg_array(b->e);
+  a[4] = gg_arg_i64(n);
+}
+
+static gg_status start_frame(app *A, pipeline *p, const bufset *b) {
+  gg_arg a[5];
+  step_args(b, A->opt.n, a);
+  gg_status st = gg_session_start(p->s, p->cmd_step, a, 5, NULL);
   if (st) fprintf(stderr, "app: starting frame %ld: %s: %s\n", b->frame, gg_strerror(st), gg_error_detail());
   return st;
 }
 
-static gg_status wait_cmd(pipeline *p, long frame) {
+static gg_status wait_frame(pipeline *p, long frame) {
   gg_status st = gg_session_wait(p->s, WAIT_TIMEOUT_NS);
   if (st) fprintf(stderr, "app: waiting for frame %ld: %s: %s\n", frame, gg_strerror(st), gg_error_detail());
   return st;
@@ -439,12 +439,21 @@ static gg_status open_session(app *A, pipeline *p) {
   snprintf(name, sizeof name, "frame_%s", layout_names[A->opt.layout]);
   gg_status st = gg_session_open(A->mod, name, &so, &p->s);
   if (st) return fail(A, "opening the persistent session", st);
-  if ((st = gg_session_command(p->s, "scale", &p->cmd_scale)) ||
-      (st = gg_session_command(p->s, "energy", &p->cmd_energy)))
-    fprintf(stderr, "app: session commands: %s: %s\n", gg_strerror(st), gg_error_detail());
+  if ((st = gg_session_command(p->s, "step", &p->cmd_step)))
+    fprintf(stderr, "app: session command step: %s: %s\n", gg_strerror(st), gg_error_detail());
   return st;
 }
 
+/* --overlap: two slots, two buffer sets.  While the GPU runs frame f on
+ * one set, the CPU fills the other and queues frame f+1 behind it, then
+ * checks frame f while the GPU runs f+1:
+ *
+ *   GPU:  step(0)          step(1)          step(0) ...
+ *   CPU:  fill 1, start 1 -> wait 0, check 0 -> fill 0, start 0 -> ...
+ *
+ * A frame's latency runs from its start to the end of its wait: the CPU
+ * work done meanwhile (filling the next set) is inside that span when the
+ * GPU finishes first. */
 static gg_status run_persistent_overlap(app *A, pipeline *pp) {
   pipeline p = *pp;
   gg_status st = GG_OK;
@@ -452,34 +461,25 @@ static gg_status run_persistent_overlap(app *A, pipeline *pp) {
 
   make_input(&A->set[0], 0, n);
   p.t0[0] = now_ns();
-  st = start_cmd(A, &p, p.cmd_scale, &A->set[0]);
+  st = start_frame(A, &p, &A->set[0]);
   for (long f = 0; f < total && !st; f++) {
     bufset *cur = &A->set[f & 1], *next = &A->set[(f + 1) & 1];
-    /* GPU: scale(f) running.  Queue energy(f) behind it, then wait for scale(f). */
-    if ((st = start_cmd(A, &p, p.cmd_energy, cur)) || (st = wait_cmd(&p, f))) break;
-    /* GPU: energy(f).  CPU: fill the other set (its check is done) and queue scale(f+1). */
-    if (f + 1 < total) {
+    if (f + 1 < total) { /* next's previous frame (f-1) was checked last round */
       make_input(next, f + 1, n);
       p.t0[(f + 1) & 1] = now_ns();
-      if ((st = start_cmd(A, &p, p.cmd_scale, next))) break;
+      if ((st = start_frame(A, &p, next))) break;
     }
-    if ((st = wait_cmd(&p, f))) break; /* energy(f) done */
+    if ((st = wait_frame(&p, f))) break;
     record(A, f, p.t0[f & 1]);
-    /* GPU: scale(f+1).  CPU: check frame f. */
     if (check_result(A, cur)) A->bad++;
   }
   A->t_end = now_ns();
   return st;
 }
 
-/* ---- --mode persistent (default): one frame at a time ----
- *
- * Default: one frame at a time, as the launch and graph modes run it.  The
- * frame's two commands go into the two slots back to back, so the kernel
- * runs energy right after scale without a handshake in between; then the
- * CPU waits for both.  Device memory: the copies run on a stream of their
- * own (the persistent kernel holds its stream for the whole session). */
-
+/* Default: one frame at a time, as the launch and graph modes run it.
+ * Device memory: the copies run on a stream of their own (the persistent
+ * kernel holds its stream for the whole session). */
 static gg_status run_persistent_seq(app *A, pipeline *p) {
   gg_stream *s = NULL;
   gg_status st = GG_OK;
@@ -494,9 +494,7 @@ static gg_status run_persistent_seq(app *A, pipeline *p) {
       fail(A, "copying x in", st);
       break;
     }
-    if ((st = start_cmd(A, p, p->cmd_scale, b)) || (st = start_cmd(A, p, p->cmd_energy, b)) ||
-        (st = wait_cmd(p, f)) || (st = wait_cmd(p, f)))
-      break;
+    if ((st = start_frame(A, p, b)) || (st = wait_frame(p, f))) break;
     if (s && ((st = copy_out(b, s)) || (st = gg_stream_sync(s)))) {
       fail(A, "copying y and e out", st);
       break;
@@ -535,7 +533,7 @@ static void report(app *A) {
   if (o->mode == MODE_PERSISTENT)
     printf("     kernel frame_%s, %s\n", layout_names[o->layout],
            o->overlap ? "double buffered (latency spans include neighbouring frames' CPU work)"
-                      : "one frame at a time, both commands queued back to back");
+                      : "one frame at a time, one frame command (scale | energy), one handshake");
   else
     printf("     per frame: %s%s + stream sync\n",
            o->mode == MODE_GRAPH ? "one graph launch (" : "",
