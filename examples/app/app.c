@@ -2,7 +2,7 @@
  * app.c - a hard real-time frame loop on gpugen, as an application runs it.
  *
  * Every frame the CPU makes a new input signal x (n samples) and a gain;
- * the GPU runs two commands, scale (y = gain * x) and energy (e = sum of
+ * the GPU runs two kernels, scale (y = gain * x) and energy (e = sum of
  * y*y), generated from app.lua at build time; the CPU checks y and e
  * against its own computation, and records how long the frame took from
  * its first start to its result.  At the end it prints the latency
