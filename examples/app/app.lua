@@ -48,13 +48,53 @@ frame "step" {
   stages = { { "scale" }, { "energy" } },
 }
 
+-- --memory device: the frame keeps its state in device arrays and moves
+-- the host's data itself, as stages, so a frame costs no copy API call:
+-- "load" reads the input from host-mapped memory into a device array,
+-- "store" writes y back, and e returns inside the frame's acknowledgement
+-- (result = "e": gg_session_result).  vector = 4: each thread reads four
+-- neighbouring floats per step, so a warp has 512 bytes of reads across
+-- the bus in flight at once, where one element per thread has 128.
+kernel "load" {
+  pattern = "for", range = { "n" }, vector = 4,
+  params  = { { "src", "f32[n]", space = "mapped" }, { "dst", "f32[n]", access = "out" } },
+  body    = "dst(i) = src(i);",
+}
+kernel "store" {
+  pattern = "for", range = { "n" }, vector = 4,
+  params  = { { "src", "f32[n]" }, { "dst", "f32[n]", access = "out", space = "mapped" } },
+  body    = "dst(i) = src(i);",
+}
+
+-- load | scale | energy, store: store needs no barrier of its own (it
+-- reads y, already behind the barrier before energy, and writes only yh);
+-- yh is host memory the host reads, so the acknowledgement keeps its
+-- release (gpugen explain app.lua step_dev).
+frame "step_dev" {
+  params = {
+    { "gain", "f32" },
+    { "xh", "f32[n]", space = "mapped" },  -- the host's input
+    { "x", "f32[n]" },                     -- device state
+    { "y", "f32[n]" },
+    { "yh", "f32[n]", space = "mapped" },  -- the host's copy of y
+    { "e", "f32[1]" },                     -- device; returns in the ack
+  },
+  stages = {
+    { "load", src = "xh", dst = "x" },
+    { "scale" },
+    { "energy" },
+    { "store", src = "y", dst = "yh" },
+  },
+  result = "e",
+}
+
 -- One persistent kernel per layout (the layout decides the kernel's
 -- shape, so it is fixed when the code is generated); the app's --layout
 -- picks one at run time.
 for _, layout in ipairs { "one_block", "many_blocks", "thread_groups", "hybrid" } do
   persistent ("frame_" .. layout) {
     layout    = layout,
-    commands  = { "step" },
+    commands  = { "step", "step_dev" },
     buffering = "double",
   }
 end
@@ -69,6 +109,6 @@ end
 persistent "frame_one_block_1024" {
   layout    = "one_block",
   block     = 1024,
-  commands  = { "step" },
+  commands  = { "step", "step_dev" },
   buffering = "double",
 }
