@@ -52,16 +52,20 @@ frame "step" {
 -- the host's data itself, as stages, so a frame costs no copy API call:
 -- "load" reads the input from host-mapped memory into a device array,
 -- "store" writes y back, and e returns inside the frame's acknowledgement
--- (result = "e": gg_session_result).  vector = 4: each thread reads four
--- neighbouring floats per step, so a warp has 512 bytes of reads across
--- the bus in flight at once, where one element per thread has 128.
+-- (result = "e": gg_session_result).  One element per thread and step:
+-- the layouts' blocks (1024 threads for one_block_1024) cover n = 1000 in
+-- one step, so every read across the bus is in flight at once - one
+-- round trip for the whole load.  (vector = 4 would not help here: the
+-- for pattern tests the bound between a thread's four indices, and the
+-- PTX nvcc 12 makes of it issues each load only after the previous
+-- element's store.)
 kernel "load" {
-  pattern = "for", range = { "n" }, vector = 4,
+  pattern = "for", range = { "n" },
   params  = { { "src", "f32[n]", space = "mapped" }, { "dst", "f32[n]", access = "out" } },
   body    = "dst(i) = src(i);",
 }
 kernel "store" {
-  pattern = "for", range = { "n" }, vector = 4,
+  pattern = "for", range = { "n" },
   params  = { { "src", "f32[n]" }, { "dst", "f32[n]", access = "out", space = "mapped" } },
   body    = "dst(i) = src(i);",
 }
