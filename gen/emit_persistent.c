@@ -26,14 +26,22 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *
 {
   for (int i = 0; i < p->ncommands; i++) {
     const char *k = m->kernels[p->command_index[i]].name;
-    if (m->kernels[p->command_index[i]].pattern == GG_PATTERN_FRAME) {
+    const ggi_kernel *kn = &m->kernels[p->command_index[i]];
+    if (kn->pattern == GG_PATTERN_FRAME) {
       /* a frame: its stages back to back, grid barriers where the plan says */
       ggi_buf_printf(cases,
                      "    case %d:\n"
                      "      (void)gg_frame_%s(*reinterpret_cast<const gg_args_%s *>(args_words), g, "
-                     "(const char *)pp.mbox);\n"
-                     "      break;\n",
+                     "(const char *)pp.mbox);\n",
                      i, k, k);
+      if (kn->frame->result >= 0) /* the plan's acknowledgement (gen/frame.c: ack_plan) */
+        ggi_buf_printf(cases,
+                       "      ack.src = reinterpret_cast<const gg_args_%s *>(args_words)->%s;\n"
+                       "      ack.bytes = %uu;\n      ack.relaxed = %s;\n",
+                       k, kn->params[kn->frame->result].name,
+                       ggi_dtype_size(kn->params[kn->frame->result].dtype),
+                       kn->frame->ack_relaxed ? "true" : "false");
+      ggi_buf_puts(cases, "      break;\n");
       continue;
     }
     ggi_buf_printf(cases,

@@ -91,6 +91,12 @@ typedef struct ggi_frame {
   int nstages;
   ggi_stage stages[GGI_MAX_STAGES];
   int nbarriers;            /* grid barriers in one frame (the plan's) */
+  /* result = "view": the frame param returned in the acknowledgement
+   * (-1: none), and the plan's decision on how the ack is stored */
+  int result;
+  int result_line;
+  int ack_relaxed;          /* no system-scope release: nothing else for the host */
+  const char *ack_why;      /* one sentence for `gpugen explain` */
 } ggi_frame;
 
 typedef struct ggi_kernel {

@@ -34,7 +34,7 @@ static int find_kernel(const ggi_module *m, const char *name) {
 /* ------------------------------------------------------------------ */
 /* frames: a chain of stages, each a kernel with bound arguments       */
 
-static const char *const frame_fields[] = {"params", "stages", NULL};
+static const char *const frame_fields[] = {"params", "stages", "result", NULL};
 
 static int is_writer(gg_access a) { return a != GG_ACCESS_IN; }
 static int is_reader(gg_access a) { return a == GG_ACCESS_IN || a == GG_ACCESS_INOUT; }
@@ -296,6 +296,33 @@ static void frame_access(ggi_decl *k, ggi_kernel *fr, int params_line) {
   (void)params_line;
 }
 
+/* result = "view": a frame view of one element (<= 8 bytes, every
+ * dtype is) that some stage writes; it rides in the frame's
+ * acknowledgement (gg_protocol.h). */
+static void frame_result(ggi_decl *k, ggi_kernel *fr) {
+  ggi_frame *f = fr->frame;
+  f->result = -1;
+  const char *name = ggi_opt_string(k, "result");
+  if (!name) return;
+  int line = f->result_line = ggi_field_line(k, "result");
+  for (int i = 0; i < fr->nparams; i++)
+    if (strcmp(fr->params[i].name, name) == 0) f->result = i;
+  if (f->result < 0)
+    ggi_decl_fail(k, line, "field 'result' = \"%s\": the frame has no parameter \"%s\"; result names a "
+          "frame view of one element (e.g. { \"e\", \"f32[1]\" }) that a stage writes", name, name);
+  const ggi_param *p = &fr->params[f->result];
+  int one = p->kind == GG_PARAM_VIEW;
+  for (int d = 0; one && d < p->rank; d++) one = !p->ext[d].name && p->ext[d].value == 1;
+  if (!one)
+    ggi_decl_fail(k, line, "field 'result' = \"%s\": \"%s\" is %s; result names a view of exactly one "
+          "element (a static extent of 1, e.g. %s[1]), which returns in the frame's acknowledgement",
+          name, name, p->kind == GG_PARAM_VIEW ? "a view with more than one element" : "a scalar",
+          ggi_dtype_name(p->dtype));
+  if (p->access == GG_ACCESS_IN)
+    ggi_decl_fail(k, line, "field 'result' = \"%s\": no stage writes \"%s\"; the result must be "
+          "written by a stage of the frame", name, name);
+}
+
 void ggi_convert_frame(ggi_decl *k, ggi_kernel *fr, const ggi_module *m) {
   lua_State *L = k->c->L;
   ggi_check_fields(k, k->t, frame_fields, NULL, "");
@@ -326,6 +353,7 @@ void ggi_convert_frame(ggi_decl *k, ggi_kernel *fr, const ggi_module *m) {
   }
   lua_pop(L, 1);
   frame_access(k, fr, params_line);
+  frame_result(k, fr);
 }
 
 

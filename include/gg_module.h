@@ -171,6 +171,15 @@ typedef struct gg_kernel_desc {
    * 0 and -1 otherwise. */
   int tile;
   int into_param;
+  /* A frame's result (gg_protocol.h: results in the acknowledgement):
+   * result_bytes (1..GG_MBOX_RESULT_MAX) of the one-element view
+   * params[result_param] ride in the frame's acknowledgement, read by
+   * gg_session_result; 0 = no result.  ack_relaxed: the acknowledgement is
+   * stored without a system-scope release (every other written view is
+   * declared in device memory); 0 = with it. */
+  uint32_t result_bytes;
+  int result_param;
+  int ack_relaxed;
 } gg_kernel_desc;
 
 /* What the generator planned for one command inside one persistent

@@ -14,7 +14,9 @@
  *   384    slots, GG_MBOX_SLOT_STRIDE(args) bytes each:
  *          +0   u64 word 0: frame tag << 32 | command   (host, release, written last)
  *          +8   u64 words 1..: frame tag << 32 | 4 argument bytes (host, relaxed)
- *          +GG_MBOX_DONE_OFFSET(args)  u64 done = frame (device, release)
+ *          +GG_MBOX_DONE_OFFSET(args)  the acknowledgement (device), two u64 words:
+ *               +0  ack  = frame tag << 32 | result bits 0..31   (written last)
+ *               +8  ack2 = frame tag << 32 | result bits 32..63  (8-byte results only)
  *
  * Tagged words: every 8-byte word carries the low 32 bits of its frame
  * number, so one warp reads the command and all the arguments in ONE
@@ -22,6 +24,32 @@
  * tag matches; lane 0's load of word 0 is the acquire that pairs with the
  * host's release.  (An untagged slot needs a second, dependent read for
  * the arguments after the sequence number: ~1 us more per frame.)
+ *
+ * Results in the acknowledgement: a command may declare a result of at
+ * most 8 bytes (a frame's `result = "view"`: a sum, a flag, an index),
+ * which the kernel returns inside the acknowledgement, tagged like the
+ * slot's words.  Why tagged 64-bit words and not one wider store: the PTX
+ * memory model gives single-copy atomicity to aligned scalar accesses of
+ * up to 64 bits only; a vector access (st.v2.u64, st.v4.u32) is modelled
+ * as one scalar access per element "in an unspecified order", so the host
+ * could read a done tag next to a stale half of the value.  So a result of
+ * <= 4 bytes rides in the ack word itself (one 64-bit store: tag and value
+ * arrive together, never torn), and an 8-byte one is split: its high half
+ * in ack2, its low half in ack, each carrying the tag; the host counts the
+ * frame done when ack's tag is the frame's, then reads ack2 until its tag
+ * is the frame's too (a stale ack2 has the tag of the slot's previous
+ * frame).  No ordering between the two stores is needed for the value:
+ * each word proves by its own tag that it is this frame's.
+ * Ordering of everything else: the ack word is stored with release at
+ * system scope (a fence.acq_rel.sys, then the store: ~0.6 us on an H100)
+ * when the command writes a view the host may read - anything not declared
+ * `space = "device"` - so the host's acquire of it makes those writes
+ * visible.  When the result is the only thing the host needs (every other
+ * written view is declared in device memory), both words are stored
+ * relaxed at system scope, with no fence: the value is carried by the
+ * store, not published by it.  The generator decides which (a command's
+ * descriptor: result_bytes, ack_relaxed); the kernel and the runtime use
+ * what it wrote.
  *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
@@ -45,6 +73,11 @@
 #define GG_MBOX_SLOT_STRIDE(args) (GG_MBOX_DONE_OFFSET(args) + GG_MBOX_LINE)
 #define GG_MBOX_DONE_IN_SLOT(stride) ((stride) - GG_MBOX_LINE) /* the slot's last line */
 #define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
+#define GG_MBOX_ACK2_OFF 8u      /* ack2, from the done line's start */
+#define GG_MBOX_RESULT_MAX 8u    /* bytes a result may have */
+#define GG_MBOX_ACK(frame, bits) \
+  ((unsigned long long)(unsigned)(frame) << 32 | (unsigned long long)(unsigned)(bits))
+#define GG_MBOX_ACK_TAG(word) ((unsigned)((word) >> 32))
 #define GG_MBOX_CMD_EXIT 0xffffffffu                  /* command of the abort word */
 #define GG_MBOX_WORD_ABORT 0xffffffffffffffffull      /* command GG_MBOX_CMD_EXIT, any tag */
 

@@ -22,8 +22,10 @@
  * Memory ordering: the host writes a slot's command and argument bytes,
  * then stores the slot's sequence number with release semantics; one
  * device thread loads it with acquire at system scope, runs the command,
- * and one thread stores the slot's done number with release at system
- * scope, which the host reads with acquire.  That one load and one store
+ * and one thread stores the slot's acknowledgement (the frame's tag, and
+ * its result if it declares one) with release at system scope, which the
+ * host reads with acquire (relaxed, with no fence, when the generator saw
+ * that the result is all the frame publishes: gg_protocol.h).  That one load and one store
  * are the whole critical path of the handshake.
  *
  * Nothing blocks forever: wait takes a timeout (GG_ERR_TIMEOUT, the frame
@@ -123,6 +125,14 @@ gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size
 /* Wait for the oldest frame in flight; timeout_ns < 0 waits forever (but
  * still notices a dead kernel).  GG_ERR_TIMEOUT leaves it in flight. */
 gg_status gg_session_wait(gg_session *s, int64_t timeout_ns);
+/* The result of the frame waited for last, when its command declares one
+ * (a frame's `result = "view"`: at most 8 bytes, returned inside the
+ * frame's acknowledgement, gg_protocol.h): size must be the result's size
+ * (4 for f32 / i32 / u32, 8 for f64 / i64 / u64, 2 for f16 / bf16).
+ * GG_ERR_STATE when no frame was waited for yet or its command has no
+ * result; GG_ERR_INVALID when size differs.  E.g.
+ *   float e; gg_session_wait(s, -1); gg_session_result(s, &e, sizeof e); */
+gg_status gg_session_result(const gg_session *s, void *out, size_t size);
 /* start + wait. */
 gg_status gg_session_run(gg_session *s, int cmd, const gg_arg *args, int nargs,
                          int64_t timeout_ns);

@@ -48,6 +48,9 @@ struct gg_session {
   int ws_off[MAX_COMMANDS], seq_off[MAX_COMMANDS]; /* -1: no such field */
   unsigned seq[MAX_COMMANDS];
   unsigned char *pack;       /* args_size bytes: gg_session_start packs here */
+  int *slot_cmd;             /* the command of each slot's frame */
+  int result_cmd;            /* command of the frame waited for last (-1: none yet) */
+  uint64_t result;           /* its result bits (gg_protocol.h: the acknowledgement) */
   uint64_t *slot_t0;         /* stats: start time of each slot's frame */
   double *samples;           /* stats: ns per frame */
   uint64_t nsamples;
@@ -158,6 +161,12 @@ static gg_status resolve_commands(gg_session *s)
     gg_status st = hidden_fields(s, i);
     if (st)
       return st;
+    if (kd->result_bytes > GG_MBOX_RESULT_MAX || (kd->result_bytes &&
+        (kd->result_param < 0 || kd->result_param >= kd->nparams ||
+         kd->params[kd->result_param].kind != GG_PARAM_VIEW ||
+         kd->params[kd->result_param].size != 8)))
+      return bad_desc(s, "command \"%s\" returns a result of %u bytes from param %d", kd->name,
+                      kd->result_bytes, kd->result_param);
   }
   if (s->args_size > GGR_MAX_ARGS)
     return bad_desc(s, "slots of %u argument bytes; at most %d", s->args_size, GGR_MAX_ARGS);
@@ -261,8 +270,10 @@ static gg_status alloc_memory(gg_session *s)
       return st;
   }
   s->pack = calloc(1, s->args_size);
-  if (!s->pack)
+  s->slot_cmd = calloc(nslots, sizeof *s->slot_cmd);
+  if (!s->pack || !s->slot_cmd)
     return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "session: %u bytes", s->args_size);
+  s->result_cmd = -1;
   if (s->opt.stats_frames > (uint64_t)(SIZE_MAX / sizeof *s->samples))
     return ggr_set_error(GG_ERR_INVALID, "stats_frames = %llu: more samples than memory can hold",
                 (unsigned long long)s->opt.stats_frames);
@@ -440,8 +451,10 @@ static gg_status can_start(gg_session *s, int cmd)
 
 static void post(gg_session *s, int cmd, const void *args, size_t size, uint64_t *frame)
 {
+  uint32_t slot = ggr_mbox_slot_of(&s->mb, s->mb.started + 1);
+  s->slot_cmd[slot] = cmd;
   if (s->slot_t0)
-    s->slot_t0[ggr_mbox_slot_of(&s->mb, s->mb.started + 1)] = gg_rt_now_ns();
+    s->slot_t0[slot] = gg_rt_now_ns();
   uint64_t f = ggr_mbox_post(&s->mb, (uint32_t)cmd, args, size);
   if (s->opt.heartbeat_ms)
     ggr_mbox_heartbeat(&s->mb, (uint64_t)s->opt.heartbeat_ms * 1000000u);
@@ -493,6 +506,26 @@ gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size
   return GG_OK;
 }
 
+/* A command whose ack is relaxed (gg_protocol.h) publishes nothing but
+ * its result: an array the host can read, passed for another view it
+ * writes, would be read unordered after the wait.  Refused. */
+static gg_status device_only(const gg_kernel_desc *kd, const gg_arg *args, int nargs)
+{
+  for (int j = 0; j < nargs && j < kd->nparams; j++) {
+    const gg_param_desc *p = &kd->params[j];
+    if (p->kind != GG_PARAM_VIEW || p->access == GG_ACCESS_IN || j == kd->result_param ||
+        args[j].type != GG_ARG_ARRAY || !args[j].v.array ||
+        gg_array_space(args[j].v.array) == GG_SPACE_DEVICE)
+      continue;
+    return ggr_set_error(GG_ERR_INVALID, "\"%s\": argument %d (%s) is a host-visible array, but "
+                         "the frame's acknowledgement is relaxed (its result is all it publishes: "
+                         "every other written view is declared space = \"device\"); pass a "
+                         "device array, or declare %s's space in the workload", kd->name, j,
+                         p->name, p->name);
+  }
+  return GG_OK;
+}
+
 gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs,
                            uint64_t *frame)
 {
@@ -502,6 +535,8 @@ gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs
   if (st)
     return st;
   gg_kernel *k = s->cmd[cmd];
+  if (k->desc->ack_relaxed && (st = device_only(k->desc, args, nargs)))
+    return st;
   st = ggr_pack_kernel_args(k, args, nargs, s->pack, s->args_size);
   if (st)
     return ggr_set_error(st, "arguments of command \"%s\": %s", k->desc->name,
@@ -509,6 +544,19 @@ gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs
   fill_hidden(s, cmd, s->pack);
   post(s, cmd, s->pack, k->desc->args_size, frame);
   return GG_OK;
+}
+
+/* Is the oldest frame in flight done?  Its command says whether the ack
+ * has a second word (an 8-byte result); a done frame's result is kept
+ * for gg_session_result. */
+static int poll_done(gg_session *s)
+{
+  int cmd = s->slot_cmd[ggr_mbox_slot_of(&s->mb, s->mb.completed + 1)];
+  if (!ggr_mbox_poll(&s->mb, s->cmd[cmd]->desc->result_bytes > 4))
+    return 0;
+  s->result_cmd = cmd;
+  s->result = s->mb.result;
+  return 1;
 }
 
 static void record(gg_session *s, uint64_t frame)
@@ -560,14 +608,14 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
     return ggr_set_error(s->lost ? GG_ERR_KERNEL_FAULT : GG_ERR_STATE, "session is terminated");
   /* Hot path: the frame is often done by the first polls. */
   for (int i = 0; i < CHECK_EVERY; i++)
-    if (ggr_mbox_poll(&s->mb)) {
+    if (poll_done(s)) {
       record(s, s->mb.completed);
       return GG_OK;
     }
   uint64_t t0 = gg_rt_now_ns(), last_query = t0;
   for (;;) {
     for (int i = 0; i < CHECK_EVERY; i++)
-      if (ggr_mbox_poll(&s->mb)) {
+      if (poll_done(s)) {
         record(s, s->mb.completed);
         return GG_OK;
       }
@@ -577,7 +625,7 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
       gg_session_heartbeat(s);
       ggr_make_current(s->ctx);
       int q = s->ctx->be->stream_query(s->stream);
-      if (q != GGR_E_NOT_READY && !ggr_mbox_poll(&s->mb))
+      if (q != GGR_E_NOT_READY && !poll_done(s))
         return kernel_gone(s, q);
       if (q != GGR_E_NOT_READY) { /* it finished the frame, then exited */
         record(s, s->mb.completed);
@@ -591,6 +639,23 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
     if (s->opt.wait_mode == GG_WAIT_YIELD && now - t0 >= s->opt.spin_ns)
       sched_yield();
   }
+}
+
+gg_status gg_session_result(const gg_session *s, void *out, size_t size)
+{
+  if (!s || !out)
+    return GGR_NULL_ARG();
+  if (s->result_cmd < 0)
+    return ggr_set_error(GG_ERR_STATE, "no frame waited for yet");
+  const gg_kernel_desc *kd = s->cmd[s->result_cmd]->desc;
+  if (kd->result_bytes == 0)
+    return ggr_set_error(GG_ERR_STATE, "the frame waited for last (command \"%s\") declares no "
+                         "result (a frame's result = \"view\")", kd->name);
+  if (size != kd->result_bytes)
+    return ggr_set_error(GG_ERR_INVALID, "command \"%s\" returns %u bytes (%s), asked for %zu",
+                         kd->name, kd->result_bytes, kd->params[kd->result_param].name, size);
+  memcpy(out, &s->result, size); /* the low bytes: little-endian hosts only (x86-64, arm64) */
+  return GG_OK;
 }
 
 gg_status gg_session_run(gg_session *s, int cmd, const gg_arg *args, int nargs,
@@ -653,6 +718,7 @@ void gg_session_free(gg_session *s)
   if (s->ctx)
     release_memory(s);
   free(s->pack);
+  free(s->slot_cmd);
   free(s->slot_t0);
   free(s->samples);
   free(s);

@@ -6,8 +6,9 @@
  * with ONE release store.  The device reads all words in one round trip,
  * and lane 0's acquire of word 0 makes everything the host wrote before
  * visible (system scope on the device side; on x86-64 a release store is
- * a plain mov, so it costs nothing here).  The device answers with one
- * release store of the slot's done number, read here with acquire.
+ * a plain mov, so it costs nothing here).  The device answers with the
+ * slot's acknowledgement: the frame's tag and its result, if any (one
+ * tagged word, two for an 8-byte result), read here with acquire.
  */
 #include "session_mbox.h"
 
@@ -30,6 +31,7 @@ void ggr_mbox_init(ggr_mbox *mb, void *base, uint32_t nslots, uint32_t args_size
   mb->slot_stride = GG_MBOX_SLOT_STRIDE(args_size);
   mb->started = 0;
   mb->completed = 0;
+  mb->result = 0;
   memset(base, 0, ggr_mbox_bytes(nslots, args_size));
 }
 
@@ -77,16 +79,25 @@ void ggr_mbox_slot_args(const ggr_mbox *mb, void *buf)
   }
 }
 
-int ggr_mbox_poll(ggr_mbox *mb)
+int ggr_mbox_poll(ggr_mbox *mb, int two_words)
 {
   if (mb->completed == mb->started)
     return 0;
   uint64_t frame = mb->completed + 1;
-  char *slot = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, frame));
-  uint64_t done = atomic_load_explicit(u64_at(slot + GG_MBOX_DONE_OFFSET(mb->args_size)),
-                                       memory_order_acquire);
-  if (done != frame)
+  char *done = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, frame)) + GG_MBOX_DONE_OFFSET(mb->args_size);
+  /* acquire: pairs with the device's release of the ack (when the
+   * generator planned one); a relaxed ack carries only its own bits */
+  uint64_t ack = atomic_load_explicit(u64_at(done), memory_order_acquire);
+  if (GG_MBOX_ACK_TAG(ack) != (uint32_t)frame)
     return 0;
+  uint64_t hi = 0;
+  if (two_words) { /* an 8-byte result: ack2 must carry this frame's tag too */
+    uint64_t ack2 = atomic_load_explicit(u64_at(done + GG_MBOX_ACK2_OFF), memory_order_relaxed);
+    if (GG_MBOX_ACK_TAG(ack2) != (uint32_t)frame)
+      return 0;
+    hi = ack2 & 0xffffffffu;
+  }
+  mb->result = hi << 32 | (ack & 0xffffffffu);
   mb->completed = frame;
   return 1;
 }

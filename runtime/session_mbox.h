@@ -19,6 +19,7 @@ typedef struct ggr_mbox {
   uint32_t slot_stride;
   uint64_t started;      /* frames posted */
   uint64_t completed;    /* frames whose done the host has seen */
+  uint64_t result;       /* result bits of the frame completed last (ack, ack2) */
 } ggr_mbox;
 
 /* Size in bytes of a mailbox with these slots. */
@@ -40,8 +41,10 @@ uint64_t ggr_mbox_post(ggr_mbox *mb, uint32_t command, const void *args, size_t 
 /* The argument bytes the next frame's slot holds now (args_size bytes
  * into buf): what ggr_mbox_post(..., NULL, 0) would send again. */
 void ggr_mbox_slot_args(const ggr_mbox *mb, void *buf);
-/* 1 when the oldest frame in flight is done (acquire); advances completed. */
-int ggr_mbox_poll(ggr_mbox *mb);
+/* 1 when the oldest frame in flight is done (acquire): its ack carries
+ * its tag, and with two_words (an 8-byte result) its ack2 too; advances
+ * completed and keeps the result bits in mb->result. */
+int ggr_mbox_poll(ggr_mbox *mb, int two_words);
 /* Ask the kernel to exit: abort line, and the abort word in the slot
  * it polls next, so it sees it without a second poll location. */
 void ggr_mbox_abort(ggr_mbox *mb);

@@ -2,26 +2,30 @@
  * app.c - a hard real-time frame loop on gpugen, as an application runs it.
  *
  * Every frame the CPU makes a new input signal x (n samples) and a gain;
- * the GPU runs two commands, scale (y = gain * x) and energy (e = sum of
+ * the GPU runs two kernels, scale (y = gain * x) and energy (e = sum of
  * y*y), generated from app.lua at build time; the CPU checks y and e
  * against its own computation, and records how long the frame took from
  * its first start to its result.  At the end it prints the latency
  * statistics.  Every frame is checked: one wrong value fails the run.
  *
  *   --mode persistent  one kernel launched once, fed frames through a
- *                      mailbox (gg_session): both commands of a frame are
- *                      queued back to back (two slots), then waited for;
- *                      with --overlap, double buffered instead: while the
- *                      GPU runs a command on one buffer set, the CPU fills
- *                      or checks the other
+ *                      mailbox (gg_session): each app frame is ONE frame
+ *                      command ("step": scale, grid barrier, energy), one
+ *                      start and one wait; with --overlap, double buffered:
+ *                      while the GPU runs a frame on one buffer set, the
+ *                      CPU fills or checks the other
  *   --mode launch      two classic launches + stream sync per frame
  *   --mode graph       the frame's copies and launches captured once into a
  *                      graph (gg_graph_*), one graph launch + sync per frame
  *
  *   --memory mapped    x, y, e in host-mapped memory: no copies, the kernels
  *                      read and write across PCIe (default)
- *   --memory device    device arrays; each frame copies x in and y, e out
- *                      (explicit, on the frame's stream, inside the timing)
+ *   --memory device    device arrays; launch and graph copy x in and y, e
+ *                      out around each frame (explicit, on the frame's
+ *                      stream, inside the timing); persistent runs frame
+ *                      step_dev, whose stages load x from and store y to
+ *                      host-mapped memory, and whose e returns in its
+ *                      acknowledgement: no copy call at all
  *
  * Every mode times a frame the same way: from the moment its input is
  * ready on the host to the moment its results are readable there
@@ -65,8 +69,10 @@ typedef struct options {
 
 /* One buffer set: what one frame reads and writes.  x, y, e are what the
  * kernels get; hx, hy, he the host memory the CPU fills and checks: the
- * same memory when mapped, pinned mirrors (mx, my, me) of device arrays
- * otherwise. */
+ * same memory when mapped, host-mapped mirrors (mx, my, me) of device
+ * arrays otherwise: the launch and graph modes copy between them, the
+ * persistent frame step_dev reads mx and writes my itself (and returns e
+ * in its acknowledgement, stored into he). */
 typedef struct bufset {
   gg_array *x, *y, *e;
   gg_array *mx, *my, *me; /* MEM_DEVICE only */
@@ -106,7 +112,8 @@ static void usage(FILE *f) {
           "p99.9, max, jitter = max - mean) over the frames after the --warmup ones\n"
           "(default 10), and the period (wall time per frame, CPU work included).\n"
           "--memory: host-mapped buffers (default) or device arrays with explicit\n"
-          "copies.  --overlap (persistent, mapped): double-buffered pipeline.\n"
+          "copies (persistent: frame step_dev moves the data itself, as stages).\n"
+          "--overlap (persistent): double-buffered pipeline.\n"
           "--layout picks the persistent kernel (default one_block_1024).  --csv writes one\n"
           "line per measured frame: frame,latency_us (input of bench/plot_latency.py).\n"
           "\n"
@@ -181,8 +188,8 @@ static int parse_options(int argc, char **argv, options *o) {
             !strcmp(a, "--warmup") ? " >= 0" : " >= 1");
     return -1;
   }
-  if (o->overlap && (o->mode != MODE_PERSISTENT || o->memory != MEM_MAPPED)) {
-    fprintf(stderr, "app: --overlap is for --mode persistent with --memory mapped\n");
+  if (o->overlap && o->mode != MODE_PERSISTENT) {
+    fprintf(stderr, "app: --overlap is for --mode persistent\n");
     return -1;
   }
   return 0;
@@ -257,9 +264,10 @@ static gg_status alloc_sets(app *A) {
         (st = gg_array_alloc(A->ctx, space, sizeof(float), &b->e)))
       return fail(A, "allocating the frame buffers", st);
     if (space == GG_SPACE_DEVICE &&
-        ((st = gg_array_mirror(b->x, &b->mx)) || (st = gg_array_mirror(b->y, &b->my)) ||
-         (st = gg_array_mirror(b->e, &b->me))))
-      return fail(A, "allocating pinned host mirrors", st);
+        ((st = gg_array_alloc(A->ctx, GG_SPACE_MAPPED, bytes, &b->mx)) ||
+         (st = gg_array_alloc(A->ctx, GG_SPACE_MAPPED, bytes, &b->my)) ||
+         (st = gg_array_alloc(A->ctx, GG_SPACE_MAPPED, sizeof(float), &b->me))))
+      return fail(A, "allocating host-mapped mirrors", st);
     b->hx = gg_array_host(b->mx ? b->mx : b->x);
     b->hy = gg_array_host(b->my ? b->my : b->y);
     b->he = gg_array_host(b->me ? b->me : b->e);
@@ -395,38 +403,46 @@ static gg_status run_graph(app *A) {
   return st;
 }
 
-/* ---- --mode persistent --overlap: a session, double buffered ----
+/* ---- --mode persistent: a session running frame "step" or "step_dev" ----
  *
- * Two slots, two buffer sets.  A frame is two session frames, scale then
- * energy, on one set.  The loop keeps one command in flight on the GPU
- * while the CPU works on the other set:
- *
- *   GPU:  scale(0) energy(0) scale(1)  energy(1) scale(0) ...
- *   CPU:  fill 1 --------->  check 0 ->  fill 0 --> check 1 ...
- *
- * Each frame's latency runs from the start of its scale to the end of the
- * wait for its energy; the CPU work overlapped with the frame (filling the
- * next set) is inside that span when the GPU finishes first. */
+ * app.lua's frame "step" chains scale and energy inside the persistent
+ * kernel: one start and one wait per app frame, ONE host handshake (two
+ * commands cost two: 8.5 us p50 where a handshake is ~3.2 us).  With
+ * --memory device, frame "step_dev" also moves the data: it loads x from
+ * host-mapped memory into the device array, stores y back, and returns e
+ * in its acknowledgement, so a frame makes no copy call at all (copies
+ * around a frame cost 23.3 us p50 against 19.8 for a graph that captured
+ * them). */
 
 typedef struct pipeline {
   gg_session *s;
-  int cmd_scale, cmd_energy;
+  int cmd;      /* step, or step_dev with device memory */
   double t0[2]; /* start time of the frame in each set */
 } pipeline;
 
-static gg_status start_cmd(app *A, pipeline *p, int cmd, const bufset *b) {
-  gg_arg a[4];
-  int na;
-  if (cmd == p->cmd_scale) scale_args(b, A->opt.n, a), na = 4;
-  else energy_args(b, A->opt.n, a), na = 3;
-  gg_status st = gg_session_start(p->s, cmd, a, na, NULL);
+static gg_status start_frame(app *A, pipeline *p, const bufset *b) {
+  long n = A->opt.n;
+  gg_arg a[7];
+  int na = 0;
+  /* explain's order: step (gain, x, y, e, n); step_dev (gain, xh, x, y, yh, e, n) */
+  a[na++] = gg_arg_f32(b->gain);
+  if (b->mx) a[na++] = gg_arg_array(b->mx);
+  a[na++] = gg_arg_array(b->x);
+  a[na++] = gg_arg_array(b->y);
+  if (b->my) a[na++] = gg_arg_array(b->my);
+  a[na++] = gg_arg_array(b->e);
+  a[na++] = gg_arg_i64(n);
+  gg_status st = gg_session_start(p->s, p->cmd, a, na, NULL);
   if (st) fprintf(stderr, "app: starting frame %ld: %s: %s\n", b->frame, gg_strerror(st), gg_error_detail());
   return st;
 }
 
-static gg_status wait_cmd(pipeline *p, long frame) {
+/* Device memory: e came back in the acknowledgement; put it where the
+ * check reads it. */
+static gg_status wait_frame(pipeline *p, bufset *b) {
   gg_status st = gg_session_wait(p->s, WAIT_TIMEOUT_NS);
-  if (st) fprintf(stderr, "app: waiting for frame %ld: %s: %s\n", frame, gg_strerror(st), gg_error_detail());
+  if (!st && b->me) st = gg_session_result(p->s, b->he, sizeof(float));
+  if (st) fprintf(stderr, "app: waiting for frame %ld: %s: %s\n", b->frame, gg_strerror(st), gg_error_detail());
   return st;
 }
 
@@ -439,12 +455,22 @@ static gg_status open_session(app *A, pipeline *p) {
   snprintf(name, sizeof name, "frame_%s", layout_names[A->opt.layout]);
   gg_status st = gg_session_open(A->mod, name, &so, &p->s);
   if (st) return fail(A, "opening the persistent session", st);
-  if ((st = gg_session_command(p->s, "scale", &p->cmd_scale)) ||
-      (st = gg_session_command(p->s, "energy", &p->cmd_energy)))
-    fprintf(stderr, "app: session commands: %s: %s\n", gg_strerror(st), gg_error_detail());
+  const char *frame = A->opt.memory == MEM_DEVICE ? "step_dev" : "step";
+  if ((st = gg_session_command(p->s, frame, &p->cmd)))
+    fprintf(stderr, "app: session command %s: %s: %s\n", frame, gg_strerror(st), gg_error_detail());
   return st;
 }
 
+/* --overlap: two slots, two buffer sets.  While the GPU runs frame f on
+ * one set, the CPU fills the other and queues frame f+1 behind it, then
+ * checks frame f while the GPU runs f+1:
+ *
+ *   GPU:  step(0)          step(1)          step(0) ...
+ *   CPU:  fill 1, start 1 -> wait 0, check 0 -> fill 0, start 0 -> ...
+ *
+ * A frame's latency runs from its start to the end of its wait: the CPU
+ * work done meanwhile (filling the next set) is inside that span when the
+ * GPU finishes first. */
 static gg_status run_persistent_overlap(app *A, pipeline *pp) {
   pipeline p = *pp;
   gg_status st = GG_OK;
@@ -452,60 +478,36 @@ static gg_status run_persistent_overlap(app *A, pipeline *pp) {
 
   make_input(&A->set[0], 0, n);
   p.t0[0] = now_ns();
-  st = start_cmd(A, &p, p.cmd_scale, &A->set[0]);
+  st = start_frame(A, &p, &A->set[0]);
   for (long f = 0; f < total && !st; f++) {
     bufset *cur = &A->set[f & 1], *next = &A->set[(f + 1) & 1];
-    /* GPU: scale(f) running.  Queue energy(f) behind it, then wait for scale(f). */
-    if ((st = start_cmd(A, &p, p.cmd_energy, cur)) || (st = wait_cmd(&p, f))) break;
-    /* GPU: energy(f).  CPU: fill the other set (its check is done) and queue scale(f+1). */
-    if (f + 1 < total) {
+    if (f + 1 < total) { /* next's previous frame (f-1) was checked last round */
       make_input(next, f + 1, n);
       p.t0[(f + 1) & 1] = now_ns();
-      if ((st = start_cmd(A, &p, p.cmd_scale, next))) break;
+      if ((st = start_frame(A, &p, next))) break;
     }
-    if ((st = wait_cmd(&p, f))) break; /* energy(f) done */
+    if ((st = wait_frame(&p, cur))) break;
     record(A, f, p.t0[f & 1]);
-    /* GPU: scale(f+1).  CPU: check frame f. */
     if (check_result(A, cur)) A->bad++;
   }
   A->t_end = now_ns();
   return st;
 }
 
-/* ---- --mode persistent (default): one frame at a time ----
- *
- * Default: one frame at a time, as the launch and graph modes run it.  The
- * frame's two commands go into the two slots back to back, so the kernel
- * runs energy right after scale without a handshake in between; then the
- * CPU waits for both.  Device memory: the copies run on a stream of their
- * own (the persistent kernel holds its stream for the whole session). */
-
+/* Default: one frame at a time, as the launch and graph modes run it:
+ * one start, one wait (device memory too: the frame moves its data). */
 static gg_status run_persistent_seq(app *A, pipeline *p) {
-  gg_stream *s = NULL;
   gg_status st = GG_OK;
-  if (A->opt.memory == MEM_DEVICE && (st = gg_stream_open(A->ctx, &s)))
-    return fail(A, "opening a stream for the copies", st);
   long n = A->opt.n, total = A->opt.warmup + A->opt.frames;
   bufset *b = &A->set[0];
   for (long f = 0; f < total && !st; f++) {
     make_input(b, f, n);
     double t0 = now_ns();
-    if (s && ((st = copy_in(b, s)) || (st = gg_stream_sync(s)))) {
-      fail(A, "copying x in", st);
-      break;
-    }
-    if ((st = start_cmd(A, p, p->cmd_scale, b)) || (st = start_cmd(A, p, p->cmd_energy, b)) ||
-        (st = wait_cmd(p, f)) || (st = wait_cmd(p, f)))
-      break;
-    if (s && ((st = copy_out(b, s)) || (st = gg_stream_sync(s)))) {
-      fail(A, "copying y and e out", st);
-      break;
-    }
+    if ((st = start_frame(A, p, b)) || (st = wait_frame(p, b))) break;
     record(A, f, t0);
     if (check_result(A, b)) A->bad++;
   }
   A->t_end = now_ns();
-  gg_stream_free(s);
   return st;
 }
 
@@ -535,7 +537,9 @@ static void report(app *A) {
   if (o->mode == MODE_PERSISTENT)
     printf("     kernel frame_%s, %s\n", layout_names[o->layout],
            o->overlap ? "double buffered (latency spans include neighbouring frames' CPU work)"
-                      : "one frame at a time, both commands queued back to back");
+                      : o->memory == MEM_DEVICE
+                      ? "one frame at a time, one frame command (load | scale | energy, store; e in the ack), one handshake"
+                      : "one frame at a time, one frame command (scale | energy), one handshake");
   else
     printf("     per frame: %s%s + stream sync\n",
            o->mode == MODE_GRAPH ? "one graph launch (" : "",

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # examples/app/gpu_measure.sh - on a machine with an NVIDIA GPU: build the
 # runtime, tests/gpu/test_graph and the app against an install (fresh, in
-# /tmp), run test_graph (plain and under compute-sanitizer memcheck), then
-# every app mode x memory placement in one go.  Logs and the table
+# /tmp), run test_graph (plain and under compute-sanitizer memcheck), the
+# frame tests (test_frames_gpu, test_results_gpu: results in the
+# acknowledgement), then every app mode x memory placement in one go.  Logs and the table
 # (app-table.csv: mode,memory,kernel,n,mean,p50,p99,max,period in us) go
 # to $OUT.  Runs only the targets it needs, so other areas' unfinished
 # files do not stop it.  FRAMES (default 20000) frames per row.
@@ -20,7 +21,8 @@ B=/tmp/gg-app-build; I=/tmp/gg-app-inst; A=/tmp/gg-app-app
 rm -rf "$B" "$I" "$A"
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u +%Y-%m-%dT%H:%MZ; } | tee "$OUT/gpu.txt"
 if ! { cmake -S . -B "$B" $F -DCMAKE_BUILD_TYPE=Release &&
-       cmake --build "$B" -j"$(nproc)" --target gpugen gg_static gg_shared test_graph test_gpu_runtime &&
+       cmake --build "$B" -j"$(nproc)" --target gpugen gg_static gg_shared test_graph test_gpu_runtime \
+         test_frames_gpu test_results_gpu &&
        cmake --install "$B" --prefix "$I" &&
        cmake -S examples/app -B "$A" -DCMAKE_PREFIX_PATH="$I" -DCMAKE_BUILD_TYPE=Release &&
        cmake --build "$A"; } > "$OUT/build.log" 2>&1; then
@@ -28,8 +30,9 @@ if ! { cmake -S . -B "$B" $F -DCMAKE_BUILD_TYPE=Release &&
 fi
 export GG_CACHE_DIR="$B/ggcache"
 rc=0
-for t in test_graph test_gpu_runtime; do
-  "$B/tests/gpu/$t" > "$OUT/$t.log" 2>&1; r=$?; echo "$t: rc=$r $(tail -1 "$OUT/$t.log")"; [ $r = 0 ] || rc=1
+for t in gpu/test_graph gpu/test_gpu_runtime frames/test_frames_gpu frames/test_results_gpu; do
+  n=$(basename $t)
+  "$B/tests/$t" > "$OUT/$n.log" 2>&1; r=$?; echo "$n: rc=$r $(tail -1 "$OUT/$n.log")"; [ $r = 0 ] || rc=1
 done
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 timeout 200 "$CS" --tool memcheck "$B/tests/gpu/test_graph" > "$OUT/memcheck-test_graph.log" 2>&1
@@ -49,6 +52,6 @@ for mem in mapped device; do
   row --mode graph --memory $mem
   for k in one_block one_block_1024 many_blocks; do row --mode persistent --memory $mem --layout $k; done
 done
-for k in one_block one_block_1024; do row --mode persistent --memory mapped --overlap --layout $k; done
+for mem in mapped device; do row --mode persistent --memory $mem --overlap --layout one_block_1024; done
 { command -v column >/dev/null && column -s, -t "$OUT/app-table.csv"; } || cat "$OUT/app-table.csv"
 exit $rc

@@ -7,8 +7,10 @@
  * words to a record in device memory, which the other blocks' warp 0 poll
  * in L2 (measured on an H100: every block polling the host over PCIe made
  * 16 blocks 9x slower).  Every (pseudo-)block runs the command's body on
- * the virtual grid, and ONE thread release-stores the slot's done number
- * (with several blocks: the block whose arrival completes the frame).
+ * the virtual grid, and ONE thread stores the slot's acknowledgement: the
+ * frame's tag and its result, if it has one (with several blocks: the
+ * block whose arrival completes the frame); with release at system scope
+ * unless the result is all the host reads (gg_protocol.h).
  * No __threadfence_system() on the way: the release store orders the
  * frame's writes (measured: an extra fence costs ~0.3 us per frame).
  */
@@ -55,6 +57,44 @@ GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned lon
       return false;
   return true;
 }
+/* The frame's acknowledgement (gg_protocol.h): a command with a result
+ * sets where it lies and how the ack is stored (the generator's plan). */
+struct gg_p_ack_of {
+  const void *src; /* the one-element result view */
+  unsigned bytes;  /* 0: no result */
+  bool relaxed;    /* stored without the system-scope release */
+};
+GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+/* The leader, once the frame is complete: the frame's writes are visible
+ * to it (its block's __syncthreads, or the acq_rel arrival that completed
+ * the frame), so it reads the result (volatile: relaxed, never a stale
+ * read-only-cache line) and stores it, tagged, in the ack words.  ack2
+ * (8-byte results) first, then ack: each carries the tag, so the host
+ * takes neither half from an older frame.  With no result this is the
+ * release store of the done tag alone. */
+GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a)
+{
+  unsigned long long bits = 0;
+  if (a.bytes == 8)
+    bits = *(const volatile unsigned long long *)a.src;
+  else if (a.bytes == 4)
+    bits = *(const volatile unsigned *)a.src;
+  else if (a.bytes == 2)
+    bits = *(const volatile unsigned short *)a.src;
+  else if (a.bytes == 1)
+    bits = *(const volatile unsigned char *)a.src;
+  unsigned long long *w = (unsigned long long *)done;
+  if (a.bytes > 4)
+    gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+  if (a.relaxed)
+    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
+  else
+    gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
+}
+
 GG_INLINE void gg_p_exit_status(char *mbox, unsigned reason, unsigned long long frames)
 {
   *(volatile unsigned long long *)(mbox + GG_MBOX_FRAMES_OFF) = frames;
@@ -209,6 +249,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
     const unsigned cmd = command;
     if (cmd == GG_MBOX_CMD_EXIT)
       break;
+    gg_p_ack_of ack = {0, 0u, false};
     switch (cmd) {
 {{CASES}}
     default: /* the host posts only commands 0..n-1 */
@@ -216,8 +257,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_store_release_sys((unsigned long long *)(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride)),
-                           frame);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack);
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);

@@ -23,6 +23,32 @@ GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
 {
   return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
 }
+/* The frame's acknowledgement (gg_protocol.h): as in the CUDA twin. */
+struct gg_p_ack_of {
+  const void *src; /* the one-element result view */
+  unsigned bytes;  /* 0: no result */
+  bool relaxed;    /* stored without the system-scope release */
+};
+GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a)
+{
+  unsigned long long bits = 0;
+  if (a.bytes == 8)
+    bits = *(const volatile unsigned long long *)a.src;
+  else if (a.bytes == 4)
+    bits = *(const volatile unsigned *)a.src;
+  else if (a.bytes == 2)
+    bits = *(const volatile unsigned short *)a.src;
+  else if (a.bytes == 1)
+    bits = *(const volatile unsigned char *)a.src;
+  unsigned long long *w = (unsigned long long *)done;
+  if (a.bytes > 4)
+    __hip_atomic_store(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32), __ATOMIC_RELAXED,
+                       __HIP_MEMORY_SCOPE_SYSTEM);
+  if (a.relaxed)
+    __hip_atomic_store(w, GG_MBOX_ACK(frame, bits), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+  else
+    gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
+}
 /* Arrive at the end of a frame; returns the arrivals before this one.
  * acq_rel: the block that completes the frame has seen every block's
  * writes before it releases the frame to the host. */
@@ -162,6 +188,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
     const unsigned cmd = command;
     if (cmd == GG_MBOX_CMD_EXIT)
       break;
+    gg_p_ack_of ack = {0, 0u, false};
     switch (cmd) {
 {{CASES}}
     default: /* the host posts only commands 0..n-1 */
@@ -169,8 +196,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_store_release_sys((unsigned long long *)(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride)),
-                           frame);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack);
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);

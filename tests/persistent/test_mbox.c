@@ -3,7 +3,9 @@
  * thread playing the persistent kernel (the same loop as
  * templates/cuda/persistent.cuh, in C11 atomics).  Checks every frame's
  * result against a CPU reference for single, double and ring (3, 4, 7)
- * buffering and three commands, then abort and a stale heartbeat.
+ * buffering and three commands (one returns its 8-byte result in the
+ * acknowledgement, split over two tagged words), then abort and a stale
+ * heartbeat.
  */
 #include "session_mbox.h"
 
@@ -116,7 +118,16 @@ static void *device(void *arg)
     frame_args a;
     memcpy(&a, payload, sizeof a);
     run_command(cmd, &a);
-    atomic_store_explicit(u64(slot + e->stride - GG_MBOX_LINE), frame, memory_order_release);
+    /* The acknowledgement: CMD_SUM returns its 8-byte result in it, split
+     * over ack2 (first) and ack, each tagged (gg_protocol.h). */
+    char *done = slot + e->stride - GG_MBOX_LINE;
+    uint64_t bits = 0;
+    if (cmd == CMD_SUM) {
+      memcpy(&bits, a.out, sizeof bits);
+      atomic_store_explicit(u64(done + GG_MBOX_ACK2_OFF), GG_MBOX_ACK(frame, bits >> 32),
+                            memory_order_relaxed);
+    }
+    atomic_store_explicit(u64(done), GG_MBOX_ACK(frame, bits), memory_order_release);
   }
 out:
   e->frames_run = frame - 1;
@@ -178,6 +189,18 @@ static void prepare(bufset *b, uint64_t frame, uint32_t cmd, int64_t n, double s
   memset(b->out, 0xff, (size_t)n * sizeof *b->out);
 }
 
+/* CMD_SUM's result, as the acknowledgement returned it. */
+static void verify_result(const ggr_mbox *mb, const bufset *b, uint32_t cmd)
+{
+  uint64_t want;
+  memcpy(&want, b->want, sizeof want);
+  if (cmd == CMD_SUM && mb->result != want) {
+    fprintf(stderr, "frame %llu: result bits %016llx, want %016llx\n", (unsigned long long)b->frame,
+            (unsigned long long)mb->result, (unsigned long long)want);
+    exit(1);
+  }
+}
+
 static void verify(const bufset *b, uint32_t cmd)
 {
   int64_t m = cmd == CMD_SUM ? 1 : b->n;
@@ -208,9 +231,10 @@ static void run_frames(uint32_t nslots, int ncmd, uint64_t frames)
   for (uint64_t f = 1; f <= frames; f++) {
     if (ggr_mbox_full(&s.mb)) {
       uint64_t oldest = s.mb.completed + 1;
-      while (!ggr_mbox_poll(&s.mb))
-        sched_yield();
       uint32_t k = ggr_mbox_slot_of(&s.mb, oldest);
+      while (!ggr_mbox_poll(&s.mb, cmd_of[k] == CMD_SUM))
+        sched_yield();
+      verify_result(&s.mb, &sets[k], cmd_of[k]);
       verify(&sets[k], cmd_of[k]);
       verified++;
     }
@@ -226,9 +250,10 @@ static void run_frames(uint32_t nslots, int ncmd, uint64_t frames)
   }
   while (s.mb.completed < s.mb.started) {
     uint64_t oldest = s.mb.completed + 1;
-    while (!ggr_mbox_poll(&s.mb))
-      sched_yield();
     uint32_t k = ggr_mbox_slot_of(&s.mb, oldest);
+    while (!ggr_mbox_poll(&s.mb, cmd_of[k] == CMD_SUM))
+      sched_yield();
+    verify_result(&s.mb, &sets[k], cmd_of[k]);
     verify(&sets[k], cmd_of[k]);
     verified++;
   }
@@ -275,8 +300,41 @@ static void stale_heartbeat(void)
   printf("stale heartbeat: exited after %llu ms\n", (unsigned long long)ms);
 }
 
+/* The host half of the acknowledgement alone, no device thread: a frame
+ * is done only when ack carries its tag, and for an 8-byte result ack2
+ * too; a word still holding the slot's previous frame's tag (a store not
+ * yet seen) keeps it in flight, whatever the other word says. */
+static void ack_words(void)
+{
+  void *mem = aligned_alloc(GG_MBOX_LINE, ggr_mbox_bytes(1, 8));
+  CHECK(mem);
+  ggr_mbox mb;
+  ggr_mbox_init(&mb, mem, 1, 8);
+  char *done = ggr_mbox_slot(&mb, 0) + GG_MBOX_DONE_OFFSET(8);
+  uint64_t args = 0;
+  for (uint64_t f = 1; f <= 3; f++) {
+    uint64_t value = 0x8000000100000002ull * f; /* both halves change per frame */
+    CHECK(ggr_mbox_post(&mb, 0, &args, sizeof args) == f);
+    CHECK(!ggr_mbox_poll(&mb, 1)); /* nothing stored yet */
+    atomic_store(u64(done), GG_MBOX_ACK(f, value));
+    CHECK(!ggr_mbox_poll(&mb, 1)); /* ack is this frame's, ack2 still the last one's */
+    atomic_store(u64(done + GG_MBOX_ACK2_OFF), GG_MBOX_ACK(f, value >> 32));
+    CHECK(ggr_mbox_poll(&mb, 1) && mb.completed == f && mb.result == value);
+  }
+  /* a 4-byte result: ack alone decides, ack2 is not looked at */
+  CHECK(ggr_mbox_post(&mb, 0, &args, sizeof args) == 4);
+  atomic_store(u64(done), GG_MBOX_ACK(4, 0xdeadbeefu));
+  CHECK(ggr_mbox_poll(&mb, 0) && mb.completed == 4 && (uint32_t)mb.result == 0xdeadbeefu);
+  /* an ack of another frame (tag 3) is not frame 5's */
+  CHECK(ggr_mbox_post(&mb, 0, &args, sizeof args) == 5);
+  atomic_store(u64(done), GG_MBOX_ACK(3, 0));
+  CHECK(!ggr_mbox_poll(&mb, 0));
+  free(mem);
+}
+
 int main(void)
 {
+  ack_words();
   const char *env = getenv("GG_FRAMES");
   uint64_t frames = env ? strtoull(env, NULL, 10) : 5000;
   if (frames < 10)

@@ -721,8 +721,10 @@ extern "C" __global__ void __launch_bounds__(256) gg_inc32k(gg_args_inc32k args)
  * words to a record in device memory, which the other blocks' warp 0 poll
  * in L2 (measured on an H100: every block polling the host over PCIe made
  * 16 blocks 9x slower).  Every (pseudo-)block runs the command's body on
- * the virtual grid, and ONE thread release-stores the slot's done number
- * (with several blocks: the block whose arrival completes the frame).
+ * the virtual grid, and ONE thread stores the slot's acknowledgement: the
+ * frame's tag and its result, if it has one (with several blocks: the
+ * block whose arrival completes the frame); with release at system scope
+ * unless the result is all the host reads (gg_protocol.h).
  * No __threadfence_system() on the way: the release store orders the
  * frame's writes (measured: an extra fence costs ~0.3 us per frame).
  */
@@ -744,7 +746,9 @@ extern "C" __global__ void __launch_bounds__(256) gg_inc32k(gg_args_inc32k args)
  *   384    slots, GG_MBOX_SLOT_STRIDE(args) bytes each:
  *          +0   u64 word 0: frame tag << 32 | command   (host, release, written last)
  *          +8   u64 words 1..: frame tag << 32 | 4 argument bytes (host, relaxed)
- *          +GG_MBOX_DONE_OFFSET(args)  u64 done = frame (device, release)
+ *          +GG_MBOX_DONE_OFFSET(args)  the acknowledgement (device), two u64 words:
+ *               +0  ack  = frame tag << 32 | result bits 0..31   (written last)
+ *               +8  ack2 = frame tag << 32 | result bits 32..63  (8-byte results only)
  *
  * Tagged words: every 8-byte word carries the low 32 bits of its frame
  * number, so one warp reads the command and all the arguments in ONE
@@ -752,6 +756,32 @@ extern "C" __global__ void __launch_bounds__(256) gg_inc32k(gg_args_inc32k args)
  * tag matches; lane 0's load of word 0 is the acquire that pairs with the
  * host's release.  (An untagged slot needs a second, dependent read for
  * the arguments after the sequence number: ~1 us more per frame.)
+ *
+ * Results in the acknowledgement: a command may declare a result of at
+ * most 8 bytes (a frame's `result = "view"`: a sum, a flag, an index),
+ * which the kernel returns inside the acknowledgement, tagged like the
+ * slot's words.  Why tagged 64-bit words and not one wider store: the PTX
+ * memory model gives single-copy atomicity to aligned scalar accesses of
+ * up to 64 bits only; a vector access (st.v2.u64, st.v4.u32) is modelled
+ * as one scalar access per element "in an unspecified order", so the host
+ * could read a done tag next to a stale half of the value.  So a result of
+ * <= 4 bytes rides in the ack word itself (one 64-bit store: tag and value
+ * arrive together, never torn), and an 8-byte one is split: its high half
+ * in ack2, its low half in ack, each carrying the tag; the host counts the
+ * frame done when ack's tag is the frame's, then reads ack2 until its tag
+ * is the frame's too (a stale ack2 has the tag of the slot's previous
+ * frame).  No ordering between the two stores is needed for the value:
+ * each word proves by its own tag that it is this frame's.
+ * Ordering of everything else: the ack word is stored with release at
+ * system scope (a fence.acq_rel.sys, then the store: ~0.6 us on an H100)
+ * when the command writes a view the host may read - anything not declared
+ * `space = "device"` - so the host's acquire of it makes those writes
+ * visible.  When the result is the only thing the host needs (every other
+ * written view is declared in device memory), both words are stored
+ * relaxed at system scope, with no fence: the value is carried by the
+ * store, not published by it.  The generator decides which (a command's
+ * descriptor: result_bytes, ack_relaxed); the kernel and the runtime use
+ * what it wrote.
  *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
@@ -775,6 +805,11 @@ extern "C" __global__ void __launch_bounds__(256) gg_inc32k(gg_args_inc32k args)
 #define GG_MBOX_SLOT_STRIDE(args) (GG_MBOX_DONE_OFFSET(args) + GG_MBOX_LINE)
 #define GG_MBOX_DONE_IN_SLOT(stride) ((stride) - GG_MBOX_LINE) /* the slot's last line */
 #define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
+#define GG_MBOX_ACK2_OFF 8u      /* ack2, from the done line's start */
+#define GG_MBOX_RESULT_MAX 8u    /* bytes a result may have */
+#define GG_MBOX_ACK(frame, bits) \
+  ((unsigned long long)(unsigned)(frame) << 32 | (unsigned long long)(unsigned)(bits))
+#define GG_MBOX_ACK_TAG(word) ((unsigned)((word) >> 32))
 #define GG_MBOX_CMD_EXIT 0xffffffffu                  /* command of the abort word */
 #define GG_MBOX_WORD_ABORT 0xffffffffffffffffull      /* command GG_MBOX_CMD_EXIT, any tag */
 
@@ -850,6 +885,44 @@ GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned lon
       return false;
   return true;
 }
+/* The frame's acknowledgement (gg_protocol.h): a command with a result
+ * sets where it lies and how the ack is stored (the generator's plan). */
+struct gg_p_ack_of {
+  const void *src; /* the one-element result view */
+  unsigned bytes;  /* 0: no result */
+  bool relaxed;    /* stored without the system-scope release */
+};
+GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+/* The leader, once the frame is complete: the frame's writes are visible
+ * to it (its block's __syncthreads, or the acq_rel arrival that completed
+ * the frame), so it reads the result (volatile: relaxed, never a stale
+ * read-only-cache line) and stores it, tagged, in the ack words.  ack2
+ * (8-byte results) first, then ack: each carries the tag, so the host
+ * takes neither half from an older frame.  With no result this is the
+ * release store of the done tag alone. */
+GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a)
+{
+  unsigned long long bits = 0;
+  if (a.bytes == 8)
+    bits = *(const volatile unsigned long long *)a.src;
+  else if (a.bytes == 4)
+    bits = *(const volatile unsigned *)a.src;
+  else if (a.bytes == 2)
+    bits = *(const volatile unsigned short *)a.src;
+  else if (a.bytes == 1)
+    bits = *(const volatile unsigned char *)a.src;
+  unsigned long long *w = (unsigned long long *)done;
+  if (a.bytes > 4)
+    gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+  if (a.relaxed)
+    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
+  else
+    gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
+}
+
 GG_INLINE void gg_p_exit_status(char *mbox, unsigned reason, unsigned long long frames)
 {
   *(volatile unsigned long long *)(mbox + GG_MBOX_FRAMES_OFF) = frames;
@@ -1004,6 +1077,7 @@ extern "C" __global__ void __launch_bounds__(1024) gg_persist_loop(gg_persist_pa
     const unsigned cmd = command;
     if (cmd == GG_MBOX_CMD_EXIT)
       break;
+    gg_p_ack_of ack = {0, 0u, false};
     switch (cmd) {
     case 0:
       gg_body_matmul32(*reinterpret_cast<const gg_args_matmul32 *>(args_words), g);
@@ -1020,8 +1094,7 @@ extern "C" __global__ void __launch_bounds__(1024) gg_persist_loop(gg_persist_pa
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_store_release_sys((unsigned long long *)(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride)),
-                           frame);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack);
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);
