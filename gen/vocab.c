@@ -6,7 +6,8 @@
 const char *const ggi_dtype_names[] = {GG_DTYPE_LIST(NAME_) NULL};
 #undef NAME_
 
-const char *const ggi_pattern_names[] = {"for", "reduce", "scan", "team", "tile_reduce", NULL};
+const char *const ggi_pattern_names[] = {"for", "reduce", "scan", "team", "tile_reduce", "gemm",
+                                         NULL};
 const char *const ggi_layout_names[] = {"right", "left", "stride", NULL};
 #define NAME_(e, name) name,
 const char *const ggi_space_names[] = {GG_SPACE_LIST(NAME_) NULL};
@@ -104,9 +105,9 @@ void ggi_put_features(ggi_buf *b, unsigned feat)
 {
   static const char *names[] = {"GG_FEAT_COOPERATIVE", "GG_FEAT_FLOAT_ATOMIC",
                                 "GG_FEAT_DOUBLE_ATOMIC", "GG_FEAT_CAS_EMULATION", "GG_FEAT_HALF",
-                                "GG_FEAT_MAPPED", "GG_FEAT_MANAGED"};
+                                "GG_FEAT_MAPPED", "GG_FEAT_MANAGED", "GG_FEAT_MATHDX"};
   int any = 0;
-  for (unsigned i = 0; i < 7; i++)
+  for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
     if (feat & (1u << i)) {
       ggi_buf_printf(b, "%s%s", any ? " | " : "", names[i]);
       any = 1;
