@@ -28,8 +28,18 @@ kernel "hgemm" {
   a = "A", b = "Bt", c = "C", op_b = "t",
 }
 
--- a frame: the product, then a scale of C
-kernel "scale" { pattern = "for", range = { "n" },
-  params = { { "C", "f32[n]", access = "inout" }, { "s", "f32" } }, body = "C(i) *= s;" }
+-- a frame: the product, then C scaled by s (a grid barrier between them:
+-- the scale reads what the product wrote)
+kernel "scale" { pattern = "for", range = { "batch", 40, 40 },
+  params = { { "C", "f32[batch][40][40]", access = "inout" }, { "s", "f32" } },
+  body = "C(b, i, j) *= s;", index = { "b", "i", "j" } }
+frame "product_then_scale" {
+  params = { { "A", "f32[batch][40][40]" }, { "B", "f32[batch][40][40]" },
+    { "C", "f32[batch][40][40]" }, { "alpha", "f32" }, { "beta", "f32" }, { "s", "f32" } },
+  stages = { { "gemm40" }, { "scale" } },
+}
 
-persistent "loop" { layout = "many_blocks", block = 128, commands = { "gemm40" } }
+-- a gemm body needs whole hardware blocks of its block size (128 here):
+-- layouts one_block or many_blocks, block = the gemm's block
+persistent "loop" { layout = "many_blocks", block = 128,
+  commands = { "gemm40", "product_then_scale" } }

@@ -69,8 +69,9 @@ static const ggi_param *read_view(ggi_decl *k, ggi_kernel *kn, int which, int ro
   const ggi_extent *e = &p->ext[p->rank - 2];
   if (e[0].name || e[1].name || e[0].value != rows || e[1].value != cols) {
     char r[64], c[64];
-    ggi_decl_fail(k, p->line, "view \"%s\": %c must be [%d][%d] here (size and op_%c), got "
-                  "[%s][%s]", name, "ABC"[which], rows, cols, which < 2 ? "abc"[which] : 'a',
+    ggi_decl_fail(k, p->line, "view \"%s\": %c must be [%d][%d] here (%s), got "
+                  "[%s][%s]", name, "ABC"[which], rows, cols,
+                  which == 0 ? "size and op_a" : which == 1 ? "size and op_b" : "size: M x N",
                   ggi_extent_text(e[0], r, sizeof r), ggi_extent_text(e[1], c, sizeof c));
   }
   kn->gemm_view[which] = name;
@@ -93,8 +94,8 @@ static const char *read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dty
     s = ggi_to_cstring(k, -1, line, f);
     const ggi_param *p = ggi_find_param(kn, s);
     if (!p || p->kind != GG_PARAM_SCALAR || p->dtype != ctype)
-      ggi_decl_fail(k, line, "field '%s' must be a number or the name of a %s scalar parameter "
-                    "(C's type); \"%s\" is %s", f, ggi_dtype_name(ctype), s,
+      ggi_decl_fail(k, line, "field '%s' must be a number or the name of a scalar parameter of "
+                    "C's type %s; \"%s\" is %s", f, ggi_dtype_name(ctype), s,
                     !p ? "not a parameter" : p->kind != GG_PARAM_SCALAR ? "a view"
                                                                         : "of another type");
   } else if (t != LUA_TNIL) {
