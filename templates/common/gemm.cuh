@@ -1,5 +1,5 @@
 /* gemm {{NAME}}: {{GEMM_C}} = alpha op({{GEMM_A}}) op({{GEMM_B}}) + beta {{GEMM_C}},
- * {{GEMM_M}} x {{GEMM_N}} x {{GEMM_K}}, one cuBLASDx block GEMM per batch item.  A (virtual)
+ * {{GEMM_M}} x {{GEMM_N}} x {{GEMM_K}}, one cublasdx (MathDx) block GEMM per batch item.  A (virtual)
  * block takes items g.block, g.block + g.nblocks, ...: any grid - one
  * block per item (classic), or the fixed one of a persistent kernel -
  * covers the batch.  Operands are staged in the block's shared memory
@@ -13,7 +13,7 @@ using gg_gemm_{{NAME}} = decltype(
     cublasdx::Alignment<16, 16, 16>() + cublasdx::BlockDim<{{BLOCK}}>() + cublasdx::Block() +
     cublasdx::SM<__CUDA_ARCH__>());
 static_assert(cublasdx::get_shared_storage_size<gg_gemm_{{NAME}}>() <= {{GEMM_SMEM}},
-              "gpugen's plan gives gemm {{NAME}} less shared memory than cuBLASDx needs");
+              "gpugen's plan gives gemm {{NAME}} less shared memory than cublasdx needs");
 
 __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 {

@@ -12,11 +12,6 @@
 typedef __half gg_f16;
 typedef __nv_bfloat16 gg_bf16;
 #endif
-#if defined(GG_USE_CUBLASDX)
-/* NVIDIA cuBLASDx (MathDx): pattern gemm's block GEMM.  Its include
- * folders come from the runtime, for modules with GG_FEAT_MATHDX only. */
-#include <cublasdx.hpp>
-#endif
 #if defined(GG_USE_GRID_SYNC)
 #include <cooperative_groups.h>
 #endif
