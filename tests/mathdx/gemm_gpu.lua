@@ -34,6 +34,11 @@ kernel "b64" { pattern = "gemm", size = { 64, 64, 64 },
     { "C", "f32[nb][64][64]", access = "inout" } },
   a = "A", b = "B", c = "C", alpha = 0.5, beta = 0.25 }
 
+-- one matrix (rank-2 views, no batch), odd sizes, A and B transposed
+kernel "one" { pattern = "gemm", size = { 12, 20, 28 }, op_a = "t", op_b = "t",
+  params = { { "A", "f32[28][12]" }, { "B", "f32[20][28]" }, { "C", "f32[12][20]", access = "inout" } },
+  a = "A", b = "B", c = "C", alpha = -1, beta = 3 }
+
 -- a frame: C = alpha A B + beta C, then C *= s (depends on the product)
 kernel "scale" { pattern = "for", range = { "nb", 40, 40 },
   params = { { "C", "f32[nb][40][40]", access = "inout" }, { "s", "f32" } },

@@ -4,7 +4,8 @@
  *   - classic launches of every kernel (f32 40^3 and 48x24x72 with A
  *     transposed, f64 64^3 with B transposed, f16 and bf16 inputs with f32
  *     accumulation) at batch 3, 1 and 37, one block per item, and on a
- *     grid of 2 blocks (each strides over the batch);
+ *     grid of 2 blocks (each strides over the batch); and one 12x20x28
+ *     matrix (rank-2 views) with both transposed;
  *   - the gemm as a persistent command (one_block, many_blocks) and as the
  *     first stage of a frame (gemm, then a scale of C that depends on it)
  *     for thousands of frames, each with new inputs, alpha, beta and s.
@@ -48,15 +49,17 @@ typedef struct problem {
   int m, n, k, ta, tb;
   gg_dtype tin, tc;
   int runtime_scale;   /* alpha, beta are arguments (else alpha0, beta0) */
+  int one;             /* rank-2 views: one matrix, no batch extent */
   double alpha0, beta0;
 } problem;
 
 static const problem problems[] = {
-  {"g40", 40, 40, 40, 0, 0, GG_F32, GG_F32, 1, 0, 0},
-  {"g48t", 48, 24, 72, 1, 0, GG_F32, GG_F32, 0, 1.5, 0},
-  {"d64", 64, 64, 64, 0, 1, GG_F64, GG_F64, 0, 2, -1},
-  {"h48", 48, 24, 72, 1, 1, GG_F16, GG_F32, 0, 1, 0},
-  {"b64", 64, 64, 64, 0, 0, GG_BF16, GG_F32, 0, 0.5, 0.25},
+  {"g40", 40, 40, 40, 0, 0, GG_F32, GG_F32, 1, 0, 0, 0},
+  {"g48t", 48, 24, 72, 1, 0, GG_F32, GG_F32, 0, 1.5, 0, 0},
+  {"d64", 64, 64, 64, 0, 1, GG_F64, GG_F64, 0, 2, -1, 0},
+  {"h48", 48, 24, 72, 1, 1, GG_F16, GG_F32, 0, 1, 0, 0},
+  {"b64", 64, 64, 64, 0, 0, GG_BF16, GG_F32, 0, 0.5, 0.25, 0},
+  {"one", 12, 20, 28, 1, 1, GG_F32, GG_F32, 0, -1, 3, 1},
 };
 
 static gg_array *arr_a, *arr_b, *arr_c;
@@ -166,7 +169,7 @@ static int args_of(const problem *pr, int nb, double alpha, double beta, gg_arg 
     a[n++] = gg_arg_f32((float)alpha);
     a[n++] = gg_arg_f32((float)beta);
   }
-  a[n++] = gg_arg_i64(nb);
+  if (!pr->one) a[n++] = gg_arg_i64(nb);
   return n;
 }
 
@@ -177,7 +180,7 @@ static void classic(const problem *pr)
   gg_kernel *k;
   CHECK_OK(gg_kernel_get(mod, pr->kernel, &k));
   for (int t = 0; t < 4; t++) {
-    int nb = batches[t % 3];
+    int nb = pr->one ? 1 : batches[t % 3];
     double alpha = pr->runtime_scale ? 0.75 + t : pr->alpha0;
     double beta = pr->runtime_scale ? (t == 1 ? 0 : -0.5 * t) : pr->beta0;
     fill(pr, nb, beta);
