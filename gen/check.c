@@ -15,6 +15,7 @@
 
 #include "emit.h"
 #include "names.h"
+#include "plan.h"
 #include "gg.h"
 
 #define DEFAULT_ARCHS "sm_80,sm_90,gfx90a,gfx1030"
@@ -71,6 +72,17 @@ static int count_kernels(const ggi_module *m, unsigned target)
   return n;
 }
 
+/* What the module's kernels on target need from the compile (GG_FEAT_*). */
+static unsigned module_features(const ggi_module *m, unsigned target)
+{
+  unsigned f = 0;
+  for (int i = 0; i < m->nkernels; i++) {
+    const ggi_plan *p = ggi_plan_of(&m->kernels[i], target);
+    if (p) f |= p->features;
+  }
+  return f;
+}
+
 /* Compile src for one arch; prints the ok/FAIL line.  1 = compiled. */
 static int compile_one(const ggi_module *m, unsigned target, const char *arch, const char *src,
                        FILE *out)
@@ -87,8 +99,11 @@ static int compile_one(const ggi_module *m, unsigned target, const char *arch, c
   snprintf(name, sizeof name, "%s.%s", m->name, target == GGI_TARGET_HIP ? "hip" : "cu");
   gg_compile_result res;
   double t0 = now_ms();
-  gg_status st = gg_compile(be, arch, name, src,
-                            target == GGI_TARGET_HIP ? ggi_hip_options : ggi_cuda_options, &res);
+  /* the runtime's own compile: it adds what the kernels' features need
+     (MathDx's folders) and names the install command where that is missing */
+  gg_status st = gg_compile_features(be, arch, name, src,
+                                     target == GGI_TARGET_HIP ? ggi_hip_options : ggi_cuda_options,
+                                     module_features(m, target), &res);
   double ms = now_ms() - t0;
   if (st == GG_OK) {
     fprintf(out, "ok    %s %-8s %s  (%d kernels, %.0f ms)\n", tname, arch, m->name,

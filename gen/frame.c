@@ -273,6 +273,7 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
     const ggi_plan sp = *spp;
     if (sp.shared_bytes > p->shared_bytes) p->shared_bytes = sp.shared_bytes;
     p->features |= sp.features;
+    p->whole_block |= sp.whole_block;
     p->needs_seq |= sp.needs_seq;
     if (sp.min_threads > p->min_threads) {
       p->min_threads = sp.min_threads;

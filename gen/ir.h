@@ -136,6 +136,13 @@ typedef struct ggi_kernel {
   int nscratch;
   ggi_param *scratch;       /* views in shared memory, static extents */
 
+  /* gemm: C = alpha op(A) op(B) + beta C for each batch item (league is
+   * the batch: the views' first extent, or 1 for rank-2 views) */
+  int gemm_size[3];         /* M, N, K */
+  const char *gemm_view[3]; /* the views A, B, C */
+  int gemm_trans[2];        /* op_a, op_b: 1 = "t" (transposed) */
+  const char *gemm_scale[2]; /* alpha, beta: a scalar parameter's name or a C literal */
+
   /* knobs as written (0 / AUTO = let gpugen choose) */
   ggi_strategy strategy;
   int block, items, vector;

@@ -114,6 +114,11 @@ const char *ggi_extent_text(ggi_extent e, char *buf, size_t n);
 void ggi_collect_extents(ggi_decl *k, ggi_kernel *kn);
 void ggi_check_scope(ggi_decl *k, ggi_kernel *kn);
 
+/* ---- load_gemm.c ---- */
+
+/* Pattern "gemm"'s fields into kn (params already read). */
+void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn);
+
 /* ---- load_persistent.c ---- */
 
 /* A frame (into fr, after every kernel) and a persistent kernel. */

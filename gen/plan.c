@@ -169,8 +169,10 @@ static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *
   int rc;
   if (k->pattern == GG_PATTERN_FRAME) rc = ggi_frame_plan(k, target, m->arena, p, &pd);
   else if (ggi_is_reduce_like(k->pattern)) rc = ggi_reduce_plan(k, target, m->arena, p, &pd);
+  else if (k->pattern == GG_PATTERN_GEMM) rc = ggi_gemm_plan(k, target, m->arena, p, &pd);
   else rc = plan_body(k, m->arena, p, &pd);
-  if (rc == 0 && ggi_is_reduce_like(k->pattern)) p->features |= view_features(k);
+  if (rc == 0 && (ggi_is_reduce_like(k->pattern) || k->pattern == GG_PATTERN_GEMM))
+    p->features |= view_features(k);
   if (rc == 0 && pdl_ready(k, p)) p->features |= GG_FEAT_PDL;
   if (rc == 0) rc = plan_abi(k, p, m->arena, &pd);
   if (rc != 0) return ggi_fail_at(d, m->file, k->line, "kernel '%s': %s", k->name, pd.msg);
@@ -214,6 +216,7 @@ static int same_figures(const ggi_plan *a, const ggi_plan *b)
          a->small_block == b->small_block && a->small_work == b->small_work &&
          a->cap_resident == b->cap_resident && a->features == b->features &&
          a->min_threads == b->min_threads && a->max_threads == b->max_threads &&
+         a->whole_block == b->whole_block &&
          a->args.size == b->args.size && a->args.n == b->args.n;
 }
 

@@ -67,6 +67,10 @@ typedef struct ggi_plan {
    * most max_threads (its shared memory is sized for that many); 0 = no
    * bound.  Classic launches use block (or small_block), always within. */
   int min_threads, max_threads;
+  /* 1: the body needs a whole hardware block (it calls __syncthreads and
+   * reads threadIdx itself: cuBLASDx), so a persistent kernel running it
+   * must not split blocks into pseudo-blocks (groups = 1) */
+  int whole_block;
   int nvars;                   /* extra {{KEY}} values for the template */
   const char *keys[GGI_PLAN_MAX_VARS];
   const char *values[GGI_PLAN_MAX_VARS];
@@ -144,6 +148,11 @@ int ggi_reduce_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
  * thread bounds first).  Returns 0, or -1 with d->msg set. */
 ggi_strategy ggi_team_reduce_strategy(const ggi_kernel *k, const char **why);
 int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d);
+
+/* The plan of a gemm kernel (gemm_plan.c): cuBLASDx block GEMM, shared
+ * memory for A, B and C, one block per batch item.  Returns 0, or -1 with
+ * d->msg set (more shared memory than a block has). */
+int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
 
 /* For specialize.c: the strategy `auto` picks for a reduce-like kernel,
  * with one sentence saying why (static string or arena string). */

@@ -87,6 +87,12 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
                   "(team: team_size = %d), or this persistent kernel block = %d x groups",
                   k->name, plan.max_threads, s->group_threads, s->block, s->groups,
                   s->group_threads, s->group_threads, plan.max_threads);
+    if (plan.whole_block && s->groups > 1)
+      return fail(d, m, p,
+                  "command \"%s\" needs whole hardware blocks (a cuBLASDx block GEMM "
+                  "synchronizes the block with __syncthreads), but this kernel splits each block "
+                  "into groups = %d pseudo-blocks: use layout \"one_block\" or \"many_blocks\"",
+                  k->name, s->groups);
     if (plan.shared_bytes > smem)
       smem = plan.shared_bytes;
     s->cmd[i].ws_fixed = plan.ws_fixed;

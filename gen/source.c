@@ -14,6 +14,7 @@
 #include "dict.h"
 #include "emit_persistent.h"
 #include "frame.h"
+#include "plan.h"
 #include "source.h"
 #include "templates.h"
 #include "vocab.h"
@@ -150,6 +151,18 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
                 target == GGI_TARGET_HIP ? "HIP source for hiprtc" : "CUDA source for NVRTC");
   if (module_uses(m, target, GG_F16)) ggi_buf_puts(&b, "#define GG_USE_HALF 1\n");
   if (module_uses(m, target, GG_BF16)) ggi_buf_puts(&b, "#define GG_USE_BF16 1\n");
+  /* MathDx's headers take seconds to compile: only modules with a kernel
+     that needs them include them, first, before the prelude's macros (the
+     runtime adds their folders for the same kernels' GG_FEAT_MATHDX) */
+  for (int i = 0; i < m->nkernels; i++) {
+    const ggi_plan *kp = ggi_plan_of(&m->kernels[i], target);
+    if (kp && (kp->features & GG_FEAT_MATHDX)) {
+      ggi_buf_puts(&b, "/* NVIDIA MathDx: the block GEMM of pattern gemm (the runtime adds its\n"
+                       " * include folders for GG_FEAT_MATHDX modules only) */\n"
+                       "#include <cublasdx.hpp>\n");
+      break;
+    }
+  }
   int coop = 0;
   for (int i = 0; i < m->nkernels; i++)
     if ((m->kernels[i].targets & target) &&

@@ -119,6 +119,27 @@ static int spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   return 0;
 }
 
+/* gemm: the threads of the one cuBLASDx block GEMM (its BlockDim).  Each
+ * thread keeps about M x N / block accumulators in registers: 128 threads
+ * up to a 64 x 64 C (at most 32 each), 256 from there. */
+static void spec_gemm(ggi_module *m, ggi_kernel *k)
+{
+  ggi_spec *s = &k->spec;
+  int mn = k->gemm_size[0] * k->gemm_size[1];
+  if (k->block > 0) {
+    s->block = k->block;
+    why(k, whyf(m, "block %d: as written (cuBLASDx's BlockDim)", s->block));
+  } else {
+    s->block = mn < 64 * 64 ? 128 : 256;
+    why(k, whyf(m, "block %d: C is %d x %d, so each thread holds about %d accumulators in "
+                   "registers (128 threads below 64 x 64, 256 from there)", s->block,
+                k->gemm_size[0], k->gemm_size[1], (mn + s->block - 1) / s->block));
+  }
+  s->items = s->vector = 1;
+  why(k, "one batch item per (virtual) block at a time: the block loads A, B (and C when beta "
+         "is not 0) into shared memory, multiplies, and stores C");
+}
+
 static int spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   ggi_spec *s = &k->spec;
@@ -206,6 +227,9 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
       break;
     case GG_PATTERN_TEAM:
       if (spec_team(m, k, d) != 0) return -1;
+      break;
+    case GG_PATTERN_GEMM:
+      spec_gemm(m, k);
       break;
     default:
       if (spec_reduce(m, k, d) != 0) return -1;

@@ -6,7 +6,8 @@
 const char *const ggi_dtype_names[] = {GG_DTYPE_LIST(NAME_) NULL};
 #undef NAME_
 
-const char *const ggi_pattern_names[] = {"for", "reduce", "scan", "team", "tile_reduce", NULL};
+const char *const ggi_pattern_names[] = {"for", "reduce", "scan", "team", "tile_reduce", "gemm",
+                                         NULL};
 const char *const ggi_layout_names[] = {"right", "left", "stride", NULL};
 #define NAME_(e, name) name,
 const char *const ggi_space_names[] = {GG_SPACE_LIST(NAME_) NULL};
@@ -104,7 +105,8 @@ void ggi_put_features(ggi_buf *b, unsigned feat)
 {
   static const char *names[] = {"GG_FEAT_COOPERATIVE", "GG_FEAT_FLOAT_ATOMIC",
                                 "GG_FEAT_DOUBLE_ATOMIC", "GG_FEAT_CAS_EMULATION", "GG_FEAT_HALF",
-                                "GG_FEAT_MAPPED", "GG_FEAT_MANAGED", "GG_FEAT_PDL"};
+                                "GG_FEAT_MAPPED", "GG_FEAT_MANAGED", "GG_FEAT_PDL",
+                                "GG_FEAT_MATHDX"};
   int any = 0;
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
     if (feat & (1u << i)) {

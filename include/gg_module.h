@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GG_MODULE_ABI 3
+#define GG_MODULE_ABI 4
 
 /* The element types, defined once for the generator and the runtime:
  * X(enum, spelling in workload files, bytes, is a floating type,
@@ -71,6 +71,9 @@ typedef enum gg_access { GG_ACCESS_IN, GG_ACCESS_OUT, GG_ACCESS_INOUT, GG_ACCESS
 
 typedef enum gg_pattern {
   GG_PATTERN_FOR, GG_PATTERN_REDUCE, GG_PATTERN_SCAN, GG_PATTERN_TEAM, GG_PATTERN_TILE_REDUCE,
+  /* C = alpha op(A) op(B) + beta C per batch item, one cuBLASDx block
+   * GEMM per (virtual) block; grid: one block per item (league = batch) */
+  GG_PATTERN_GEMM,
   /* A frame: an ordered chain of stages (kernels of the module with bound
    * arguments) run inside a persistent kernel as ONE command.  Its
    * descriptor has mode GG_LAUNCH_PERSISTENT and no function of its own:
@@ -110,7 +113,11 @@ enum {
    * (griddepcontrol.wait, sm_90+) before the body touches memory: the
    * kernel may be launched with programmatic dependent launch
    * (gg_stream_set_pdl).  A hint, not a requirement: no device refuses it. */
-  GG_FEAT_PDL           = 1u << 7
+  GG_FEAT_PDL           = 1u << 7,
+  /* includes NVIDIA MathDx (cuBLASDx / cuFFTDx headers): the runtime adds
+   * their include folders and their identity to the cache key, for the
+   * modules holding such a kernel only (CUDA only) */
+  GG_FEAT_MATHDX        = 1u << 8
 };
 
 /* A range or view extent: a constant, or the run-time extent parameter

@@ -214,6 +214,12 @@ void ggr_compiler_unload(ggr_compiler *c);
 gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
                            const char *source, const char *const *options,
                            gg_compile_result *res);
+/* ggr_compile_with plus what the module's kernels' features need
+ * (GG_FEAT_MATHDX: MathDx's include folders; GG_ERR_NO_LIBRARY with the
+ * install command in the log where MathDx is missing). */
+gg_status ggr_compile_features(ggr_compiler *c, const char *arch, const char *name,
+                               const char *source, const char *const *options, unsigned features,
+                               gg_compile_result *res);
 /* The end of a failed gg_compile / gg_compile_rdc: st into res->status,
  * and the calling thread's error detail says so, followed by the log. */
 gg_status ggr_compile_failed(gg_compile_result *res, gg_status st);

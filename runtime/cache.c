@@ -73,6 +73,8 @@ ggr_key ggr_cache_key(const ggr_key_parts *p) {
   add_int(st, p->driver_version);
   add_str(st, p->gpugen_version);
   add_int(st, p->abi);
+  /* only when set, so the keys of modules without one stay as they were */
+  if (p->extra) add_str(st, p->extra);
   XXH128_hash_t h = XXH3_128bits_digest(st);
   XXH3_freeState(st);
   k.lo = h.low64;

@@ -316,8 +316,47 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
   return res->status = st;
 }
 
+/* MathDx's two include folders go after the descriptor's options, only
+ * for modules that need it (GG_FEAT_MATHDX): its headers take seconds to
+ * compile, and a module that does not include them must not fail where
+ * MathDx is missing. */
+gg_status ggr_compile_features(ggr_compiler *c, const char *arch, const char *name,
+                               const char *source, const char *const *options, unsigned features,
+                               gg_compile_result *res) {
+  if (!(features & GG_FEAT_MATHDX)) return ggr_compile_with(c, arch, name, source, options, res);
+  memset(res, 0, sizeof *res);
+  if (c->kind != GG_BACKEND_CUDA) {
+    set_log(res, "%s%s", "this module uses MathDx (cuBLASDx/cuFFTDx), which is CUDA only", "");
+    return res->status = GG_ERR_UNSUPPORTED;
+  }
+  char dir[1024], why[1400], inc[2][1100];
+  if (ggr_mathdx_dir(dir, sizeof dir, why, sizeof why)) {
+    set_log(res, "%s%s", why, "");
+    return res->status = GG_ERR_NO_LIBRARY;
+  }
+  snprintf(inc[0], sizeof inc[0], "-I%s/include", dir);
+  snprintf(inc[1], sizeof inc[1], "-I%s/external/cutlass/include", dir);
+  int nuser = 0;
+  while (options && options[nuser]) nuser++;
+  const char **opts = malloc((size_t)(nuser + 3) * sizeof *opts);
+  if (!opts) return res->status = GG_ERR_OUT_OF_MEMORY;
+  for (int i = 0; i < nuser; i++) opts[i] = options[i];
+  opts[nuser] = inc[0];
+  opts[nuser + 1] = inc[1];
+  opts[nuser + 2] = NULL;
+  gg_status st = ggr_compile_with(c, arch, name, source, opts, res);
+  free(opts);
+  return st;
+}
+
 gg_status gg_compile(gg_backend backend, const char *arch, const char *name,
                      const char *source, const char *const *options, gg_compile_result *res) {
+  return gg_compile_features(backend, arch, name, source, options, 0, res);
+}
+
+gg_status gg_compile_features(gg_backend backend, const char *arch, const char *name,
+                              const char *source, const char *const *options, unsigned features,
+                              gg_compile_result *res) {
   if (!res) return GGR_NULL_ARG();
   memset(res, 0, sizeof *res);
   if (!arch || !source) {
@@ -332,7 +371,7 @@ gg_status gg_compile(gg_backend backend, const char *arch, const char *name,
     set_log(res, "%s%s", err, "");
     return ggr_compile_failed(res, st);
   }
-  st = ggr_compile_with(c, arch, name, source, options, res);
+  st = ggr_compile_features(c, arch, name, source, options, features, res);
   ggr_compiler_unload(c);
   return st ? ggr_compile_failed(res, st) : GG_OK;
 }
@@ -350,4 +389,11 @@ void gg_compile_result_free(gg_compile_result *res) {
   res->log = NULL;
   res->binary = NULL;
   res->binary_size = 0;
+}
+
+int gg_mathdx_available(char *why, size_t n) {
+  char dir[1024], buf[1400];
+  int ok = ggr_mathdx_dir(dir, sizeof dir, buf, sizeof buf) == 0;
+  if (why && n) snprintf(why, n, "%s", ok ? "" : buf);
+  return ok;
 }

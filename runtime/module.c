@@ -46,9 +46,18 @@ static gg_status open_compiler(gg_context *ctx) {
   return st ? ggr_set_error(st, "%s", err) : GG_OK;
 }
 
-static ggr_key module_key(gg_context *ctx, const gg_module_desc *d, const char *compiler) {
+/* What the module's kernels need from the compile (GG_FEAT_MATHDX). */
+static unsigned module_features(const gg_module_desc *d) {
+  unsigned f = 0;
+  for (int i = 0; i < d->nkernels; i++) f |= d->kernels[i].features;
+  return f;
+}
+
+static ggr_key module_key(gg_context *ctx, const gg_module_desc *d, const char *compiler,
+                          const char *extra) {
   int cuda = ctx->be->kind == GG_BACKEND_CUDA;
   ggr_key_parts p = {
+    .extra = extra,
     .source = cuda ? d->cuda_source : d->hip_source,
     .options = cuda ? d->cuda_options : d->hip_options,
     .arch = ctx->arch,
@@ -84,9 +93,9 @@ static gg_status compile_module(gg_context *ctx, const gg_module_desc *d, void *
   pick_target(ctx, target, sizeof target);
   gg_compile_result res;
   double t0 = ggr_now_ms();
-  st = ggr_compile_with(ctx->rtc, target, d->lua_file ? d->lua_file : d->name,
-                        cuda ? d->cuda_source : d->hip_source,
-                        cuda ? d->cuda_options : d->hip_options, &res);
+  st = ggr_compile_features(ctx->rtc, target, d->lua_file ? d->lua_file : d->name,
+                            cuda ? d->cuda_source : d->hip_source,
+                            cuda ? d->cuda_options : d->hip_options, module_features(d), &res);
   *ms = ggr_now_ms() - t0;
   if (st) {
     ggr_set_error(st, "%s: %s for %s failed:", d->name ? d->name : "module",
@@ -117,7 +126,20 @@ static gg_status key_for(gg_context *ctx, const gg_module_desc *d, ggr_key *key)
     snprintf(ident, sizeof ident, "%s %d.%d %s", ctx->rtc->name, ctx->rtc->version_major,
              ctx->rtc->version_minor, ctx->rtc->lib_path);
   }
-  *key = module_key(ctx, d, ident);
+  /* a MathDx module: the headers it includes are part of what it is.  A
+     missing MathDx is said here, before any cache lookup, with the
+     command that installs it */
+  char mathdx[8192] = "";
+  if (module_features(d) & GG_FEAT_MATHDX) {
+    char dir[1024], why[1400];
+    if (ctx->be->kind != GG_BACKEND_CUDA)
+      return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s uses MathDx (cuBLASDx/cuFFTDx), which "
+                           "is CUDA only", d->name ? d->name : "?");
+    if (ggr_mathdx_dir(dir, sizeof dir, why, sizeof why))
+      return ggr_set_error(GG_ERR_NO_LIBRARY, "module %s: %s", d->name ? d->name : "?", why);
+    ggr_mathdx_identity(dir, mathdx, sizeof mathdx);
+  }
+  *key = module_key(ctx, d, ident, mathdx[0] ? mathdx : NULL);
   return GG_OK;
 }
 

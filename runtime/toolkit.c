@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "toolkit.h"
 
@@ -131,4 +132,70 @@ void *ggr_hip_dlopen(const char **path_out, char *err, size_t errlen) {
     ggr_preload_beside(dir, "libhiprtc-builtins.so.[0-9]*");
   }
   return lib;
+}
+
+/* ---- MathDx (cuBLASDx, cuFFTDx: device headers) ----
+ * $GG_MATHDX_DIR when set (and then only it), else the folder configured
+ * at build time (GG_MATHDX_DIR_DEFAULT, CMake's GG_MATHDX_DIR).  Only
+ * modules whose kernels carry GG_FEAT_MATHDX ask for it. */
+#ifndef GG_MATHDX_DIR_DEFAULT
+#define GG_MATHDX_DIR_DEFAULT ""
+#endif
+
+#define MATHDX_INSTALL "install it with scripts/fetch-mathdx.py .deps/mathdx (or scripts/deps.sh) " \
+                       "and rebuild, or set GG_MATHDX_DIR to the folder holding include/cublasdx.hpp"
+
+int ggr_mathdx_dir(char *dir, size_t n, char *why, size_t whylen) {
+  const char *env = getenv("GG_MATHDX_DIR");
+  int from_env = env && *env;
+  const char *d = from_env ? env : GG_MATHDX_DIR_DEFAULT;
+  char probe[1200];
+  struct stat sb;
+  snprintf(probe, sizeof probe, "%s/include/cublasdx.hpp", d);
+  if (*d && strlen(d) < n && stat(probe, &sb) == 0 && S_ISREG(sb.st_mode)) {
+    snprintf(dir, n, "%s", d);
+    return 0;
+  }
+  if (!*d)
+    snprintf(why, whylen, "MathDx (cuBLASDx/cuFFTDx headers) is not installed: this libgg was "
+             "built without a MathDx folder and GG_MATHDX_DIR is not set; " MATHDX_INSTALL);
+  else
+    snprintf(why, whylen, "MathDx (cuBLASDx/cuFFTDx headers) is not installed: %s (%s) holds no "
+             "include/cublasdx.hpp; " MATHDX_INSTALL, d,
+             from_env ? "GG_MATHDX_DIR" : "the folder configured at build time");
+  return -1;
+}
+
+/* What identifies a MathDx install in the kernel cache key, cheaply: the
+ * contents of its version headers (they name the release) plus the size
+ * and mtime of the top headers and of those version headers.  Hashing
+ * every header (~2000 files, 30 MB with CUTLASS) would cost more than a
+ * cache hit saves; a release changes the version headers, and any
+ * unpacking over the folder (another wheel, a hand edit of the top
+ * headers) changes their mtimes. */
+void ggr_mathdx_identity(const char *dir, char *buf, size_t n) {
+  static const char *const files[] = {
+    "include/cublasdx/cublasdx_version.hpp", "include/cufftdx/cufftdx_version.hpp",
+    "include/commondx/commondx_version.hpp", "include/cublasdx.hpp", "include/cufftdx.hpp",
+    "include/cublasdx/cublasdx.hpp", "include/cufftdx/cufftdx.hpp"};
+  size_t used = (size_t)snprintf(buf, n, "MathDx %s", dir);
+  for (size_t i = 0; i < sizeof files / sizeof *files && used < n; i++) {
+    char path[1200];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    if (stat(path, &sb) != 0) {
+      used += (size_t)snprintf(buf + used, n - used, "|%s -", files[i]);
+      continue;
+    }
+    used += (size_t)snprintf(buf + used, n - used, "|%s %lld %lld.%09ld", files[i],
+                             (long long)sb.st_size, (long long)sb.st_mtim.tv_sec,
+                             sb.st_mtim.tv_nsec);
+    /* the version headers are small (~1 KiB): their text goes in whole */
+    FILE *f = i < 3 ? fopen(path, "r") : NULL;
+    if (!f) continue;
+    if (used < n) used += fread(buf + used, 1, n - used - 1 > 4096 ? 4096 : n - used - 1, f);
+    fclose(f);
+    if (used < n) buf[used] = 0;
+  }
+  if (n) buf[n - 1] = 0;
 }

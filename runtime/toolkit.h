@@ -38,4 +38,11 @@ int ggr_preload_beside(const char *dir, const char *pattern);
  * preload the libraries it opens by bare name from its folder. */
 void *ggr_hip_dlopen(const char **path_out, char *err, size_t errlen);
 
+/* MathDx's folder (the one holding include/cublasdx.hpp): $GG_MATHDX_DIR,
+ * else the build-time folder.  0 with it in dir; -1 with why (which names
+ * the command that installs it) when it is missing. */
+int ggr_mathdx_dir(char *dir, size_t n, char *why, size_t whylen);
+/* The install's identity for the cache key (toolkit.c says what it holds). */
+void ggr_mathdx_identity(const char *dir, char *buf, size_t n);
+
 #endif

@@ -34,8 +34,8 @@ static void test_keys(void) {
   ggr_key k0 = ggr_cache_key(&base);
   ggr_key again = ggr_cache_key(&base);
   CHECK(k0.lo == again.lo && k0.hi == again.hi);
-  ggr_key_parts v[8];
-  for (int i = 0; i < 8; i++) v[i] = base;
+  ggr_key_parts v[9];
+  for (int i = 0; i < 9; i++) v[i] = base;
   v[0].source = "src ";
   v[1].options = opts2;
   v[2].arch = "sm_80";
@@ -44,7 +44,8 @@ static void test_keys(void) {
   v[5].gpugen_version = "0.1.1";
   v[6].abi = 2;
   v[7].options = opts3;
-  for (int i = 0; i < 8; i++) {
+  v[8].extra = "MathDx /x|include/cublasdx.hpp 10 1.0"; /* a MathDx module's headers */
+  for (int i = 0; i < 9; i++) {
     ggr_key k = ggr_cache_key(&v[i]);
     CHECK(k.lo != k0.lo || k.hi != k0.hi);
   }

@@ -1,0 +1,214 @@
+/*
+ * mathdx_bench.c - one small GEMM (C = A B, 64^3 and 128^3, f32 and f16
+ * inputs with f32 accumulation; bench/mathdx_bench.lua through gpugen at
+ * build time) per iteration, side by side in one process:
+ *   cuBLAS launch + sync   cublasGemmEx on a stream, cudaStreamSynchronize
+ *   cuBLAS graph           the same call captured once, cudaGraphLaunch + sync
+ *   gpugen launch + sync   the gemm kernel (cuBLASDx) by gg_launch + gg_stream_sync
+ *   gpugen frame           the gemm as a command of a one-block persistent
+ *                          kernel: gg_session_start_packed + gg_session_wait
+ * Prints mean, p50, p99, p99.9, max (us) and, per row, the best cuBLAS
+ * p50 (launch or graph) divided by the row's p50 (> 1: faster than cuBLAS).
+ * Built only where CMake finds cuBLAS (bench/mathdx.cmake).
+ * Usage: mathdx_bench [iterations per row, default 5000]
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include "gg.h"
+#include "gg_session.h"
+#include "mathdx_bench.h"
+#include "stats.h"
+
+#define WAIT_NS 2000000000ll
+
+static int iters = 5000;
+
+#define CHECKG(call)                                                                       \
+  do {                                                                                     \
+    gg_status st_ = (call);                                                                \
+    if (st_) {                                                                             \
+      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
+              gg_error_detail());                                                          \
+      exit(1);                                                                             \
+    }                                                                                      \
+  } while (0)
+#define CHECKC(call)                                                                       \
+  do {                                                                                     \
+    int st_ = (int)(call);                                                                 \
+    if (st_) {                                                                             \
+      fprintf(stderr, "%s:%d: %s failed (%d)\n", __FILE__, __LINE__, #call, st_);          \
+      exit(1);                                                                             \
+    }                                                                                      \
+  } while (0)
+
+typedef struct shape {
+  const char *kernel;
+  int n, half;
+} shape;
+static const shape shapes[] = {{"s64", 64, 0}, {"s128", 128, 0}, {"h64", 64, 1}, {"h128", 128, 1}};
+
+static double p50_row(const char *label, bench_stats *st, double peer)
+{
+  bench_summary r;
+  bench_stats_summarize(st, &r);
+  printf("%-36s %9.2f %9.2f %9.2f %9.2f %9.2f", label, r.mean, r.p50, r.p99, r.p999, r.max);
+  if (peer > 0) printf("   %5.2fx", peer / r.p50);
+  printf("\n");
+  fflush(stdout);
+  return r.p50;
+}
+
+/* cuBLAS: the same product on its own buffers (column-major C^T = B^T A^T
+ * is the row-major C = A B; the timing does not depend on it). */
+static void cublas_rows(const shape *sh, cublasHandle_t h, cudaStream_t stream, bench_stats *st,
+                        double *best)
+{
+  int n = sh->n;
+  size_t in_bytes = (size_t)n * n * (sh->half ? 2 : 4);
+  void *a, *b, *c;
+  CHECKC(cudaMalloc(&a, in_bytes));
+  CHECKC(cudaMalloc(&b, in_bytes));
+  CHECKC(cudaMalloc(&c, (size_t)n * n * 4));
+  CHECKC(cudaMemset(a, 0, in_bytes));
+  CHECKC(cudaMemset(b, 0, in_bytes));
+  const float one = 1, zero = 0;
+  cudaDataType tin = sh->half ? CUDA_R_16F : CUDA_R_32F;
+#define GEMM() cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, tin, n, a, tin, n, \
+                            &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT)
+  CHECKC(cublasSetStream(h, stream));
+  for (int i = 0; i < 100; i++) CHECKC(GEMM());
+  CHECKC(cudaStreamSynchronize(stream));
+  char label[96];
+  bench_stats_reset(st);
+  for (int i = 0; i < iters; i++) {
+    double t0 = bench_now_us();
+    CHECKC(GEMM());
+    CHECKC(cudaStreamSynchronize(stream));
+    bench_stats_add(st, bench_now_us() - t0);
+  }
+  snprintf(label, sizeof label, "%s cuBLAS launch + sync", sh->kernel);
+  double launch = p50_row(label, st, 0);
+
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CHECKC(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  CHECKC(GEMM());
+  CHECKC(cudaStreamEndCapture(stream, &graph));
+  CHECKC(cudaGraphInstantiate(&exec, graph, 0));
+  for (int i = 0; i < 100; i++) CHECKC(cudaGraphLaunch(exec, stream));
+  CHECKC(cudaStreamSynchronize(stream));
+  bench_stats_reset(st);
+  for (int i = 0; i < iters; i++) {
+    double t0 = bench_now_us();
+    CHECKC(cudaGraphLaunch(exec, stream));
+    CHECKC(cudaStreamSynchronize(stream));
+    bench_stats_add(st, bench_now_us() - t0);
+  }
+  snprintf(label, sizeof label, "%s cuBLAS graph", sh->kernel);
+  double graphed = p50_row(label, st, 0);
+#undef GEMM
+  *best = launch < graphed ? launch : graphed;
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+}
+
+static void gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_stream *stream,
+                        bench_stats *st, double best)
+{
+  int n = sh->n;
+  gg_array *a, *b, *c;
+  CHECKG(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * (sh->half ? 2 : 4), &a));
+  CHECKG(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * (sh->half ? 2 : 4), &b));
+  CHECKG(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * 4, &c));
+  CHECKG(gg_fill_zero(a, NULL));
+  CHECKG(gg_fill_zero(b, NULL));
+  gg_arg args[4] = {gg_arg_array(a), gg_arg_array(b), gg_arg_array(c), gg_arg_i64(1)};
+  gg_kernel *k;
+  CHECKG(gg_kernel_get(mod, sh->kernel, &k));
+  char label[96];
+  for (int i = 0; i < 100; i++) CHECKG(gg_launch(k, stream, args, 4));
+  CHECKG(gg_stream_sync(stream));
+  bench_stats_reset(st);
+  for (int i = 0; i < iters; i++) {
+    double t0 = bench_now_us();
+    CHECKG(gg_launch(k, stream, args, 4));
+    CHECKG(gg_stream_sync(stream));
+    bench_stats_add(st, bench_now_us() - t0);
+  }
+  snprintf(label, sizeof label, "%s gpugen launch + sync", sh->kernel);
+  p50_row(label, st, best);
+
+  unsigned char packed[256];
+  CHECKG(gg_pack_args(gg_kernel_describe(k), args, 4, packed, sizeof packed));
+  gg_session *s;
+  CHECKG(gg_session_open(mod, "p", NULL, &s));
+  int cmd;
+  CHECKG(gg_session_command(s, sh->kernel, &cmd));
+  size_t size = gg_kernel_describe(k)->args_size;
+  for (int i = 0; i < 100; i++) CHECKG(gg_session_run(s, cmd, args, 4, WAIT_NS));
+  bench_stats_reset(st);
+  for (int i = 0; i < iters; i++) {
+    double t0 = bench_now_us();
+    CHECKG(gg_session_start_packed(s, cmd, packed, size, NULL));
+    CHECKG(gg_session_wait(s, WAIT_NS));
+    bench_stats_add(st, bench_now_us() - t0);
+  }
+  snprintf(label, sizeof label, "%s gpugen frame (1 block)", sh->kernel);
+  p50_row(label, st, best);
+  CHECKG(gg_session_terminate(s));
+  gg_session_free(s);
+  gg_array_free(a);
+  gg_array_free(b);
+  gg_array_free(c);
+}
+
+int main(int argc, char **argv)
+{
+  if (argc > 1) iters = atoi(argv[1]);
+  if (iters < 100) iters = 100;
+  gg_context *ctx;
+  if (gg_context_open(&ctx, NULL)) {
+    fprintf(stderr, "no GPU: %s\n", gg_error_detail());
+    return 77;
+  }
+  char why[1600];
+  if (!gg_mathdx_available(why, sizeof why)) {
+    fprintf(stderr, "%s\n", why);
+    return 77;
+  }
+  gg_module *mod;
+  CHECKG(gg_module_load(ctx, &gg_module_mathdx_bench, &mod));
+  gg_stream *gstream;
+  CHECKG(gg_stream_open(ctx, &gstream));
+  cudaStream_t stream;
+  CHECKC(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cublasHandle_t h;
+  CHECKC(cublasCreate(&h));
+  bench_stats st;
+  bench_stats_init(&st, (size_t)iters);
+  printf("mathdx_bench on %s: %d iterations per row; us per GEMM (C = A B, batch 1)\n",
+         gg_context_device_name(ctx), iters);
+  printf("%-36s %9s %9s %9s %9s %9s   %s\n", "row", "mean", "p50", "p99", "p99.9", "max",
+         "best cuBLAS p50 / p50");
+  for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+    double best = 0;
+    cublas_rows(&shapes[i], h, stream, &st, &best);
+    gpugen_rows(&shapes[i], ctx, mod, gstream, &st, best);
+  }
+  bench_stats_free(&st);
+  cublasDestroy(h);
+  cudaStreamDestroy(stream);
+  gg_stream_free(gstream);
+  gg_module_free(mod);
+  gg_context_free(ctx);
+  return 0;
+}

@@ -1,0 +1,261 @@
+/*
+ * test_gemm_gpu - pattern "gemm" (cuBLASDx block GEMM, tests/mathdx/
+ * gemm_gpu.lua) on the GPU against a CPU reference in double:
+ *   - classic launches of every kernel (f32 40^3 and 48x24x72 with A
+ *     transposed, f64 64^3 with B transposed, f16 and bf16 inputs with f32
+ *     accumulation) at batch 3, 1 and 37, one block per item, and on a
+ *     grid of 2 blocks (each strides over the batch); and one 12x20x28
+ *     matrix (rank-2 views) with both transposed;
+ *   - the gemm as a persistent command (one_block, many_blocks) and as the
+ *     first stage of a frame (gemm, then a scale of C that depends on it)
+ *     for thousands of frames, each with new inputs, alpha, beta and s.
+ * The tolerance is relative to the sum of the magnitudes of the terms:
+ * 1e-5 in f32 (inputs are exact in f16/bf16, so tensor cores add no
+ * error of their own beyond f32 accumulation), 1e-12 in f64.
+ * Label gpu; exit 77 without a GPU or without MathDx (with the message
+ * that says how to install it).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm_gpu.h"
+#include "gg.h"
+#include "gg_session.h"
+
+#define WAIT_NS 5000000000ll
+#define MAXB 64 /* batch items */
+
+static gg_context *ctx;
+static gg_module *mod;
+static int failures;
+
+#define CHECK_OK(call)                                                                   \
+  do {                                                                                   \
+    gg_status st_ = (call);                                                              \
+    if (st_) {                                                                           \
+      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
+              gg_error_detail());                                                        \
+      exit(1);                                                                           \
+    }                                                                                    \
+  } while (0)
+
+/* One problem: sizes, transposes, element types, the host copy of the
+ * inputs as doubles, and the device (mapped) arrays. */
+typedef struct problem {
+  const char *kernel;
+  int m, n, k, ta, tb;
+  gg_dtype tin, tc;
+  int runtime_scale;   /* alpha, beta are arguments (else alpha0, beta0) */
+  int one;             /* rank-2 views: one matrix, no batch extent */
+  double alpha0, beta0;
+} problem;
+
+static const problem problems[] = {
+  {"g40", 40, 40, 40, 0, 0, GG_F32, GG_F32, 1, 0, 0, 0},
+  {"g48t", 48, 24, 72, 1, 0, GG_F32, GG_F32, 0, 1.5, 0, 0},
+  {"d64", 64, 64, 64, 0, 1, GG_F64, GG_F64, 0, 2, -1, 0},
+  {"h48", 48, 24, 72, 1, 1, GG_F16, GG_F32, 0, 1, 0, 0},
+  {"b64", 64, 64, 64, 0, 0, GG_BF16, GG_F32, 0, 0.5, 0.25, 0},
+  {"one", 12, 20, 28, 1, 1, GG_F32, GG_F32, 0, -1, 3, 1},
+};
+
+static gg_array *arr_a, *arr_b, *arr_c;
+static double ha[MAXB * 64 * 72], hb[MAXB * 64 * 72], hc[MAXB * 64 * 64], want[MAXB * 64 * 64],
+    mag[MAXB * 64 * 64];
+
+static uint32_t rng = 12345;
+/* quarters in [-1, 1]: exact in f16, bf16, f32 and f64 */
+static double small_value(void)
+{
+  rng = rng * 1664525u + 1013904223u;
+  return (double)((int)(rng >> 24) % 9 - 4) / 4.0;
+}
+
+static uint16_t to_bf16(float f)
+{
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return (uint16_t)(u >> 16); /* exact for the values above */
+}
+
+static uint16_t to_f16(float f)
+{
+  if (f == 0) return 0;
+  uint16_t sign = f < 0 ? 0x8000 : 0;
+  int e;
+  double m = frexp(fabs(f), &e); /* f = m 2^e, m in [0.5, 1) */
+  return sign | (uint16_t)((e - 1 + 15) << 10) | (uint16_t)((m * 2 - 1) * 1024);
+}
+
+static void store(gg_array *arr, gg_dtype t, const double *v, size_t n)
+{
+  void *p = gg_array_host(arr);
+  for (size_t i = 0; i < n; i++) {
+    if (t == GG_F64) ((double *)p)[i] = v[i];
+    else if (t == GG_F32) ((float *)p)[i] = (float)v[i];
+    else if (t == GG_F16) ((uint16_t *)p)[i] = to_f16((float)v[i]);
+    else ((uint16_t *)p)[i] = to_bf16((float)v[i]);
+  }
+}
+
+static double load_c(gg_dtype t, size_t i)
+{
+  void *p = gg_array_host(arr_c);
+  return t == GG_F64 ? ((double *)p)[i] : ((float *)p)[i];
+}
+
+/* New inputs for nb items; C gets NaN where it must not be read (beta 0). */
+static void fill(const problem *pr, int nb, double beta)
+{
+  size_t na = (size_t)nb * pr->m * pr->k, nbb = (size_t)nb * pr->k * pr->n,
+         nc = (size_t)nb * pr->m * pr->n;
+  for (size_t i = 0; i < na; i++) ha[i] = small_value();
+  for (size_t i = 0; i < nbb; i++) hb[i] = small_value();
+  for (size_t i = 0; i < nc; i++) hc[i] = beta == 0 ? NAN : small_value();
+  store(arr_a, pr->tin, ha, na);
+  store(arr_b, pr->tin, hb, nbb);
+  store(arr_c, pr->tc, hc, nc);
+}
+
+/* want = s (alpha op(A) op(B) + beta C), and the magnitude of its terms. */
+static void reference(const problem *pr, int nb, double alpha, double beta, double s)
+{
+  const int M = pr->m, N = pr->n, K = pr->k;
+  for (int b = 0; b < nb; b++) {
+    const double *a = ha + (size_t)b * M * K, *bb = hb + (size_t)b * K * N;
+    for (int i = 0; i < M; i++)
+      for (int j = 0; j < N; j++) {
+        double acc = 0, m = 0;
+        for (int p = 0; p < K; p++) {
+          double x = pr->ta ? a[p * M + i] : a[i * K + p];
+          double y = pr->tb ? bb[j * K + p] : bb[p * N + j];
+          acc += x * y;
+          m += fabs(x * y);
+        }
+        size_t c = (size_t)b * M * N + (size_t)i * N + j;
+        double cin = beta == 0 ? 0 : hc[c];
+        want[c] = s * (alpha * acc + beta * cin);
+        mag[c] = fabs(s) * (fabs(alpha) * m + fabs(beta * cin));
+      }
+  }
+}
+
+static void verify(const problem *pr, int nb, const char *where)
+{
+  double tol = pr->tc == GG_F64 ? 1e-12 : 1e-5;
+  size_t nc = (size_t)nb * pr->m * pr->n;
+  int bad = 0;
+  for (size_t i = 0; i < nc && bad < 3; i++) {
+    double got = load_c(pr->tc, i);
+    if (!(fabs(got - want[i]) <= tol * mag[i] + 1e-30)) {
+      fprintf(stderr, "%s: %s batch %d: C[%zu] (item %zu, %zu, %zu) = %.17g, want %.17g\n", where,
+              pr->kernel, nb, i, i / (pr->m * pr->n), i / pr->n % pr->m, i % pr->n, got, want[i]);
+      bad++;
+    }
+  }
+  if (bad) failures++;
+}
+
+static int args_of(const problem *pr, int nb, double alpha, double beta, gg_arg *a)
+{
+  int n = 0;
+  a[n++] = gg_arg_array(arr_a);
+  a[n++] = gg_arg_array(arr_b);
+  a[n++] = gg_arg_array(arr_c);
+  if (pr->runtime_scale) {
+    a[n++] = gg_arg_f32((float)alpha);
+    a[n++] = gg_arg_f32((float)beta);
+  }
+  if (!pr->one) a[n++] = gg_arg_i64(nb);
+  return n;
+}
+
+/* Classic launches: one block per item, then a 2-block grid. */
+static void classic(const problem *pr)
+{
+  static const int batches[] = {3, 1, 37};
+  gg_kernel *k;
+  CHECK_OK(gg_kernel_get(mod, pr->kernel, &k));
+  for (int t = 0; t < 4; t++) {
+    int nb = pr->one ? 1 : batches[t % 3];
+    double alpha = pr->runtime_scale ? 0.75 + t : pr->alpha0;
+    double beta = pr->runtime_scale ? (t == 1 ? 0 : -0.5 * t) : pr->beta0;
+    fill(pr, nb, beta);
+    reference(pr, nb, alpha, beta, 1);
+    gg_arg a[8];
+    int na = args_of(pr, nb, alpha, beta, a);
+    if (t == 3) CHECK_OK(gg_launch_grid(k, NULL, 2, a, na));
+    else CHECK_OK(gg_launch(k, NULL, a, na));
+    CHECK_OK(gg_device_sync(ctx));
+    verify(pr, nb, t == 3 ? "classic, 2 blocks" : "classic");
+  }
+}
+
+/* Frames with new inputs each time: the g40 command alone (s = 1), or the
+ * frame fr (gemm, then C *= s). */
+static void frames(const char *persistent, const char *command, int nframes)
+{
+  const problem *pr = &problems[0];
+  gg_session *s;
+  CHECK_OK(gg_session_open(mod, persistent, NULL, &s));
+  int cmd;
+  CHECK_OK(gg_session_command(s, command, &cmd));
+  int is_frame = strcmp(command, "fr") == 0;
+  char where[128];
+  snprintf(where, sizeof where, "%s, command %s, %d blocks", persistent, command,
+           gg_session_blocks(s));
+  for (int f = 0; f < nframes && failures < 5; f++) {
+    int nb = 1 + f % 5;
+    double alpha = 0.25 * (f % 7) - 0.5, beta = f % 3 == 0 ? 0 : 0.125 * (f % 11) - 0.5;
+    double scale = is_frame ? 0.5 + 0.25 * (f % 4) : 1;
+    fill(pr, nb, beta);
+    reference(pr, nb, alpha, beta, scale);
+    gg_arg a[8];
+    int na = args_of(pr, nb, alpha, beta, a);
+    if (is_frame) { /* frame params: A B C alpha beta s, then the extent nb */
+      a[na - 1] = gg_arg_f32((float)scale);
+      a[na++] = gg_arg_i64(nb);
+    }
+    CHECK_OK(gg_session_run(s, cmd, a, na, WAIT_NS));
+    verify(pr, nb, where);
+  }
+  CHECK_OK(gg_session_terminate(s));
+  gg_session_free(s);
+}
+
+int main(void)
+{
+  if (gg_context_open(&ctx, NULL)) {
+    printf("skip: no GPU: %s\n", gg_error_detail());
+    return 77;
+  }
+  char why[1600];
+  if (!gg_mathdx_available(why, sizeof why)) {
+    printf("skip: %s\n", why);
+    gg_context_free(ctx);
+    return 77;
+  }
+  CHECK_OK(gg_module_load(ctx, &gg_module_gemm_gpu, &mod));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof ha, &arr_a));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hb, &arr_b));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hc, &arr_c));
+  for (size_t i = 0; i < sizeof problems / sizeof *problems; i++) classic(&problems[i]);
+  frames("p_one", "g40", 500);
+  frames("p_many", "g40", 2000);
+  frames("p_one", "fr", 500);
+  frames("p_many", "fr", 10000);
+  gg_array_free(arr_a);
+  gg_array_free(arr_b);
+  gg_array_free(arr_c);
+  gg_module_free(mod);
+  gg_context_free(ctx);
+  if (failures) {
+    fprintf(stderr, "test_gemm_gpu: %d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("test_gemm_gpu: ok\n");
+  return 0;
+}
