@@ -30,7 +30,7 @@ static void entry_path(ggr_cache *c, ggr_key k, char *buf, size_t n) {
 
 static void test_keys(void) {
   const char *opts[] = {"-O3", NULL}, *opts2[] = {"-O2", NULL}, *opts3[] = {"-O3", "-G", NULL};
-  ggr_key_parts base = {"src", opts, "sm_90", "NVRTC 13.0", 13000, "0.1.0", 1};
+  ggr_key_parts base = {"src", opts, "sm_90", "NVRTC 13.0", 13000, "0.1.0", 1, NULL};
   ggr_key k0 = ggr_cache_key(&base);
   ggr_key again = ggr_cache_key(&base);
   CHECK(k0.lo == again.lo && k0.hi == again.hi);

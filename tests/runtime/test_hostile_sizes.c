@@ -288,7 +288,7 @@ static void test_arrays_and_copies(void) {
   CHECK(gg_copy_from_host(a, 0, top, 16, NULL) == GG_ERR_INVALID);
   CHECK(strstr(gg_error_detail(), "wraps"));
   /* a stream of another context */
-  gg_stream s = {other, NULL};
+  gg_stream s = {other, NULL, 0};
   CHECK(gg_copy(a, 0, b, 0, 8, &s) == GG_ERR_INVALID);
   CHECK(gg_copy_from_host(a, 0, host, 8, &s) == GG_ERR_INVALID);
   CHECK(gg_copy_to_host(host, a, 0, 8, &s) == GG_ERR_INVALID);
