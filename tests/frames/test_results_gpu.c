@@ -79,6 +79,7 @@ static void fill(set *s, long f)
   double d = 0;
   float e32 = 0;
   int32_t i32 = 0;
+  s->want = 0; /* 4-byte results: the high half stays zero */
   switch (s->kind) {
   case K_R32: case K_R32M: e32 = (float)sx; memcpy(&s->want, &e32, 4); break;
   case K_R64:

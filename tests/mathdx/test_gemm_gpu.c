@@ -49,8 +49,8 @@ typedef struct problem {
   int m, n, k, ta, tb;
   gg_dtype tin, tc;
   int runtime_scale;   /* alpha, beta are arguments (else alpha0, beta0) */
-  int one;             /* rank-2 views: one matrix, no batch extent */
   double alpha0, beta0;
+  int one;             /* rank-2 views: one matrix, no batch extent */
 } problem;
 
 static const problem problems[] = {
