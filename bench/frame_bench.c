@@ -28,6 +28,7 @@
 #include "gg.h"
 #include "gg_session.h"
 #include "stats.h"
+#include "../tests/gg_check.h" /* CHECK_OK: the tests' assertion on a libgg call */
 
 #define WAIT_NS 2000000000ll
 #define NKIND 2
@@ -38,15 +39,6 @@
 static gg_context *ctx;
 static int iters = 3000;
 
-#define CHECKG(call)                                                                       \
-  do {                                                                                     \
-    gg_status st_ = (call);                                                                \
-    if (st_) {                                                                             \
-      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
-              gg_error_detail());                                                          \
-      exit(1);                                                                             \
-    }                                                                                      \
-  } while (0)
 
 static const char *const kind_kernel[NKIND] = {"step", "smooth"};
 static const char kind_frame[NKIND] = {'s', 'm'};
@@ -91,7 +83,7 @@ static void time_launches(gg_kernel *kern, int kind, int s, gg_stream *stream, c
   for (int i = 0; i < iters + iters / 10; i++) {
     double t0 = bench_now_us();
     for (int k = 0; k < s; k++) gg_launch(kern, stream, stage_args(kind, k, xy, yx), 3);
-    CHECKG(gg_stream_sync(stream));
+    CHECK_OK(gg_stream_sync(stream));
     if (i >= iters / 10) bench_stats_add(st, bench_now_us() - t0);
   }
 }
@@ -100,14 +92,14 @@ static void time_graph(gg_kernel *kern, int kind, int s, gg_stream *capture, gg_
                        const gg_arg *xy, const gg_arg *yx, bench_stats *st)
 {
   gg_graph *g;
-  CHECKG(gg_graph_capture_begin(capture, &g));
-  for (int k = 0; k < s; k++) CHECKG(gg_launch(kern, capture, stage_args(kind, k, xy, yx), 3));
-  CHECKG(gg_graph_capture_end(g));
+  CHECK_OK(gg_graph_capture_begin(capture, &g));
+  for (int k = 0; k < s; k++) CHECK_OK(gg_launch(kern, capture, stage_args(kind, k, xy, yx), 3));
+  CHECK_OK(gg_graph_capture_end(g));
   bench_stats_reset(st);
   for (int i = 0; i < iters + iters / 10; i++) {
     double t0 = bench_now_us();
     gg_graph_launch(g, stream);
-    CHECKG(gg_stream_sync(stream));
+    CHECK_OK(gg_stream_sync(stream));
     if (i >= iters / 10) bench_stats_add(st, bench_now_us() - t0);
   }
   gg_graph_free(g);
@@ -121,10 +113,10 @@ static void time_frames(gg_module *mod, int kind, int z, int si, const gg_arg *x
   char fname[8];
   snprintf(fname, sizeof fname, "%c%d", kind_frame[kind], s);
   gg_kernel *fk;
-  CHECKG(gg_kernel_get(mod, fname, &fk));
+  CHECK_OK(gg_kernel_get(mod, fname, &fk));
   const gg_kernel_desc *kd = gg_kernel_describe(fk);
   unsigned char packed[128];
-  CHECKG(gg_pack_args(kd, xy, 3, packed, sizeof packed));
+  CHECK_OK(gg_pack_args(kd, xy, 3, packed, sizeof packed));
   for (int l = 0; l < NLAYOUT; l++) {
     if (l == 3 && z == 1) continue; /* 1M on one block: not a fit */
     gg_session_options opt = {0};
@@ -137,7 +129,7 @@ static void time_frames(gg_module *mod, int kind, int z, int si, const gg_arg *x
       continue;
     }
     int cmd;
-    CHECKG(gg_session_command(se, fname, &cmd));
+    CHECK_OK(gg_session_command(se, fname, &cmd));
     bench_stats_reset(st);
     for (int i = 0; i < iters + iters / 10; i++) {
       double t0 = bench_now_us();
@@ -153,7 +145,7 @@ static void time_frames(gg_module *mod, int kind, int z, int si, const gg_arg *x
     if (l < 3) snprintf(what, sizeof what, "gpugen frame, %d blocks x 256", gg_session_blocks(se));
     else snprintf(what, sizeof what, "gpugen frame, one block x 1024");
     row(what, s, st, graph_p50[kind][z][si], pdl_p50[kind][z][si]);
-    CHECKG(gg_session_terminate(se));
+    CHECK_OK(gg_session_terminate(se));
     gg_session_free(se);
   }
 }
@@ -204,10 +196,10 @@ int main(int argc, char **argv)
     return 77;
   }
   gg_module *mod;
-  CHECKG(gg_module_load(ctx, &gg_module_frame_bench, &mod));
+  CHECK_OK(gg_module_load(ctx, &gg_module_frame_bench, &mod));
   gg_stream *stream, *pstream;
-  CHECKG(gg_stream_open(ctx, &stream));
-  CHECKG(gg_stream_open(ctx, &pstream));
+  CHECK_OK(gg_stream_open(ctx, &stream));
+  CHECK_OK(gg_stream_open(ctx, &pstream));
   int pdl = gg_stream_set_pdl(pstream, 1) == GG_OK;
   if (!pdl) printf("graph+PDL: not run: %s\n", gg_error_detail());
   bench_stats st;
@@ -216,14 +208,14 @@ int main(int argc, char **argv)
          gg_context_device_name(ctx), gg_context_arch(ctx));
   for (int kind = 0; kind < NKIND; kind++) {
     gg_kernel *kern;
-    CHECKG(gg_kernel_get(mod, kind_kernel[kind], &kern));
+    CHECK_OK(gg_kernel_get(mod, kind_kernel[kind], &kern));
     for (int z = 0; z < NSIZE; z++) {
       long long n = N[z];
       gg_array *x, *y;
-      CHECKG(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &x));
-      CHECKG(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &y));
-      CHECKG(gg_fill_zero(x, NULL));
-      CHECKG(gg_fill_zero(y, NULL));
+      CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &x));
+      CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &y));
+      CHECK_OK(gg_fill_zero(x, NULL));
+      CHECK_OK(gg_fill_zero(y, NULL));
       gg_arg xy[3] = {gg_arg_array(x), gg_arg_array(y), gg_arg_i64(n)};
       gg_arg yx[3] = {gg_arg_array(y), gg_arg_array(x), gg_arg_i64(n)};
       printf("-- %s, n = %lld floats\n", kind_what[kind], n);

@@ -24,20 +24,12 @@
 #include "gg_session.h"
 #include "mathdx_bench.h"
 #include "stats.h"
+#include "../tests/gg_check.h" /* CHECK_OK: the tests' assertion on a libgg call */
 
 #define WAIT_NS 2000000000ll
 
 static int iters = 5000;
 
-#define CHECKG(call)                                                                       \
-  do {                                                                                     \
-    gg_status st_ = (call);                                                                \
-    if (st_) {                                                                             \
-      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
-              gg_error_detail());                                                          \
-      exit(1);                                                                             \
-    }                                                                                      \
-  } while (0)
 #define CHECKC(call)                                                                       \
   do {                                                                                     \
     int st_ = (int)(call);                                                                 \
@@ -126,45 +118,45 @@ static void gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_str
 {
   int n = sh->n;
   gg_array *a, *b, *c;
-  CHECKG(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * (sh->half ? 2 : 4), &a));
-  CHECKG(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * (sh->half ? 2 : 4), &b));
-  CHECKG(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * 4, &c));
-  CHECKG(gg_fill_zero(a, NULL));
-  CHECKG(gg_fill_zero(b, NULL));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * (sh->half ? 2 : 4), &a));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * (sh->half ? 2 : 4), &b));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * 4, &c));
+  CHECK_OK(gg_fill_zero(a, NULL));
+  CHECK_OK(gg_fill_zero(b, NULL));
   gg_arg args[4] = {gg_arg_array(a), gg_arg_array(b), gg_arg_array(c), gg_arg_i64(1)};
   gg_kernel *k;
-  CHECKG(gg_kernel_get(mod, sh->kernel, &k));
+  CHECK_OK(gg_kernel_get(mod, sh->kernel, &k));
   char label[96];
-  for (int i = 0; i < 100; i++) CHECKG(gg_launch(k, stream, args, 4));
-  CHECKG(gg_stream_sync(stream));
+  for (int i = 0; i < 100; i++) CHECK_OK(gg_launch(k, stream, args, 4));
+  CHECK_OK(gg_stream_sync(stream));
   bench_stats_reset(st);
   for (int i = 0; i < iters; i++) {
     double t0 = bench_now_us();
-    CHECKG(gg_launch(k, stream, args, 4));
-    CHECKG(gg_stream_sync(stream));
+    CHECK_OK(gg_launch(k, stream, args, 4));
+    CHECK_OK(gg_stream_sync(stream));
     bench_stats_add(st, bench_now_us() - t0);
   }
   snprintf(label, sizeof label, "%s gpugen launch + sync", sh->kernel);
   p50_row(label, st, best);
 
   unsigned char packed[256];
-  CHECKG(gg_pack_args(gg_kernel_describe(k), args, 4, packed, sizeof packed));
+  CHECK_OK(gg_pack_args(gg_kernel_describe(k), args, 4, packed, sizeof packed));
   gg_session *s;
-  CHECKG(gg_session_open(mod, "p", NULL, &s));
+  CHECK_OK(gg_session_open(mod, "p", NULL, &s));
   int cmd;
-  CHECKG(gg_session_command(s, sh->kernel, &cmd));
+  CHECK_OK(gg_session_command(s, sh->kernel, &cmd));
   size_t size = gg_kernel_describe(k)->args_size;
-  for (int i = 0; i < 100; i++) CHECKG(gg_session_run(s, cmd, args, 4, WAIT_NS));
+  for (int i = 0; i < 100; i++) CHECK_OK(gg_session_run(s, cmd, args, 4, WAIT_NS));
   bench_stats_reset(st);
   for (int i = 0; i < iters; i++) {
     double t0 = bench_now_us();
-    CHECKG(gg_session_start_packed(s, cmd, packed, size, NULL));
-    CHECKG(gg_session_wait(s, WAIT_NS));
+    CHECK_OK(gg_session_start_packed(s, cmd, packed, size, NULL));
+    CHECK_OK(gg_session_wait(s, WAIT_NS));
     bench_stats_add(st, bench_now_us() - t0);
   }
   snprintf(label, sizeof label, "%s gpugen frame (1 block)", sh->kernel);
   p50_row(label, st, best);
-  CHECKG(gg_session_terminate(s));
+  CHECK_OK(gg_session_terminate(s));
   gg_session_free(s);
   gg_array_free(a);
   gg_array_free(b);
@@ -186,9 +178,9 @@ int main(int argc, char **argv)
     return 77;
   }
   gg_module *mod;
-  CHECKG(gg_module_load(ctx, &gg_module_mathdx_bench, &mod));
+  CHECK_OK(gg_module_load(ctx, &gg_module_mathdx_bench, &mod));
   gg_stream *gstream;
-  CHECKG(gg_stream_open(ctx, &gstream));
+  CHECK_OK(gg_stream_open(ctx, &gstream));
   cudaStream_t stream;
   CHECKC(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cublasHandle_t h;

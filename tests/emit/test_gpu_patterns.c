@@ -13,19 +13,11 @@
 
 #include "gg.h"
 #include "gpu_patterns.h"
+#include "../gg_check.h"
 
 static int fails;
 static gg_context *ctx;
 
-#define CHECK_OK(call)                                                                     \
-  do {                                                                                     \
-    gg_status st_ = (call);                                                                \
-    if (st_ != GG_OK) {                                                                    \
-      printf("FAIL %s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #call, gg_strerror(st_),   \
-             gg_error_detail());                                                          \
-      exit(1);                                                                             \
-    }                                                                                      \
-  } while (0)
 
 static gg_array *upload(const void *host, size_t bytes)
 {

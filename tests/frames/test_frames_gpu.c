@@ -25,6 +25,7 @@
 #include "frames_gpu.h"
 #include "gg.h"
 #include "gg_session.h"
+#include "../gg_check.h"
 
 #define WAIT_NS 5000000000ll
 #define MAXN 65536
@@ -35,15 +36,6 @@ static gg_context *ctx;
 static gg_module *mod;
 static int failures;
 
-#define CHECK_OK(call)                                                                   \
-  do {                                                                                   \
-    gg_status st_ = (call);                                                              \
-    if (st_) {                                                                           \
-      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
-              gg_error_detail());                          \
-      exit(1);                                                                           \
-    }                                                                                    \
-  } while (0)
 
 /* one buffer set per frame slot */
 typedef struct set {

@@ -19,6 +19,7 @@
 #include "gg.h"
 #include "gg_session.h"
 #include "results_gpu.h"
+#include "../gg_check.h"
 
 #define WAIT_NS 5000000000ll
 #define MAXN 65536
@@ -28,15 +29,6 @@
 static gg_context *ctx;
 static gg_module *mod;
 
-#define CHECK_OK(call)                                                                   \
-  do {                                                                                   \
-    gg_status st_ = (call);                                                              \
-    if (st_) {                                                                           \
-      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
-              gg_error_detail());                                                        \
-      exit(1);                                                                           \
-    }                                                                                    \
-  } while (0)
 
 enum { K_R32, K_R32M, K_R64, K_RI32, K_RU64, NKINDS };
 static const char *const kind_names[NKINDS] = {"r32", "r32m", "r64", "ri32", "ru64"};

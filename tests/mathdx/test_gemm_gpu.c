@@ -24,6 +24,7 @@
 #include "gemm_gpu.h"
 #include "gg.h"
 #include "gg_session.h"
+#include "../gg_check.h"
 
 #define WAIT_NS 5000000000ll
 #define MAXB 64 /* batch items */
@@ -32,15 +33,6 @@ static gg_context *ctx;
 static gg_module *mod;
 static int failures;
 
-#define CHECK_OK(call)                                                                   \
-  do {                                                                                   \
-    gg_status st_ = (call);                                                              \
-    if (st_) {                                                                           \
-      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
-              gg_error_detail());                                                        \
-      exit(1);                                                                           \
-    }                                                                                    \
-  } while (0)
 
 /* One problem: sizes, transposes, element types, the host copy of the
  * inputs as doubles, and the device (mapped) arrays. */

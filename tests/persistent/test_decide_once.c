@@ -19,6 +19,7 @@
 #include "decide_once.h"
 #include "gg.h"
 #include "gg_session.h"
+#include "../gg_check.h"
 
 #define WAIT_NS 5000000000ll /* a frame of 1M elements takes well under 1 ms */
 #define MAXN (1 << 20)
@@ -26,15 +27,6 @@
 static gg_context *ctx;
 static int failures;
 
-#define CHECK_OK(call)                                                                   \
-  do {                                                                                   \
-    gg_status st_ = (call);                                                              \
-    if (st_) {                                                                           \
-      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), \
-              gg_error_detail());                          \
-      exit(1);                                                                           \
-    }                                                                                    \
-  } while (0)
 
 static gg_array *ax, *ay;
 static unsigned char *hx, *hy;
