@@ -482,38 +482,63 @@ static int own_call(const char *s, size_t n, size_t p, const char *const *idx, i
   return 1;
 }
 
+/* Text that can rename an index, take an address or hide a use from the
+ * token scan below: digraphs and trigraphs (%:define, <: for [), decltype
+ * declarations, parameter packs, std::addressof.  Found anywhere, even in
+ * a comment, the proof gives up: a barrier too many costs time, one too
+ * few a race. */
+static int opaque_text(const char *s)
+{
+  static const char *const bad[] = {"%:", "<:", ":>", "<%", "%>", "??", "decltype", "...",
+                                    "addressof"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    if (strstr(s, bad[i])) return 1;
+  return 0;
+}
+
+/* Is the view at s[p..e) (an identifier) one of the kernel's views? */
+static int is_view_name(const ggi_kernel *kn, const char *s, size_t p, size_t e)
+{
+  for (int i = 0; i < kn->nparams; i++)
+    if (kn->params[i].rank > 0 && same_word(s, p, e, kn->params[i].name)) return 1;
+  return 0;
+}
+
+/* 1 when every use of `view` in the body is V(i, j, ...) with the range's
+ * index names in order, and the index names appear nowhere else: only as
+ * the whole argument list of some view's call.  So no statement can
+ * rename, shift or redeclare an index (i = i + 1, long long a = ..., i = a,
+ * [u, i], auto... i: each puts an index outside such a call) and the body
+ * holds no '&' (no address, no reference bound to V(i), no rvalue
+ * reference), no '[' (no lambda, capture or structured binding), no
+ * directive and none of opaque_text's spellings.  Conservative on
+ * purpose: a stage that fails keeps its grid barrier. */
 int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
 {
   const char *s = kn->body;
-  if (!s || !view || view->rank != kn->rank || kn->rank < 1) return 0;
+  if (!s || !view || view->rank != kn->rank || kn->rank < 1 || opaque_text(s)) return 0;
   for (int d = 0; d < kn->rank; d++)
     if (!kn->index[d]) return 0; /* unnamed: the body cannot say V(i) */
-  size_t n = strlen(s), last[3] = {0}, last_end[3] = {0};
-  int nlast = 0;
-  scan sc = {.s = s, .n = n};
+  size_t n = strlen(s);
   for (size_t p = 0, e; (p = next_tok(s, n, p, &e, &(tok){0})) < n; p = e) {
     tok k;
     e = token(s, n, p, &k);
-    if (k == T_PUNCT && s[p] == '#') return 0;
-    /* auto [i, j] / auto &[i, j]: a structured binding may rename an index */
-    if (k == T_PUNCT && s[p] == '[' && nlast >= 1 &&
-        (same_word(s, last[0], last_end[0], "auto") || s[last[0]] == '&'))
-      return 0;
-    if (k == T_IDENT) {
-      for (int d = 0; d < kn->rank; d++)
-        if (same_word(s, p, e, kn->index[d]) && declared(&sc, last, last_end, nlast)) return 0;
-      if (same_word(s, p, e, view->name)) {
-        size_t q, qe;
-        tok qk;
-        q = next_tok(s, n, e, &qe, &qk);
-        int under_amp = nlast >= 1 && s[last[0]] == '&';
-        if (under_amp || qk != T_PUNCT || s[q] != '(' ||
-            !own_call(s, n, q, (const char *const *)kn->index, kn->rank, &e))
-          return 0;
+    if (k == T_PUNCT && (s[p] == '#' || s[p] == '&' || s[p] == '[')) return 0;
+    if (k != T_IDENT) continue;
+    if (is_view_name(kn, s, p, e)) {
+      size_t q, qe, end;
+      tok qk;
+      q = next_tok(s, n, e, &qe, &qk);
+      if (qk == T_PUNCT && s[q] == '(' &&
+          own_call(s, n, q, (const char *const *)kn->index, kn->rank, &end)) {
+        e = end; /* V(i, ...): the index names in it are this thread's */
+        continue;
       }
+      if (same_word(s, p, e, view->name)) return 0; /* the shared view, used otherwise */
+      continue;
     }
-    for (int i = 2; i > 0; i--) last[i] = last[i - 1], last_end[i] = last_end[i - 1];
-    last[0] = p, last_end[0] = e, nlast += nlast < 3;
+    for (int d = 0; d < kn->rank; d++)
+      if (same_word(s, p, e, kn->index[d])) return 0; /* an index outside V(i, ...) */
   }
   return 1;
 }

@@ -114,6 +114,9 @@ static int own_index_uses(const ggi_kernel *fr, int s, int p, int *first_stage,
     const ggi_param *kp = &k->params[j];
     if (st->bind[j] != p || kp->kind != GG_PARAM_VIEW) continue;
     if (!ggi_body_own_index(k, kp)) return 0;
+    /* run-time strides may overlap (1, 1 makes V(0,1) and V(1,0) one
+     * element): two threads' own indices could then be one element */
+    if (kp->layout == GG_LAYOUT_STRIDE && kp->rank > 1) return 0;
     if (!*first) {
       *first = kp;
       *first_stage = s;

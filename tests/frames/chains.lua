@@ -103,5 +103,29 @@ frame "needs2" {
   },
 }
 
+-- bodies that rename an index, take a reference or hide a use (each
+-- compiles): the proof refuses them all, so each keeps its barrier
+local tricks = {
+  lambda = "[&, i = n - 1 - i]() { y(i) = 2.0f * y(i); }();",
+  comma  = "long long a = n - 1 - i, i = a; y(i) = 2.0f * y(i);",
+  rref   = "const long long t = n - 1 - i; { long long &&i = t + 0; y(i) = 2.0f * y(i); }",
+  paren  = "const long long t = n - 1 - i; { long long (i) = t; y(i) = 2.0f * y(i); }",
+  ref    = "const float &q = y(i); y(i) = i + 1 < n ? (&q)[1] : q;",
+  digraph = "float t<:1:> = { y(i) }; y(i) = 2.0f * t<:0:>;",
+}
+local st3 = { { "dbl" } }
+for _, name in ipairs { "lambda", "comma", "rref", "paren", "ref", "digraph" } do
+  kernel ("t_" .. name) { pattern = "for", range = { "n" },
+    params = { { "y", "f32[n]", access = "inout" } }, body = tricks[name] }
+  st3[#st3 + 1] = { "t_" .. name }
+  st3[#st3 + 1] = { "dbl" }
+end
+frame "needs3" { params = { { "y", "f32[n]" } }, stages = st3 }
+
+-- 2-D views with run-time strides may overlap (strides 1, 1): a barrier
+kernel "s2a" { pattern = "for", range = { "n", "m" },
+  params = { { "y", "f32[n][m]", layout = "stride", access = "inout" } }, body = "y(i, j) = 2.0f * y(i, j);" }
+frame "needs4" { params = { { "y", "f32[n][m]", layout = "stride" } }, stages = { { "s2a" }, { "s2a" } } }
+
 persistent "loop" { layout = "many_blocks", commands = { "hazards", "independent", "chain8", "dup" },
                     buffering = { ring = 4 } }
