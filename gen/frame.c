@@ -163,6 +163,26 @@ static int uses_shared(const ggi_kernel *k, unsigned target)
   return p && p->shared_bytes > 0;
 }
 
+/* The space through which the frame writes view p for the host to see:
+ * the frame parameter's, or a stage kernel's own declaration of a view it
+ * writes there (a stage may say space = "mapped" for a frame view left at
+ * device); GG_SPACE_DEVICE when no write is host-visible. */
+static gg_space host_visible_write(const ggi_kernel *fr, int p)
+{
+  const ggi_param *fp = &fr->params[p];
+  if (fp->kind != GG_PARAM_VIEW) return GG_SPACE_DEVICE;
+  for (int s = 0; s < fr->frame->nstages; s++) {
+    const ggi_kernel *k = stage_kernel(fr, s);
+    for (int j = 0; j < k->nparams; j++)
+      if (fr->frame->stages[s].bind[j] == p && k->params[j].kind == GG_PARAM_VIEW &&
+          writes(k->params[j].access)) {
+        if (fp->space != GG_SPACE_DEVICE) return fp->space;
+        if (k->params[j].space != GG_SPACE_DEVICE) return k->params[j].space;
+      }
+  }
+  return GG_SPACE_DEVICE;
+}
+
 /* How the frame's acknowledgement is stored (gg_protocol.h): without the
  * system-scope release (~0.6 us on an H100) only when a result rides in
  * it and nothing else the frame writes is for the host - every other
@@ -176,14 +196,19 @@ static int ack_plan(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
     f->ack_why = "release at system scope: no result";
     return 0;
   }
+  int written = 0;
+  for (int s = 0; s < f->nstages; s++) written |= use_of(fr, s, f->result) & 2;
+  if (!written)
+    return ggi_fail_at(d, m->file, f->result_line, "frame \"%s\": field 'result' = \"%s\": no stage "
+                       "writes \"%s\"; the result must be written by a stage of the frame", fr->name,
+                       fr->params[f->result].name, fr->params[f->result].name);
   for (int p = 0; p < fr->nparams; p++) {
     const ggi_param *fp = &fr->params[p];
-    if (p == f->result || fp->kind != GG_PARAM_VIEW || fp->access == GG_ACCESS_IN ||
-        fp->space == GG_SPACE_DEVICE)
-      continue;
+    gg_space space = host_visible_write(fr, p);
+    if (p == f->result || space == GG_SPACE_DEVICE) continue;
     ggi_buf b = {0};
     ggi_buf_printf(&b, "release at system scope: the frame writes %s (space \"%s\"), which the host "
-                   "may read after the wait", fp->name, ggi_space_names[fp->space]);
+                   "may read after the wait", fp->name, ggi_space_names[space]);
     f->ack_why = b.p ? ggi_strdup(m->arena, b.p) : NULL;
     ggi_buf_free(&b);
     return f->ack_why ? 0 : ggi_fail_at(d, m->file, fr->line, "out of memory");

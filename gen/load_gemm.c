@@ -4,6 +4,7 @@
  * checked with "file:line:" on the first mistake.  What cuBLASDx and a
  * block's shared memory allow is the plan's to refuse (plan.c).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,7 +30,8 @@ static void read_size(ggi_decl *k, ggi_kernel *kn)
   for (int i = 0; i < 3; i++) {
     int isint = 0;
     lua_rawgeti(L, -1, i + 1);
-    lua_Integer v = lua_tointegerx(L, -1, &isint);
+    /* a number only: lua_tointegerx would also take the string "8" */
+    lua_Integer v = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
     if (!isint || v < 1 || v > GEMM_MAX_DIM)
       ggi_decl_fail(k, line, "size[%d] (%c) must be an integer 1..%d (sizes are static: cuBLASDx "
                     "compiles them in)", i + 1, "MNK"[i], GEMM_MAX_DIM);
@@ -88,7 +90,11 @@ static const char *read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dty
   const char *s = dflt;
   char buf[64];
   if (t == LUA_TNUMBER) {
-    snprintf(buf, sizeof buf, "%.17g", (double)lua_tonumber(L, -1));
+    double x = (double)lua_tonumber(L, -1);
+    if (!isfinite(x)) /* "inf" / "nan" would reach the compiler as identifiers */
+      ggi_decl_fail(k, line, "field '%s' is %s, not a finite number; write a finite number or the "
+                    "name of a scalar parameter", f, isnan(x) ? "NaN" : x > 0 ? "+inf" : "-inf");
+    snprintf(buf, sizeof buf, "%.17g", x);
     s = ggi_load_strdup(k->c, buf);
   } else if (t == LUA_TSTRING) {
     s = ggi_to_cstring(k, -1, line, f);
