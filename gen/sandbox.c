@@ -429,7 +429,7 @@ static int on_error(lua_State *L) {
 static int limit_failure(ggi_sandbox *sb) {
   if (sb->time_over)
     ggi_fail_at(sb->d, sb->path, sb->time_line, "loading the workload took more than %g s of CPU "
-                "time (the limit; gpugen --time-limit SECONDS changes it)", sb->time_limit);
+                "time (the limit; gpugen COMMAND FILE --time-limit SECONDS changes it)", sb->time_limit);
   else if (sb->mem_over)
     ggi_fail_at(sb->d, sb->path, sb->mem_line, "workload uses more than %s", GGI_MEM_CAP_TEXT);
   else if (sb->steps_over)
