@@ -153,6 +153,11 @@ static const hostile cases[] = {
   {"unknown_keys", NULL, unknown_keys, 0, ":30006: kernel \"k\": unknown field 'u00007'"},
   {"unknown_keys_code", NULL, unknown_keys_code, 0, ":3: kernel \"k\": unknown field 'q1'"},
   {"shared_span", NULL, shared_span, 0, TIME "|no kernel declared"},
+  {"body_nesting", /* a view call nested 200 000 deep: the body check must stay linear */
+   "kernel \"n\" { pattern = \"for\", range = { \"n\" },\n"
+   "  params = { { \"x\", \"f32[n]\", access = \"in\" }, { \"y\", \"f32[n]\", access = \"out\" } },\n"
+   "  body = \"y(i) = \" .. string.rep(\"x(\", 200000) .. \"i\" .. string.rep(\")\", 200000) .. \"; x(i) = 0;\" }\n",
+   0, 0, "writes view \"x\""},
   {"many_declarations", "for i = 1, 100000 do kernel('k' .. i) { pattern = 'for', range = { 4 }, "
    "params = { { 'x', 'f32[4]' } }, body = '' } end\n", 0, 0, ":1: more than 4096 declarations"},
   /* size */
