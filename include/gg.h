@@ -133,6 +133,15 @@ typedef struct gg_context_options {
   int no_disk_cache;        /* 1: never read or write the disk cache */
   uint64_t cache_limit;     /* bytes; 0: 256 MiB */
   int verbose;              /* 1: report cache misses, corrupt entries, ... on stderr */
+  /* An SM partition (CUDA with a 12.4+ driver; docs/isolation.md).  0:
+   * every SM.  N > 0: the context runs on a green context holding the
+   * first N SMs as the driver splits the device, rounded up to its
+   * granularity (8 on an H100): every kernel, session and stream of the
+   * context stays on those SMs, and gg_context_sm_count says how many it
+   * got.  Other work of the process still runs anywhere unless it too is
+   * confined: sm_rest. */
+  int sm_count;
+  int sm_rest;              /* with sm_count: the SMs left after those N instead */
 } gg_context_options;
 
 /* The detail of the calling thread's last failure (never NULL; "" before

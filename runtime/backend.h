@@ -63,6 +63,13 @@ typedef struct ggr_backend {
   /* ---- context (CUDA: the device's primary context, retained) ---- */
   int (*ctx_create)(void **ctx, int ordinal);
   int (*ctx_destroy)(void *ctx, int ordinal);
+  /* A green context on part of the device's SMs: the first `sms` of them
+   * as the driver splits the device (rest 0), or those left after them
+   * (rest 1).  *ctx: made current, used like ctx_create's; *green: what
+   * green_destroy frees; *got: its SM count.  NULL where the backend has
+   * no SM partitions (HIP; a CUDA driver older than 12.4). */
+  int (*ctx_create_partition)(void **ctx, void **green, int *got, int ordinal, int sms, int rest);
+  int (*green_destroy)(void *green);
   /* Make ctx current on the calling thread (CUDA contexts are per thread). */
   int (*ctx_set_current)(void *ctx, int ordinal);
   int (*ctx_sync)(void);

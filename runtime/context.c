@@ -81,12 +81,40 @@ static gg_status find_device(gg_context *ctx) {
   return GG_OK;
 }
 
+/* The device's context: its primary context, or a green context on part
+ * of its SMs (opt->sm_count).  *sms: the partition's SM count, 0 for the
+ * whole device. */
+static gg_status create_native(gg_context *ctx, const gg_context_options *opt, int *sms) {
+  const ggr_backend *be = ctx->be;
+  *sms = 0;
+  if (opt->sm_count == 0)
+    return ggr_check(ctx, be->ctx_create(&ctx->native, ctx->device), "create context");
+  if (!be->ctx_create_partition)
+    return ggr_set_error(GG_ERR_UNSUPPORTED, "sm_count = %d asks for an SM partition, which "
+                         "needs CUDA green contexts (a driver of CUDA 12.4 or newer); %s %s has "
+                         "none: leave sm_count at 0 to use the whole device", opt->sm_count,
+                         be->name, be->kind == GG_BACKEND_CUDA ? "driver" : "runtime");
+  gg_status st = ggr_check(ctx, be->ctx_create_partition(&ctx->native, &ctx->green, sms,
+                                                         ctx->device, opt->sm_count,
+                                                         opt->sm_rest), "SM partition");
+  if (st)
+    ggr_set_error(st, "%s: the device could not be split at sm_count = %d%s (the driver rounds "
+                  "the count up to its granularity, 8 SMs on an H100; sm_rest needs SMs left "
+                  "over)", gg_error_detail(), opt->sm_count, opt->sm_rest ? ", sm_rest = 1" : "");
+  return st;
+}
+
 gg_status gg_context_open(gg_context **out, const gg_context_options *opt) {
   gg_context_options defaults;
   memset(&defaults, 0, sizeof defaults);
   if (!opt) opt = &defaults;
   if (!out) return GGR_NULL_ARG();
   *out = NULL;
+  if (opt->sm_count < 0 || (opt->sm_rest && opt->sm_count == 0) || (unsigned)opt->sm_rest > 1)
+    return ggr_set_error(GG_ERR_INVALID, "gg_context_options: sm_count = %d, sm_rest = %d; "
+                         "sm_count is 0 (every SM) or the SMs of a partition (> 0), and sm_rest "
+                         "(0 or 1) takes the SMs left after such a partition", opt->sm_count,
+                         opt->sm_rest);
   gg_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
   ctx->device = opt->device;
@@ -105,7 +133,8 @@ gg_status gg_context_open(gg_context **out, const gg_context_options *opt) {
     else
       ggr_set_error(st, "%.2000s; %.600s", gg_error_detail(), note);
   }
-  if (!st) st = ggr_check(ctx, ctx->be->ctx_create(&ctx->native, ctx->device), "create context");
+  int partition_sms = 0;
+  if (!st) st = create_native(ctx, opt, &partition_sms);
   if (st == GG_ERR_KERNEL_FAULT) {
     /* CUDA keeps a kernel fault (trap, illegal address) for the life of the
      * process: "to continue using CUDA, the process must be terminated and
@@ -115,8 +144,9 @@ gg_status gg_context_open(gg_context **out, const gg_context_options *opt) {
                   "error until the process exits: restart the process (or run GPU work in a "
                   "child process)", gg_error_detail());
   }
-  ctx->ctx_created = !st;
+  ctx->ctx_created = !st && !ctx->green;
   if (!st) st = describe_device(ctx);
+  if (!st && partition_sms > 0) ctx->sm_count = partition_sms; /* what the context's kernels get */
   if (!st) {
     if (opt->no_disk_cache)
       st = ggr_cache_open_none(&ctx->cache);
@@ -137,6 +167,7 @@ void gg_context_free(gg_context *ctx) {
     ctx->modules->refs = 1; /* free them all, however often they were loaded */
     gg_module_free(ctx->modules);
   }
+  if (ctx->green) ctx->be->green_destroy(ctx->green);
   if (ctx->ctx_created) ctx->be->ctx_destroy(ctx->native, ctx->device);
   ggr_cache_close(ctx->cache);
   ggr_compiler_unload(ctx->rtc);

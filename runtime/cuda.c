@@ -46,6 +46,21 @@ typedef struct CUlaunchConfig {
   unsigned nattrs;
 } CUlaunchConfig;
 
+/* CUdevResource as cuda.h lays it out (RESOURCE_ABI_VERSION 1): the
+ * type, 92 bytes of padding, then a 48-byte union whose SM member starts
+ * with the SM count. */
+enum { CU_DEV_RESOURCE_TYPE_SM = 1, CU_GREEN_CTX_DEFAULT_STREAM = 1 };
+enum { CU_ERROR_INVALID_VALUE = 1 };
+typedef struct CUdevResource {
+  int type;
+  unsigned char pad[92];
+  union {
+    struct { unsigned count, min_partition, coscheduled_alignment; } sm;
+    unsigned char oversize[48];
+  } u;
+} CUdevResource;
+typedef void *CUgreenCtx, *CUdevResourceDesc;
+
 /* The driver's functions, resolved once per backend. */
 typedef struct cuda_api {
   CUresult (*cuInit)(unsigned);
@@ -95,6 +110,13 @@ typedef struct cuda_api {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphDestroy)(CUgraph);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
+  CUresult (*cuDeviceGetDevResource)(CUdevice, CUdevResource *, int);
+  CUresult (*cuDevSmResourceSplitByCount)(CUdevResource *, unsigned *, const CUdevResource *,
+                                          CUdevResource *, unsigned, unsigned);
+  CUresult (*cuDevResourceGenerateDesc)(CUdevResourceDesc *, CUdevResource *, unsigned);
+  CUresult (*cuGreenCtxCreate)(CUgreenCtx *, CUdevResourceDesc, CUdevice, unsigned);
+  CUresult (*cuGreenCtxDestroy)(CUgreenCtx);
+  CUresult (*cuCtxFromGreenCtx)(CUcontext *, CUgreenCtx);
 } cuda_api;
 
 /* The wrappers below have the ggr_backend signatures, which carry no
@@ -132,6 +154,34 @@ static int w_ctx_create(void **ctx, int ord) {
   return r ? r : cu.cuCtxSetCurrent(*ctx);
 }
 static int w_ctx_destroy(void *ctx, int ord) { return cu.cuDevicePrimaryCtxRelease(ord); }
+
+/* One split of the device's SMs, the same in every call of the process
+ * (the driver's split is deterministic): group 0 of `sms` SMs (rounded
+ * up to the device's granularity) and the remainder.  So a context on
+ * the group and one on the remainder never share an SM.  The green
+ * context retains the primary context itself; streams created while the
+ * context converted from it is current run on its SMs only. */
+static int w_ctx_create_partition(void **ctx, void **green, int *got, int ord, int sms,
+                                  int rest) {
+  CUdevResource dev, group, left;
+  memset(&dev, 0, sizeof dev), memset(&group, 0, sizeof group), memset(&left, 0, sizeof left);
+  unsigned ngroups = 1;
+  CUdevResourceDesc desc = NULL;
+  *green = NULL;
+  int r = cu.cuDeviceGetDevResource(ord, &dev, CU_DEV_RESOURCE_TYPE_SM);
+  if (!r) r = cu.cuDevSmResourceSplitByCount(&group, &ngroups, &dev, &left, 0, (unsigned)sms);
+  CUdevResource *use = rest ? &left : &group;
+  if (!r && (ngroups < 1 || use->type != CU_DEV_RESOURCE_TYPE_SM || use->u.sm.count == 0))
+    r = CU_ERROR_INVALID_VALUE; /* nothing left on that side of the split */
+  if (!r) r = cu.cuDevResourceGenerateDesc(&desc, use, 1);
+  if (!r) r = cu.cuGreenCtxCreate(green, desc, ord, CU_GREEN_CTX_DEFAULT_STREAM);
+  if (!r) r = cu.cuCtxFromGreenCtx(ctx, *green);
+  if (!r) r = cu.cuCtxSetCurrent(*ctx);
+  if (r && *green) cu.cuGreenCtxDestroy(*green), *green = NULL;
+  if (!r) *got = (int)use->u.sm.count;
+  return r;
+}
+static int w_green_destroy(void *green) { return cu.cuGreenCtxDestroy(green); }
 static int w_ctx_set_current(void *ctx, int ord) { return cu.cuCtxSetCurrent(ctx); }
 static int w_ctx_sync(void) { return cu.cuCtxSynchronize(); }
 
@@ -277,6 +327,11 @@ static int resolve_all(void *lib, const char *path, char *err, size_t errlen) {
   OPT(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
   OPT(cuGraphLaunch, "cuGraphLaunch"); OPT(cuGraphDestroy, "cuGraphDestroy");
   OPT(cuGraphExecDestroy, "cuGraphExecDestroy");
+  OPT(cuDeviceGetDevResource, "cuDeviceGetDevResource");
+  OPT(cuDevSmResourceSplitByCount, "cuDevSmResourceSplitByCount");
+  OPT(cuDevResourceGenerateDesc, "cuDevResourceGenerateDesc");
+  OPT(cuGreenCtxCreate, "cuGreenCtxCreate"); OPT(cuGreenCtxDestroy, "cuGreenCtxDestroy");
+  OPT(cuCtxFromGreenCtx, "cuCtxFromGreenCtx");
   return 0;
 fail:
   return -1;
@@ -287,6 +342,12 @@ static void fill(ggr_backend *be) {
   be->device_name = w_device_name; be->device_attr = w_device_attr;
   be->device_arch = w_device_arch;
   be->ctx_create = w_ctx_create; be->ctx_destroy = w_ctx_destroy;
+  if (cu.cuDeviceGetDevResource && cu.cuDevSmResourceSplitByCount &&
+      cu.cuDevResourceGenerateDesc && cu.cuGreenCtxCreate && cu.cuGreenCtxDestroy &&
+      cu.cuCtxFromGreenCtx) {
+    be->ctx_create_partition = w_ctx_create_partition;
+    be->green_destroy = w_green_destroy;
+  }
   be->ctx_set_current = w_ctx_set_current; be->ctx_sync = w_ctx_sync;
   be->module_load = w_module_load; be->module_unload = w_module_unload;
   be->module_function = w_module_function; be->occupancy = w_occupancy; be->func_max_shared = w_func_max_shared;

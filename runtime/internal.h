@@ -36,6 +36,7 @@ struct gg_context {
   void *native;               /* CUcontext (primary, retained) / NULL on HIP */
   int device;                 /* ordinal */
   int ctx_created;            /* native context retained: release on free */
+  void *green;                /* CUgreenCtx of an SM partition (native is made from it) */
   char arch[32];              /* "sm_90", "gfx90a" */
   char device_name[256];
   int sm_count;
