@@ -39,6 +39,16 @@ int main(void) {
   CHECK(st == GG_ERR_NO_LIBRARY);
   CHECK(strstr(gg_error_detail(), "libcuda") && strstr(gg_error_detail(), "libamdhip64"));
 
+  /* An impossible SM partition is refused before any library is looked for. */
+  gg_context_options bad[] = {{.sm_count = -8}, {.sm_rest = 1}, {.sm_count = 16, .sm_rest = 2}};
+  for (int i = 0; i < 3; i++) {
+    st = gg_context_open(&ctx, &bad[i]);
+    printf("open sm_count %d sm_rest %d: %s: %s\n", bad[i].sm_count, bad[i].sm_rest,
+           gg_strerror(st), gg_error_detail());
+    CHECK(st == GG_ERR_INVALID && ctx == NULL);
+    CHECK(strstr(gg_error_detail(), "sm_count") != NULL);
+  }
+
   /* every status has a message */
   for (int s = 0; s >= -15; s--) CHECK(strcmp(gg_strerror((gg_status)s), "unknown gpugen status"));
   CHECK(!strcmp(gg_strerror((gg_status)-99), "unknown gpugen status"));
