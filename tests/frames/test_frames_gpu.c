@@ -15,7 +15,9 @@
  * from a graph, checked the same way (a kernel that did not wait for its
  * predecessor would read a stale y).  Every wait has a timeout, so a hang
  * fails.
- * Label gpu; exit 77 without one.
+ * Label gpu; exit 77 without one.  GG_FRAMES_QUICK=1 runs two sizes, two
+ * frames each and a short ring: for compute-sanitizer (racecheck runs
+ * the full test for more than 150 s).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -275,6 +277,8 @@ int main(void)
   static const char *const kernels[] = {"p_one_block", "p_many_blocks", "p_hybrid"};
   static const int sizes[] = {1000, 4097, 32771, 1024, 65536};
   static const int slots[] = {1, 2, 4};
+  const char *q = getenv("GG_FRAMES_QUICK");
+  int quick = q && *q && *q != '0', nsizes = quick ? 2 : 5, rounds = quick ? 16 : 500;
   int seed = 1;
   for (int p = 0; p < 3; p++)
     for (int b = 0; b < 3; b++) {
@@ -286,9 +290,9 @@ int main(void)
       snprintf(where, sizeof where, "%s, %d slot(s), %d blocks", kernels[p], slots[b],
                gg_session_blocks(s));
       for (int k = 0; k < NKINDS; k++)
-        for (int z = 0; z < 5; z++) {
+        for (int z = 0; z < nsizes; z++) {
           via how = (via)((k + z) % 3);
-          run(s, k, sizes[z], sizes[z] > 40000 ? 6 : 12, seed, how, where);
+          run(s, k, sizes[z], quick ? 2 : sizes[z] > 40000 ? 6 : 12, seed, how, where);
           seed += 100;
         }
       CHECK_OK(gg_session_terminate(s));
@@ -302,13 +306,13 @@ int main(void)
     opt.buffering = 4;
     gg_session *s;
     CHECK_OK(gg_session_open(mod, "p_many_blocks", &opt, &s));
-    for (int r = 0; r < 500; r++) {
+    for (int r = 0; r < rounds; r++) {
       int kind = r % NKINDS;
       run(s, kind, r % 2 ? 4097 : 1000, 8, seed, (via)(r % 3), "ring of 4, many blocks");
       seed += 8;
     }
-    printf("%s: 4000 frames through a ring of 4 on %d blocks\n", failures ? "FAIL" : "ok  ",
-           gg_session_blocks(s));
+    printf("%s: %d frames through a ring of 4 on %d blocks\n", failures ? "FAIL" : "ok  ",
+           rounds * 8, gg_session_blocks(s));
     CHECK_OK(gg_session_terminate(s));
     gg_session_free(s);
   }
