@@ -86,12 +86,16 @@ typedef struct ggi_persistent_shape {
   uint32_t group_smem;   /* dynamic shared memory per pseudo-block: the largest command's, 16-byte multiple */
   uint32_t shared_bytes; /* per hardware block: groups x group_smem */
   uint32_t slot_bytes;   /* the largest command's argument struct: one mailbox slot */
+  /* Slots one warp-wide read of a ring takes (32 / tagged words per
+   * slot, GG_MBOX_WORDS): frames the host queued ahead then need no poll
+   * of their own.  1: one slot per read (a slot of more than 16 words). */
+  int ring_batch;
   /* per command (in p->commands order): its workspace on this kernel's
    * virtual grid and the threads per pseudo-block its body works with */
   gg_persistent_command cmd[GGI_MAX_COMMANDS];
   /* one sentence per choice, for `gpugen explain` */
   int nwhy;
-  char why[6][200];
+  char why[8][200];
 } ggi_persistent_shape;
 
 /* The stage: plans every kernel (frames after their stages) and every

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gg_protocol.h"
 #include "plan.h"
 
 static int fail(ggi_diag *d, const ggi_module *m, const ggi_persistent *p, const char *fmt, ...)
@@ -112,9 +113,13 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
                 target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
                 (unsigned)ggi_shared_limit(target));
   s->shared_bytes = (uint32_t)total;
+  const unsigned words = GG_MBOX_WORDS(s->slot_bytes);
+  s->ring_batch = words <= 16 ? (int)(32u / words) : 1;
   why(s, "shared memory %u bytes per pseudo-block: the largest command's, rounded to 16; "
          "mailbox slot %u bytes: the largest command's argument struct",
       (unsigned)s->group_smem, (unsigned)s->slot_bytes);
+  why(s, "a ring's poll reads %d slot%s at once (%u tagged words per slot, 32 per warp-wide "
+         "read)", s->ring_batch, s->ring_batch > 1 ? "s" : "", words);
   return 0;
 }
 

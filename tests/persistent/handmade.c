@@ -154,7 +154,7 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
     ggi_diag d = {{0}};
     ggi_persistent_shape shape;
     gg_persistent_command *plan = calloc((size_t)h->ncommands, sizeof *plan);
-    plan_kernels_by_hand(&gm, GGI_TARGET_CUDA);
+    plan_kernels_by_hand(&gm, GGI_TARGET_CUDA, hm_sizes);
     if (!plan || ggi_persistent_shape_of(&gm, p, GGI_TARGET_CUDA, &shape, &d)) {
       snprintf(err, errlen, "%s", plan ? d.msg : "out of memory");
       free(plan);

@@ -26,7 +26,7 @@ static int refusals(void)
   ggi_persistent_shape s;
   ggi_diag d = {{0}};
   int bad = 0;
-  plan_kernels_by_hand(&m, GGI_TARGET_CUDA | GGI_TARGET_HIP);
+  plan_kernels_by_hand(&m, GGI_TARGET_CUDA | GGI_TARGET_HIP, NULL);
   if (ggi_persistent_shape_of(&m, &p, GGI_TARGET_CUDA, &s, &d) == 0 || !strstr(d.msg, "m.lua:7:"))
     bad = fprintf(stderr, "16 groups accepted on CUDA: %s\n", d.msg);
   p.groups = 4;
@@ -77,7 +77,8 @@ static int hip_compiles(void)
                      " i += (long long)g.nblocks * g.nthreads) a.x[i] += 1; }\n");
   ggi_diag d = {{0}};
   ggi_persistent_shape shapes[4];
-  if (plan_by_hand(&m, GGI_TARGET_HIP, shapes, &d) != 0) {
+  static const uint32_t nop_bytes[] = {16}; /* struct gg_args_nop above */
+  if (plan_by_hand(&m, GGI_TARGET_HIP, nop_bytes, shapes, &d) != 0) {
     fprintf(stderr, "hip plan: %s\n", d.msg);
     return 1;
   }

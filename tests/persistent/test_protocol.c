@@ -135,7 +135,8 @@ static int check_target(unsigned target, const char *prelude_path, gg_backend ba
   ggi_buf kern = {0}, src = {0};
   ggi_diag d = {{0}};
   ggi_persistent_shape shapes[2];
-  if (plan_by_hand(&m, target, shapes, &d) != 0 ||
+  static const uint32_t nop_bytes[] = {16}; /* struct gg_args_nop below */
+  if (plan_by_hand(&m, target, nop_bytes, shapes, &d) != 0 ||
       ggi_emit_persistent(&m, &p, target, NULL, &kern, &d)) {
     fprintf(stderr, "%s: emit: %s\n", arch, d.msg);
     failures++;
