@@ -89,8 +89,8 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
                   s->group_threads, s->group_threads, plan.max_threads);
     if (plan.whole_block && s->groups > 1)
       return fail(d, m, p,
-                  "command \"%s\" needs whole hardware blocks (a cuBLASDx block GEMM "
-                  "synchronizes the block with __syncthreads), but this kernel splits each block "
+                  "command \"%s\" needs whole hardware blocks (a cuBLASDx block GEMM or "
+                  "cuFFTDx block FFT synchronizes the block with __syncthreads), but this kernel splits each block "
                   "into groups = %d pseudo-blocks: use layout \"one_block\" or \"many_blocks\"",
                   k->name, s->groups);
     if (plan.shared_bytes > smem)
