@@ -142,10 +142,10 @@ static void check_size(ggi_decl *k, const ggi_kernel *kn, gg_dtype t)
   if (ggi_fft_threads(kn->fft_size, t == GG_F64, threads) > 0) return;
   ggi_fft_nearest(kn->fft_size, t == GG_F64, &below, &above);
   char near[96] = "";
-  if (below && above) snprintf(near, sizeof near, "%d and %d", below, above);
-  else snprintf(near, sizeof near, "%d", below ? below : above);
+  if (below && above) snprintf(near, sizeof near, "sizes it has are %d and %d", below, above);
+  else snprintf(near, sizeof near, "size it has is %d", below ? below : above);
   ggi_decl_fail(k, ggi_field_line(k, "size"), "field 'size': cuFFTDx has no %s block FFT of %d "
-                "points on every arch; the nearest sizes it has are %s (all of 2..64, then "
+                "points on every arch; the nearest %s (all of 2..64, then "
                 "products of small primes up to %s: docs/language.md lists them)",
                 ggi_dtype_name(t), kn->fft_size, near, t == GG_F64 ? "8192" : "16384");
 }
@@ -159,14 +159,17 @@ static void read_block(ggi_decl *k, ggi_kernel *kn, gg_dtype t)
   int threads[GGI_FFT_MAX_EPTS];
   int n = ggi_fft_threads(kn->fft_size, t == GG_F64, threads);
   char list[128] = "";
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n; i++)
     if (threads[i] == b) {
       kn->block = (int)b;
       return;
     }
-    size_t used = strlen(list);
-    snprintf(list + used, sizeof list - used, "%s%d", i ? ", " : "", threads[i]);
-  }
+  for (int t = 1, any = 0; t <= kn->fft_size; t++) /* ascending */
+    for (int i = 0; i < n; i++)
+      if (threads[i] == t) {
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%d", any++ ? ", " : "", t);
+      }
   ggi_decl_fail(k, ggi_field_line(k, "block"), "field 'block' is the threads of one FFT (N / "
                 "elements per thread); for a %d-point %s FFT cuFFTDx has %s, got %lld",
                 kn->fft_size, ggi_dtype_name(t), list, (long long)b);

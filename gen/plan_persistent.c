@@ -73,6 +73,13 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
       return fail(d, m, p, "command \"%s\" does not target %s", k->name,
                   target == GGI_TARGET_HIP ? "hip" : "cuda");
     const ggi_plan plan = *kp;
+    if (plan.whole_block && s->groups == 1 && s->group_threads != plan.min_threads)
+      return fail(d, m, p,
+                  "command \"%s\" runs a MathDx block GEMM or FFT on exactly %d threads (the "
+                  "kernel's block), but a block here has %d: give this persistent kernel block = "
+                  "%d, or the kernel block = %d (an fft: when cuFFTDx has that thread count for "
+                  "its size; a wrong block lists the counts it has)",
+                  k->name, plan.min_threads, s->block, plan.min_threads, s->block);
     if (plan.min_threads > 0 && s->group_threads < plan.min_threads)
       return fail(d, m, p,
                   "command \"%s\" is a team of %d threads (team_size), but a pseudo-block here "
