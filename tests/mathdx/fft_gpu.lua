@@ -6,48 +6,35 @@
 -- Complex data are (re, im) pairs: a view whose last extent is 2.
 module { name = "fft_gpu", targets = { "cuda" } }
 
-kernel "c16" { pattern = "fft", size = 16, direction = "forward",
-  params = { { "x", "f32[nb][16][2]" }, { "y", "f32[nb][16][2]", access = "out" } },
-  input = "x", output = "y" }
+-- fft(name, N, type, dtype, fields): x -> y, both [nb][...] (complex:
+-- [L][2], (re, im) pairs); fields adds direction, block, or one = true
+-- (no batch extent: one FFT) or inplace = true (x -> x)
+local function fft(name, n, typ, t, fields)
+  local function view(len, cplx)
+    return t .. (fields.one and "" or "[nb]") .. "[" .. len .. "]" .. (cplx and "[2]" or "")
+  end
+  local half = n // 2 + 1
+  local x = view(typ == "c2r" and half or n, typ ~= "r2c")
+  local k = { pattern = "fft", size = n, type = typ, input = "x", output = "y",
+    direction = fields.direction, block = fields.block,
+    params = { { "x", x }, { "y", view(typ == "r2c" and half or n, typ ~= "c2r"), access = "out" } } }
+  if fields.inplace then
+    k.params, k.output = { { "x", x, access = "inout" } }, "x"
+  end
+  kernel (name) (k)
+end
 
-kernel "c12i" { pattern = "fft", size = 12, direction = "inverse",
-  params = { { "x", "f32[nb][12][2]" }, { "y", "f32[nb][12][2]", access = "out" } },
-  input = "x", output = "y" }
-
-kernel "c1000" { pattern = "fft", size = 1000,
-  params = { { "x", "f32[nb][1000][2]" }, { "y", "f32[nb][1000][2]", access = "out" } },
-  input = "x", output = "y" }
-
--- f64, in place
-kernel "z100" { pattern = "fft", size = 100, direction = "inverse",
-  params = { { "x", "f64[nb][100][2]", access = "inout" } },
-  input = "x", output = "x" }
-
--- f64 forward, 256 points, a block written out (cuFFTDx has 16, 32, 64, 128 here)
-kernel "z256" { pattern = "fft", size = 256, block = 64,
-  params = { { "x", "f64[nb][256][2]" }, { "y", "f64[nb][256][2]", access = "out" } },
-  input = "x", output = "y" }
-
-kernel "r240" { pattern = "fft", size = 240, type = "r2c",
-  params = { { "x", "f32[nb][240]" }, { "y", "f32[nb][121][2]", access = "out" } },
-  input = "x", output = "y" }
-
-kernel "d100r" { pattern = "fft", size = 100, type = "c2r",
-  params = { { "x", "f64[nb][51][2]" }, { "y", "f64[nb][100]", access = "out" } },
-  input = "x", output = "y" }
-
-kernel "r1000" { pattern = "fft", size = 1000, type = "c2r",
-  params = { { "x", "f32[nb][501][2]" }, { "y", "f32[nb][1000]", access = "out" } },
-  input = "x", output = "y" }
-
-kernel "d12" { pattern = "fft", size = 12, type = "r2c",
-  params = { { "x", "f64[nb][12]" }, { "y", "f64[nb][7][2]", access = "out" } },
-  input = "x", output = "y" }
-
--- one FFT, no batch extent
-kernel "one" { pattern = "fft", size = 240,
-  params = { { "x", "f32[240][2]" }, { "y", "f32[240][2]", access = "out" } },
-  input = "x", output = "y" }
+fft("c16", 16, "c2c", "f32", { direction = "forward" })
+fft("c12i", 12, "c2c", "f32", { direction = "inverse" })
+fft("c1000", 1000, "c2c", "f32", {})
+fft("z100", 100, "c2c", "f64", { direction = "inverse", inplace = true })
+-- a block written out (cuFFTDx has 16, 32, 64, 128 threads for 256 in f64)
+fft("z256", 256, "c2c", "f64", { block = 64 })
+fft("r240", 240, "r2c", "f32", {})
+fft("d100r", 100, "c2r", "f64", {})
+fft("r1000", 1000, "c2r", "f32", {})
+fft("d12", 12, "r2c", "f64", {})
+fft("one", 240, "c2c", "f32", { one = true })
 
 -- the frame: a real signal's spectrum (r2c), times a filter H, back to a
 -- real signal (c2r, unnormalized: H carries the 1/N), and its energy
@@ -74,9 +61,7 @@ frame "chain" {
 }
 
 -- a 256-point c2c FFT and the 320-point chain both run on 32 threads
-kernel "c256" { pattern = "fft", size = 256,
-  params = { { "x", "f32[nb][256][2]" }, { "y", "f32[nb][256][2]", access = "out" } },
-  input = "x", output = "y" }
+fft("c256", 256, "c2c", "f32", {})
 
 persistent "p_one" { layout = "one_block", block = 32, commands = { "c256", "chain" } }
 persistent "p_many" { layout = "many_blocks", block = 32, commands = { "c256", "chain" } }

@@ -196,16 +196,25 @@ static void classic(const problem *p)
   }
 }
 
+/* A session of the persistent kernel, the command's index, and where
+ * (for messages). */
+static gg_session *open_command(const char *persistent, const char *command, int *cmd,
+                                char *where, size_t n)
+{
+  gg_session *s;
+  CHECK_OK(gg_session_open(mod, persistent, NULL, &s));
+  CHECK_OK(gg_session_command(s, command, cmd));
+  snprintf(where, n, "%s, command %s, %d blocks", persistent, command, gg_session_blocks(s));
+  return s;
+}
+
 /* The 256-point c2c FFT as a persistent command, new inputs each frame. */
 static void command_frames(const char *persistent, int nframes)
 {
   const problem *p = &problems[sizeof problems / sizeof *problems - 1];
-  gg_session *s;
-  CHECK_OK(gg_session_open(mod, persistent, NULL, &s));
-  int cmd;
-  CHECK_OK(gg_session_command(s, "c256", &cmd));
   char where[128];
-  snprintf(where, sizeof where, "%s, command c256, %d blocks", persistent, gg_session_blocks(s));
+  int cmd;
+  gg_session *s = open_command(persistent, "c256", &cmd, where, sizeof where);
   for (int f = 0; f < nframes && failures < 5; f++) {
     const int nb = 1 + f % 5;
     fill(p, nb, arr_x);
@@ -253,12 +262,9 @@ static double chain_reference(int nb, double *tol_e)
 static void chain_frames(const char *persistent, int nframes)
 {
   static const problem yview = {"chain", FN, C2R, 1, 0, 0, 0};
-  gg_session *s;
-  CHECK_OK(gg_session_open(mod, persistent, NULL, &s));
-  int cmd;
-  CHECK_OK(gg_session_command(s, "chain", &cmd));
   char where[128];
-  snprintf(where, sizeof where, "%s, frame chain, %d blocks", persistent, gg_session_blocks(s));
+  int cmd;
+  gg_session *s = open_command(persistent, "chain", &cmd, where, sizeof where);
   for (int f = 0; f < nframes && failures < 5; f++) {
     const int nb = 1 + f % 3;
     /* a new signal and a new filter each frame; H carries the 1/N the
