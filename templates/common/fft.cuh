@@ -28,25 +28,26 @@ static_assert(gg_fft_{{NAME}}::input_length * sizeof(typename gg_fft_{{NAME}}::i
 __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 {
   {{UNPACK}}
-  using FFT = gg_fft_{{NAME}};
-  using T = {{FFT_T}};
+  /* gg_ names only: the views' and scalars' names are the workload's */
+  using gg_fft_desc = gg_fft_{{NAME}};
+  using gg_fft_real = {{FFT_T}};
   const long long gg_batch = {{LEAGUE}};
   /* the item's data, input then output, in natural order: element i of a
      complex array is the pair at 2i, 2i + 1 */
-  T *gg_s = reinterpret_cast<T *>(g.smem);
+  gg_fft_real *gg_s = reinterpret_cast<gg_fft_real *>(g.smem);
   for (long long gg_item = g.block; gg_item < gg_batch; gg_item += g.nblocks) {
     /* views are contiguous [batch][...]: an item is {{FFT_IN_LEN}} values
        in, {{FFT_OUT_LEN}} out; consecutive threads touch consecutive
        addresses (coalesced), whatever cufftdx's register layout */
-    const T *gg_in = {{FFT_IN}} + gg_item * {{FFT_IN_LEN}}LL;
+    const gg_fft_real *gg_in = {{FFT_IN}} + gg_item * {{FFT_IN_LEN}}LL;
     for (int gg_i = g.thread; gg_i < {{FFT_IN_LEN}}; gg_i += g.nthreads)
       gg_s[gg_i] = gg_in[gg_i];
     __syncthreads();
     /* cufftdx's shared-memory API: reads the input from g.smem, exchanges
        through it, writes the output back (its own barriers in between) */
-    FFT().execute(reinterpret_cast<typename FFT::value_type *>(g.smem));
+    gg_fft_desc().execute(reinterpret_cast<typename gg_fft_desc::value_type *>(g.smem));
     __syncthreads(); /* every thread's part of the output is in g.smem */
-    T *gg_out = {{FFT_OUT}} + gg_item * {{FFT_OUT_LEN}}LL;
+    gg_fft_real *gg_out = {{FFT_OUT}} + gg_item * {{FFT_OUT_LEN}}LL;
     for (int gg_i = g.thread; gg_i < {{FFT_OUT_LEN}}; gg_i += g.nthreads)
       gg_out[gg_i] = gg_s[gg_i];
     /* the next item (or the next stage of a frame) overwrites shared memory */
