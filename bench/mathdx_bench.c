@@ -7,9 +7,12 @@
  *   gpugen launch + sync   the gemm kernel (cuBLASDx) by gg_launch + gg_stream_sync
  *   gpugen frame           the gemm as a command of a one-block persistent
  *                          kernel: gg_session_start_packed + gg_session_wait
- * Prints mean, p50, p99, p99.9, max (us) and, per row, the best cuBLAS
- * p50 (launch or graph) divided by the row's p50 (> 1: faster than cuBLAS).
- * Built only where CMake finds cuBLAS (bench/mathdx.cmake).
+ * and a batch of 64 in-place c2c f32 FFTs (256 and 320 points) the same
+ * four ways against cuFFT (cufftExecC2C launched, and captured in a graph);
+ * the gpugen frame runs on a many_blocks persistent kernel.
+ * Prints mean, p50, p99, p99.9, max (us) and, per row, the best cuBLAS /
+ * cuFFT p50 (launch or graph) divided by the row's p50 (> 1: faster).
+ * Built only where CMake finds cuBLAS and cuFFT (bench/mathdx.cmake).
  * Usage: mathdx_bench [iterations per row, default 5000]
  */
 #include <stdint.h>
@@ -18,6 +21,7 @@
 #include <string.h>
 
 #include <cublas_v2.h>
+#include <cufft.h>
 #include <cuda_runtime_api.h>
 
 #include "gg.h"
@@ -163,6 +167,99 @@ static void gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_str
   gg_array_free(c);
 }
 
+/* ---- FFTs: one timed call of each way, over one struct ---- */
+#define FFT_BATCH 64
+typedef struct fft_run {
+  int n;
+  cufftHandle plan;
+  cudaStream_t stream;
+  cudaGraphExec_t exec;
+  void *buf;
+  gg_kernel *k;
+  gg_stream *gstream;
+  gg_arg args[2];
+  gg_session *s;
+  int cmd;
+  unsigned char packed[64];
+  size_t size;
+} fft_run;
+
+static void cufft_launch(fft_run *r)
+{
+  CHECKC(cufftExecC2C(r->plan, r->buf, r->buf, CUFFT_FORWARD));
+  CHECKC(cudaStreamSynchronize(r->stream));
+}
+static void cufft_graph(fft_run *r)
+{
+  CHECKC(cudaGraphLaunch(r->exec, r->stream));
+  CHECKC(cudaStreamSynchronize(r->stream));
+}
+static void gpugen_launch(fft_run *r)
+{
+  CHECK_OK(gg_launch(r->k, r->gstream, r->args, 2));
+  CHECK_OK(gg_stream_sync(r->gstream));
+}
+static void gpugen_frame(fft_run *r)
+{
+  CHECK_OK(gg_session_start_packed(r->s, r->cmd, r->packed, r->size, NULL));
+  CHECK_OK(gg_session_wait(r->s, WAIT_NS));
+}
+
+/* 100 warm-up calls, then iters timed ones: one table row. */
+static double fft_row(const char *kernel, const char *way, void (*step)(fft_run *), fft_run *r,
+                      bench_stats *st, double peer)
+{
+  char label[96];
+  for (int i = 0; i < 100; i++) step(r);
+  bench_stats_reset(st);
+  for (int i = 0; i < iters; i++) {
+    double t0 = bench_now_us();
+    step(r);
+    bench_stats_add(st, bench_now_us() - t0);
+  }
+  snprintf(label, sizeof label, "%s x%d %s", kernel, FFT_BATCH, way);
+  return p50_row(label, st, peer);
+}
+
+static void fft_rows(const char *kernel, int n, gg_context *ctx, gg_module *mod,
+                     gg_stream *gstream, cudaStream_t stream, bench_stats *st)
+{
+  fft_run r = {.n = n, .stream = stream, .gstream = gstream};
+  const size_t bytes = (size_t)FFT_BATCH * n * 8;
+  CHECKC(cudaMalloc(&r.buf, bytes));
+  CHECKC(cudaMemset(r.buf, 0, bytes));
+  CHECKC(cufftPlan1d(&r.plan, n, CUFFT_C2C, FFT_BATCH));
+  CHECKC(cufftSetStream(r.plan, stream));
+  double launch = fft_row(kernel, "cuFFT launch + sync", cufft_launch, &r, st, 0);
+  cudaGraph_t graph;
+  CHECKC(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  CHECKC(cufftExecC2C(r.plan, r.buf, r.buf, CUFFT_FORWARD));
+  CHECKC(cudaStreamEndCapture(stream, &graph));
+  CHECKC(cudaGraphInstantiate(&r.exec, graph, 0));
+  double graphed = fft_row(kernel, "cuFFT graph", cufft_graph, &r, st, 0);
+  const double best = launch < graphed ? launch : graphed;
+
+  gg_array *x;
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, bytes, &x));
+  CHECK_OK(gg_fill_zero(x, NULL));
+  r.args[0] = gg_arg_array(x);
+  r.args[1] = gg_arg_i64(FFT_BATCH);
+  CHECK_OK(gg_kernel_get(mod, kernel, &r.k));
+  fft_row(kernel, "gpugen launch + sync", gpugen_launch, &r, st, best);
+  CHECK_OK(gg_pack_args(gg_kernel_describe(r.k), r.args, 2, r.packed, sizeof r.packed));
+  r.size = gg_kernel_describe(r.k)->args_size;
+  CHECK_OK(gg_session_open(mod, "pf", NULL, &r.s));
+  CHECK_OK(gg_session_command(r.s, kernel, &r.cmd));
+  fft_row(kernel, "gpugen frame (many_blocks)", gpugen_frame, &r, st, best);
+  CHECK_OK(gg_session_terminate(r.s));
+  gg_session_free(r.s);
+  gg_array_free(x);
+  cudaGraphExecDestroy(r.exec);
+  cudaGraphDestroy(graph);
+  cufftDestroy(r.plan);
+  cudaFree(r.buf);
+}
+
 int main(int argc, char **argv)
 {
   if (argc > 1) iters = atoi(argv[1]);
@@ -196,6 +293,10 @@ int main(int argc, char **argv)
     cublas_rows(&shapes[i], h, stream, &st, &best);
     gpugen_rows(&shapes[i], ctx, mod, gstream, &st, best);
   }
+  printf("\nus per batch of %d in-place c2c f32 forward FFTs; last column: best cuFFT p50 / p50\n",
+         FFT_BATCH);
+  fft_rows("f256", 256, ctx, mod, gstream, stream, &st);
+  fft_rows("f320", 320, ctx, mod, gstream, stream, &st);
   bench_stats_free(&st);
   cublasDestroy(h);
   cudaStreamDestroy(stream);

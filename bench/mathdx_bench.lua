@@ -15,3 +15,13 @@ gemm("h64", "f16", 64) gemm("h128", "f16", 128)
 
 -- one block of 256 threads: the whole GEMM is one cuBLASDx block GEMM
 persistent "p" { layout = "one_block", block = 256, commands = { "s64", "s128", "h64", "h128" } }
+
+-- FFTs (cuFFTDx): a batch of 64 in-place c2c f32 forward FFTs of 256 and
+-- 320 points (32 threads each), against cuFFT.  A persistent kernel of
+-- 32-thread blocks on every SM: the blocks stride over the batch.
+local function fft(name, n)
+  kernel (name) { pattern = "fft", size = n,
+    params = { { "x", "f32[nb][" .. n .. "][2]", access = "inout" } }, input = "x", output = "x" }
+end
+fft("f256", 256) fft("f320", 320)
+persistent "pf" { layout = "many_blocks", block = 32, commands = { "f256", "f320" } }

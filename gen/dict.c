@@ -272,7 +272,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   } else {
     ggi_buf_free(&scratch);
   }
-  if (k->pattern == GG_PATTERN_GEMM)
+  if (k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT)
     rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
   if (ggi_has_reduction(k)) rc |= reduce_keys(m, k, dict, a);
   for (int i = 0; i < p->nvars; i++) rc |= ggi_dict_set(dict, p->keys[i], p->values[i]);

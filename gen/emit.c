@@ -99,7 +99,8 @@ static const char *const rule_enum[] = {"GG_GRID_COVER", "GG_GRID_LEAGUE", "GG_G
                                         "GG_GRID_RESIDENT"};
 static const char *const pattern_enum[] = {"GG_PATTERN_FOR", "GG_PATTERN_REDUCE", "GG_PATTERN_SCAN",
                                            "GG_PATTERN_TEAM", "GG_PATTERN_TILE_REDUCE",
-                                           "GG_PATTERN_GEMM", "GG_PATTERN_FRAME"};
+                                           "GG_PATTERN_GEMM", "GG_PATTERN_FFT",
+                                           "GG_PATTERN_FRAME"};
 
 /* Everything the descriptor needs about one kernel: its stored plan for
  * the descriptor's target (plan.h: ggi_desc_target; the plan stage checks
@@ -135,7 +136,7 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
     ggi_buf_puts(b, dim < 2 ? ", " : "},\n");
   }
   ggi_buf_puts(b, "   .league = ");
-  if (k->pattern == GG_PATTERN_TEAM || k->pattern == GG_PATTERN_GEMM)
+  if (k->pattern == GG_PATTERN_TEAM || k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT)
     put_extent_desc(b, k, &k->league);
   else ggi_buf_puts(b, "{0, -1}");
   ggi_buf_printf(b, ", .block_size = %d, .items_per_thread = %d,\n", k->spec.block, k->spec.items);

@@ -143,6 +143,13 @@ typedef struct ggi_kernel {
   int gemm_trans[2];        /* op_a, op_b: 1 = "t" (transposed) */
   const char *gemm_scale[2]; /* alpha, beta: a scalar parameter's name or a C literal */
 
+  /* fft: one cuFFTDx block FFT of fft_size points per batch item (league is
+   * the batch: the views' first extent, or 1 without one) */
+  int fft_size;              /* N */
+  int fft_inverse;           /* direction: 0 forward, 1 inverse */
+  int fft_type;              /* 0 c2c, 1 r2c, 2 c2r (ggi_fft_type_names) */
+  const char *fft_view[2];   /* input, output (the same view: in place) */
+
   /* knobs as written (0 / AUTO = let gpugen choose) */
   ggi_strategy strategy;
   int block, items, vector;

@@ -30,7 +30,7 @@ static const char *const kernel_fields[] = {
   "pattern", "range", "index", "params", "body", "block", "items", "vector", "launch",
   "value", "op", "combine", "identity", "into", "type", "strategy", "allow_cas", "kind",
   "tile", "league", "team_size", "scratch", "size", "a", "b", "c", "op_a", "op_b", "alpha",
-  "beta", NULL};
+  "beta", "direction", "input", "output", NULL};
 static const char *const for_fields[] = {"pattern", "range", "index", "params", "body", "block",
                                          "items", "vector", "launch", NULL};
 static const char *const reduce_fields[] = {
@@ -50,8 +50,11 @@ static const char *const tile_fields[] = {
   "combine", "identity", "into", "type", "tile", NULL};
 static const char *const gemm_fields[] = {"pattern", "params", "size", "a", "b", "c", "op_a",
                                           "op_b", "alpha", "beta", "block", NULL};
+static const char *const fft_fields[] = {"pattern", "params", "size", "direction", "type",
+                                         "input", "output", "block", NULL};
 static const char *const *const pattern_fields[] = {for_fields, reduce_fields, scan_fields,
-                                                    team_fields, tile_fields, gemm_fields};
+                                                    team_fields, tile_fields, gemm_fields,
+                                                    fft_fields};
 
 /* Extents as written in a view type ("n", "32") or a range entry. */
 static ggi_extent parse_extent_text(ggi_decl *k, int line, const char *view, const char *e) {
@@ -750,6 +753,8 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
     read_team(k, kn);
   } else if (kn->pattern == GG_PATTERN_GEMM) {
     ggi_read_gemm(k, kn); /* load_gemm.c */
+  } else if (kn->pattern == GG_PATTERN_FFT) {
+    ggi_read_fft(k, kn); /* load_fft.c */
   } else {
     read_range(k, kn);
     read_index(k, kn);
@@ -765,6 +770,7 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   switch (kn->pattern) {
   case GG_PATTERN_FRAME: /* declared with frame "name" { ... }, never a kernel's pattern */
   case GG_PATTERN_GEMM:  /* read above */
+  case GG_PATTERN_FFT:
     break;
   case GG_PATTERN_FOR:
   case GG_PATTERN_TEAM:
@@ -786,7 +792,8 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
     read_reduction(k, kn, 0);
     break;
   }
-  if (kn->pattern != GG_PATTERN_GEMM) read_launch(k, kn); /* gemm: always classic */
+  if (kn->pattern != GG_PATTERN_GEMM && kn->pattern != GG_PATTERN_FFT)
+    read_launch(k, kn); /* gemm, fft: always classic */
   if (kn->pattern == GG_PATTERN_TEAM) read_team_reduction(k, kn);
   char why[600];
   int at;

@@ -119,6 +119,11 @@ void ggi_check_scope(ggi_decl *k, ggi_kernel *kn);
 /* Pattern "gemm"'s fields into kn (params already read). */
 void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn);
 
+/* ---- load_fft.c ---- */
+
+/* Pattern "fft"'s fields into kn (params already read). */
+void ggi_read_fft(ggi_decl *k, ggi_kernel *kn);
+
 /* ---- load_persistent.c ---- */
 
 /* A frame (into fr, after every kernel) and a persistent kernel. */

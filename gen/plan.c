@@ -170,8 +170,10 @@ static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *
   if (k->pattern == GG_PATTERN_FRAME) rc = ggi_frame_plan(k, target, m->arena, p, &pd);
   else if (ggi_is_reduce_like(k->pattern)) rc = ggi_reduce_plan(k, target, m->arena, p, &pd);
   else if (k->pattern == GG_PATTERN_GEMM) rc = ggi_gemm_plan(k, target, m->arena, p, &pd);
+  else if (k->pattern == GG_PATTERN_FFT) rc = ggi_fft_plan(k, target, m->arena, p, &pd);
   else rc = plan_body(k, m->arena, p, &pd);
-  if (rc == 0 && (ggi_is_reduce_like(k->pattern) || k->pattern == GG_PATTERN_GEMM))
+  if (rc == 0 && (ggi_is_reduce_like(k->pattern) || k->pattern == GG_PATTERN_GEMM ||
+                  k->pattern == GG_PATTERN_FFT))
     p->features |= view_features(k);
   if (rc == 0 && pdl_ready(k, p)) p->features |= GG_FEAT_PDL;
   if (rc == 0) rc = plan_abi(k, p, m->arena, &pd);

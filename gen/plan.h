@@ -158,6 +158,10 @@ int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_dia
  * d->msg set (more shared memory than a block has). */
 int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
 
+/* The plan of an fft kernel (fft_plan.c): cuFFTDx block FFT, one per
+ * batch item, its data in shared memory. */
+int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
+
 /* For specialize.c: the strategy `auto` picks for a reduce-like kernel,
  * with one sentence saying why (static string or arena string). */
 ggi_strategy ggi_reduce_auto(const ggi_kernel *k, const char **why);

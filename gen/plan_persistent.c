@@ -74,6 +74,13 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
       return fail(d, m, p, "command \"%s\" does not target %s", k->name,
                   target == GGI_TARGET_HIP ? "hip" : "cuda");
     const ggi_plan plan = *kp;
+    if (plan.whole_block && s->groups == 1 && s->group_threads != plan.min_threads)
+      return fail(d, m, p,
+                  "command \"%s\" runs a MathDx block GEMM or FFT on exactly %d threads (the "
+                  "kernel's block), but a block here has %d: give this persistent kernel block = "
+                  "%d, or the kernel block = %d (an fft: when cuFFTDx has that thread count for "
+                  "its size; a wrong block lists the counts it has)",
+                  k->name, plan.min_threads, s->block, plan.min_threads, s->block);
     if (plan.min_threads > 0 && s->group_threads < plan.min_threads)
       return fail(d, m, p,
                   "command \"%s\" is a team of %d threads (team_size), but a pseudo-block here "
@@ -90,8 +97,8 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
                   s->group_threads, s->group_threads, plan.max_threads);
     if (plan.whole_block && s->groups > 1)
       return fail(d, m, p,
-                  "command \"%s\" needs whole hardware blocks (a cuBLASDx block GEMM "
-                  "synchronizes the block with __syncthreads), but this kernel splits each block "
+                  "command \"%s\" needs whole hardware blocks (a cuBLASDx block GEMM or "
+                  "cuFFTDx block FFT synchronizes the block with __syncthreads), but this kernel splits each block "
                   "into groups = %d pseudo-blocks: use layout \"one_block\" or \"many_blocks\"",
                   k->name, s->groups);
     if (plan.shared_bytes > smem)

@@ -67,7 +67,8 @@ static const char *grid_rule_text(const ggi_kernel *k, const ggi_plan *p)
   switch (p->grid_rule) {
   case GG_GRID_COVER: return "cover: ceil(work / (block * items)) blocks";
   case GG_GRID_LEAGUE:
-    return k->pattern == GG_PATTERN_GEMM ? "league: one block per batch item"
+    return k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT
+               ? "league: one block per batch item"
                                          : "league: one block per team";
   case GG_GRID_FIXED: return "fixed";
   default: return "resident: as many blocks as are co-resident on the device";

@@ -154,15 +154,20 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
   /* MathDx's headers take seconds to compile: only modules with a kernel
      that needs them include them, first, before the prelude's macros (the
      runtime adds their folders for the same kernels' GG_FEAT_MATHDX) */
+  int gemm = 0, fft = 0;
   for (int i = 0; i < m->nkernels; i++) {
     const ggi_plan *kp = ggi_plan_of(&m->kernels[i], target);
     if (kp && (kp->features & GG_FEAT_MATHDX)) {
-      ggi_buf_puts(&b, "/* NVIDIA MathDx: the block GEMM of pattern gemm (the runtime adds its\n"
-                       " * include folders for GG_FEAT_MATHDX modules only) */\n"
-                       "#include <cublasdx.hpp>\n");
-      break;
+      gemm |= m->kernels[i].pattern == GG_PATTERN_GEMM;
+      fft |= m->kernels[i].pattern == GG_PATTERN_FFT;
     }
   }
+  if (gemm || fft)
+    ggi_buf_puts(&b, "/* NVIDIA MathDx: the block GEMM of pattern gemm, the block FFT of pattern\n"
+                     " * fft (the runtime adds its include folders for GG_FEAT_MATHDX modules\n"
+                     " * only) */\n");
+  if (gemm) ggi_buf_puts(&b, "#include <cublasdx.hpp>\n");
+  if (fft) ggi_buf_puts(&b, "#include <cufftdx.hpp>\n");
   int coop = 0;
   for (int i = 0; i < m->nkernels; i++)
     if ((m->kernels[i].targets & target) &&

@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "specialize.h"
 #include "frame.h"
+#include "fft_sizes.h"
 
 #define FOR_BLOCK 256 /* 8 warps / 4 wavefronts: a multiple of both warp sizes */
 #define WARP_LCM 64   /* blocks stay multiples of 64 so no wavefront is partial */
@@ -140,6 +141,34 @@ static void spec_gemm(ggi_module *m, ggi_kernel *k)
          "is not 0) into shared memory, multiplies, and stores C");
 }
 
+/* fft: the threads of one cuFFTDx block FFT, N / elements per thread (the
+ * load checked a written block against cuFFTDx's values for the size). */
+static void spec_fft(ggi_module *m, ggi_kernel *k)
+{
+  ggi_spec *s = &k->spec;
+  int threads[GGI_FFT_MAX_EPTS];
+  int n = ggi_fft_kernel_threads(k, threads);
+  if (k->block > 0) {
+    s->block = k->block;
+    why(k, whyf(m, "block %d: as written (the threads of one cuFFTDx FFT)", s->block));
+  } else {
+    s->block = ggi_fft_auto_threads(threads, n);
+    why(k, whyf(m, "block %d: %s", s->block,
+                s->block == threads[0] ? "cuFFTDx's default thread count for this size"
+                : s->block % 32 == 0
+                    ? "the thread count of whole warps nearest cuFFTDx's default (a persistent "
+                      "kernel's block is whole warps)"
+                    : "the most threads cuFFTDx has for this size (none is whole warps; "
+                      "cuFFTDx's default assumes several FFTs per block, gpugen runs one)"));
+  }
+  s->items = k->fft_size / s->block;
+  s->vector = 1;
+  why(k, whyf(m, "%d elements per thread; one FFT per (virtual) block at a time: the block "
+                 "loads an item into shared memory, transforms it there, and stores it (cuFFTDx "
+                 "puts several FFTs in a block along threadIdx.y; gpugen's blocks are 1-D)",
+              s->items));
+}
+
 static int spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   ggi_spec *s = &k->spec;
@@ -230,6 +259,9 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
       break;
     case GG_PATTERN_GEMM:
       spec_gemm(m, k);
+      break;
+    case GG_PATTERN_FFT:
+      spec_fft(m, k);
       break;
     default:
       if (spec_reduce(m, k, d) != 0) return -1;

@@ -7,7 +7,7 @@ const char *const ggi_dtype_names[] = {GG_DTYPE_LIST(NAME_) NULL};
 #undef NAME_
 
 const char *const ggi_pattern_names[] = {"for", "reduce", "scan", "team", "tile_reduce", "gemm",
-                                         NULL};
+                                         "fft", NULL};
 const char *const ggi_layout_names[] = {"right", "left", "stride", NULL};
 #define NAME_(e, name) name,
 const char *const ggi_space_names[] = {GG_SPACE_LIST(NAME_) NULL};

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GG_MODULE_ABI 4
+#define GG_MODULE_ABI 5
 
 /* The element types, defined once for the generator and the runtime:
  * X(enum, spelling in workload files, bytes, is a floating type,
@@ -74,6 +74,9 @@ typedef enum gg_pattern {
   /* C = alpha op(A) op(B) + beta C per batch item, one cuBLASDx block
    * GEMM per (virtual) block; grid: one block per item (league = batch) */
   GG_PATTERN_GEMM,
+  /* one cuFFTDx block FFT per batch item and (virtual) block; grid: one
+   * block per item (league = batch) */
+  GG_PATTERN_FFT,
   /* A frame: an ordered chain of stages (kernels of the module with bound
    * arguments) run inside a persistent kernel as ONE command.  Its
    * descriptor has mode GG_LAUNCH_PERSISTENT and no function of its own:

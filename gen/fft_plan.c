@@ -1,0 +1,136 @@
+/*
+ * fft_plan.c - the plan of an fft kernel (plan.h): the cuFFTDx block FFT it
+ * instantiates (size, type, direction, precision, elements per thread),
+ * its shared memory and the grid: one block per batch item (league =
+ * batch), striding over the batch on any virtual grid.
+ *
+ * One FFT per block.  cuFFTDx's FFTsPerBlock puts several FFTs in a block
+ * along threadIdx.y, and its code reads threadIdx.x / .y itself; gpugen's
+ * blocks are one-dimensional (a persistent kernel's stages share them), so
+ * a block runs its batch items one after another instead.  The thread count
+ * (N / elements per thread) is decided here from cuFFTDx's database
+ * (fft_sizes.c); fft.cuh checks that cuFFTDx agrees.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fft_sizes.h"
+#include "plan.h"
+
+static const ggi_fft_size *find(int n)
+{
+  for (int i = 0; i < ggi_fft_nsizes; i++)
+    if (ggi_fft_sizes[i].n == n) return &ggi_fft_sizes[i];
+  return NULL;
+}
+
+int ggi_fft_threads(int n, int f64, int out[GGI_FFT_MAX_EPTS])
+{
+  const ggi_fft_size *s = find(n);
+  int c = 0;
+  const unsigned char *ept = s ? (f64 ? s->f64 : s->f32) : NULL;
+  while (ept && c < GGI_FFT_MAX_EPTS && ept[c]) {
+    out[c] = n / ept[c];
+    c++;
+  }
+  return c;
+}
+
+static const ggi_param *view(const ggi_kernel *k, int which)
+{
+  for (int i = 0; i < k->nparams; i++)
+    if (strcmp(k->params[i].name, k->fft_view[which]) == 0) return &k->params[i];
+  return NULL;
+}
+
+int ggi_fft_kernel_threads(const ggi_kernel *k, int out[GGI_FFT_MAX_EPTS])
+{
+  const ggi_param *in = view(k, 0);
+  return in ? ggi_fft_threads(k->fft_size, in->dtype == GG_F64, out) : 0;
+}
+
+void ggi_fft_nearest(int n, int f64, int *below, int *above)
+{
+  *below = *above = 0;
+  for (int i = 0; i < ggi_fft_nsizes; i++) {
+    const ggi_fft_size *s = &ggi_fft_sizes[i];
+    if (!(f64 ? s->f64 : s->f32)[0]) continue;
+    if (s->n < n) *below = s->n;
+    if (s->n > n && !*above) *above = s->n;
+  }
+}
+
+/* cuFFTDx's default, unless it leaves a warp partly idle: then the thread
+ * count of whole warps nearest the default, or, where the size has none,
+ * the largest (cuFFTDx's defaults assume several FFTs share a block; with
+ * one, more threads per FFT is more of the block at work).  Whole warps
+ * also let a persistent kernel (block a multiple of 32) run the FFT as a
+ * command or a frame stage. */
+int ggi_fft_auto_threads(const int *threads, int n)
+{
+  const int dflt = threads[0];
+  int whole = 0, most = dflt;
+  for (int i = 0; i < n; i++) {
+    if (threads[i] > most) most = threads[i];
+    if (threads[i] % 32 == 0 && (!whole || abs(threads[i] - dflt) < abs(whole - dflt)))
+      whole = threads[i];
+  }
+  return whole ? whole : most;
+}
+
+/* One {{KEY}} of the template; value copied into the arena. */
+static int put(ggi_plan *p, ggi_arena *a, const char *key, const char *value)
+{
+  if (p->nvars >= GGI_PLAN_MAX_VARS || !(value = ggi_strdup(a, value))) return -1;
+  p->keys[p->nvars] = key;
+  p->values[p->nvars++] = value;
+  return 0;
+}
+
+static int put_int(ggi_plan *p, ggi_arena *a, const char *key, long long v)
+{
+  char buf[32];
+  snprintf(buf, sizeof buf, "%lld", v);
+  return put(p, a, key, buf);
+}
+
+int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+{
+  const ggi_param *in = view(k, 0), *out = view(k, 1);
+  if (!in || !out) return ggi_fail(d, "fft views missing (a gpugen bug)");
+  if (target != GGI_TARGET_CUDA) return ggi_fail(d, "pattern \"fft\" is CUDA only (cuFFTDx)");
+  const int n = k->fft_size, threads = k->spec.block, half = n / 2 + 1;
+  const unsigned real = (unsigned)ggi_dtype_size(in->dtype);
+  /* Shared memory: the FFT's input and output live there (cuFFTDx's
+   * shared-memory API: coalesced loads and stores whatever its register
+   * layout), and cuFFTDx exchanges through the same bytes.  N complex
+   * values hold the input and the output of every type (N/2+1 complex or
+   * N reals for r2c / c2r) and, checked over its whole database by
+   * scripts/fft-sizes.py, cuFFTDx's exchange; fft.cuh asserts it again. */
+  const unsigned smem = (unsigned)n * 2u * real;
+  const long long in_len = k->fft_type == 1 ? n : 2LL * (k->fft_type == 2 ? half : n);
+  const long long out_len = k->fft_type == 2 ? n : 2LL * (k->fft_type == 1 ? half : n);
+  p->template_path = "common/fft.cuh";
+  p->grid_rule = GG_GRID_LEAGUE; /* one block per batch item */
+  p->shared_bytes = smem;
+  /* cuFFTDx's block_dim is the block: exactly that many threads, the whole
+     hardware block (it reads threadIdx.x and synchronizes with
+     __syncthreads) */
+  p->min_threads = p->max_threads = threads;
+  p->whole_block = 1;
+  p->features |= GG_FEAT_MATHDX;
+  int rc = 0;
+  rc |= put_int(p, a, "FFT_N", n);
+  rc |= put_int(p, a, "FFT_EPT", n / threads);
+  rc |= put_int(p, a, "FFT_SMEM", smem);
+  rc |= put_int(p, a, "FFT_IN_LEN", in_len);   /* reals per batch item */
+  rc |= put_int(p, a, "FFT_OUT_LEN", out_len);
+  rc |= put(p, a, "FFT_TYPE", ggi_fft_type_names[k->fft_type]);
+  rc |= put(p, a, "FFT_DIR", ggi_fft_dir_names[k->fft_inverse]);
+  rc |= put(p, a, "FFT_T", ggi_dtype_ctype(in->dtype));
+  rc |= put(p, a, "FFT_IN", in->name);
+  rc |= put(p, a, "FFT_OUT", out->name);
+  if (rc) return ggi_fail(d, "out of memory");
+  return 0;
+}

@@ -1,0 +1,56 @@
+/* fft {{NAME}}: {{FFT_OUT}} = {{FFT_DIR}} {{FFT_TYPE}} FFT of {{FFT_IN}}, {{FFT_N}} points,
+ * one cufftdx (MathDx) block FFT per batch item, unnormalized (like cuFFT).
+ * A (virtual) block takes items g.block, g.block + g.nblocks, ...: any
+ * grid - one block per item (classic), or the fixed one of a persistent
+ * kernel - covers the batch.  Complex values are (re, im) pairs of
+ * {{FFT_T}}: cufftdx's value_type has that layout.  The plan gave
+ * {{BLOCK}} threads ({{FFT_N}} / {{FFT_EPT}} elements per thread) and
+ * {{FFT_SMEM}} bytes of shared memory; the asserts check cufftdx agrees on the
+ * arch this source is being compiled for. */
+using gg_fft_{{NAME}} = decltype(
+    cufftdx::Block() + cufftdx::Size<{{FFT_N}}>() + cufftdx::Type<cufftdx::fft_type::{{FFT_TYPE}}>() +
+    cufftdx::Direction<cufftdx::fft_direction::{{FFT_DIR}}>() + cufftdx::Precision<{{FFT_T}}>() +
+    cufftdx::ElementsPerThread<{{FFT_EPT}}>() + cufftdx::FFTsPerBlock<1>() +
+    cufftdx::SM<__CUDA_ARCH__>());
+static_assert(gg_fft_{{NAME}}::block_dim.x == {{BLOCK}} && gg_fft_{{NAME}}::block_dim.y == 1 &&
+                  gg_fft_{{NAME}}::block_dim.z == 1,
+              "gpugen's plan gives fft {{NAME}} another block than cufftdx's block_dim");
+static_assert(gg_fft_{{NAME}}::shared_memory_size <= {{FFT_SMEM}} &&
+                  gg_fft_{{NAME}}::input_length * sizeof(typename gg_fft_{{NAME}}::input_type) <= {{FFT_SMEM}} &&
+                  gg_fft_{{NAME}}::output_length * sizeof(typename gg_fft_{{NAME}}::output_type) <= {{FFT_SMEM}},
+              "gpugen's plan gives fft {{NAME}} less shared memory than cufftdx needs");
+static_assert(gg_fft_{{NAME}}::input_length * sizeof(typename gg_fft_{{NAME}}::input_type) ==
+                      {{FFT_IN_LEN}} * sizeof({{FFT_T}}) &&
+                  gg_fft_{{NAME}}::output_length * sizeof(typename gg_fft_{{NAME}}::output_type) ==
+                      {{FFT_OUT_LEN}} * sizeof({{FFT_T}}),
+              "gpugen's view lengths for fft {{NAME}} differ from cufftdx's input / output");
+
+__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+{
+  {{UNPACK}}
+  /* gg_ names only: the views' and scalars' names are the workload's */
+  using gg_fft_desc = gg_fft_{{NAME}};
+  using gg_fft_real = {{FFT_T}};
+  const long long gg_batch = {{LEAGUE}};
+  /* the item's data, input then output, in natural order: element i of a
+     complex array is the pair at 2i, 2i + 1 */
+  gg_fft_real *gg_s = reinterpret_cast<gg_fft_real *>(g.smem);
+  for (long long gg_item = g.block; gg_item < gg_batch; gg_item += g.nblocks) {
+    /* views are contiguous [batch][...]: an item is {{FFT_IN_LEN}} values
+       in, {{FFT_OUT_LEN}} out; consecutive threads touch consecutive
+       addresses (coalesced), whatever cufftdx's register layout */
+    const gg_fft_real *gg_in = {{FFT_IN}} + gg_item * {{FFT_IN_LEN}}LL;
+    for (int gg_i = g.thread; gg_i < {{FFT_IN_LEN}}; gg_i += g.nthreads)
+      gg_s[gg_i] = gg_in[gg_i];
+    __syncthreads();
+    /* cufftdx's shared-memory API: reads the input from g.smem, exchanges
+       through it, writes the output back (its own barriers in between) */
+    gg_fft_desc().execute(reinterpret_cast<typename gg_fft_desc::value_type *>(g.smem));
+    __syncthreads(); /* every thread's part of the output is in g.smem */
+    gg_fft_real *gg_out = {{FFT_OUT}} + gg_item * {{FFT_OUT_LEN}}LL;
+    for (int gg_i = g.thread; gg_i < {{FFT_OUT_LEN}}; gg_i += g.nthreads)
+      gg_out[gg_i] = gg_s[gg_i];
+    /* the next item (or the next stage of a frame) overwrites shared memory */
+    __syncthreads();
+  }
+}

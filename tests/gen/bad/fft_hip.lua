@@ -1,0 +1,3 @@
+kernel "f" { pattern = "fft", size = 64,
+  params = { { "x", "f32[64][2]" }, { "y", "f32[64][2]", access = "out" } },
+  input = "x", output = "y" }

@@ -1,0 +1,67 @@
+-- fft (cuFFTDx) checked on the GPU by test_fft_gpu.c against a CPU DFT in
+-- double: c2c forward and inverse, r2c and c2r, f32 and f64, at sizes that
+-- are not powers of two (12, 100, 240, 320, 1000) and powers of two (16,
+-- 256), with a run-time batch; as kernels, as a persistent command, and as
+-- the stages of a frame (FFT -> filter -> inverse FFT -> energy).
+-- Complex data are (re, im) pairs: a view whose last extent is 2.
+module { name = "fft_gpu", targets = { "cuda" } }
+
+-- fft(name, N, type, dtype, fields): x -> y, both [nb][...] (complex:
+-- [L][2], (re, im) pairs); fields adds direction, block, or one = true
+-- (no batch extent: one FFT) or inplace = true (x -> x)
+local function fft(name, n, typ, t, fields)
+  local function view(len, cplx)
+    return t .. (fields.one and "" or "[nb]") .. "[" .. len .. "]" .. (cplx and "[2]" or "")
+  end
+  local half = n // 2 + 1
+  local x = view(typ == "c2r" and half or n, typ ~= "r2c")
+  local k = { pattern = "fft", size = n, type = typ, input = "x", output = "y",
+    direction = fields.direction, block = fields.block,
+    params = { { "x", x }, { "y", view(typ == "r2c" and half or n, typ ~= "c2r"), access = "out" } } }
+  if fields.inplace then
+    k.params, k.output = { { "x", x, access = "inout" } }, "x"
+  end
+  kernel (name) (k)
+end
+
+fft("c16", 16, "c2c", "f32", { direction = "forward" })
+fft("c12i", 12, "c2c", "f32", { direction = "inverse" })
+fft("c1000", 1000, "c2c", "f32", {})
+fft("z100", 100, "c2c", "f64", { direction = "inverse", inplace = true })
+-- a block written out (cuFFTDx has 16, 32, 64, 128 threads for 256 in f64)
+fft("z256", 256, "c2c", "f64", { block = 64 })
+fft("r240", 240, "r2c", "f32", {})
+fft("d100r", 100, "c2r", "f64", {})
+fft("r1000", 1000, "c2r", "f32", {})
+fft("d12", 12, "r2c", "f64", {})
+fft("one", 240, "c2c", "f32", { one = true })
+
+-- the frame: a real signal's spectrum (r2c), times a filter H, back to a
+-- real signal (c2r, unnormalized: H carries the 1/N), and its energy
+kernel "fwd" { pattern = "fft", size = 320, type = "r2c",
+  params = { { "x", "f32[nb][320]" }, { "S", "f32[nb][161][2]", access = "out" } },
+  input = "x", output = "S" }
+kernel "filt" { pattern = "for", range = { "nb", 161 },
+  params = { { "S", "f32[nb][161][2]", access = "inout" }, { "H", "f32[161][2]" } },
+  body = [[
+    const float re = S(i, j, 0), im = S(i, j, 1);
+    S(i, j, 0) = re * H(j, 0) - im * H(j, 1);
+    S(i, j, 1) = re * H(j, 1) + im * H(j, 0);
+  ]] }
+kernel "inv" { pattern = "fft", size = 320, type = "c2r",
+  params = { { "S", "f32[nb][161][2]" }, { "y", "f32[nb][320]", access = "out" } },
+  input = "S", output = "y" }
+kernel "energy" { pattern = "reduce", range = { "nb", 320 },
+  params = { { "y", "f32[nb][320]" }, { "e", "f64[1]", access = "out" } },
+  value = "(double)y(i, j) * y(i, j)", into = "e" }
+frame "chain" {
+  params = { { "x", "f32[nb][320]" }, { "S", "f32[nb][161][2]" }, { "H", "f32[161][2]" },
+    { "y", "f32[nb][320]" }, { "e", "f64[1]" } },
+  stages = { { "fwd" }, { "filt" }, { "inv" }, { "energy" } },
+}
+
+-- a 256-point c2c FFT and the 320-point chain both run on 32 threads
+fft("c256", 256, "c2c", "f32", {})
+
+persistent "p_one" { layout = "one_block", block = 32, commands = { "c256", "chain" } }
+persistent "p_many" { layout = "many_blocks", block = 32, commands = { "c256", "chain" } }

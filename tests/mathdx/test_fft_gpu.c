@@ -1,0 +1,336 @@
+/*
+ * test_fft_gpu - pattern "fft" (cuFFTDx block FFT, tests/mathdx/
+ * fft_gpu.lua) on the GPU against a CPU DFT in double:
+ *   - classic launches of every kernel (c2c forward and inverse, r2c, c2r;
+ *     f32 and f64; 12, 16, 100, 240, 256, 1000 points; in place; one FFT
+ *     without a batch extent) at batch 1, 3 and 37, one block per item,
+ *     and on a grid of 2 blocks (each strides over the batch);
+ *   - the 256-point FFT as a persistent command (one_block, many_blocks)
+ *     for 2000 frames, each with new inputs and batch;
+ *   - the frame chain (r2c 320 -> times a filter H -> c2r 320 -> energy)
+ *     for 10000 frames with new x and H each time, y and the energy
+ *     checked on every frame.
+ * FFTs are unnormalized (like cuFFT): a forward then inverse FFT is N
+ * times the input.  Tolerance for an output of an N-point FFT:
+ * 8 eps ceil(log2 N) times the sum of the moduli of its inputs (every
+ * output is a sum of the inputs times unit twiddles; each of the
+ * ~log2 N butterfly stages adds a few roundings).
+ * Label gpu; exit 77 without a GPU or without MathDx (with the message
+ * that says how to install it).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fft_gpu.h"
+#include "gg.h"
+#include "gg_session.h"
+#include "../gg_check.h"
+
+#define WAIT_NS 5000000000ll
+#define MAXB 37
+#define MAXN 1000
+#define PI 3.14159265358979323846
+
+enum { C2C, R2C, C2R };
+
+static gg_context *ctx;
+static gg_module *mod;
+static int failures;
+
+typedef struct problem {
+  const char *kernel;
+  int n, type, inverse, f64;
+  int one;      /* no batch extent: one FFT */
+  int inplace;  /* input and output are one view */
+} problem;
+
+static const problem problems[] = {
+  {"c16", 16, C2C, 0, 0, 0, 0},    {"c12i", 12, C2C, 1, 0, 0, 0},
+  {"c1000", 1000, C2C, 0, 0, 0, 0}, {"z100", 100, C2C, 1, 1, 0, 1},
+  {"z256", 256, C2C, 0, 1, 0, 0},  {"r240", 240, R2C, 0, 0, 0, 0},
+  {"d100r", 100, C2R, 1, 1, 0, 0}, {"r1000", 1000, C2R, 1, 0, 0, 0},
+  {"d12", 12, R2C, 0, 1, 0, 0},    {"one", 240, C2C, 0, 0, 1, 0},
+  {"c256", 256, C2C, 0, 0, 0, 0},
+};
+
+static gg_array *arr_x, *arr_y, *arr_s, *arr_h, *arr_e;
+/* host copies in double: inputs, expected outputs, per-item tolerances */
+static double hx[MAXB * MAXN * 2], want[MAXB * MAXN * 2], tol[MAXB];
+static double hh[161 * 2], hs[MAXB * 161 * 2];
+
+static uint32_t rng = 12345;
+static double uniform(void) /* in [-1, 1), multiples of 2^-23: exact in f32 */
+{
+  rng = rng * 1664525u + 1013904223u;
+  return (double)(rng >> 8) / (1 << 23) - 1;
+}
+
+/* reals per item on each side */
+static int in_len(const problem *p) { return p->type == R2C ? p->n : 2 * (p->type == C2R ? p->n / 2 + 1 : p->n); }
+static int out_len(const problem *p) { return p->type == C2R ? p->n : 2 * (p->type == R2C ? p->n / 2 + 1 : p->n); }
+
+/* The complex value of input element j of an item (c2r: the full
+ * Hermitian spectrum, X[N-k] = conj(X[k])). */
+static void input_at(const problem *p, const double *in, int j, double *re, double *im)
+{
+  if (p->type == R2C) {
+    *re = in[j];
+    *im = 0;
+  } else if (p->type == C2R && j > p->n / 2) {
+    *re = in[2 * (p->n - j)];
+    *im = -in[2 * (p->n - j) + 1];
+  } else {
+    *re = in[2 * j];
+    *im = in[2 * j + 1];
+  }
+}
+
+/* The DFT of one item, directly (O(N^2), twiddles from a table), and the
+ * tolerance of its outputs. */
+static double dft(const problem *p, const double *in, double *out)
+{
+  static double c[MAXN], s[MAXN];
+  const int n = p->n;
+  const double sign = p->inverse ? 1 : -1;
+  for (int j = 0; j < n; j++) {
+    c[j] = cos(2 * PI * j / n);
+    s[j] = sign * sin(2 * PI * j / n);
+  }
+  double l1 = 0;
+  for (int j = 0; j < n; j++) {
+    double re, im;
+    input_at(p, in, j, &re, &im);
+    l1 += hypot(re, im);
+  }
+  const int nout = p->type == R2C ? n / 2 + 1 : n;
+  for (int k = 0; k < nout; k++) {
+    double ar = 0, ai = 0;
+    for (int j = 0; j < n; j++) {
+      double re, im;
+      input_at(p, in, j, &re, &im);
+      const int t = (int)((long long)j * k % n);
+      ar += re * c[t] - im * s[t];
+      ai += re * s[t] + im * c[t];
+    }
+    if (p->type == C2R) {
+      out[k] = ar;
+    } else {
+      out[2 * k] = ar;
+      out[2 * k + 1] = ai;
+    }
+  }
+  const double eps = p->f64 ? 1.1102230246251565e-16 : 5.9604644775390625e-08;
+  return 8 * eps * ceil(log2((double)n)) * l1 + 1e-300;
+}
+
+/* New inputs for nb items, stored to the input array; the reference. */
+static void fill(const problem *p, int nb, gg_array *dst)
+{
+  const int li = in_len(p), h = p->n / 2;
+  for (int b = 0; b < nb; b++) {
+    double *in = hx + (size_t)b * li;
+    for (int i = 0; i < li; i++) in[i] = uniform();
+    if (p->type == C2R) { /* a real signal's spectrum: X[0], X[N/2] real */
+      in[1] = 0;
+      if (p->n % 2 == 0) in[2 * h + 1] = 0;
+    }
+    tol[b] = dft(p, in, want + (size_t)b * out_len(p));
+  }
+  void *x = gg_array_host(dst);
+  for (size_t i = 0; i < (size_t)nb * li; i++) {
+    if (p->f64) ((double *)x)[i] = hx[i];
+    else ((float *)x)[i] = (float)hx[i];
+  }
+}
+
+static double load(const gg_array *a, int f64, size_t i)
+{
+  const void *p = gg_array_host((gg_array *)a);
+  return f64 ? ((const double *)p)[i] : ((const float *)p)[i];
+}
+
+static void verify(const problem *p, int nb, const gg_array *out, const char *where)
+{
+  const int lo = out_len(p);
+  int bad = 0;
+  for (int b = 0; b < nb && bad < 3; b++)
+    for (int i = 0; i < lo && bad < 3; i++) {
+      const size_t at = (size_t)b * lo + i;
+      const double got = load(out, p->f64, at);
+      if (!(fabs(got - want[at]) <= tol[b])) {
+        fprintf(stderr, "%s: %s (%d points) batch %d: item %d, output[%d] = %.17g, want %.17g "
+                "(tolerance %.3g)\n", where, p->kernel, p->n, nb, b, i, got, want[at], tol[b]);
+        bad++;
+      }
+    }
+  if (bad) failures++;
+}
+
+static int args_of(const problem *p, int nb, gg_arg *a)
+{
+  int n = 0;
+  a[n++] = gg_arg_array(arr_x);
+  if (!p->inplace) a[n++] = gg_arg_array(arr_y);
+  if (!p->one) a[n++] = gg_arg_i64(nb);
+  return n;
+}
+
+/* Classic launches at batch 3, 1, 37, then 37 on a 2-block grid. */
+static void classic(const problem *p)
+{
+  static const int batches[] = {3, 1, 37, 37};
+  gg_kernel *k;
+  CHECK_OK(gg_kernel_get(mod, p->kernel, &k));
+  for (int t = 0; t < 4; t++) {
+    const int nb = p->one ? 1 : batches[t];
+    fill(p, nb, arr_x);
+    gg_arg a[4];
+    const int na = args_of(p, nb, a);
+    if (t == 3) CHECK_OK(gg_launch_grid(k, NULL, 2, a, na));
+    else CHECK_OK(gg_launch(k, NULL, a, na));
+    CHECK_OK(gg_device_sync(ctx));
+    verify(p, nb, p->inplace ? arr_x : arr_y, t == 3 ? "classic, 2 blocks" : "classic");
+  }
+}
+
+/* A session of the persistent kernel, the command's index, and where
+ * (for messages). */
+static gg_session *open_command(const char *persistent, const char *command, int *cmd,
+                                char *where, size_t n)
+{
+  gg_session *s;
+  CHECK_OK(gg_session_open(mod, persistent, NULL, &s));
+  CHECK_OK(gg_session_command(s, command, cmd));
+  snprintf(where, n, "%s, command %s, %d blocks", persistent, command, gg_session_blocks(s));
+  return s;
+}
+
+/* The 256-point c2c FFT as a persistent command, new inputs each frame. */
+static void command_frames(const char *persistent, int nframes)
+{
+  const problem *p = &problems[sizeof problems / sizeof *problems - 1];
+  char where[128];
+  int cmd;
+  gg_session *s = open_command(persistent, "c256", &cmd, where, sizeof where);
+  for (int f = 0; f < nframes && failures < 5; f++) {
+    const int nb = 1 + f % 5;
+    fill(p, nb, arr_x);
+    gg_arg a[4];
+    const int na = args_of(p, nb, a);
+    CHECK_OK(gg_session_run(s, cmd, a, na, WAIT_NS));
+    verify(p, nb, arr_y, where);
+  }
+  CHECK_OK(gg_session_terminate(s));
+  gg_session_free(s);
+}
+
+/* ---- the frame: y = c2r(H * r2c(x)), e = sum of y^2 ---- */
+#define FN 320
+#define FH (FN / 2 + 1)
+
+/* the CPU chain for nb items (x in hx), into want (y); returns the energy
+ * and sets tol[b] for y and *tol_e for it */
+static double chain_reference(int nb, double *tol_e)
+{
+  static const problem fwd = {"fwd", FN, R2C, 0, 0, 0, 0}, inv = {"inv", FN, C2R, 1, 0, 0, 0};
+  double e = 0, ty_sum = 0, habs = 0;
+  for (int k = 0; k < FH; k++) habs += hypot(hh[2 * k], hh[2 * k + 1]);
+  for (int b = 0; b < nb; b++) {
+    double *spec = hs + (size_t)b * FH * 2, *y = want + (size_t)b * FN;
+    const double tx = dft(&fwd, hx + (size_t)b * FN, spec); /* error of each X[k] */
+    for (int k = 0; k < FH; k++) {
+      const double re = spec[2 * k], im = spec[2 * k + 1];
+      spec[2 * k] = re * hh[2 * k] - im * hh[2 * k + 1];
+      spec[2 * k + 1] = re * hh[2 * k + 1] + im * hh[2 * k];
+    }
+    const double ty = dft(&inv, spec, y); /* rounding of the inverse itself */
+    /* each X[k]'s error reaches y through |H[k]| twice (k and N - k); the
+       filter's own rounding (2 eps of X[k] H[k]) is under 0.1 of tx */
+    tol[b] = 2.2 * tx * habs + ty;
+    for (int j = 0; j < FN; j++) {
+      e += y[j] * y[j];
+      ty_sum += 2 * fabs(y[j]) * tol[b] + tol[b] * tol[b];
+    }
+  }
+  *tol_e = ty_sum + 1e-12 * e;
+  return e;
+}
+
+static void chain_frames(const char *persistent, int nframes)
+{
+  static const problem yview = {"chain", FN, C2R, 1, 0, 0, 0};
+  char where[128];
+  int cmd;
+  gg_session *s = open_command(persistent, "chain", &cmd, where, sizeof where);
+  for (int f = 0; f < nframes && failures < 5; f++) {
+    const int nb = 1 + f % 3;
+    /* a new signal and a new filter each frame; H carries the 1/N the
+       unnormalized c2r leaves out */
+    float *x = gg_array_host(arr_x), *h = gg_array_host(arr_h);
+    for (int i = 0; i < nb * FN; i++) x[i] = (float)(hx[i] = uniform());
+    for (int k = 0; k < FH; k++) {
+      const double g = (k < 20 + f % 100 ? 1.0 : 0.25 * uniform()) / FN;
+      hh[2 * k] = (float)(g * cos(0.01 * k * (f % 7)));
+      hh[2 * k + 1] = (float)(g * sin(0.01 * k * (f % 7)));
+      if (k == 0 || k == FH - 1) hh[2 * k + 1] = 0; /* real at 0 and N/2: y stays real */
+      h[2 * k] = (float)hh[2 * k];
+      h[2 * k + 1] = (float)hh[2 * k + 1];
+    }
+    ((double *)gg_array_host(arr_e))[0] = NAN;
+    double tol_e;
+    const double e = chain_reference(nb, &tol_e);
+    gg_arg a[6] = {gg_arg_array(arr_x), gg_arg_array(arr_s), gg_arg_array(arr_h),
+                   gg_arg_array(arr_y), gg_arg_array(arr_e), gg_arg_i64(nb)};
+    CHECK_OK(gg_session_run(s, cmd, a, 6, WAIT_NS));
+    verify(&yview, nb, arr_y, where);
+    const double got = ((double *)gg_array_host(arr_e))[0];
+    if (!(fabs(got - e) <= tol_e)) {
+      fprintf(stderr, "%s: frame %d, batch %d: energy %.17g, want %.17g (tolerance %.3g)\n",
+              where, f, nb, got, e, tol_e);
+      failures++;
+    }
+  }
+  CHECK_OK(gg_session_terminate(s));
+  gg_session_free(s);
+}
+
+int main(void)
+{
+  if (gg_context_open(&ctx, NULL)) {
+    printf("skip: no GPU: %s\n", gg_error_detail());
+    return 77;
+  }
+  char why[1600];
+  if (!gg_mathdx_available(why, sizeof why)) {
+    printf("skip: %s\n", why);
+    gg_context_free(ctx);
+    return 77;
+  }
+  CHECK_OK(gg_module_load(ctx, &gg_module_fft_gpu, &mod));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hx, &arr_x));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hx, &arr_y));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hs, &arr_s));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hh, &arr_h));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof(double), &arr_e));
+  for (size_t i = 0; i < sizeof problems / sizeof *problems; i++) classic(&problems[i]);
+  command_frames("p_one", 500);
+  command_frames("p_many", 2000);
+  chain_frames("p_one", 500);
+  chain_frames("p_many", 10000);
+  gg_array_free(arr_x);
+  gg_array_free(arr_y);
+  gg_array_free(arr_s);
+  gg_array_free(arr_h);
+  gg_array_free(arr_e);
+  gg_module_free(mod);
+  gg_context_free(ctx);
+  if (failures) {
+    fprintf(stderr, "test_fft_gpu: %d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("test_fft_gpu: ok\n");
+  return 0;
+}
