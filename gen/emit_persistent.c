@@ -76,8 +76,9 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
 
   ggi_buf cases = {0}, args_max;
   render_cases(m, p, &cases, &args_max);
-  char block[16], groups[16], multi[4], batch[16];
+  char block[16], groups[16], multi[4], batch[16], slot_bytes[16];
   snprintf(batch, sizeof batch, "%d", s.ring_batch);
+  snprintf(slot_bytes, sizeof slot_bytes, "%u", (unsigned)s.slot_bytes);
   snprintf(block, sizeof block, "%d", s.block);
   snprintf(groups, sizeof groups, "%d", s.groups);
   snprintf(multi, sizeof multi, "%d", ggi_playout_has_blocks(p->layout));
@@ -96,6 +97,7 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
   ggi_dict_set(&dict, "GROUPS", groups);
   ggi_dict_set(&dict, "MULTI", multi);
   ggi_dict_set(&dict, "RING_BATCH", batch);
+  ggi_dict_set(&dict, "SLOT_BYTES", slot_bytes);
   ggi_dict_set(&dict, "ARGS_MAX", args_max.p);
   ggi_dict_set(&dict, "CASES", cases.p);
   ggi_dict_set(&dict, "PROTOCOL", ggi_protocol_header);

@@ -243,11 +243,17 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
 }
 #endif /* GG_PERSIST_HELPERS */
 
-/* The largest argument struct of the commands, in bytes and in 4-byte words. */
+/* The largest argument struct of the commands, in bytes and in 4-byte
+ * words: the storage the slot's arguments are copied into. */
 #define GG_P_ARGS_{{NAME}} ({{ARGS_MAX}})
 #define GG_P_WORDS_{{NAME}} ((GG_P_ARGS_{{NAME}} + 3) / 4)
-/* Tagged words of a slot: the command word, then one per argument word. */
-#define GG_P_NW_{{NAME}} GG_MBOX_WORDS(GG_P_ARGS_{{NAME}})
+/* Tagged words of a slot: the command word, then one per argument word,
+ * for the plan's slot size - the host's count (gg_persistent_desc.
+ * slot_args_size).  The plan counts an empty argument struct as 0 bytes
+ * where C++ gives it 1, so the storage may hold one byte more. */
+#define GG_P_NW_{{NAME}} GG_MBOX_WORDS({{SLOT_BYTES}}u)
+static_assert(GG_P_ARGS_{{NAME}} == {{SLOT_BYTES}}u || ({{SLOT_BYTES}}u == 0 && GG_P_ARGS_{{NAME}} == 1),
+              "the plan's mailbox slot is the largest command's argument struct");
 /* Slots a ring's poll reads at once (the plan: 32 / words per slot). */
 #define GG_P_BATCH_{{NAME}} {{RING_BATCH}}u
 

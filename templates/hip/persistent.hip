@@ -144,6 +144,11 @@ GG_INLINE unsigned gg_p_poll(char *mbox, const char *slot, unsigned long long fr
 /* The largest argument struct of the commands, in bytes and in 4-byte words. */
 #define GG_P_ARGS_{{NAME}} ({{ARGS_MAX}})
 #define GG_P_WORDS_{{NAME}} ((GG_P_ARGS_{{NAME}} + 3) / 4)
+/* Tagged words of a slot for the plan's slot size (the host's count); an
+ * empty argument struct is 0 bytes there and 1 in C++. */
+#define GG_P_NW_{{NAME}} GG_MBOX_WORDS({{SLOT_BYTES}}u)
+static_assert(GG_P_ARGS_{{NAME}} == {{SLOT_BYTES}}u || ({{SLOT_BYTES}}u == 0 && GG_P_ARGS_{{NAME}} == 1),
+              "the plan's mailbox slot is the largest command's argument struct");
 
 extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_params pp)
 {
@@ -177,7 +182,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
         go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
       unsigned cmd = GG_MBOX_CMD_EXIT;
       if (__shfl((unsigned)go, 0))
-        cmd = gg_p_poll(mbox, slot, frame, GG_MBOX_WORDS(GG_P_ARGS_{{NAME}}), args_words,
+        cmd = gg_p_poll(mbox, slot, frame, GG_P_NW_{{NAME}}, args_words,
                         &reason);
       else
         reason = GG_MBOX_EXIT_ABORT;

@@ -1071,11 +1071,17 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
 }
 #endif /* GG_PERSIST_HELPERS */
 
-/* The largest argument struct of the commands, in bytes and in 4-byte words. */
+/* The largest argument struct of the commands, in bytes and in 4-byte
+ * words: the storage the slot's arguments are copied into. */
 #define GG_P_ARGS_loop ((sizeof(gg_args_matmul32) > (sizeof(gg_args_sum1k) > sizeof(gg_args_inc32k) ? sizeof(gg_args_sum1k) : sizeof(gg_args_inc32k)) ? sizeof(gg_args_matmul32) : (sizeof(gg_args_sum1k) > sizeof(gg_args_inc32k) ? sizeof(gg_args_sum1k) : sizeof(gg_args_inc32k))))
 #define GG_P_WORDS_loop ((GG_P_ARGS_loop + 3) / 4)
-/* Tagged words of a slot: the command word, then one per argument word. */
-#define GG_P_NW_loop GG_MBOX_WORDS(GG_P_ARGS_loop)
+/* Tagged words of a slot: the command word, then one per argument word,
+ * for the plan's slot size - the host's count (gg_persistent_desc.
+ * slot_args_size).  The plan counts an empty argument struct as 0 bytes
+ * where C++ gives it 1, so the storage may hold one byte more. */
+#define GG_P_NW_loop GG_MBOX_WORDS(24u)
+static_assert(GG_P_ARGS_loop == 24u || (24u == 0 && GG_P_ARGS_loop == 1),
+              "the plan's mailbox slot is the largest command's argument struct");
 /* Slots a ring's poll reads at once (the plan: 32 / words per slot). */
 #define GG_P_BATCH_loop 4u
 
