@@ -142,6 +142,8 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   ggi_buf_printf(b, "   .grid_rule = %s, .grid_fixed = %lld, .cap_resident = %d, .shared_bytes = %u,\n",
                  rule_enum[p->grid_rule], (long long)p->grid_fixed, p->cap_resident,
                  (unsigned)p->shared_bytes);
+  if (p->league_blocks > 1)
+    ggi_buf_printf(b, "   .league_blocks = %lld,\n", (long long)p->league_blocks);
   ggi_buf_printf(b, "   .ws_fixed = %u, .ws_per_block = %u, .features = ", (unsigned)p->ws_fixed,
                  (unsigned)p->ws_per_block);
   ggi_put_features(b, p->features);

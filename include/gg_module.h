@@ -153,6 +153,9 @@ typedef struct gg_kernel_desc {
   int items_per_thread;
   gg_grid_rule grid_rule;
   int64_t grid_fixed;
+  /* GG_GRID_LEAGUE: blocks per league item (gemm: one per tile of C);
+   * 0 or 1 = one */
+  int64_t league_blocks;
   int cap_resident;           /* cap the grid at the co-resident block count */
   uint32_t shared_bytes;      /* dynamic shared memory per block */
   /* Workspace the runtime allocates once per kernel, zero-filled, and
