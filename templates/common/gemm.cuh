@@ -30,6 +30,12 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
   constexpr int gg_tiles_n = {{GEMM_TILES_N}}, gg_tiles = {{GEMM_TILES}};
   constexpr bool gg_trans_a = {{GEMM_TRANS_A}}, gg_trans_b = {{GEMM_TRANS_B}};
   const long long gg_units = {{LEAGUE}} * gg_tiles;
+  /* the block is cuBLASDx's BlockDim and all of it (whole_block): the
+     panel loads below have compile-time trip counts, so they unroll and
+     every thread issues all its loads before its first store */
+  constexpr int gg_nt = {{BLOCK}};
+  constexpr int gg_ja = (gg_tm * gg_tk + gg_nt - 1) / gg_nt;
+  constexpr int gg_jb = (gg_tk * gg_tn + gg_nt - 1) / gg_nt;
   const TC gg_alpha = (TC)({{GEMM_ALPHA}}), gg_beta = (TC)({{GEMM_BETA}});
   const TA gg_zero{}; /* value-initialized: +0 in every input type */
   auto [gg_sa, gg_sb] = cublasdx::slice_shared_memory_ab<GEMM>(
@@ -49,25 +55,44 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
     cublasdx::clear(gg_acc);
     for (int gg_k0 = 0; gg_k0 < gg_k; gg_k0 += gg_tk) {
       /* A's tm x tk panel, B's tk x tn panel; outside the matrices (edge
-         tiles, the K pad) zeros, which add nothing.  Consecutive threads
-         take consecutive elements of the stored rows: coalesced loads. */
-      for (int gg_i = g.thread; gg_i < gg_tm * gg_tk; gg_i += g.nthreads) {
-        /* op "n": A is stored M x K; op "t": K x M */
+         tiles, the K pad) zeros, which add nothing.  Element i of a panel
+         is thread i % block's: consecutive threads take consecutive
+         elements of the stored rows (coalesced loads).  op "n": A is
+         stored M x K, B K x N; op "t": A K x M, B N x K. */
+      TA gg_va[gg_ja], gg_vb[gg_jb];
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_ja; gg_j++) {
+        const int gg_i = g.thread + gg_j * gg_nt;
         const int gg_r = gg_trans_a ? gg_i % gg_tm : gg_i / gg_tk;
         const int gg_q = gg_trans_a ? gg_i / gg_tm : gg_i % gg_tk;
         const int gg_row = gg_r0 + gg_r, gg_kk = gg_k0 + gg_q;
-        gg_ta(gg_r, gg_q) = gg_row < gg_m && gg_kk < gg_k
-                                ? gg_a[gg_trans_a ? gg_kk * gg_m + gg_row : gg_row * gg_k + gg_kk]
-                                : gg_zero;
+        gg_va[gg_j] = gg_i < gg_tm * gg_tk && gg_row < gg_m && gg_kk < gg_k
+                          ? gg_a[gg_trans_a ? gg_kk * gg_m + gg_row : gg_row * gg_k + gg_kk]
+                          : gg_zero;
       }
-      for (int gg_i = g.thread; gg_i < gg_tk * gg_tn; gg_i += g.nthreads) {
-        /* op "n": B is stored K x N; op "t": N x K */
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_jb; gg_j++) {
+        const int gg_i = g.thread + gg_j * gg_nt;
         const int gg_q = gg_trans_b ? gg_i % gg_tk : gg_i / gg_tn;
         const int gg_s = gg_trans_b ? gg_i / gg_tk : gg_i % gg_tn;
         const int gg_kk = gg_k0 + gg_q, gg_col = gg_c0 + gg_s;
-        gg_tb(gg_q, gg_s) = gg_kk < gg_k && gg_col < gg_n
-                                ? gg_b[gg_trans_b ? gg_col * gg_k + gg_kk : gg_kk * gg_n + gg_col]
-                                : gg_zero;
+        gg_vb[gg_j] = gg_i < gg_tk * gg_tn && gg_kk < gg_k && gg_col < gg_n
+                          ? gg_b[gg_trans_b ? gg_col * gg_k + gg_kk : gg_kk * gg_n + gg_col]
+                          : gg_zero;
+      }
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_ja; gg_j++) {
+        const int gg_i = g.thread + gg_j * gg_nt;
+        if (gg_i < gg_tm * gg_tk)
+          gg_ta(gg_trans_a ? gg_i % gg_tm : gg_i / gg_tk,
+                gg_trans_a ? gg_i / gg_tm : gg_i % gg_tk) = gg_va[gg_j];
+      }
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_jb; gg_j++) {
+        const int gg_i = g.thread + gg_j * gg_nt;
+        if (gg_i < gg_tk * gg_tn)
+          gg_tb(gg_trans_b ? gg_i % gg_tk : gg_i / gg_tn,
+                gg_trans_b ? gg_i / gg_tk : gg_i % gg_tn) = gg_vb[gg_j];
       }
       __syncthreads();
       GEMM().execute(gg_ta, gg_tb, gg_acc); /* gg_acc += A panel x B panel */
@@ -75,17 +100,28 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
       __syncthreads();
     }
     /* alpha AB + beta C into the tile, only inside C; beta 0 (or -0):
-       C is not read (BLAS: NaN or garbage in C must not leak in) */
+       C is not read (BLAS: NaN or garbage in C must not leak in).  All of
+       a thread's reads of C come before its first write. */
     if (gg_part.is_thread_active()) {
-      for (int gg_i = 0; gg_i < (int)cute::size(gg_acc); gg_i++) {
-        if (!gg_part.is_index_in_bounds(gg_i)) continue;
+      constexpr int gg_nacc = decltype(cute::size(gg_acc))::value; /* static: cute::Int */
+      TC gg_old[gg_nacc];
+      const bool gg_read_c = gg_beta != TC(0);
+#pragma unroll
+      for (int gg_i = 0; gg_i < gg_nacc; gg_i++) {
         const auto gg_rc = gg_part.map_fragment_index(gg_i);
         const int gg_row = gg_r0 + (int)cute::get<0>(gg_rc);
         const int gg_col = gg_c0 + (int)cute::get<1>(gg_rc);
-        if (gg_row >= gg_m || gg_col >= gg_n) continue;
-        TC *gg_p = gg_c + gg_row * gg_n + gg_col;
-        *gg_p = gg_beta != TC(0) ? gg_alpha * gg_acc(gg_i) + gg_beta * *gg_p
-                                 : gg_alpha * gg_acc(gg_i);
+        const bool gg_in = gg_part.is_index_in_bounds(gg_i) && gg_row < gg_m && gg_col < gg_n;
+        gg_old[gg_i] = gg_read_c && gg_in ? gg_c[gg_row * gg_n + gg_col] : TC(0);
+      }
+#pragma unroll
+      for (int gg_i = 0; gg_i < gg_nacc; gg_i++) {
+        const auto gg_rc = gg_part.map_fragment_index(gg_i);
+        const int gg_row = gg_r0 + (int)cute::get<0>(gg_rc);
+        const int gg_col = gg_c0 + (int)cute::get<1>(gg_rc);
+        if (gg_part.is_index_in_bounds(gg_i) && gg_row < gg_m && gg_col < gg_n)
+          gg_c[gg_row * gg_n + gg_col] = gg_read_c ? gg_alpha * gg_acc(gg_i) + gg_beta * gg_old[gg_i]
+                                                   : gg_alpha * gg_acc(gg_i);
       }
     }
   }
