@@ -11,6 +11,9 @@
  *                          gg_session_start_packed + gg_session_wait
  *   gpugen frame (16 blocks) the same on a 16-block persistent kernel:
  *                          one tile per block
+ * s128_32 / s128_64 (h128_...) are 128^3 on smaller tiles than the plan's
+ * (32 x 16: 32 blocks; 16 x 16: 64 blocks), with persistent kernels of as
+ * many blocks, to compare the plan's choice against.
  * Prints mean, p50, p99, p99.9, max (us) and, per row, the best cuBLAS
  * p50 (launch or graph) divided by the row's p50 (> 1: faster than cuBLAS).
  * Built only where CMake finds cuBLAS (bench/mathdx.cmake).
@@ -51,6 +54,8 @@ typedef struct shape {
 static const shape shapes[] = {
   {"s64", 64, 64, 64, 0, "p1", "p16"},    {"s128", 128, 128, 128, 0, "p1", "p16"},
   {"h64", 64, 64, 64, 1, "p1", "p16"},    {"h128", 128, 128, 128, 1, "p1", "p16"},
+  {"s128_32", 128, 128, 128, 0, "p1", "p32"}, {"s128_64", 128, 128, 128, 0, "p1", "p64"},
+  {"h128_32", 128, 128, 128, 1, "p1", "p32"}, {"h128_64", 128, 128, 128, 1, "p1", "p64"},
   {"s256", 256, 256, 128, 0, "q1", "q16"}, {"h256", 256, 256, 128, 1, "q1", "q16"},
 };
 
