@@ -19,6 +19,32 @@ static_assert(cublasdx::get_shared_storage_size_ab<gg_gemm_{{NAME}}>(
                   gg_gemm_{{NAME}}::suggest_layout_smem_b().layout) <= {{GEMM_SMEM}},
               "gpugen's plan gives gemm {{NAME}} less shared memory than cublasdx needs");
 
+#ifndef GG_PANEL_AT_DEFINED
+#define GG_PANEL_AT_DEFINED /* once per module: every gemm kernel uses it */
+/* Element i of a pr x pc panel whose corner is (r0, c0) in an lr x lc
+ * matrix stored [lr][lc], or [lc][lr] when trans (op "t": A stored K x M,
+ * B N x K): its row and column in the panel, whether it is in the panel
+ * and inside the matrix, and its offset in the stored matrix.  Row-major
+ * storage walks the panel by rows, transposed storage by columns, so
+ * consecutive i are consecutive in memory either way. */
+struct gg_panel_elem {
+  int r, c;
+  bool panel, in;
+  long long at;
+};
+__device__ __forceinline__ gg_panel_elem gg_panel_at(int i, int pr, int pc, bool trans, int r0,
+                                                   int c0, int lr, int lc)
+{
+  gg_panel_elem e;
+  e.r = trans ? i % pr : i / pc;
+  e.c = trans ? i / pr : i % pc;
+  e.panel = i < pr * pc;
+  e.in = e.panel && r0 + e.r < lr && c0 + e.c < lc;
+  e.at = trans ? (long long)(c0 + e.c) * lr + (r0 + e.r) : (long long)(r0 + e.r) * lc + (c0 + e.c);
+  return e;
+}
+#endif
+
 __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 {
   {{UNPACK}}
@@ -57,42 +83,31 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
       /* A's tm x tk panel, B's tk x tn panel; outside the matrices (edge
          tiles, the K pad) zeros, which add nothing.  Element i of a panel
          is thread i % block's: consecutive threads take consecutive
-         elements of the stored rows (coalesced loads).  op "n": A is
-         stored M x K, B K x N; op "t": A K x M, B N x K. */
+         elements of the stored rows (coalesced loads). */
       TA gg_va[gg_ja], gg_vb[gg_jb];
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_ja; gg_j++) {
-        const int gg_i = g.thread + gg_j * gg_nt;
-        const int gg_r = gg_trans_a ? gg_i % gg_tm : gg_i / gg_tk;
-        const int gg_q = gg_trans_a ? gg_i / gg_tm : gg_i % gg_tk;
-        const int gg_row = gg_r0 + gg_r, gg_kk = gg_k0 + gg_q;
-        gg_va[gg_j] = gg_i < gg_tm * gg_tk && gg_row < gg_m && gg_kk < gg_k
-                          ? gg_a[gg_trans_a ? gg_kk * gg_m + gg_row : gg_row * gg_k + gg_kk]
-                          : gg_zero;
+        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tm, gg_tk, gg_trans_a,
+                                             gg_r0, gg_k0, gg_m, gg_k);
+        gg_va[gg_j] = gg_e.in ? gg_a[gg_e.at] : gg_zero;
       }
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_jb; gg_j++) {
-        const int gg_i = g.thread + gg_j * gg_nt;
-        const int gg_q = gg_trans_b ? gg_i % gg_tk : gg_i / gg_tn;
-        const int gg_s = gg_trans_b ? gg_i / gg_tk : gg_i % gg_tn;
-        const int gg_kk = gg_k0 + gg_q, gg_col = gg_c0 + gg_s;
-        gg_vb[gg_j] = gg_i < gg_tk * gg_tn && gg_kk < gg_k && gg_col < gg_n
-                          ? gg_b[gg_trans_b ? gg_col * gg_k + gg_kk : gg_kk * gg_n + gg_col]
-                          : gg_zero;
+        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tk, gg_tn, gg_trans_b,
+                                             gg_k0, gg_c0, gg_k, gg_n);
+        gg_vb[gg_j] = gg_e.in ? gg_b[gg_e.at] : gg_zero;
       }
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_ja; gg_j++) {
-        const int gg_i = g.thread + gg_j * gg_nt;
-        if (gg_i < gg_tm * gg_tk)
-          gg_ta(gg_trans_a ? gg_i % gg_tm : gg_i / gg_tk,
-                gg_trans_a ? gg_i / gg_tm : gg_i % gg_tk) = gg_va[gg_j];
+        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tm, gg_tk, gg_trans_a,
+                                             gg_r0, gg_k0, gg_m, gg_k);
+        if (gg_e.panel) gg_ta(gg_e.r, gg_e.c) = gg_va[gg_j];
       }
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_jb; gg_j++) {
-        const int gg_i = g.thread + gg_j * gg_nt;
-        if (gg_i < gg_tk * gg_tn)
-          gg_tb(gg_trans_b ? gg_i % gg_tk : gg_i / gg_tn,
-                gg_trans_b ? gg_i / gg_tk : gg_i % gg_tn) = gg_vb[gg_j];
+        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tk, gg_tn, gg_trans_b,
+                                             gg_k0, gg_c0, gg_k, gg_n);
+        if (gg_e.panel) gg_tb(gg_e.r, gg_e.c) = gg_vb[gg_j];
       }
       __syncthreads();
       GEMM().execute(gg_ta, gg_tb, gg_acc); /* gg_acc += A panel x B panel */
