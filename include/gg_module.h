@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GG_MODULE_ABI 4
+#define GG_MODULE_ABI 5
 
 /* The element types, defined once for the generator and the runtime:
  * X(enum, spelling in workload files, bytes, is a floating type,
