@@ -55,14 +55,16 @@ static int add_str(ggi_plan *p, const char *key, const char *value)
   return 0;
 }
 
-/* The most tiles a batch item is split into by default: 16 blocks per
- * product fill an eighth of an H100 (132 SMs) at batch 1 and every SM from
- * batch 8; smaller tiles make each block reload more of A and B per
- * output, so the largest tile that still gives 16 is chosen. */
+/* Tiles per batch item the default tile aims at (at least): 16 blocks per
+ * product spread it over an eighth of an H100 (132 SMs) at batch 1 and
+ * over every SM from batch 8; smaller tiles make each block reload more of
+ * A and B per output, so the largest tile that still gives 16 is chosen.
+ * (bench/mathdx_bench also times 128^3 on 32 and 64 tiles against it.) */
 #define GEMM_MIN_TILES 16
-/* A and B of one K step kept under this, so K = 1024 still takes 2 blocks
- * per SM (228 KiB); below it the whole K is one step: one round trip to
- * global memory instead of one per step (nothing is double-buffered). */
+/* A's and B's panels of one K step kept under this, so 3 blocks still
+ * share an SM (228 KiB on the H100); under it the whole K is one step: one
+ * round trip to global memory instead of one per step (the steps are not
+ * double-buffered). */
 #define GEMM_STEP_BUDGET (64u * 1024u)
 /* Tiles are multiples of this: the tensor-core MMA is 16 x 8 x 16 (f16,
  * bf16); f32 and f64 take any size but keep the same shapes. */
