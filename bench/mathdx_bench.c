@@ -1,13 +1,20 @@
 /*
- * mathdx_bench.c - one small GEMM (C = A B, 64^3 and 128^3, f32 and f16
- * inputs with f32 accumulation; bench/mathdx_bench.lua through gpugen at
- * build time) per iteration, side by side in one process:
+ * mathdx_bench.c - one small GEMM (C = A B, 64^3, 128^3 and 256x256x128,
+ * f32 and f16 inputs with f32 accumulation; bench/mathdx_bench.lua through
+ * gpugen at build time; the plan tiles C over 16 blocks) per iteration,
+ * side by side in one process:
  *   cuBLAS launch + sync   cublasGemmEx on a stream, cudaStreamSynchronize
  *   cuBLAS graph           the same call captured once, cudaGraphLaunch + sync
  *   gpugen launch + sync   the gemm kernel (cuBLASDx) by gg_launch + gg_stream_sync
- *   gpugen frame           the gemm as a command of a one-block persistent
- *                          kernel: gg_session_start_packed + gg_session_wait
- * and a batch of 64 in-place c2c f32 FFTs (256 and 320 points) the same
+ *   gpugen frame (1 block) the gemm as a command of a one-block persistent
+ *                          kernel (it strides over the 16 tiles):
+ *                          gg_session_start_packed + gg_session_wait
+ *   gpugen frame (16 blocks) the same on a 16-block persistent kernel:
+ *                          one tile per block
+ * s128_32 / s128_64 (h128_...) are 128^3 on smaller tiles than the plan's
+ * (32 x 16: 32 blocks; 16 x 16: 64 blocks), with persistent kernels of as
+ * many blocks, to compare the plan's choice against.
+ * And a batch of 64 in-place c2c f32 FFTs (256 and 320 points) the same
  * four ways against cuFFT (cufftExecC2C launched, and captured in a graph);
  * the gpugen frame runs on a many_blocks persistent kernel.
  * Prints mean, p50, p99, p99.9, max (us) and, per row, the best cuBLAS /
@@ -45,9 +52,16 @@ static int iters = 5000;
 
 typedef struct shape {
   const char *kernel;
-  int n, half;
+  int m, n, k, half;
+  const char *one, *many; /* persistent kernels: one block, 16 blocks */
 } shape;
-static const shape shapes[] = {{"s64", 64, 0}, {"s128", 128, 0}, {"h64", 64, 1}, {"h128", 128, 1}};
+static const shape shapes[] = {
+  {"s64", 64, 64, 64, 0, "p1", "p16"},    {"s128", 128, 128, 128, 0, "p1", "p16"},
+  {"h64", 64, 64, 64, 1, "p1", "p16"},    {"h128", 128, 128, 128, 1, "p1", "p16"},
+  {"s128_32", 128, 128, 128, 0, "p1", "p32"}, {"s128_64", 128, 128, 128, 0, "p1", "p64"},
+  {"h128_32", 128, 128, 128, 1, "p1", "p32"}, {"h128_64", 128, 128, 128, 1, "p1", "p64"},
+  {"s256", 256, 256, 128, 0, "q1", "q16"}, {"h256", 256, 256, 128, 1, "q1", "q16"},
+};
 
 static double p50_row(const char *label, bench_stats *st, double peer)
 {
@@ -65,17 +79,18 @@ static double p50_row(const char *label, bench_stats *st, double peer)
 static void cublas_rows(const shape *sh, cublasHandle_t h, cudaStream_t stream, bench_stats *st,
                         double *best)
 {
-  int n = sh->n;
-  size_t in_bytes = (size_t)n * n * (sh->half ? 2 : 4);
+  const int m = sh->m, n = sh->n, k = sh->k;
+  size_t es = sh->half ? 2 : 4;
   void *a, *b, *c;
-  CHECKC(cudaMalloc(&a, in_bytes));
-  CHECKC(cudaMalloc(&b, in_bytes));
-  CHECKC(cudaMalloc(&c, (size_t)n * n * 4));
-  CHECKC(cudaMemset(a, 0, in_bytes));
-  CHECKC(cudaMemset(b, 0, in_bytes));
+  CHECKC(cudaMalloc(&a, (size_t)m * k * es));
+  CHECKC(cudaMalloc(&b, (size_t)k * n * es));
+  CHECKC(cudaMalloc(&c, (size_t)m * n * 4));
+  CHECKC(cudaMemset(a, 0, (size_t)m * k * es));
+  CHECKC(cudaMemset(b, 0, (size_t)k * n * es));
   const float one = 1, zero = 0;
   cudaDataType tin = sh->half ? CUDA_R_16F : CUDA_R_32F;
-#define GEMM() cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, tin, n, a, tin, n, \
+  /* column-major C^T (n x m) = B^T (n x k) A^T (k x m) */
+#define GEMM() cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, tin, n, a, tin, k, \
                             &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT)
   CHECKC(cublasSetStream(h, stream));
   for (int i = 0; i < 100; i++) CHECKC(GEMM());
@@ -117,14 +132,43 @@ static void cublas_rows(const shape *sh, cublasHandle_t h, cudaStream_t stream, 
   cudaFree(c);
 }
 
+/* The gemm as the command of persistent kernel `persistent`, one frame
+ * per iteration. */
+static void frame_row(const shape *sh, gg_module *mod, const char *persistent, const gg_arg *args,
+                      const unsigned char *packed, bench_stats *st, double best)
+{
+  gg_kernel *k;
+  CHECK_OK(gg_kernel_get(mod, sh->kernel, &k));
+  gg_session *s;
+  CHECK_OK(gg_session_open(mod, persistent, NULL, &s));
+  int cmd;
+  CHECK_OK(gg_session_command(s, sh->kernel, &cmd));
+  size_t size = gg_kernel_describe(k)->args_size;
+  for (int i = 0; i < 100; i++) CHECK_OK(gg_session_run(s, cmd, args, 4, WAIT_NS));
+  bench_stats_reset(st);
+  for (int i = 0; i < iters; i++) {
+    double t0 = bench_now_us();
+    CHECK_OK(gg_session_start_packed(s, cmd, packed, size, NULL));
+    CHECK_OK(gg_session_wait(s, WAIT_NS));
+    bench_stats_add(st, bench_now_us() - t0);
+  }
+  char label[96];
+  int blocks = gg_session_blocks(s);
+  snprintf(label, sizeof label, "%s gpugen frame (%d block%s)", sh->kernel, blocks,
+           blocks == 1 ? "" : "s");
+  p50_row(label, st, best);
+  CHECK_OK(gg_session_terminate(s));
+  gg_session_free(s);
+}
+
 static void gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_stream *stream,
                         bench_stats *st, double best)
 {
-  int n = sh->n;
+  size_t es = sh->half ? 2 : 4;
   gg_array *a, *b, *c;
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * (sh->half ? 2 : 4), &a));
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * (sh->half ? 2 : 4), &b));
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * n * 4, &c));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->m * sh->k * es, &a));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->k * sh->n * es, &b));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->m * sh->n * 4, &c));
   CHECK_OK(gg_fill_zero(a, NULL));
   CHECK_OK(gg_fill_zero(b, NULL));
   gg_arg args[4] = {gg_arg_array(a), gg_arg_array(b), gg_arg_array(c), gg_arg_i64(1)};
@@ -145,23 +189,8 @@ static void gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_str
 
   unsigned char packed[256];
   CHECK_OK(gg_pack_args(gg_kernel_describe(k), args, 4, packed, sizeof packed));
-  gg_session *s;
-  CHECK_OK(gg_session_open(mod, "p", NULL, &s));
-  int cmd;
-  CHECK_OK(gg_session_command(s, sh->kernel, &cmd));
-  size_t size = gg_kernel_describe(k)->args_size;
-  for (int i = 0; i < 100; i++) CHECK_OK(gg_session_run(s, cmd, args, 4, WAIT_NS));
-  bench_stats_reset(st);
-  for (int i = 0; i < iters; i++) {
-    double t0 = bench_now_us();
-    CHECK_OK(gg_session_start_packed(s, cmd, packed, size, NULL));
-    CHECK_OK(gg_session_wait(s, WAIT_NS));
-    bench_stats_add(st, bench_now_us() - t0);
-  }
-  snprintf(label, sizeof label, "%s gpugen frame (1 block)", sh->kernel);
-  p50_row(label, st, best);
-  CHECK_OK(gg_session_terminate(s));
-  gg_session_free(s);
+  frame_row(sh, mod, sh->one, args, packed, st, best);
+  frame_row(sh, mod, sh->many, args, packed, st, best);
   gg_array_free(a);
   gg_array_free(b);
   gg_array_free(c);

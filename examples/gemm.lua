@@ -1,5 +1,7 @@
 -- gemm: a batch of small matrix products on cuBLASDx (NVIDIA MathDx), as
--- a kernel, a persistent command and a frame stage.  CUDA only.
+-- a kernel, a persistent command and a frame stage.  CUDA only.  The plan
+-- tiles C over blocks (`gpugen explain examples/gemm.lua gemm40` shows the
+-- tile and why); `tile = { tm, tn, tk }` sets it.
 module { name = "gemm", targets = { "cuda" } }
 
 -- C = alpha A B + beta C for each of `batch` 40 x 40 matrices (f32)

@@ -143,6 +143,8 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   ggi_buf_printf(b, "   .grid_rule = %s, .grid_fixed = %lld, .cap_resident = %d, .shared_bytes = %u,\n",
                  rule_enum[p->grid_rule], (long long)p->grid_fixed, p->cap_resident,
                  (unsigned)p->shared_bytes);
+  if (p->league_blocks > 1)
+    ggi_buf_printf(b, "   .league_blocks = %lld,\n", (long long)p->league_blocks);
   ggi_buf_printf(b, "   .ws_fixed = %u, .ws_per_block = %u, .features = ", (unsigned)p->ws_fixed,
                  (unsigned)p->ws_per_block);
   ggi_put_features(b, p->features);
@@ -287,7 +289,8 @@ static void upper(ggi_buf *b, const char *s)
 
 /* The header's names for kernel k (names.c's ggi_name_part: the kernel's
  * part is left out when it repeats the module's name):
- *   GG_<MODULE>[_<KERNEL>]_<ARG>, _NARGS, _FIELDS   argument indices, X-macro
+ *   GG_<MODULE>[_<KERNEL>]_<ARG>, _NARGS, _FIELDS   argument indices (names.c's
+ *                                                    ggi_arg_id), X-macro
  *   gg_<module>_args[_<kernel>]                      the argument struct
  *   gg_<module>_launch[_<kernel>]                    typed launcher
  *   gg_<module>_start[_<kernel>]                     typed starter (frames and
@@ -314,9 +317,8 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
     ggi_buf_puts(b, "  GG_");
     upper(b, m->name);
     upper(b, part);
-    ggi_buf_puts(b, "_");
-    upper(b, lay->f[i].name);
-    ggi_buf_printf(b, " = %d,\n", nargs++);
+    char id[GGI_NAME_PART_MAX];
+    ggi_buf_printf(b, "_%s = %d,\n", ggi_arg_id(k, lay->f[i].name, id), nargs++);
     if (lay->f[i].kind != GG_PARAM_VIEW && !gg_arg_fn(lay->f[i].dtype)) typed = 0;
   }
   ggi_buf_puts(b, "  GG_");

@@ -1,8 +1,16 @@
 /*
- * gemm_plan.c - the plan of a gemm kernel (plan.h): the cuBLASDx block
- * GEMM it instantiates (sizes, precisions, arrangements, BlockDim), the
- * shared memory that holds A, B and C, and the grid: one block per batch
- * item (league = batch), striding over the batch on any virtual grid.
+ * gemm_plan.c - the plan of a gemm kernel (plan.h): the block tile, the
+ * cuBLASDx block GEMM it instantiates (tile sizes, precisions,
+ * arrangements, BlockDim), the shared memory that holds one K step of A
+ * and B, and the grid: one block per tile of C per batch item (league =
+ * batch, league_blocks = tiles), striding over batch x tiles on any
+ * virtual grid.
+ *
+ * Why tiles: one block per product leaves the GPU idle and serializes the
+ * whole M x N x K on one SM; measured on the H100 at 128^3 that was 0.28x
+ * cuBLAS (f32) and 0.26x (f16).  Each block now computes a tm x tn tile of
+ * C, accumulating in registers over K in steps of tk (cuBLASDx's register
+ * fragment API), so a 128^3 product runs on 16 blocks of 32 x 32.
  *
  * The template only spells these out; a static_assert in it checks that
  * cuBLASDx agrees with the shared memory computed here.
@@ -47,22 +55,121 @@ static int add_str(ggi_plan *p, const char *key, const char *value)
   return 0;
 }
 
+/* Tiles per batch item the default tile aims at (at least): 16 blocks per
+ * product spread it over an eighth of an H100 (132 SMs) at batch 1 and
+ * over every SM from batch 8; smaller tiles make each block reload more of
+ * A and B per output, so the largest tile that still gives 16 is chosen.
+ * (bench/mathdx_bench also times 128^3 on 32 and 64 tiles against it.) */
+#define GEMM_MIN_TILES 16
+/* A's and B's panels of one K step kept under this, so 3 blocks still
+ * share an SM (228 KiB on the H100); under it the whole K is one step: one
+ * round trip to global memory instead of one per step (the steps are not
+ * double-buffered). */
+#define GEMM_STEP_BUDGET (64u * 1024u)
+/* Tiles are multiples of this: the tensor-core MMA is 16 x 8 x 16 (f16,
+ * bf16); f32 and f64 take any size but keep the same shapes. */
+#define GEMM_QUANTUM 16
+
+static int round_up(int x, int q) { return (x + q - 1) / q * q; }
+static int min_int(int a, int b) { return a < b ? a : b; }
+static long long tiles_of(int m, int n, int tm, int tn)
+{
+  return (long long)((m + tm - 1) / tm) * ((n + tn - 1) / tn);
+}
+
+/* shared memory of one K step: A's tm x tk panel, B's tk x tn panel */
+static uint64_t step_bytes(const int t[3], gg_dtype in)
+{
+  return aligned_bytes((uint64_t)t[0] * t[2], in) + aligned_bytes((uint64_t)t[2] * t[1], in);
+}
+
+/* tm x tn: the largest of these (clamped to C rounded up to 16) that
+ * gives at least GEMM_MIN_TILES tiles, else the one with the most. */
+static void choose_mn(int m, int n, int t[3])
+{
+  static const int cand[][2] = {{64, 64}, {64, 32}, {32, 64}, {32, 32},
+                                {32, 16}, {16, 32}, {16, 16}};
+  const int nc = (int)(sizeof cand / sizeof cand[0]);
+  for (int i = 0; i < nc; i++) {
+    t[0] = min_int(cand[i][0], round_up(m, GEMM_QUANTUM));
+    t[1] = min_int(cand[i][1], round_up(n, GEMM_QUANTUM));
+    if (tiles_of(m, n, t[0], t[1]) >= GEMM_MIN_TILES) return;
+  }
+}
+
+/* tk: all of K (rounded up to 16; the pad is zeros) when A's and B's
+ * panels fit GEMM_STEP_BUDGET, else the largest power of two that does */
+static void choose_k(int kk, gg_dtype in, int t[3])
+{
+  t[2] = round_up(kk, GEMM_QUANTUM);
+  while (t[2] > GEMM_QUANTUM && step_bytes(t, in) > GEMM_STEP_BUDGET) {
+    int p = GEMM_QUANTUM;
+    while (2 * p < t[2]) p *= 2;
+    t[2] = p;
+  }
+}
+
+int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why[2],
+                   ggi_arena *a, char *err, size_t errsize)
+{
+  const ggi_param *va = view(k, 0);
+  const int m = k->gemm_size[0], n = k->gemm_size[1], kk = k->gemm_size[2];
+  char buf[400];
+  if (!va) return snprintf(err, errsize, "gemm views missing (a gpugen bug)"), -1;
+  if (k->gemm_tile[0] > 0) {
+    memcpy(tile, k->gemm_tile, sizeof k->gemm_tile);
+    uint64_t b = step_bytes(tile, va->dtype);
+    if (b > ggi_shared_limit(GGI_TARGET_CUDA))
+      return snprintf(err, errsize, "tile = { %d, %d, %d }: A's %d x %d and B's %d x %d %s panels "
+                      "need %llu bytes of shared memory; a CUDA block holds at most %u: give a "
+                      "smaller tile (tk is the K step)", tile[0], tile[1], tile[2], tile[0],
+                      tile[2], tile[2], tile[1], ggi_dtype_name(va->dtype),
+                      (unsigned long long)b, (unsigned)ggi_shared_limit(GGI_TARGET_CUDA)), -1;
+    snprintf(buf, sizeof buf, "tile %d x %d, K step %d: as written (%lld tiles of C per batch "
+             "item, %d K steps)", tile[0], tile[1], tile[2], tiles_of(m, n, tile[0], tile[1]),
+             (kk + tile[2] - 1) / tile[2]);
+  } else {
+    choose_mn(m, n, tile);
+    choose_k(kk, va->dtype, tile);
+    snprintf(buf, sizeof buf, "tile %d x %d, K step %d: %lld blocks per batch item (the largest "
+             "tile of C, in multiples of 16, that gives %d or the most below that), K in %d "
+             "step(s) of A and B panels that fit %u KiB of shared memory; edge tiles load zeros "
+             "and store only inside C", tile[0], tile[1], tile[2],
+             tiles_of(m, n, tile[0], tile[1]), GEMM_MIN_TILES, (kk + tile[2] - 1) / tile[2],
+             GEMM_STEP_BUDGET / 1024);
+  }
+  why[0] = ggi_strdup(a, buf);
+  /* each thread keeps about tm x tn / block accumulators in registers:
+     128 threads up to a 32 x 32 tile (at most 8 each), 256 from there */
+  if (k->block > 0) {
+    *block = k->block;
+    snprintf(buf, sizeof buf, "block %d: as written (cuBLASDx's BlockDim)", *block);
+  } else {
+    *block = tile[0] * tile[1] <= 32 * 32 ? 128 : 256;
+    snprintf(buf, sizeof buf, "block %d: the tile is %d x %d, so each thread holds about %d "
+             "accumulators in registers (128 threads up to 32 x 32, 256 above)", *block,
+             tile[0], tile[1], (tile[0] * tile[1] + *block - 1) / *block);
+  }
+  why[1] = ggi_strdup(a, buf);
+  return 0;
+}
+
 int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   const ggi_param *va = view(k, 0), *vb = view(k, 1), *vc = view(k, 2);
   if (!va || !vb || !vc) return ggi_fail(d, "gemm views missing (a gpugen bug)");
   if (target != GGI_TARGET_CUDA) return ggi_fail(d, "pattern \"gemm\" is CUDA only (cuBLASDx)");
   const int m = k->gemm_size[0], n = k->gemm_size[1], kk = k->gemm_size[2];
-  uint64_t smem = aligned_bytes((uint64_t)m * kk, va->dtype) +
-                  aligned_bytes((uint64_t)kk * n, vb->dtype) +
-                  aligned_bytes((uint64_t)m * n, vc->dtype);
+  const int *t = k->spec.gemm_tile; /* specialize.c asked ggi_gemm_shape */
+  if (t[0] < 1 || t[1] < 1 || t[2] < 1) return ggi_fail(d, "gemm tile not chosen (a gpugen bug)");
+  uint64_t smem = step_bytes(t, va->dtype);
   if (smem > ggi_shared_limit(target))
-    return ggi_fail(d, "A (%d x %d), B (%d x %d) and C (%d x %d) need %llu bytes of shared memory; "
-                    "a CUDA block holds at most %u: use smaller sizes (split the product into "
-                    "several gemm kernels)", m, kk, kk, n, m, n, (unsigned long long)smem,
+    return ggi_fail(d, "the %d x %d x %d tile needs %llu bytes of shared memory; a CUDA block "
+                    "holds at most %u", t[0], t[1], t[2], (unsigned long long)smem,
                     (unsigned)ggi_shared_limit(target));
   p->template_path = "common/gemm.cuh";
-  p->grid_rule = GG_GRID_LEAGUE; /* one block per batch item */
+  p->grid_rule = GG_GRID_LEAGUE; /* batch items ... */
+  p->league_blocks = tiles_of(m, n, t[0], t[1]); /* ... x C's tiles */
   p->shared_bytes = (uint32_t)smem;
   /* cuBLASDx's BlockDim is the block: exactly that many threads, the
      whole hardware block (it synchronizes with __syncthreads) */
@@ -70,12 +177,22 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   p->whole_block = 1;
   p->features |= GG_FEAT_MATHDX;
   /* row-major views: op "n" reads A (M x K) row-major; op "t" reads the
-     stored K x M row-major matrix as M x K column-major (same for B) */
+     stored K x M row-major matrix as M x K column-major (same for B); the
+     shared panels take the same arrangement, so a warp's loads from
+     global memory and its stores to shared memory both run along the
+     stored rows */
   int rc = 0;
   rc |= add_key(p, a, "GEMM_M", "%lld", m);
   rc |= add_key(p, a, "GEMM_N", "%lld", n);
   rc |= add_key(p, a, "GEMM_K", "%lld", kk);
+  rc |= add_key(p, a, "GEMM_TM", "%lld", t[0]);
+  rc |= add_key(p, a, "GEMM_TN", "%lld", t[1]);
+  rc |= add_key(p, a, "GEMM_TK", "%lld", t[2]);
+  rc |= add_key(p, a, "GEMM_TILES_N", "%lld", (n + t[1] - 1) / t[1]);
+  rc |= add_key(p, a, "GEMM_TILES", "%lld", p->league_blocks);
   rc |= add_key(p, a, "GEMM_SMEM", "%lldu", (long long)smem);
+  rc |= add_key(p, a, "GEMM_TRANS_A", "%lld", k->gemm_trans[0]);
+  rc |= add_key(p, a, "GEMM_TRANS_B", "%lld", k->gemm_trans[1]);
   rc |= add_str(p, "GEMM_TA", ggi_dtype_ctype(va->dtype));
   rc |= add_str(p, "GEMM_TC", ggi_dtype_ctype(vc->dtype));
   rc |= add_str(p, "GEMM_ARR_A", k->gemm_trans[0] ? "cublasdx::col_major" : "cublasdx::row_major");

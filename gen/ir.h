@@ -63,6 +63,7 @@ typedef struct ggi_spec {
   ggi_strategy strategy;
   int block, items, vector;
   int cas_emulation;        /* atomics emulated with compare-and-swap */
+  int gemm_tile[3];         /* gemm: C's block tile tm x tn and the K step tk (gemm_plan.c) */
   int n_why;
   const char *why[8];       /* one sentence per choice */
 } ggi_spec;
@@ -142,6 +143,8 @@ typedef struct ggi_kernel {
   const char *gemm_view[3]; /* the views A, B, C */
   int gemm_trans[2];        /* op_a, op_b: 1 = "t" (transposed) */
   const char *gemm_scale[2]; /* alpha, beta: a scalar parameter's name or a C literal */
+  int gemm_tile[3];         /* tile = { tm, tn, tk } as written (0: gemm_plan.c chooses) */
+  int gemm_tile_line;
 
   /* fft: one cuFFTDx block FFT of fft_size points per batch item (league is
    * the batch: the views' first extent, or 1 without one) */

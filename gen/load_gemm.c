@@ -17,28 +17,41 @@
 
 static const char *const op_names[] = {"n", "t", NULL};
 
-/* size = { M, N, K }: three positive integers. */
-static void read_size(ggi_decl *k, ggi_kernel *kn)
+/* size = { M, N, K } or tile = { tm, tn, tk }: three integers 1..1024
+ * into out; 0 when an optional field is left out. */
+static int read_triple(ggi_decl *k, const char *f, int optional, int out[3])
 {
   lua_State *L = k->c->L;
-  int line = ggi_field_line(k, "size");
-  if (ggi_push_field(k, "size") != LUA_TTABLE)
-    ggi_decl_fail(k, line ? line : k->line, "field 'size' must be { M, N, K } (three integers: C is "
-                  "M x N, op(A) M x K, op(B) K x N)");
-  if (ggi_list_len(k, "size", line) != 3)
-    ggi_decl_fail(k, line, "field 'size' must hold 3 integers { M, N, K }");
+  static const char *const what[2][3] = {{"M", "N", "K"}, {"tm", "tn", "tk"}};
+  int t = strcmp(f, "tile") == 0;
+  int line = ggi_field_line(k, f);
+  int type = ggi_push_field(k, f);
+  if (type == LUA_TNIL && optional) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  if (type != LUA_TTABLE)
+    ggi_decl_fail(k, line ? line : k->line, t ? "field 'tile' must be { tm, tn, tk } (three "
+                  "integers: each block computes a tm x tn tile of C, K in steps of tk)"
+                  : "field 'size' must be { M, N, K } (three integers: C is M x N, op(A) M x K, "
+                  "op(B) K x N)");
+  if (ggi_list_len(k, f, line) != 3)
+    ggi_decl_fail(k, line, "field '%s' must hold 3 integers { %s, %s, %s }", f, what[t][0],
+                  what[t][1], what[t][2]);
   for (int i = 0; i < 3; i++) {
     int isint = 0;
     lua_rawgeti(L, -1, i + 1);
     /* a number only: lua_tointegerx would also take the string "8" */
     lua_Integer v = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
     if (!isint || v < 1 || v > GEMM_MAX_DIM)
-      ggi_decl_fail(k, line, "size[%d] (%c) must be an integer 1..%d (sizes are static: cuBLASDx "
-                    "compiles them in)", i + 1, "MNK"[i], GEMM_MAX_DIM);
-    kn->gemm_size[i] = (int)v;
+      ggi_decl_fail(k, line, "%s[%d] (%s) must be an integer 1..%d (%s)", f, i + 1, what[t][i],
+                    GEMM_MAX_DIM, t ? "a tile is static: cuBLASDx compiles it in"
+                                    : "sizes are static: cuBLASDx compiles them in");
+    out[i] = (int)v;
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
+  return line;
 }
 
 /* a / b / c = "view": a parameter of rank 2 (one matrix) or 3 (a batch of
@@ -94,7 +107,8 @@ static const char *read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dty
     if (!isfinite(x)) /* "inf" / "nan" would reach the compiler as identifiers */
       ggi_decl_fail(k, line, "field '%s' is %s, not a finite number; write a finite number or the "
                     "name of a scalar parameter", f, isnan(x) ? "NaN" : x > 0 ? "+inf" : "-inf");
-    snprintf(buf, sizeof buf, "%.17g", x);
+    /* -0.0 == 0: written "0", so beta -0.0 is the beta 0 that leaves C unread */
+    snprintf(buf, sizeof buf, "%.17g", x == 0 ? 0.0 : x);
     s = ggi_load_strdup(k->c, buf);
   } else if (t == LUA_TSTRING) {
     s = ggi_to_cstring(k, -1, line, f);
@@ -157,7 +171,8 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
   if (kn->targets & GGI_TARGET_HIP)
     ggi_decl_fail(k, k->line, "pattern \"gemm\" is CUDA only (it is a cuBLASDx block GEMM, which "
                   "has no HIP port): declare module { targets = { \"cuda\" } }");
-  read_size(k, kn);
+  read_triple(k, "size", 0, kn->gemm_size);
+  kn->gemm_tile_line = read_triple(k, "tile", 1, kn->gemm_tile); /* fits? gemm_plan.c */
   kn->gemm_trans[0] = ggi_opt_enum(k, "op_a", op_names, 0);
   kn->gemm_trans[1] = ggi_opt_enum(k, "op_b", op_names, 0);
   const int m = kn->gemm_size[0], n = kn->gemm_size[1], kk = kn->gemm_size[2];

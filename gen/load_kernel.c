@@ -49,7 +49,7 @@ static const char *const tile_fields[] = {
   "pattern", "range", "index", "params", "block", "launch", "value", "op",
   "combine", "identity", "into", "type", "tile", NULL};
 static const char *const gemm_fields[] = {"pattern", "params", "size", "a", "b", "c", "op_a",
-                                          "op_b", "alpha", "beta", "block", NULL};
+                                          "op_b", "alpha", "beta", "block", "tile", NULL};
 static const char *const fft_fields[] = {"pattern", "params", "size", "direction", "type",
                                          "input", "output", "block", NULL};
 static const char *const *const pattern_fields[] = {for_fields, reduce_fields, scan_fields,

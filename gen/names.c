@@ -117,6 +117,48 @@ const char *ggi_name_part(const char *module, const char *name, char *out)
   return out;
 }
 
+/* Calls f for every launch argument of k: parameters, the strides V_sD of
+ * strided views, run-time extents, with what it is (for messages) and its
+ * line; stops at the first nonzero return. */
+typedef int arg_fn(const char *name, const char *what, int line, const void *ctx);
+static int each_arg(const ggi_kernel *k, arg_fn *f, const void *ctx)
+{
+  char what[200];
+  for (int j = 0; j < k->nparams; j++) {
+    const ggi_param *p = &k->params[j];
+    snprintf(what, sizeof what, "parameter \"%s\"", p->name);
+    if (f(p->name, what, p->line, ctx)) return 1;
+    if (p->kind != GG_PARAM_VIEW || p->layout != GG_LAYOUT_STRIDE) continue;
+    for (int dim = 0; dim < p->rank; dim++) {
+      char stride[GGI_NAME_MAX + 8];
+      snprintf(stride, sizeof stride, "%s_s%d", p->name, dim);
+      snprintf(what, sizeof what, "the stride %s of view \"%s\"", stride, p->name);
+      if (f(stride, what, p->line, ctx)) return 1;
+    }
+  }
+  for (int j = 0; j < k->nextents; j++) {
+    snprintf(what, sizeof what, "extent \"%s\"", k->extents[j]);
+    if (f(k->extents[j], what, k->line, ctx)) return 1;
+  }
+  return 0;
+}
+
+/* other is name in another letter case */
+static int case_twin(const char *other, const char *what, int line, const void *name)
+{
+  (void)what, (void)line;
+  return strcasecmp(other, name) == 0 && strcmp(other, name) != 0;
+}
+
+const char *ggi_arg_id(const ggi_kernel *k, const char *name, char *out)
+{
+  snprintf(out, GGI_NAME_PART_MAX, "%s", name);
+  if (!each_arg(k, case_twin, name))
+    for (char *p = out; *p; p++)
+      if (is_lower(*p)) *p = (char)(*p - 'a' + 'A');
+  return out;
+}
+
 typedef struct gen_name {
   char *id;          /* the generated identifier */
   char what[200];    /* the declaration it comes from, for messages */
@@ -188,6 +230,22 @@ static int is_command(const ggi_module *m, int i)
   return 0;
 }
 
+typedef struct arg_ctx {
+  names *ns;
+  const ggi_kernel *k;
+  const char *kind, *mk; /* "kernel" or "frame"; <MODULE>[_<KERNEL>] */
+} arg_ctx;
+
+/* GG_<MODULE>[_<KERNEL>]_<ARG> of one launch argument (ggi_arg_id) */
+static int add_arg(const char *name, const char *what, int line, const void *c)
+{
+  const arg_ctx *x = c;
+  char full[300], id[GGI_NAME_PART_MAX];
+  snprintf(full, sizeof full, "%s \"%s\": %s", x->kind, x->k->name, what);
+  add(x->ns, 0, line, full, "GG_", x->mk, "_", ggi_arg_id(x->k, name, id), 0);
+  return 0;
+}
+
 /* The identifiers of emit.c (the .c, the .h) and of the templates
  * (GG_NS_<kernel>, gg_body_<kernel>, GG_P_NW_<persistent>, ...). */
 static void collect(const ggi_module *m, int module_line, names *ns)
@@ -218,26 +276,14 @@ static void collect(const ggi_module *m, int module_line, names *ns)
     add(ns, 0, k->line, what, "gg_args_", K, 0, 0, 0);
     add(ns, 0, k->line, what, "gg_body_", K, 0, 0, 0);
     add(ns, 0, k->line, what, "GG_NS_", K, 0, 0, 0);
+    if (k->pattern == GG_PATTERN_GEMM) add(ns, 0, k->line, what, "gg_gemm_", K, 0, 0, 0);
     /* one enum constant per launch argument: params, extents, strides */
     char mk[GGI_NAME_MAX + GGI_NAME_PART_MAX];
     snprintf(mk, sizeof mk, "%s%s", M, part);
-    for (int j = 0; j < k->nparams; j++) {
-      const ggi_param *p = &k->params[j];
-      snprintf(what, sizeof what, "%s \"%s\": parameter \"%s\"", kind, K, p->name);
-      add(ns, 1, p->line, what, "GG_", mk, "_", p->name, 0);
-      if (p->kind != GG_PARAM_VIEW || p->layout != GG_LAYOUT_STRIDE) continue;
-      for (int dim = 0; dim < p->rank; dim++) {
-        char stride[GGI_NAME_MAX + 8];
-        snprintf(stride, sizeof stride, "%s_s%d", p->name, dim);
-        snprintf(what, sizeof what, "%s \"%s\": the stride %s of view \"%s\"", kind, K, stride,
-                 p->name);
-        add(ns, 1, p->line, what, "GG_", mk, "_", stride, 0);
-      }
-    }
-    for (int j = 0; j < k->nextents; j++) {
-      snprintf(what, sizeof what, "%s \"%s\": extent \"%s\"", kind, K, k->extents[j]);
-      add(ns, 1, k->line, what, "GG_", mk, "_", k->extents[j], 0);
-    }
+    for (char *p = mk; *p; p++) /* the module and kernel parts are capitalized */
+      if (is_lower(*p)) *p = (char)(*p - 'a' + 'A');
+    arg_ctx ctx = {ns, k, kind, mk};
+    each_arg(k, add_arg, &ctx);
   }
   for (int i = 0; i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];

@@ -53,6 +53,15 @@ const char *ggi_module_name_problem(const char *s);
 #define GGI_NAME_PART_MAX 128
 const char *ggi_name_part(const char *module, const char *name, char *out);
 
+/* The <ARG> part of GG_<MODULE>[_<KERNEL>]_<ARG> for the launch argument
+ * `name` of kernel k (a parameter, a run-time extent or a stride V_sD):
+ * upper-cased, unless another argument of k differs from it only in
+ * letter case (a batch extent "b" next to a view "B"): then both keep
+ * their case as written, so the two constants stay apart.  Returns out,
+ * which holds at least GGI_NAME_PART_MAX bytes.  The one rule, for the
+ * header writer and the collision check. */
+const char *ggi_arg_id(const ggi_kernel *k, const char *name, char *out);
+
 /* Every identifier generated for module m is made once and is none of
  * libgg's or the templates' names.  Returns 0, or -1 with
  * d->msg = "file:line: ...". */

@@ -215,6 +215,7 @@ static int same_figures(const ggi_plan *a, const ggi_plan *b)
   return a->shared_bytes == b->shared_bytes && a->ws_fixed == b->ws_fixed &&
          a->ws_per_block == b->ws_per_block && a->needs_seq == b->needs_seq &&
          a->grid_rule == b->grid_rule && a->grid_fixed == b->grid_fixed &&
+         a->league_blocks == b->league_blocks &&
          a->small_block == b->small_block && a->small_work == b->small_work &&
          a->cap_resident == b->cap_resident && a->features == b->features &&
          a->min_threads == b->min_threads && a->max_threads == b->max_threads &&

@@ -58,6 +58,7 @@ typedef struct ggi_plan {
   int needs_seq;               /* kernel uses the gg_seq hidden field */
   gg_grid_rule grid_rule;
   int64_t grid_fixed;
+  int64_t league_blocks;       /* GG_GRID_LEAGUE: blocks per league item (gemm: C's tiles); 0 = 1 */
   int small_block;             /* see gg_kernel_desc.small_block */
   int64_t small_work;
   int cap_resident;
@@ -156,6 +157,12 @@ int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_dia
 /* The plan of a gemm kernel (gemm_plan.c): cuBLASDx block GEMM, shared
  * memory for A, B and C, one block per batch item.  Returns 0, or -1 with
  * d->msg set (more shared memory than a block has). */
+/* The block tile of gemm kernel k (tile[0] x tile[1] of C, K in steps of
+ * tile[2]) and its block: the workload's tile = {...} and block when
+ * given, else chosen here; one sentence each in why[0..1].  Returns 0, or
+ * -1 with err (a sentence) when the written tile does not fit. */
+int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why[2],
+                   ggi_arena *a, char *err, size_t errsize);
 int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
 
 /* The plan of an fft kernel (fft_plan.c): cuFFTDx block FFT, one per

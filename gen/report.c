@@ -67,8 +67,8 @@ static const char *grid_rule_text(const ggi_kernel *k, const ggi_plan *p)
   switch (p->grid_rule) {
   case GG_GRID_COVER: return "cover: ceil(work / (block * items)) blocks";
   case GG_GRID_LEAGUE:
-    return k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT
-               ? "league: one block per batch item"
+    if (k->pattern == GG_PATTERN_GEMM) return "league: one block per tile of C per batch item";
+    return k->pattern == GG_PATTERN_FFT ? "league: one block per batch item"
                                          : "league: one block per team";
   case GG_GRID_FIXED: return "fixed";
   default: return "resident: as many blocks as are co-resident on the device";
@@ -174,6 +174,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   if (pl->nparts > 0) fprintf(out, "\n");
   fprintf(out, "grid: %s", grid_rule_text(k, pl));
   if (pl->grid_rule == GG_GRID_FIXED) fprintf(out, " (%lld blocks)", (long long)pl->grid_fixed);
+  if (pl->league_blocks > 1) fprintf(out, " (%lld per item)", (long long)pl->league_blocks);
   fprintf(out, "%s\n", pl->cap_resident && pl->grid_rule != GG_GRID_RESIDENT
                             ? ", capped at the co-resident blocks" : "");
   if (pl->small_block > 0)

@@ -120,25 +120,23 @@ static int spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   return 0;
 }
 
-/* gemm: the threads of the one cuBLASDx block GEMM (its BlockDim).  Each
- * thread keeps about M x N / block accumulators in registers: 128 threads
- * up to a 64 x 64 C (at most 32 each), 256 from there. */
-static void spec_gemm(ggi_module *m, ggi_kernel *k)
+/* gemm: the block tile and the threads of its cuBLASDx block GEMM (its
+ * BlockDim), both gemm_plan.c's (ggi_gemm_shape). */
+static int spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   ggi_spec *s = &k->spec;
-  int mn = k->gemm_size[0] * k->gemm_size[1];
-  if (k->block > 0) {
-    s->block = k->block;
-    why(k, whyf(m, "block %d: as written (cuBLASDx's BlockDim)", s->block));
-  } else {
-    s->block = mn < 64 * 64 ? 128 : 256;
-    why(k, whyf(m, "block %d: C is %d x %d, so each thread holds about %d accumulators in "
-                   "registers (128 threads below 64 x 64, 256 from there)", s->block,
-                k->gemm_size[0], k->gemm_size[1], (mn + s->block - 1) / s->block));
-  }
+  const char *w[2] = {NULL, NULL};
+  char err[400];
+  if (ggi_gemm_shape(k, s->gemm_tile, &s->block, w, m->arena, err, sizeof err) != 0)
+    return fail(d, m, k->gemm_tile_line ? k->gemm_tile_line : k->line, "kernel '%s': %s",
+                k->name, err);
+  why(k, w[0]);
+  why(k, w[1]);
   s->items = s->vector = 1;
-  why(k, "one batch item per (virtual) block at a time: the block loads A, B (and C when beta "
-         "is not 0) into shared memory, multiplies, and stores C");
+  why(k, "one tile of one batch item per (virtual) block at a time: the block loads A's and B's "
+         "panels of a K step into shared memory, multiplies them into its registers, and after "
+         "the last step writes alpha AB + beta C into its tile of C");
+  return 0;
 }
 
 /* fft: the threads of one cuFFTDx block FFT, N / elements per thread (the
@@ -258,7 +256,7 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
       if (spec_team(m, k, d) != 0) return -1;
       break;
     case GG_PATTERN_GEMM:
-      spec_gemm(m, k);
+      if (spec_gemm(m, k, d) != 0) return -1;
       break;
     case GG_PATTERN_FFT:
       spec_fft(m, k);

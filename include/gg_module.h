@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GG_MODULE_ABI 5
+#define GG_MODULE_ABI 6
 
 /* The element types, defined once for the generator and the runtime:
  * X(enum, spelling in workload files, bytes, is a floating type,
@@ -156,6 +156,9 @@ typedef struct gg_kernel_desc {
   int items_per_thread;
   gg_grid_rule grid_rule;
   int64_t grid_fixed;
+  /* GG_GRID_LEAGUE: blocks per league item (gemm: one per tile of C);
+   * 0 or 1 = one */
+  int64_t league_blocks;
   int cap_resident;           /* cap the grid at the co-resident block count */
   uint32_t shared_bytes;      /* dynamic shared memory per block */
   /* Workspace the runtime allocates once per kernel, zero-filled, and

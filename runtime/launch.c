@@ -417,11 +417,14 @@ gg_status ggr_grid_for(gg_kernel *k, const void *packed, int64_t *blocks, int *t
     n = n / per + (n % per != 0); /* ceil without overflow */
     break;
   }
-  case GG_GRID_LEAGUE:
-    if (extent_value(kd, packed, kd->league, &n) || n < 0 || n > GGR_MAX_WORK)
-      return ggr_set_error(GG_ERR_INVALID, "%s: league size %lld (0 to 2^62)",
-                           nm(kd->name), (long long)n);
+  case GG_GRID_LEAGUE: {
+    int64_t per = kd->league_blocks > 1 ? kd->league_blocks : 1;
+    if (extent_value(kd, packed, kd->league, &n) || n < 0 || n > GGR_MAX_WORK / per)
+      return ggr_set_error(GG_ERR_INVALID, "%s: league size %lld (0 to 2^62 / %lld)",
+                           nm(kd->name), (long long)n, (long long)per);
+    n *= per;
     break;
+  }
   case GG_GRID_FIXED: n = kd->grid_fixed; break;
   case GG_GRID_RESIDENT: n = k->resident; break;
   }

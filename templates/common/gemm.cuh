@@ -1,19 +1,49 @@
 /* gemm {{NAME}}: {{GEMM_C}} = alpha op({{GEMM_A}}) op({{GEMM_B}}) + beta {{GEMM_C}},
- * {{GEMM_M}} x {{GEMM_N}} x {{GEMM_K}}, one cublasdx (MathDx) block GEMM per batch item.  A (virtual)
- * block takes items g.block, g.block + g.nblocks, ...: any grid - one
- * block per item (classic), or the fixed one of a persistent kernel -
- * covers the batch.  Operands are staged in the block's shared memory
- * ({{GEMM_SMEM}} bytes, the plan's); SM<__CUDA_ARCH__> is the arch this
- * source is being compiled for. */
+ * {{GEMM_M}} x {{GEMM_N}} x {{GEMM_K}}, tiled: a (virtual) block computes one
+ * {{GEMM_TM}} x {{GEMM_TN}} tile of C of one batch item (the plan's tile), K in steps of
+ * {{GEMM_TK}}, with a cuBLASDx (MathDx) block GEMM of the tile's size accumulating
+ * in registers.  Work unit u = item x {{GEMM_TILES}} tiles + tile; a block takes
+ * units g.block, g.block + g.nblocks, ...: any grid - one block per unit
+ * (classic), or the fixed one of a persistent kernel - covers them.  One K
+ * step of A and B is staged in shared memory ({{GEMM_SMEM}} bytes, the
+ * plan's); SM<__CUDA_ARCH__> is the arch this source is compiled for. */
 using gg_gemm_{{NAME}} = decltype(
-    cublasdx::Size<{{GEMM_M}}, {{GEMM_N}}, {{GEMM_K}}>() +
+    cublasdx::Size<{{GEMM_TM}}, {{GEMM_TN}}, {{GEMM_TK}}>() +
     cublasdx::Precision<{{GEMM_TA}}, {{GEMM_TA}}, {{GEMM_TC}}>() +
     cublasdx::Type<cublasdx::type::real>() + cublasdx::Function<cublasdx::function::MM>() +
     cublasdx::Arrangement<{{GEMM_ARR_A}}, {{GEMM_ARR_B}}, cublasdx::row_major>() +
     cublasdx::Alignment<16, 16, 16>() + cublasdx::BlockDim<{{BLOCK}}>() + cublasdx::Block() +
     cublasdx::SM<__CUDA_ARCH__>());
-static_assert(cublasdx::get_shared_storage_size<gg_gemm_{{NAME}}>() <= {{GEMM_SMEM}},
+static_assert(cublasdx::get_shared_storage_size_ab<gg_gemm_{{NAME}}>(
+                  gg_gemm_{{NAME}}::suggest_layout_smem_a().layout,
+                  gg_gemm_{{NAME}}::suggest_layout_smem_b().layout) <= {{GEMM_SMEM}},
               "gpugen's plan gives gemm {{NAME}} less shared memory than cublasdx needs");
+
+#ifndef GG_PANEL_AT_DEFINED
+#define GG_PANEL_AT_DEFINED /* once per module: every gemm kernel uses it */
+/* Element i of a pr x pc panel whose corner is (r0, c0) in an lr x lc
+ * matrix stored [lr][lc], or [lc][lr] when trans (op "t": A stored K x M,
+ * B N x K): its row and column in the panel, whether it is in the panel
+ * and inside the matrix, and its offset in the stored matrix.  Row-major
+ * storage walks the panel by rows, transposed storage by columns, so
+ * consecutive i are consecutive in memory either way. */
+struct gg_panel_elem {
+  int r, c;
+  bool panel, in;
+  long long at;
+};
+__device__ __forceinline__ gg_panel_elem gg_panel_at(int i, int pr, int pc, bool trans, int r0,
+                                                   int c0, int lr, int lc)
+{
+  gg_panel_elem e;
+  e.r = trans ? i % pr : i / pc;
+  e.c = trans ? i / pr : i % pc;
+  e.panel = i < pr * pc;
+  e.in = e.panel && r0 + e.r < lr && c0 + e.c < lc;
+  e.at = trans ? (long long)(c0 + e.c) * lr + (r0 + e.r) : (long long)(r0 + e.r) * lc + (c0 + e.c);
+  return e;
+}
+#endif
 
 __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 {
@@ -21,35 +51,93 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
   using GEMM = gg_gemm_{{NAME}};
   using TA = {{GEMM_TA}};
   using TC = {{GEMM_TC}};
-  const long long gg_batch = {{LEAGUE}};
+  constexpr int gg_m = {{GEMM_M}}, gg_n = {{GEMM_N}}, gg_k = {{GEMM_K}};
+  constexpr int gg_tm = {{GEMM_TM}}, gg_tn = {{GEMM_TN}}, gg_tk = {{GEMM_TK}};
+  constexpr int gg_tiles_n = {{GEMM_TILES_N}}, gg_tiles = {{GEMM_TILES}};
+  constexpr bool gg_trans_a = {{GEMM_TRANS_A}}, gg_trans_b = {{GEMM_TRANS_B}};
+  const long long gg_units = {{LEAGUE}} * gg_tiles;
+  /* the block is cuBLASDx's BlockDim and all of it (whole_block): the
+     panel loads below have compile-time trip counts, so they unroll and
+     every thread issues all its loads before its first store */
+  constexpr int gg_nt = {{BLOCK}};
+  constexpr int gg_ja = (gg_tm * gg_tk + gg_nt - 1) / gg_nt;
+  constexpr int gg_jb = (gg_tk * gg_tn + gg_nt - 1) / gg_nt;
   const TC gg_alpha = (TC)({{GEMM_ALPHA}}), gg_beta = (TC)({{GEMM_BETA}});
-  auto [gg_sa, gg_sb, gg_sc] = cublasdx::slice_shared_memory<GEMM>(g.smem);
-  auto gg_ta = cublasdx::make_tensor(gg_sa, GEMM::get_layout_smem_a());
-  auto gg_tb = cublasdx::make_tensor(gg_sb, GEMM::get_layout_smem_b());
-  auto gg_tc = cublasdx::make_tensor(gg_sc, GEMM::get_layout_smem_c());
-  for (long long gg_item = g.block; gg_item < gg_batch; gg_item += g.nblocks) {
-    /* views are row-major [batch][rows][cols]: an item is one contiguous matrix;
-       the global side is only element-aligned */
-    auto gg_ga = cublasdx::make_tensor({{GEMM_A}} + gg_item * ({{GEMM_M}} * {{GEMM_K}}),
-                                       GEMM::get_layout_gmem_a());
-    auto gg_gb = cublasdx::make_tensor({{GEMM_B}} + gg_item * ({{GEMM_K}} * {{GEMM_N}}),
-                                       GEMM::get_layout_gmem_b());
-    auto gg_gc = cublasdx::make_tensor({{GEMM_C}} + gg_item * ({{GEMM_M}} * {{GEMM_N}}),
-                                       GEMM::get_layout_gmem_c());
-    cublasdx::copy<GEMM, alignof(TA)>(gg_ga, gg_ta);
-    cublasdx::copy<GEMM, alignof(TA)>(gg_gb, gg_tb);
-    if (gg_beta != TC(0)) {
-      cublasdx::copy<GEMM, alignof(TC)>(gg_gc, gg_tc);
-    } else {
-      /* beta 0: C is not read (BLAS: NaN or garbage in C must not leak in) */
-      for (int gg_i = g.thread; gg_i < {{GEMM_M}} * {{GEMM_N}}; gg_i += g.nthreads)
-        gg_sc[gg_i] = TC(0);
+  const TA gg_zero{}; /* value-initialized: +0 in every input type */
+  auto [gg_sa, gg_sb] = cublasdx::slice_shared_memory_ab<GEMM>(
+      g.smem, GEMM::suggest_layout_smem_a().layout, GEMM::suggest_layout_smem_b().layout);
+  auto gg_ta = cublasdx::make_tensor(gg_sa, GEMM::suggest_layout_smem_a());
+  auto gg_tb = cublasdx::make_tensor(gg_sb, GEMM::suggest_layout_smem_b());
+  auto gg_part = GEMM::suggest_partitioner();
+  for (long long gg_u = g.block; gg_u < gg_units; gg_u += g.nblocks) {
+    const long long gg_item = gg_u / gg_tiles;
+    const int gg_tile = (int)(gg_u % gg_tiles);
+    const int gg_r0 = gg_tile / gg_tiles_n * gg_tm, gg_c0 = gg_tile % gg_tiles_n * gg_tn;
+    /* views are row-major [batch][rows][cols]: an item is one contiguous matrix */
+    const TA *gg_a = {{GEMM_A}} + gg_item * ((long long)gg_m * gg_k);
+    const TA *gg_b = {{GEMM_B}} + gg_item * ((long long)gg_k * gg_n);
+    TC *gg_c = {{GEMM_C}} + gg_item * ((long long)gg_m * gg_n);
+    auto gg_acc = gg_part.make_accumulator_fragment();
+    cublasdx::clear(gg_acc);
+    for (int gg_k0 = 0; gg_k0 < gg_k; gg_k0 += gg_tk) {
+      /* A's tm x tk panel, B's tk x tn panel; outside the matrices (edge
+         tiles, the K pad) zeros, which add nothing.  Element i of a panel
+         is thread i % block's: consecutive threads take consecutive
+         elements of the stored rows (coalesced loads). */
+      TA gg_va[gg_ja], gg_vb[gg_jb];
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_ja; gg_j++) {
+        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tm, gg_tk, gg_trans_a,
+                                             gg_r0, gg_k0, gg_m, gg_k);
+        gg_va[gg_j] = gg_e.in ? gg_a[gg_e.at] : gg_zero;
+      }
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_jb; gg_j++) {
+        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tk, gg_tn, gg_trans_b,
+                                             gg_k0, gg_c0, gg_k, gg_n);
+        gg_vb[gg_j] = gg_e.in ? gg_b[gg_e.at] : gg_zero;
+      }
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_ja; gg_j++) {
+        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tm, gg_tk, gg_trans_a,
+                                             gg_r0, gg_k0, gg_m, gg_k);
+        if (gg_e.panel) gg_ta(gg_e.r, gg_e.c) = gg_va[gg_j];
+      }
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_jb; gg_j++) {
+        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tk, gg_tn, gg_trans_b,
+                                             gg_k0, gg_c0, gg_k, gg_n);
+        if (gg_e.panel) gg_tb(gg_e.r, gg_e.c) = gg_vb[gg_j];
+      }
+      __syncthreads();
+      GEMM().execute(gg_ta, gg_tb, gg_acc); /* gg_acc += A panel x B panel */
+      /* the next step (unit, or stage of a frame) overwrites the panels */
+      __syncthreads();
     }
-    cublasdx::copy_wait(); /* waits for the copies and syncs the block */
-    GEMM().execute(gg_alpha, gg_ta, gg_tb, gg_beta, gg_tc);
-    __syncthreads();
-    cublasdx::copy<GEMM, alignof(TC)>(gg_tc, gg_gc);
-    /* the next item (or the next stage of a frame) overwrites shared memory */
-    cublasdx::copy_wait();
+    /* alpha AB + beta C into the tile, only inside C; beta 0 (or -0):
+       C is not read (BLAS: NaN or garbage in C must not leak in).  All of
+       a thread's reads of C come before its first write. */
+    if (gg_part.is_thread_active()) {
+      constexpr int gg_nacc = decltype(cute::size(gg_acc))::value; /* static: cute::Int */
+      TC gg_old[gg_nacc];
+      const bool gg_read_c = gg_beta != TC(0);
+#pragma unroll
+      for (int gg_i = 0; gg_i < gg_nacc; gg_i++) {
+        const auto gg_rc = gg_part.map_fragment_index(gg_i);
+        const int gg_row = gg_r0 + (int)cute::get<0>(gg_rc);
+        const int gg_col = gg_c0 + (int)cute::get<1>(gg_rc);
+        const bool gg_in = gg_part.is_index_in_bounds(gg_i) && gg_row < gg_m && gg_col < gg_n;
+        gg_old[gg_i] = gg_read_c && gg_in ? gg_c[gg_row * gg_n + gg_col] : TC(0);
+      }
+#pragma unroll
+      for (int gg_i = 0; gg_i < gg_nacc; gg_i++) {
+        const auto gg_rc = gg_part.map_fragment_index(gg_i);
+        const int gg_row = gg_r0 + (int)cute::get<0>(gg_rc);
+        const int gg_col = gg_c0 + (int)cute::get<1>(gg_rc);
+        if (gg_part.is_index_in_bounds(gg_i) && gg_row < gg_m && gg_col < gg_n)
+          gg_c[gg_row * gg_n + gg_col] = gg_read_c ? gg_alpha * gg_acc(gg_i) + gg_beta * gg_old[gg_i]
+                                                   : gg_alpha * gg_acc(gg_i);
+      }
+    }
   }
 }

@@ -1,14 +1,20 @@
 /*
- * test_gemm_gpu - pattern "gemm" (cuBLASDx block GEMM, tests/mathdx/
- * gemm_gpu.lua) on the GPU against a CPU reference in double:
- *   - classic launches of every kernel (f32 40^3 and 48x24x72 with A
- *     transposed, f64 64^3 with B transposed, f16 and bf16 inputs with f32
- *     accumulation) at batch 3, 1 and 37, one block per item, and on a
- *     grid of 2 blocks (each strides over the batch); and one 12x20x28
- *     matrix (rank-2 views) with both transposed;
- *   - the gemm as a persistent command (one_block, many_blocks) and as the
- *     first stage of a frame (gemm, then a scale of C that depends on it)
- *     for thousands of frames, each with new inputs, alpha, beta and s.
+ * test_gemm_gpu - pattern "gemm" (cuBLASDx block GEMM tiled over blocks,
+ * tests/mathdx/gemm_gpu.lua) on the GPU against a CPU reference in double:
+ *   - classic launches of every kernel: f32, f64, and f16 / bf16 inputs
+ *     with f32 accumulation, each with all four transposes, at sizes that
+ *     are not multiples of the tile (40^3, 48x24x72, 12x20x28, 100x36x52,
+ *     130x128x64: edge tiles, a K pad) and at 128^3 (16 tiles of 32 x 32),
+ *     some with tile = {...} so that K takes several steps (the last one
+ *     partial); at batch 3, 1 and 37 (batch x tiles blocks), and on a grid
+ *     of 2 blocks (each strides over batch x tiles); one 12x20x28 matrix
+ *     (rank-2 views);
+ *   - beta 0 and -0.0 (a run-time argument and a constant with an "out"
+ *     C): C holds NaN and must not be read;
+ *   - the 40^3 and 128^3 gemm as persistent commands (one_block: one
+ *     block strides over every tile; many_blocks) and as the first stage
+ *     of a frame (gemm, then a scale of C that depends on it), up to
+ *     10 000 frames each with new inputs, alpha, beta and s.
  * The tolerance is relative to the sum of the magnitudes of the terms:
  * 1e-5 in f32 (inputs are exact in f16/bf16, so tensor cores add no
  * error of their own beyond f32 accumulation), 1e-12 in f64.
@@ -27,7 +33,12 @@
 #include "../gg_check.h"
 
 #define WAIT_NS 5000000000ll
-#define MAXB 64 /* batch items */
+#define MAXB 40      /* batch items */
+#define MAXE (130 * 128) /* elements of the largest A, B or C of one item */
+
+/* the batch extent b and the view B get two constants (names.c ggi_arg_id) */
+_Static_assert(GG_GEMM_GPU_G40_B == 1 && GG_GEMM_GPU_G40_b == 5 && GG_GEMM_GPU_G40_NARGS == 6,
+               "header constants of g40");
 
 static gg_context *ctx;
 static gg_module *mod;
@@ -47,16 +58,31 @@ typedef struct problem {
 
 static const problem problems[] = {
   {"g40", 40, 40, 40, 0, 0, GG_F32, GG_F32, 1, 0, 0, 0},
+  {"g128", 128, 128, 128, 0, 0, GG_F32, GG_F32, 1, 0, 0, 0},
   {"g48t", 48, 24, 72, 1, 0, GG_F32, GG_F32, 0, 1.5, 0, 0},
+  {"g100", 100, 36, 52, 0, 1, GG_F32, GG_F32, 0, -2, -0.0, 0},
+  {"g130", 130, 128, 64, 1, 1, GG_F32, GG_F32, 0, 0.5, 2, 0},
   {"d64", 64, 64, 64, 0, 1, GG_F64, GG_F64, 0, 2, -1, 0},
+  {"d100", 100, 36, 52, 0, 0, GG_F64, GG_F64, 0, 1, 0.5, 0},
+  {"d40", 40, 40, 40, 1, 0, GG_F64, GG_F64, 0, -1, 0, 0},
+  {"d130", 130, 128, 64, 1, 1, GG_F64, GG_F64, 0, 3, 1, 0},
+  {"d128", 128, 128, 128, 1, 0, GG_F64, GG_F64, 0, 1, -2, 0},
   {"h48", 48, 24, 72, 1, 1, GG_F16, GG_F32, 0, 1, 0, 0},
+  {"h130", 130, 128, 64, 0, 0, GG_F16, GG_F32, 0, 2, 0.5, 0},
+  {"h12", 12, 20, 28, 1, 0, GG_F16, GG_F32, 0, -1, 1, 0},
+  {"h40", 40, 40, 40, 0, 1, GG_F16, GG_F32, 0, 0.25, 0, 0},
+  {"h128", 128, 128, 128, 1, 0, GG_F16, GG_F32, 0, 1, 1, 0},
   {"b64", 64, 64, 64, 0, 0, GG_BF16, GG_F32, 0, 0.5, 0.25, 0},
+  {"b100", 100, 36, 52, 0, 1, GG_BF16, GG_F32, 0, 1, -1, 0},
+  {"b130", 130, 128, 64, 1, 0, GG_BF16, GG_F32, 0, -0.5, 0, 0},
+  {"b40", 40, 40, 40, 1, 1, GG_BF16, GG_F32, 0, 1, 3, 0},
+  {"b128", 128, 128, 128, 0, 0, GG_BF16, GG_F32, 0, 1, 0, 0},
   {"one", 12, 20, 28, 1, 1, GG_F32, GG_F32, 0, -1, 3, 1},
 };
 
 static gg_array *arr_a, *arr_b, *arr_c;
-static double ha[MAXB * 64 * 72], hb[MAXB * 64 * 72], hc[MAXB * 64 * 64], want[MAXB * 64 * 64],
-    mag[MAXB * 64 * 64];
+static double ha[MAXB * MAXE], hb[MAXB * MAXE], hc[MAXB * MAXE], want[MAXB * MAXE],
+    mag[MAXB * MAXE];
 
 static uint32_t rng = 12345;
 /* quarters in [-1, 1]: exact in f16, bf16, f32 and f64 */
@@ -165,7 +191,7 @@ static int args_of(const problem *pr, int nb, double alpha, double beta, gg_arg 
   return n;
 }
 
-/* Classic launches: one block per item, then a 2-block grid. */
+/* Classic launches: one block per tile per item, then a 2-block grid. */
 static void classic(const problem *pr)
 {
   static const int batches[] = {3, 1, 37};
@@ -174,7 +200,8 @@ static void classic(const problem *pr)
   for (int t = 0; t < 4; t++) {
     int nb = pr->one ? 1 : batches[t % 3];
     double alpha = pr->runtime_scale ? 0.75 + t : pr->alpha0;
-    double beta = pr->runtime_scale ? (t == 1 ? 0 : -0.5 * t) : pr->beta0;
+    /* run-time beta: 0, then -0.0 (both leave C unread), then nonzero */
+    double beta = pr->runtime_scale ? (t == 1 ? 0 : t == 2 ? -0.0 : 0.5 * t - 0.25) : pr->beta0;
     fill(pr, nb, beta);
     reference(pr, nb, alpha, beta, 1);
     gg_arg a[8];
@@ -186,28 +213,27 @@ static void classic(const problem *pr)
   }
 }
 
-/* Frames with new inputs each time: the g40 command alone (s = 1), or the
- * frame fr (gemm, then C *= s). */
-static void frames(const char *persistent, const char *command, int nframes)
+/* Frames with new inputs each time: the gemm command alone (s = 1), or a
+ * frame (gemm, then C *= s). */
+static void frames(const char *persistent, const char *command, const problem *pr, int is_frame,
+                   int maxb, int nframes)
 {
-  const problem *pr = &problems[0];
   gg_session *s;
   CHECK_OK(gg_session_open(mod, persistent, NULL, &s));
   int cmd;
   CHECK_OK(gg_session_command(s, command, &cmd));
-  int is_frame = strcmp(command, "fr") == 0;
   char where[128];
   snprintf(where, sizeof where, "%s, command %s, %d blocks", persistent, command,
            gg_session_blocks(s));
   for (int f = 0; f < nframes && failures < 5; f++) {
-    int nb = 1 + f % 5;
-    double alpha = 0.25 * (f % 7) - 0.5, beta = f % 3 == 0 ? 0 : 0.125 * (f % 11) - 0.5;
+    int nb = 1 + f % maxb;
+    double alpha = 0.25 * (f % 7) - 0.5, beta = f % 3 == 0 ? (f % 2 ? -0.0 : 0) : 0.125 * (f % 11) - 0.5;
     double scale = is_frame ? 0.5 + 0.25 * (f % 4) : 1;
     fill(pr, nb, beta);
     reference(pr, nb, alpha, beta, scale);
     gg_arg a[8];
     int na = args_of(pr, nb, alpha, beta, a);
-    if (is_frame) { /* frame params: A B C alpha beta s, then the extent nb */
+    if (is_frame) { /* frame params: A B C alpha beta s, then the extent b */
       a[na - 1] = gg_arg_f32((float)scale);
       a[na++] = gg_arg_i64(nb);
     }
@@ -235,10 +261,16 @@ int main(void)
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hb, &arr_b));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hc, &arr_c));
   for (size_t i = 0; i < sizeof problems / sizeof *problems; i++) classic(&problems[i]);
-  frames("p_one", "g40", 500);
-  frames("p_many", "g40", 2000);
-  frames("p_one", "fr", 500);
-  frames("p_many", "fr", 10000);
+  const problem *g40 = &problems[0], *g128 = &problems[1];
+  frames("p_one", "g40", g40, 0, 5, 500);
+  frames("p_many", "g40", g40, 0, 5, 2000);
+  frames("p_one", "fr", g40, 1, 5, 500);
+  frames("p_many", "fr", g40, 1, 5, 10000);
+  /* 128^3: 16 tiles per item (one block takes them all in one_block) */
+  frames("p_one", "g128", g128, 0, 3, 200);
+  frames("p_many", "g128", g128, 0, 3, 2000);
+  frames("p_one", "fr128", g128, 1, 2, 200);
+  frames("p_many", "fr128", g128, 1, 2, 10000);
   gg_array_free(arr_a);
   gg_array_free(arr_b);
   gg_array_free(arr_c);

@@ -227,6 +227,32 @@ static void test_league(void) {
   gg_context_free(ctx);
 }
 
+/* A gemm's grid: league (the batch) x league_blocks (C's tiles), the
+ * product refused before it overflows. */
+static void test_league_blocks(void) {
+  gg_context *ctx = fake_context();
+  gg_kernel_desc kd = {
+    .name = "mm", .symbol = "gg_mm", .league = {0, 0}, .block_size = 128,
+    .items_per_thread = 1, .grid_rule = GG_GRID_LEAGUE, .league_blocks = 21,
+    .args_size = 8, .args_align = 8, .nparams = 1, .params = p_team,
+  };
+  gg_module_desc md = module_of(&kd, 1);
+  gg_module *mod = NULL;
+  CHECK(ggr_module_load_with(ctx, &md, &fake_builder, &mod) == GG_OK);
+  gg_kernel *k = NULL;
+  if (mod) CHECK(gg_kernel_get(mod, "mm", &k) == GG_OK);
+  if (!k) return;
+  gg_arg a[1] = {gg_arg_i64(37)};
+  CHECK(gg_launch(k, NULL, a, 1) == GG_OK && fake.grid == 37 * 21);
+  a[0] = gg_arg_i64(1);
+  CHECK(gg_launch(k, NULL, a, 1) == GG_OK && fake.grid == 21);
+  a[0] = gg_arg_i64((INT64_C(1) << 62) / 21 + 1);
+  fake.launches = 0;
+  CHECK(gg_launch(k, NULL, a, 1) == GG_ERR_INVALID && fake.launches == 0);
+  CHECK(strstr(gg_error_detail(), "league"));
+  gg_context_free(ctx);
+}
+
 /* Workspace = ws_fixed + ws_per_block * max_grid, computed at load. */
 static void test_workspace(void) {
   gg_context *ctx = fake_context();
@@ -304,6 +330,7 @@ int main(void) {
   test_strides();
   test_launch();
   test_league();
+  test_league_blocks();
   test_workspace();
   test_arrays_and_copies();
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);

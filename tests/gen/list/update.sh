@@ -20,3 +20,7 @@ for p in one many groups hyb; do
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/layouts.lua -DEXPLAIN=$p \
         -DWANT=list/layouts.explain.$p.txt -DUPDATE=1 -P list_compare.cmake
 done
+for k in big s128 h100 mine; do
+  cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/gemm_tiles.lua -DEXPLAIN=$k \
+        -DWANT=list/gemm_tiles.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
+done
