@@ -55,12 +55,15 @@ static int add_str(ggi_plan *p, const char *key, const char *value)
   return 0;
 }
 
-/* Tiles per batch item the default tile aims at (at least): 16 blocks per
- * product spread it over an eighth of an H100 (132 SMs) at batch 1 and
- * over every SM from batch 8; smaller tiles make each block reload more of
- * A and B per output, so the largest tile that still gives 16 is chosen.
- * (bench/mathdx_bench also times 128^3 on 32 and 64 tiles against it.) */
-#define GEMM_MIN_TILES 16
+/* Tiles per batch item the default tile aims at (at least); the largest
+ * tile that still gives this many is chosen (smaller tiles make each
+ * block reload more of A and B per output).  Measured on the H100
+ * (mathdx_bench, 2026-11-24, 128^3 at batch 1, a frame on as many blocks
+ * as tiles, p50 against the best of cuBLAS's launch and graph): f32 on 16
+ * tiles of 32 x 32 0.69x, on 32 tiles 0.77x, on 64 tiles of 16 x 16 1.54x;
+ * f16 1.07x, 1.26x, 1.18x.  One tile's K loop is latency-bound at this
+ * size, so more blocks win until the tiles are the 16 x 16 minimum. */
+#define GEMM_MIN_TILES 64
 /* A's and B's panels of one K step kept under this, so 3 blocks still
  * share an SM (228 KiB on the H100); under it the whole K is one step: one
  * round trip to global memory instead of one per step (the steps are not
