@@ -71,6 +71,17 @@ static int count_seen(const side *s)
   return n;
 }
 
+/* 1 (and says which) when an SM ran work of both sides of the split. */
+static int shared_sm(const side *a, const side *b, const char *what)
+{
+  for (int i = 0; i < MAX_SM; i++)
+    if (a->seen[i] && b->seen[i]) {
+      fprintf(stderr, "%s: SM %d ran work of both sides of the split\n", what, i);
+      return 1;
+    }
+  return 0;
+}
+
 static void launch(side *s)
 {
   gg_kernel *k;
@@ -138,11 +149,7 @@ int main(void)
     fprintf(stderr, "a context ran on more SMs than its partition holds\n");
     return 1;
   }
-  for (int i = 0; i < MAX_SM; i++)
-    if (a.seen[i] && b.seen[i]) {
-      fprintf(stderr, "SM %d ran work of both sides of the split\n", i);
-      return 1;
-    }
+  if (shared_sm(&a, &b, "classic launches")) return 1;
   session(&a);
   int sa2 = count_seen(&a);
   printf("persistent session on A: %d SMs in all\n", sa2);
@@ -150,11 +157,7 @@ int main(void)
     fprintf(stderr, "the session ran outside A's partition\n");
     return 1;
   }
-  for (int i = 0; i < MAX_SM; i++)
-    if (a.seen[i] && b.seen[i]) {
-      fprintf(stderr, "SM %d: A's session ran on B's SM\n", i);
-      return 1;
-    }
+  if (shared_sm(&a, &b, "A's session and B's launch")) return 1;
   gg_context_free(a.ctx);
   gg_context_free(b.ctx);
   printf("ok\n");
