@@ -14,7 +14,7 @@
  * s128_16 / s128_32 (h128_...) are 128^3 on larger tiles than the plan's
  * (32 x 32: 16 blocks; 32 x 16: 32 blocks), with persistent kernels of as
  * many blocks, to compare the plan's choice (16 x 16: 64 blocks) against.
- * And a batch of 64 in-place c2c f32 FFTs (256 and 320 points) the same
+ * And a batch of 64 in-place c2c f32 FFTs (256, 320 and 1024 points) the same
  * four ways against cuFFT (cufftExecC2C launched, and captured in a graph);
  * the gpugen frame runs on a many_blocks persistent kernel.
  * Prints mean, p50, p99, p99.9, max (us) and, per row, the best cuBLAS /
@@ -250,7 +250,7 @@ static double fft_row(const char *kernel, const char *way, void (*step)(fft_run 
   return p50_row(label, st, peer);
 }
 
-static void fft_rows(const char *kernel, int n, gg_context *ctx, gg_module *mod,
+static void fft_rows(const char *kernel, const char *pers, int n, gg_context *ctx, gg_module *mod,
                      gg_stream *gstream, cudaStream_t stream, bench_stats *st)
 {
   fft_run r = {.n = n, .stream = stream, .gstream = gstream};
@@ -277,7 +277,7 @@ static void fft_rows(const char *kernel, int n, gg_context *ctx, gg_module *mod,
   fft_row(kernel, "gpugen launch + sync", gpugen_launch, &r, st, best);
   CHECK_OK(gg_pack_args(gg_kernel_describe(r.k), r.args, 2, r.packed, sizeof r.packed));
   r.size = gg_kernel_describe(r.k)->args_size;
-  CHECK_OK(gg_session_open(mod, "pf", NULL, &r.s));
+  CHECK_OK(gg_session_open(mod, pers, NULL, &r.s)); /* one FFT size per kernel */
   CHECK_OK(gg_session_command(r.s, kernel, &r.cmd));
   fft_row(kernel, "gpugen frame (many_blocks)", gpugen_frame, &r, st, best);
   CHECK_OK(gg_session_terminate(r.s));
@@ -324,8 +324,9 @@ int main(int argc, char **argv)
   }
   printf("\nus per batch of %d in-place c2c f32 forward FFTs; last column: best cuFFT p50 / p50\n",
          FFT_BATCH);
-  fft_rows("f256", 256, ctx, mod, gstream, stream, &st);
-  fft_rows("f320", 320, ctx, mod, gstream, stream, &st);
+  fft_rows("f256", "pf", 256, ctx, mod, gstream, stream, &st);
+  fft_rows("f320", "pf", 320, ctx, mod, gstream, stream, &st);
+  fft_rows("f1024", "pf1024", 1024, ctx, mod, gstream, stream, &st);
   bench_stats_free(&st);
   cublasDestroy(h);
   cudaStreamDestroy(stream);

@@ -42,12 +42,13 @@ persistent "r32" { layout = "many_blocks", blocks = 32, block = 128,
 persistent "q1" { layout = "one_block", block = 128, commands = { "s256", "h256" } }
 persistent "q64" { layout = "many_blocks", blocks = 64, block = 128, commands = { "s256", "h256" } }
 
--- FFTs (cuFFTDx): a batch of 64 in-place c2c f32 forward FFTs of 256 and
--- 320 points (32 threads each), against cuFFT.  A persistent kernel of
+-- FFTs (cuFFTDx): a batch of 64 in-place c2c f32 forward FFTs of 256, 320
+-- and 1024 points (32 threads each), against cuFFT.  A persistent kernel of
 -- 32-thread blocks on every SM: the blocks stride over the batch.
 local function fft(name, n)
   kernel (name) { pattern = "fft", size = n,
     params = { { "x", "f32[nb][" .. n .. "][2]", access = "inout" } }, input = "x", output = "x" }
 end
-fft("f256", 256) fft("f320", 320)
+fft("f256", 256) fft("f320", 320) fft("f1024", 1024)
 persistent "pf" { layout = "many_blocks", block = 32, commands = { "f256", "f320" } }
+persistent "pf1024" { layout = "many_blocks", block = 32, commands = { "f1024" } }
