@@ -14,9 +14,10 @@
  * s128_16 / s128_32 (h128_...) are 128^3 on larger tiles than the plan's
  * (32 x 32: 16 blocks; 32 x 16: 32 blocks), with persistent kernels of as
  * many blocks, to compare the plan's choice (16 x 16: 64 blocks) against.
- * And a batch of 64 in-place c2c f32 FFTs (256, 320 and 1024 points) the same
- * four ways against cuFFT (cufftExecC2C launched, and captured in a graph);
- * the gpugen frame runs on a many_blocks persistent kernel.
+ * And a batch of 64 in-place c2c f32 FFTs (256, 320 and 1024 points) against
+ * cuFFT (cufftExecC2C launched, and captured in a graph), by gpugen launch and
+ * frame at several thread counts per FFT (kernel f<N>_<threads>, its frame on
+ * a many_blocks persistent kernel of blocks of that size).
  * Prints mean, p50, p99, p99.9, max (us) and, per row, the best cuBLAS /
  * cuFFT p50 (launch or graph) divided by the row's p50 (> 1: faster).
  * Built only where CMake finds cuBLAS and cuFFT (bench/mathdx.cmake).
@@ -250,41 +251,63 @@ static double fft_row(const char *kernel, const char *way, void (*step)(fft_run 
   return p50_row(label, st, peer);
 }
 
-static void fft_rows(const char *kernel, const char *pers, int n, gg_context *ctx, gg_module *mod,
+/* cuFFT's two rows for a size: launch + sync, and its graph; the best p50. */
+static double cufft_rows(const char *size, fft_run *r, bench_stats *st)
+{
+  CHECKC(cufftPlan1d(&r->plan, r->n, CUFFT_C2C, FFT_BATCH));
+  CHECKC(cufftSetStream(r->plan, r->stream));
+  double launch = fft_row(size, "cuFFT launch + sync", cufft_launch, r, st, 0);
+  cudaGraph_t graph;
+  CHECKC(cudaStreamBeginCapture(r->stream, cudaStreamCaptureModeThreadLocal));
+  CHECKC(cufftExecC2C(r->plan, r->buf, r->buf, CUFFT_FORWARD));
+  CHECKC(cudaStreamEndCapture(r->stream, &graph));
+  CHECKC(cudaGraphInstantiate(&r->exec, graph, 0));
+  CHECKC(cudaGraphDestroy(graph));
+  double graphed = fft_row(size, "cuFFT graph", cufft_graph, r, st, 0);
+  return launch < graphed ? launch : graphed;
+}
+
+/* gpugen's two rows for kernel f<N>_<threads>: launch + sync, and a frame
+ * on its own persistent kernel p<kernel>. */
+static void gpugen_fft_rows(const char *kernel, fft_run *r, gg_module *mod, bench_stats *st,
+                            double best)
+{
+  char pers[32];
+  snprintf(pers, sizeof pers, "p%s", kernel);
+  CHECK_OK(gg_kernel_get(mod, kernel, &r->k));
+  fft_row(kernel, "gpugen launch + sync", gpugen_launch, r, st, best);
+  CHECK_OK(gg_pack_args(gg_kernel_describe(r->k), r->args, 2, r->packed, sizeof r->packed));
+  r->size = gg_kernel_describe(r->k)->args_size;
+  CHECK_OK(gg_session_open(mod, pers, NULL, &r->s));
+  CHECK_OK(gg_session_command(r->s, kernel, &r->cmd));
+  fft_row(kernel, "gpugen frame (many_blocks)", gpugen_frame, r, st, best);
+  CHECK_OK(gg_session_terminate(r->s));
+  gg_session_free(r->s);
+}
+
+/* Every row of one FFT size: cuFFT, then gpugen at each thread count. */
+static void fft_rows(int n, const int *threads, int nthreads, gg_context *ctx, gg_module *mod,
                      gg_stream *gstream, cudaStream_t stream, bench_stats *st)
 {
   fft_run r = {.n = n, .stream = stream, .gstream = gstream};
   const size_t bytes = (size_t)FFT_BATCH * n * 8;
+  char name[32];
   CHECKC(cudaMalloc(&r.buf, bytes));
   CHECKC(cudaMemset(r.buf, 0, bytes));
-  CHECKC(cufftPlan1d(&r.plan, n, CUFFT_C2C, FFT_BATCH));
-  CHECKC(cufftSetStream(r.plan, stream));
-  double launch = fft_row(kernel, "cuFFT launch + sync", cufft_launch, &r, st, 0);
-  cudaGraph_t graph;
-  CHECKC(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  CHECKC(cufftExecC2C(r.plan, r.buf, r.buf, CUFFT_FORWARD));
-  CHECKC(cudaStreamEndCapture(stream, &graph));
-  CHECKC(cudaGraphInstantiate(&r.exec, graph, 0));
-  double graphed = fft_row(kernel, "cuFFT graph", cufft_graph, &r, st, 0);
-  const double best = launch < graphed ? launch : graphed;
+  snprintf(name, sizeof name, "f%d", n);
+  const double best = cufft_rows(name, &r, st);
 
   gg_array *x;
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, bytes, &x));
   CHECK_OK(gg_fill_zero(x, NULL));
   r.args[0] = gg_arg_array(x);
   r.args[1] = gg_arg_i64(FFT_BATCH);
-  CHECK_OK(gg_kernel_get(mod, kernel, &r.k));
-  fft_row(kernel, "gpugen launch + sync", gpugen_launch, &r, st, best);
-  CHECK_OK(gg_pack_args(gg_kernel_describe(r.k), r.args, 2, r.packed, sizeof r.packed));
-  r.size = gg_kernel_describe(r.k)->args_size;
-  CHECK_OK(gg_session_open(mod, pers, NULL, &r.s)); /* one FFT size per kernel */
-  CHECK_OK(gg_session_command(r.s, kernel, &r.cmd));
-  fft_row(kernel, "gpugen frame (many_blocks)", gpugen_frame, &r, st, best);
-  CHECK_OK(gg_session_terminate(r.s));
-  gg_session_free(r.s);
+  for (int i = 0; i < nthreads; i++) {
+    snprintf(name, sizeof name, "f%d_%d", n, threads[i]);
+    gpugen_fft_rows(name, &r, mod, st, best);
+  }
   gg_array_free(x);
   cudaGraphExecDestroy(r.exec);
-  cudaGraphDestroy(graph);
   cufftDestroy(r.plan);
   cudaFree(r.buf);
 }
@@ -324,9 +347,11 @@ int main(int argc, char **argv)
   }
   printf("\nus per batch of %d in-place c2c f32 forward FFTs; last column: best cuFFT p50 / p50\n",
          FFT_BATCH);
-  fft_rows("f256", "pf", 256, ctx, mod, gstream, stream, &st);
-  fft_rows("f320", "pf", 320, ctx, mod, gstream, stream, &st);
-  fft_rows("f1024", "pf1024", 1024, ctx, mod, gstream, stream, &st);
+  /* the thread counts of bench/mathdx_bench.lua's FFT kernels */
+  static const int t256[] = {32, 64, 128}, t320[] = {32}, t1024[] = {32, 128, 256, 512};
+  fft_rows(256, t256, 3, ctx, mod, gstream, stream, &st);
+  fft_rows(320, t320, 1, ctx, mod, gstream, stream, &st);
+  fft_rows(1024, t1024, 4, ctx, mod, gstream, stream, &st);
   bench_stats_free(&st);
   cublasDestroy(h);
   cudaStreamDestroy(stream);

@@ -43,12 +43,18 @@ persistent "q1" { layout = "one_block", block = 128, commands = { "s256", "h256"
 persistent "q64" { layout = "many_blocks", blocks = 64, block = 128, commands = { "s256", "h256" } }
 
 -- FFTs (cuFFTDx): a batch of 64 in-place c2c f32 forward FFTs of 256, 320
--- and 1024 points (32 threads each), against cuFFT.  A persistent kernel of
--- 32-thread blocks on every SM: the blocks stride over the batch.
-local function fft(name, n)
-  kernel (name) { pattern = "fft", size = n,
+-- and 1024 points, against cuFFT, at each thread count per FFT worth
+-- comparing (N / elements per thread, cuFFTDx's choices for the size):
+-- f<N>_<threads>.  A block runs one FFT at a time and the persistent kernel
+-- of each row has blocks of that FFT's threads on every SM (one kernel per
+-- variant: a kernel holding several FFTs takes the registers of the
+-- largest).
+local function fft(n, threads)
+  local name = string.format("f%d_%d", n, threads)
+  kernel (name) { pattern = "fft", size = n, block = threads,
     params = { { "x", "f32[nb][" .. n .. "][2]", access = "inout" } }, input = "x", output = "x" }
+  persistent ("p" .. name) { layout = "many_blocks", block = threads, commands = { name } }
 end
-fft("f256", 256) fft("f320", 320) fft("f1024", 1024)
-persistent "pf" { layout = "many_blocks", block = 32, commands = { "f256", "f320" } }
-persistent "pf1024" { layout = "many_blocks", block = 32, commands = { "f1024" } }
+for _, t in ipairs { 32, 64, 128 } do fft(256, t) end
+fft(320, 32)
+for _, t in ipairs { 32, 128, 256, 512 } do fft(1024, t) end

@@ -61,23 +61,33 @@ void ggi_fft_nearest(int n, int f64, int *below, int *above)
   }
 }
 
-/* cuFFTDx's default, unless it leaves a warp partly idle: then the thread
- * count of whole warps nearest the default, or, where the size has none,
- * the largest (cuFFTDx's defaults assume several FFTs share a block; with
- * one, more threads per FFT is more of the block at work).  Whole warps
+/* The most threads of whole warps up to 256 cuFFTDx has for the size;
+ * without one, the fewest whole warps above 256, and where the size has
+ * no whole-warp count at all, the most threads.  cuFFTDx's defaults
+ * assume several FFTs share a block; gpugen's block runs one at a time,
+ * so more threads per FFT is more of the block at work.  Measured on the
+ * H100 (bench/mathdx_bench, a batch of 64 c2c f32 FFTs as a frame, p50):
+ * 1024 points on 32 / 128 / 256 / 512 threads 19.9 / 9.3 / 7.5 / 8.1 us,
+ * 256 points on 32 / 64 / 128 threads 12.4 / 10.0 / 7.7 us.  Whole warps
  * also let a persistent kernel (block a multiple of 32) run the FFT as a
  * command or a frame stage. */
 int ggi_fft_auto_threads(const int *threads, int n)
 {
-  const int dflt = threads[0];
-  int whole = 0, most = dflt;
+  int upto = 0, above = 0, most = threads[0];
   for (int i = 0; i < n; i++) {
-    if (threads[i] > most) most = threads[i];
-    if (threads[i] % 32 == 0 && (!whole || abs(threads[i] - dflt) < abs(whole - dflt)))
-      whole = threads[i];
+    const int t = threads[i];
+    if (t > most) most = t;
+    if (t % 32) continue;
+    if (t <= 256 && t > upto) upto = t;
+    if (t > 256 && (!above || t < above)) above = t;
   }
-  return whole ? whole : most;
+  return upto ? upto : above ? above : most;
 }
+
+/* c2c only: its register layout is natural order, in and out (fft.cuh);
+ * r2c and c2r pack real data into registers their own way, which
+ * cuFFTDx's shared-memory API takes care of. */
+int ggi_fft_registers(const ggi_kernel *k) { return k->fft_type == 0; }
 
 /* One {{KEY}} of the template; value copied into the arena. */
 static int put(ggi_plan *p, ggi_arena *a, const char *key, const char *value)
@@ -126,6 +136,7 @@ int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p
   rc |= put_int(p, a, "FFT_SMEM", smem);
   rc |= put_int(p, a, "FFT_IN_LEN", in_len);   /* reals per batch item */
   rc |= put_int(p, a, "FFT_OUT_LEN", out_len);
+  rc |= put_int(p, a, "FFT_REGISTERS", ggi_fft_registers(k));
   rc |= put(p, a, "FFT_TYPE", ggi_fft_type_names[k->fft_type]);
   rc |= put(p, a, "FFT_DIR", ggi_fft_dir_names[k->fft_inverse]);
   rc |= put(p, a, "FFT_T", ggi_dtype_ctype(in->dtype));

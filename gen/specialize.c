@@ -152,19 +152,22 @@ static void spec_fft(ggi_module *m, ggi_kernel *k)
   } else {
     s->block = ggi_fft_auto_threads(threads, n);
     why(k, whyf(m, "block %d: %s", s->block,
-                s->block == threads[0] ? "cuFFTDx's default thread count for this size"
-                : s->block % 32 == 0
-                    ? "the thread count of whole warps nearest cuFFTDx's default (a persistent "
+                s->block % 32 ? "the most threads cuFFTDx has for this size (none is whole warps)"
+                : s->block <= 256
+                    ? "the most threads of whole warps up to 256 cuFFTDx has for this size (one "
+                      "FFT per block at a time: more threads, more of it at work; a persistent "
                       "kernel's block is whole warps)"
-                    : "the most threads cuFFTDx has for this size (none is whole warps; "
-                      "cuFFTDx's default assumes several FFTs per block, gpugen runs one)"));
+                    : "the fewest whole warps cuFFTDx has for this size (none up to 256)"));
   }
   s->items = k->fft_size / s->block;
   s->vector = 1;
-  why(k, whyf(m, "%d elements per thread; one FFT per (virtual) block at a time: the block "
-                 "loads an item into shared memory, transforms it there, and stores it (cuFFTDx "
+  why(k, whyf(m, "%d elements per thread; one FFT per (virtual) block at a time, %s (cuFFTDx "
                  "puts several FFTs in a block along threadIdx.y; gpugen's blocks are 1-D)",
-              s->items));
+              s->items,
+              ggi_fft_registers(k) ? "each thread loading its elements into registers straight from "
+                                 "global memory (c2c)"
+                               : "loaded into shared memory, transformed there and stored "
+                                 "(r2c, c2r)"));
 }
 
 static int spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)

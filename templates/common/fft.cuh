@@ -34,22 +34,49 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
   const long long gg_batch = {{LEAGUE}};
   /* the item's data, input then output, in natural order: element i of a
      complex array is the pair at 2i, 2i + 1 */
+  using gg_fft_value = typename gg_fft_desc::value_type;
   gg_fft_real *gg_s = reinterpret_cast<gg_fft_real *>(g.smem);
   for (long long gg_item = g.block; gg_item < gg_batch; gg_item += g.nblocks) {
     /* views are contiguous [batch][...]: an item is {{FFT_IN_LEN}} values
-       in, {{FFT_OUT_LEN}} out; consecutive threads touch consecutive
-       addresses (coalesced), whatever cufftdx's register layout */
+       in, {{FFT_OUT_LEN}} out */
     const gg_fft_real *gg_in = {{FFT_IN}} + gg_item * {{FFT_IN_LEN}}LL;
-    for (int gg_i = g.thread; gg_i < {{FFT_IN_LEN}}; gg_i += g.nthreads)
-      gg_s[gg_i] = gg_in[gg_i];
-    __syncthreads();
-    /* cufftdx's shared-memory API: reads the input from g.smem, exchanges
-       through it, writes the output back (its own barriers in between) */
-    gg_fft_desc().execute(reinterpret_cast<typename gg_fft_desc::value_type *>(g.smem));
-    __syncthreads(); /* every thread's part of the output is in g.smem */
     gg_fft_real *gg_out = {{FFT_OUT}} + gg_item * {{FFT_OUT_LEN}}LL;
-    for (int gg_i = g.thread; gg_i < {{FFT_OUT_LEN}}; gg_i += g.nthreads)
-      gg_out[gg_i] = gg_s[gg_i];
+    if constexpr ({{FFT_REGISTERS}}) {
+      /* c2c: cuFFTDx's register layout is natural order with a stride of
+         the FFT's threads (element t + e * stride in register e of thread
+         t, in and out), so a warp reads and writes 32 consecutive complex
+         values straight from and to global memory: no staging through
+         shared memory, and its ept loads are in flight together.  An
+         array's base is 256-byte aligned and an item a whole number of
+         complex values, so the complex loads are aligned. */
+      gg_fft_value gg_r[gg_fft_desc::storage_size];
+      const gg_fft_value *gg_src = reinterpret_cast<const gg_fft_value *>(gg_in);
+      for (unsigned gg_e = 0; gg_e < gg_fft_desc::input_ept; gg_e++) {
+        const unsigned gg_i = g.thread + gg_e * gg_fft_desc::stride;
+        if (gg_i < gg_fft_desc::input_length) gg_r[gg_e] = gg_src[gg_i];
+      }
+      /* in place is safe: every load above is done before the first
+         exchange barrier inside execute, every store below after the last */
+      gg_fft_desc().execute(gg_r, g.smem);
+      gg_fft_value *gg_dst = reinterpret_cast<gg_fft_value *>(gg_out);
+      for (unsigned gg_e = 0; gg_e < gg_fft_desc::output_ept; gg_e++) {
+        const unsigned gg_i = g.thread + gg_e * gg_fft_desc::stride;
+        if (gg_i < gg_fft_desc::output_length) gg_dst[gg_i] = gg_r[gg_e];
+      }
+    } else {
+      /* r2c / c2r: through shared memory (cuFFTDx's shared-memory API),
+         loaded and stored coalesced whatever its register layout for real
+         data; element i of a complex array is the pair at 2i, 2i + 1 */
+      for (int gg_i = g.thread; gg_i < {{FFT_IN_LEN}}; gg_i += g.nthreads)
+        gg_s[gg_i] = gg_in[gg_i];
+      __syncthreads();
+      /* reads the input from g.smem, exchanges through it, writes the
+         output back (its own barriers in between) */
+      gg_fft_desc().execute(reinterpret_cast<gg_fft_value *>(g.smem));
+      __syncthreads(); /* every thread's part of the output is in g.smem */
+      for (int gg_i = g.thread; gg_i < {{FFT_OUT_LEN}}; gg_i += g.nthreads)
+        gg_out[gg_i] = gg_s[gg_i];
+    }
     /* the next item (or the next stage of a frame) overwrites shared memory */
     __syncthreads();
   }

@@ -35,6 +35,9 @@ fft("d100r", 100, "c2r", "f64", {})
 fft("r1000", 1000, "c2r", "f32", {})
 fft("d12", 12, "r2c", "f64", {})
 fft("one", 240, "c2c", "f32", { one = true })
+-- 1024 points on the plan's own thread count (256: ept 4), f32 and f64
+fft("c1024i", 1024, "c2c", "f32", { direction = "inverse" })
+fft("z1024", 1024, "c2c", "f64", { inplace = true })
 
 -- the frame: a real signal's spectrum (r2c), times a filter H, back to a
 -- real signal (c2r, unnormalized: H carries the 1/N), and its energy
@@ -60,8 +63,10 @@ frame "chain" {
   stages = { { "fwd" }, { "filt" }, { "inv" }, { "energy" } },
 }
 
--- a 256-point c2c FFT and the 320-point chain both run on 32 threads
-fft("c256", 256, "c2c", "f32", {})
+-- a 256-point c2c FFT on 32 threads (written: its own choice is 128), like
+-- the 320-point chain
+fft("c256", 256, "c2c", "f32", { block = 32 })
 
 persistent "p_one" { layout = "one_block", block = 32, commands = { "c256", "chain" } }
 persistent "p_many" { layout = "many_blocks", block = 32, commands = { "c256", "chain" } }
+persistent "p_wide" { layout = "many_blocks", block = 256, commands = { "c1024i", "z1024" } }

@@ -2,11 +2,13 @@
  * test_fft_gpu - pattern "fft" (cuFFTDx block FFT, tests/mathdx/
  * fft_gpu.lua) on the GPU against a CPU DFT in double:
  *   - classic launches of every kernel (c2c forward and inverse, r2c, c2r;
- *     f32 and f64; 12, 16, 100, 240, 256, 1000 points; in place; one FFT
- *     without a batch extent) at batch 1, 3 and 37, one block per item,
- *     and on a grid of 2 blocks (each strides over the batch);
- *   - the 256-point FFT as a persistent command (one_block, many_blocks)
- *     for 2000 frames, each with new inputs and batch;
+ *     f32 and f64; 12, 16, 100, 240, 256, 1000, 1024 points; in place;
+ *     one FFT without a batch extent) at batch 1, 3 and 37, one block per
+ *     item, and on a grid of 2 blocks (each strides over the batch);
+ *   - the 256-point FFT as a persistent command (one_block, many_blocks,
+ *     32 threads) and the 1024-point ones (256 threads: c2c moves data
+ *     between global memory and registers directly) for up to 2000
+ *     frames, each with new inputs and batch;
  *   - the frame chain (r2c 320 -> times a filter H -> c2r 320 -> energy)
  *     for 10000 frames with new x and H each time, y and the energy
  *     checked on every frame.
@@ -31,7 +33,7 @@
 
 #define WAIT_NS 5000000000ll
 #define MAXB 37
-#define MAXN 1000
+#define MAXN 1024
 #define PI 3.14159265358979323846
 
 enum { C2C, R2C, C2R };
@@ -53,6 +55,7 @@ static const problem problems[] = {
   {"z256", 256, C2C, 0, 1, 0, 0},  {"r240", 240, R2C, 0, 0, 0, 0},
   {"d100r", 100, C2R, 1, 1, 0, 0}, {"r1000", 1000, C2R, 1, 0, 0, 0},
   {"d12", 12, R2C, 0, 1, 0, 0},    {"one", 240, C2C, 0, 0, 1, 0},
+  {"c1024i", 1024, C2C, 1, 0, 0, 0}, {"z1024", 1024, C2C, 0, 1, 0, 1},
   {"c256", 256, C2C, 0, 0, 0, 0},
 };
 
@@ -208,20 +211,28 @@ static gg_session *open_command(const char *persistent, const char *command, int
   return s;
 }
 
-/* The 256-point c2c FFT as a persistent command, new inputs each frame. */
-static void command_frames(const char *persistent, int nframes)
+static const problem *problem_named(const char *kernel)
 {
-  const problem *p = &problems[sizeof problems / sizeof *problems - 1];
+  for (size_t i = 0; i < sizeof problems / sizeof *problems; i++)
+    if (strcmp(problems[i].kernel, kernel) == 0) return &problems[i];
+  fprintf(stderr, "no problem %s\n", kernel);
+  exit(1);
+}
+
+/* An FFT kernel as a persistent command, new inputs each frame. */
+static void command_frames(const char *persistent, const char *kernel, int nframes)
+{
+  const problem *p = problem_named(kernel);
   char where[128];
   int cmd;
-  gg_session *s = open_command(persistent, "c256", &cmd, where, sizeof where);
+  gg_session *s = open_command(persistent, kernel, &cmd, where, sizeof where);
   for (int f = 0; f < nframes && failures < 5; f++) {
     const int nb = 1 + f % 5;
     fill(p, nb, arr_x);
     gg_arg a[4];
     const int na = args_of(p, nb, a);
     CHECK_OK(gg_session_run(s, cmd, a, na, WAIT_NS));
-    verify(p, nb, arr_y, where);
+    verify(p, nb, p->inplace ? arr_x : arr_y, where);
   }
   CHECK_OK(gg_session_terminate(s));
   gg_session_free(s);
@@ -316,8 +327,10 @@ int main(void)
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hh, &arr_h));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof(double), &arr_e));
   for (size_t i = 0; i < sizeof problems / sizeof *problems; i++) classic(&problems[i]);
-  command_frames("p_one", 500);
-  command_frames("p_many", 2000);
+  command_frames("p_one", "c256", 500);
+  command_frames("p_many", "c256", 2000);
+  command_frames("p_wide", "c1024i", 2000);
+  command_frames("p_wide", "z1024", 1000);
   chain_frames("p_one", 500);
   chain_frames("p_many", 10000);
   gg_array_free(arr_x);
