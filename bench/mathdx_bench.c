@@ -267,22 +267,27 @@ static double cufft_rows(const char *size, fft_run *r, bench_stats *st)
   return launch < graphed ? launch : graphed;
 }
 
-/* gpugen's two rows for kernel f<N>_<threads>: launch + sync, and a frame
- * on its own persistent kernel p<kernel>. */
+/* gpugen's rows for kernel f<N>_<threads>: launch + sync, then a frame on
+ * its own persistent kernel p<kernel>, with the blocks the module says (as
+ * many as co-reside: most idle) and with one block per batch item. */
 static void gpugen_fft_rows(const char *kernel, fft_run *r, gg_module *mod, bench_stats *st,
                             double best)
 {
-  char pers[32];
+  char pers[32], way[64];
   snprintf(pers, sizeof pers, "p%s", kernel);
   CHECK_OK(gg_kernel_get(mod, kernel, &r->k));
   fft_row(kernel, "gpugen launch + sync", gpugen_launch, r, st, best);
   CHECK_OK(gg_pack_args(gg_kernel_describe(r->k), r->args, 2, r->packed, sizeof r->packed));
   r->size = gg_kernel_describe(r->k)->args_size;
-  CHECK_OK(gg_session_open(mod, pers, NULL, &r->s));
-  CHECK_OK(gg_session_command(r->s, kernel, &r->cmd));
-  fft_row(kernel, "gpugen frame (many_blocks)", gpugen_frame, r, st, best);
-  CHECK_OK(gg_session_terminate(r->s));
-  gg_session_free(r->s);
+  for (int one_each = 0; one_each < 2; one_each++) {
+    gg_session_options opt = {.blocks = one_each ? FFT_BATCH : 0};
+    CHECK_OK(gg_session_open(mod, pers, &opt, &r->s));
+    CHECK_OK(gg_session_command(r->s, kernel, &r->cmd));
+    snprintf(way, sizeof way, "gpugen frame (%d blocks)", gg_session_blocks(r->s));
+    fft_row(kernel, way, gpugen_frame, r, st, best);
+    CHECK_OK(gg_session_terminate(r->s));
+    gg_session_free(r->s);
+  }
 }
 
 /* Every row of one FFT size: cuFFT, then gpugen at each thread count. */
