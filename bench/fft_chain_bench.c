@@ -14,6 +14,9 @@
  *                          through gpugen at build time; cuFFTDx FFTs of 256,
  *                          512 or 1024 threads) by gg_launch, gg_stream_sync;
  *                          e in a mapped gg array
+ *   gpugen graph           the same four launches captured (gg_graph), replayed
+ *                          + sync: the kernels against cuFFT's, with the same
+ *                          launch path
  *   gpugen frame           the chain as one frame of a many_blocks persistent
  *                          kernel (16 blocks: one per signal; or one block of
  *                          512 threads per SM, gg_session_options.blocks):
@@ -148,6 +151,7 @@ typedef struct chain_run {
   gg_stream *gstream;
   gg_array *gx, *gX, *gH, *ge_mapped, *ge;
   gg_kernel *fwd, *filt, *inv, *energy;
+  gg_graph *graph; /* the four kernels captured */
   gg_session *s;
   int cmd;
   unsigned char packed[64];
@@ -174,7 +178,8 @@ static void peer_graph(chain_run *r)
   CHECKC(cudaStreamSynchronize(r->stream));
   r->e = *r->e_host;
 }
-static void gpugen_launch(chain_run *r)
+/* gpugen's four kernels on r->gstream (launched, or captured). */
+static void gpugen_enqueue(chain_run *r)
 {
   const gg_arg nb = gg_arg_i64(NB);
   gg_arg a_fwd[3] = {gg_arg_array(r->gx), gg_arg_array(r->gX), nb};
@@ -185,6 +190,16 @@ static void gpugen_launch(chain_run *r)
   CHECK_OK(gg_launch(r->filt, r->gstream, a_filt, 3));
   CHECK_OK(gg_launch(r->inv, r->gstream, a_inv, 2));
   CHECK_OK(gg_launch(r->energy, r->gstream, a_energy, 3));
+}
+static void gpugen_launch(chain_run *r)
+{
+  gpugen_enqueue(r);
+  CHECK_OK(gg_stream_sync(r->gstream));
+  r->e = *(volatile double *)gg_array_host(r->ge_mapped);
+}
+static void gpugen_graph(chain_run *r)
+{
+  CHECK_OK(gg_graph_launch(r->graph, r->gstream));
   CHECK_OK(gg_stream_sync(r->gstream));
   r->e = *(volatile double *)gg_array_host(r->ge_mapped);
 }
@@ -274,8 +289,21 @@ static void poison(chain_run *r)
   CHECK_OK(gg_copy_from_host(r->gX, 0, ybuf, cbytes, NULL));
 }
 
-/* gpugen's kernels of one FFT thread count, launched one by one. */
-static void launch_row(chain_run *r, gg_module *mod, int block)
+/* One check, then the timed row, of gpugen's kernels launched (or their
+ * graph replayed: step). */
+static void kernels_row(chain_run *r, const char *way, void (*step)(chain_run *))
+{
+  poison(r);
+  *(double *)gg_array_host(r->ge_mapped) = NAN;
+  step(r);
+  CHECK_OK(gg_copy_to_host(ybuf, r->gX, 0, cbytes, NULL));
+  verify(way, r->e, ybuf);
+  row(way, step, r);
+}
+
+/* gpugen's kernels of one FFT thread count, launched one by one, and
+ * captured in a graph (gg_graph: a CUDA graph of the same launches). */
+static void launch_rows(chain_run *r, gg_module *mod, int block)
 {
   char name[32], way[64];
   snprintf(name, sizeof name, "fwd%d", block);
@@ -283,12 +311,13 @@ static void launch_row(chain_run *r, gg_module *mod, int block)
   snprintf(name, sizeof name, "inv%d", block);
   CHECK_OK(gg_kernel_get(mod, name, &r->inv));
   snprintf(way, sizeof way, "gpugen launch + sync (fft %d thr)", block);
-  poison(r);
-  *(double *)gg_array_host(r->ge_mapped) = NAN;
-  gpugen_launch(r);
-  CHECK_OK(gg_copy_to_host(ybuf, r->gX, 0, cbytes, NULL));
-  verify(way, r->e, ybuf);
-  row(way, gpugen_launch, r);
+  kernels_row(r, way, gpugen_launch);
+  CHECK_OK(gg_graph_capture_begin(r->gstream, &r->graph));
+  gpugen_enqueue(r);
+  CHECK_OK(gg_graph_capture_end(r->graph));
+  snprintf(way, sizeof way, "gpugen graph (fft %d thr)", block);
+  kernels_row(r, way, gpugen_graph);
+  gg_graph_free(r->graph);
 }
 
 /* The chain as frame chainBLOCK of persistent kernel `persistent` on
@@ -338,9 +367,9 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod)
   CHECK_OK(gg_copy_from_host(r->gH, 0, hh, sizeof hh, NULL));
   CHECK_OK(gg_kernel_get(mod, "filt", &r->filt));
   CHECK_OK(gg_kernel_get(mod, "energy", &r->energy));
-  launch_row(r, mod, 256);
-  launch_row(r, mod, 512);
-  launch_row(r, mod, 1024);
+  launch_rows(r, mod, 256);
+  launch_rows(r, mod, 512);
+  launch_rows(r, mod, 1024);
   frame_row(r, mod, "b256", 256, 0);
   frame_row(r, mod, "b512", 512, 0);
   frame_row(r, mod, "b1024", 1024, 0);
