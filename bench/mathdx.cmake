@@ -14,3 +14,29 @@ if(TARGET mathdx_bench)
     set_target_properties(mathdx_bench PROPERTIES EXCLUDE_FROM_ALL TRUE)
   endif()
 endif()
+
+# fft_chain_bench (made by the glob): FFT -> filter -> inverse FFT -> energy
+# as one gpugen frame against cuFFT + the peer's own kernels
+# (fft_chain_ref.cu, compiled by nvcc) in a CUDA graph.  Built only where
+# CMake finds cuFFT, the CUDA runtime and a CUDA compiler; left out of
+# `all` otherwise.
+if(TARGET fft_chain_bench)
+  find_package(CUDAToolkit QUIET)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(TARGET gpugen AND COMMAND gpugen_add_module AND TARGET CUDA::cufft AND TARGET CUDA::cudart
+     AND CMAKE_CUDA_COMPILER)
+    enable_language(CUDA)
+    # sm_90 = H100/H200; the shared CUDA runtime, the one the bench and
+    # cuFFT's stream calls use
+    add_library(fft_chain_ref SHARED ${CMAKE_CURRENT_SOURCE_DIR}/fft_chain_ref.cu)
+    set_target_properties(fft_chain_ref PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17
+                                                   CUDA_RUNTIME_LIBRARY Shared)
+    target_include_directories(fft_chain_ref PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+    gpugen_add_module(fft_chain_bench ${CMAKE_CURRENT_SOURCE_DIR}/fft_chain_bench.lua)
+    target_link_libraries(fft_chain_bench PRIVATE fft_chain_ref CUDA::cufft CUDA::cudart m)
+  else()
+    message(STATUS "fft_chain_bench: no cuFFT or CUDA compiler found, not built")
+    set_target_properties(fft_chain_bench PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  endif()
+endif()

@@ -35,21 +35,13 @@
 #include "gg.h"
 #include "gg_session.h"
 #include "mathdx_bench.h"
+#include "mathdx_common.h"
 #include "stats.h"
 #include "../tests/gg_check.h" /* CHECK_OK: the tests' assertion on a libgg call */
 
 #define WAIT_NS 2000000000ll
 
 static int iters = 5000;
-
-#define CHECKC(call)                                                                       \
-  do {                                                                                     \
-    int st_ = (int)(call);                                                                 \
-    if (st_) {                                                                             \
-      fprintf(stderr, "%s:%d: %s failed (%d)\n", __FILE__, __LINE__, #call, st_);          \
-      exit(1);                                                                             \
-    }                                                                                      \
-  } while (0)
 
 typedef struct shape {
   const char *kernel;
@@ -319,18 +311,7 @@ static void fft_rows(int n, const int *threads, int nthreads, gg_context *ctx, g
 
 int main(int argc, char **argv)
 {
-  if (argc > 1) iters = atoi(argv[1]);
-  if (iters < 100) iters = 100;
-  gg_context *ctx;
-  if (gg_context_open(&ctx, NULL)) {
-    fprintf(stderr, "no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
-  char why[1600];
-  if (!gg_mathdx_available(why, sizeof why)) {
-    fprintf(stderr, "%s\n", why);
-    return 77;
-  }
+  gg_context *ctx = mathdx_bench_start(argc, argv, &iters);
   gg_module *mod;
   CHECK_OK(gg_module_load(ctx, &gg_module_mathdx_bench, &mod));
   gg_stream *gstream;

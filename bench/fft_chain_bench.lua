@@ -1,0 +1,54 @@
+-- fft_chain_bench: FFT -> filter -> inverse FFT -> energy on a batch of
+-- 4096-point c2c f32 signals, as one gpugen frame (one host handshake),
+-- against cuFFT + elementwise kernels in a CUDA graph
+-- (bench/fft_chain_bench.c, bench/fft_chain_ref.cu).
+--   X = FFT(x); X *= H (per frequency, H carries the 1/4096 of the round
+--   trip); X = IFFT(X) in place; e = sum over the batch of |X|^2 (f64).
+module { name = "fft_chain_bench", targets = { "cuda" } }
+
+local N = 4096
+local cplx = "f32[nb][" .. N .. "][2]"
+
+-- The FFT stages on each thread count cuFFTDx has for 4096 points in f32
+-- (elements per thread 4096 / block): a persistent kernel's block is its
+-- FFTs' block, so each count gets a pair of FFT kernels of its own.
+local function ffts(block)
+  kernel ("fwd" .. block) { pattern = "fft", size = N, block = block,
+    params = { { "x", cplx }, { "X", cplx, access = "out" } }, input = "x", output = "X" }
+  kernel ("inv" .. block) { pattern = "fft", size = N, block = block, direction = "inverse",
+    params = { { "X", cplx, access = "inout" } }, input = "X", output = "X" }
+end
+
+-- the filter: one complex product per element, H broadcast over the batch
+kernel "filt" { pattern = "for", range = { "nb", N },
+  params = { { "X", cplx, access = "inout" }, { "H", "f32[" .. N .. "][2]" } },
+  body = [[
+    const float re = X(i, j, 0), im = X(i, j, 1);
+    X(i, j, 0) = re * H(j, 0) - im * H(j, 1);
+    X(i, j, 1) = re * H(j, 1) + im * H(j, 0);
+  ]] }
+
+-- the energy of the whole batch, accumulated in f64 (the peer does too)
+kernel "energy" { pattern = "reduce", range = { "nb", N },
+  params = { { "X", cplx }, { "e", "f64[1]", access = "out" } },
+  value = "(double)X(i, j, 0) * X(i, j, 0) + (double)X(i, j, 1) * X(i, j, 1)", into = "e" }
+
+-- One frame per FFT thread count; the energy returns in the frame's
+-- acknowledgement (every other view is in device memory: no fence).
+local function chain(block)
+  ffts(block)
+  frame ("chain" .. block) {
+    params = { { "x", cplx }, { "X", cplx }, { "H", "f32[" .. N .. "][2]" }, { "e", "f64[1]" } },
+    stages = { { "fwd" .. block }, { "filt" }, { "inv" .. block }, { "energy" } },
+    result = "e",
+  }
+end
+chain(256) chain(512) chain(1024)
+
+-- One block per batch item (16) on 256, 512 and 1024 threads (16, 8, 4
+-- elements per thread).  The bench also opens b512 on one block per SM
+-- (gg_session_options.blocks); "all co-resident" would be up to 4 blocks
+-- of 512 per SM here, each one more arrival at every grid barrier.
+persistent "b256" { layout = "many_blocks", blocks = 16, block = 256, commands = { "chain256" } }
+persistent "b512" { layout = "many_blocks", blocks = 16, block = 512, commands = { "chain512" } }
+persistent "b1024" { layout = "many_blocks", blocks = 16, block = 1024, commands = { "chain1024" } }
