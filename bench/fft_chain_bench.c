@@ -124,18 +124,19 @@ static void make_inputs(void)
 /* e (and y = X after the chain, when given) against the CPU chain; exits. */
 static void verify(const char *way, double e, const float *y)
 {
-  if (!(fabs(e - want_e) <= TOL_E * want_e)) {
-    fprintf(stderr, "fft_chain_bench: %s: energy %.9g, the CPU's %.9g (relative tolerance %g)\n",
-            way, e, want_e, TOL_E);
-    exit(1);
-  }
-  if (!y) return;
-  for (int i = 0; i < NB * N * 2; i++)
+  int bad = 0;
+  for (int i = 0; y && i < NB * N * 2 && bad < 5; i++)
     if (!(fabs(y[i] - want[i]) <= TOL_Y * want_ymax)) {
       fprintf(stderr, "fft_chain_bench: %s: y[%d][%d].%s = %.9g, the CPU's %.9g (tolerance %.3g)\n",
               way, i / (2 * N), i / 2 % N, i % 2 ? "im" : "re", y[i], want[i], TOL_Y * want_ymax);
-      exit(1);
+      bad++;
     }
+  if (!(fabs(e - want_e) <= TOL_E * want_e)) {
+    fprintf(stderr, "fft_chain_bench: %s: energy %.9g, the CPU's %.9g (relative tolerance %g)\n",
+            way, e, want_e, TOL_E);
+    bad++;
+  }
+  if (bad) exit(1);
 }
 
 /* ---- the ways: one timed call each, over one struct ---- */
@@ -351,6 +352,11 @@ static void frame_row(chain_run *r, gg_module *mod, const char *persistent, int 
     gg_session_free(r->s);
     if (pass == 0) { /* the kernel has ended: its writes to X are visible */
       CHECK_OK(gg_copy_to_host(ybuf, r->gX, 0, cbytes, NULL));
+      double in_e;
+      CHECK_OK(gg_copy_to_host(&in_e, r->ge, 0, sizeof in_e, NULL));
+      if (!(in_e == r->e)) /* the acknowledgement carries what the frame left in e */
+        fprintf(stderr, "fft_chain_bench: %s: e holds %.9g, the acknowledgement %.9g\n", way, in_e,
+                r->e);
       verify(way, r->e, ybuf);
     }
   }

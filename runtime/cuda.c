@@ -98,9 +98,7 @@ typedef struct cuda_api {
   CUresult (*cuMemFreeHost)(void *);
   CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
   CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
-  CUresult (*cuMemcpy)(CUdeviceptr, CUdeviceptr, size_t);
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
@@ -249,11 +247,18 @@ static int w_host_device_ptr(ggr_dptr *d, void *h) {
 static int w_managed_alloc(ggr_dptr *p, size_t n) {
   return cu.cuMemAllocManaged((CUdeviceptr *)p, n, CU_MEM_ATTACH_GLOBAL);
 }
-static int w_memcpy_sync(ggr_dptr d, ggr_dptr s, size_t n) { return cu.cuMemcpy(d, s, n); }
+/* landed on return (backend.h says why): legacy stream, then its sync */
+static int w_memcpy_sync(ggr_dptr d, ggr_dptr s, size_t n) {
+  int rc = cu.cuMemcpyAsync(d, s, n, NULL);
+  return rc ? rc : cu.cuStreamSynchronize(NULL);
+}
 static int w_memcpy_async(ggr_dptr d, ggr_dptr s, size_t n, void *st) {
   return cu.cuMemcpyAsync(d, s, n, st);
 }
-static int w_memset_sync(ggr_dptr d, unsigned char v, size_t n) { return cu.cuMemsetD8(d, v, n); }
+static int w_memset_sync(ggr_dptr d, unsigned char v, size_t n) {
+  int rc = cu.cuMemsetD8Async(d, v, n, NULL);
+  return rc ? rc : cu.cuStreamSynchronize(NULL);
+}
 static int w_memset_async(ggr_dptr d, unsigned char v, size_t n, void *st) {
   return cu.cuMemsetD8Async(d, v, n, st);
 }
@@ -318,8 +323,8 @@ static int resolve_all(void *lib, const char *path, char *err, size_t errlen) {
   REQ(cuMemHostAlloc, "cuMemHostAlloc"); REQ(cuMemFreeHost, "cuMemFreeHost");
   REQ(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
   REQ(cuMemAllocManaged, "cuMemAllocManaged");
-  REQ(cuMemcpy, "cuMemcpy"); REQ(cuMemcpyAsync, "cuMemcpyAsync");
-  REQ(cuMemsetD8, "cuMemsetD8_v2"); REQ(cuMemsetD8Async, "cuMemsetD8Async");
+  REQ(cuMemcpyAsync, "cuMemcpyAsync");
+  REQ(cuMemsetD8Async, "cuMemsetD8Async");
   REQ(cuGetErrorName, "cuGetErrorName"); REQ(cuGetErrorString, "cuGetErrorString");
   OPT(cuLaunchKernelEx, "cuLaunchKernelEx");
   OPT(cuStreamBeginCapture, "cuStreamBeginCapture_v2");

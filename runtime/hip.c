@@ -74,9 +74,7 @@ typedef struct hip_api {
   hipError_t (*hipHostFree)(void *);
   hipError_t (*hipHostGetDevicePointer)(void **, void *, unsigned);
   hipError_t (*hipMallocManaged)(void **, size_t, unsigned);
-  hipError_t (*hipMemcpy)(void *, const void *, size_t, int);
   hipError_t (*hipMemcpyAsync)(void *, const void *, size_t, int, hipStream_t);
-  hipError_t (*hipMemset)(void *, int, size_t);
   hipError_t (*hipMemsetAsync)(void *, int, size_t, hipStream_t);
   const char *(*hipGetErrorName)(hipError_t);
   const char *(*hipGetErrorString)(hipError_t);
@@ -182,13 +180,18 @@ static int w_managed_alloc(ggr_dptr *p, size_t n) {
   *p = (ggr_dptr)(uintptr_t)q;
   return r;
 }
+/* landed on return (backend.h says why): legacy stream, then its sync */
 static int w_memcpy_sync(ggr_dptr d, ggr_dptr s, size_t n) {
-  return hp.hipMemcpy(P(d), P(s), n, HIP_MEMCPY_DEFAULT);
+  int rc = hp.hipMemcpyAsync(P(d), P(s), n, HIP_MEMCPY_DEFAULT, NULL);
+  return rc ? rc : hp.hipStreamSynchronize(NULL);
 }
 static int w_memcpy_async(ggr_dptr d, ggr_dptr s, size_t n, void *st) {
   return hp.hipMemcpyAsync(P(d), P(s), n, HIP_MEMCPY_DEFAULT, st);
 }
-static int w_memset_sync(ggr_dptr d, unsigned char v, size_t n) { return hp.hipMemset(P(d), v, n); }
+static int w_memset_sync(ggr_dptr d, unsigned char v, size_t n) {
+  int rc = hp.hipMemsetAsync(P(d), v, n, NULL);
+  return rc ? rc : hp.hipStreamSynchronize(NULL);
+}
 static int w_memset_async(ggr_dptr d, unsigned char v, size_t n, void *st) {
   return hp.hipMemsetAsync(P(d), v, n, st);
 }
@@ -234,8 +237,8 @@ static int resolve_all(void *lib, const char *path, char *err, size_t errlen) {
   REQ(hipStreamQuery); REQ(hipEventCreate); REQ(hipEventDestroy); REQ(hipEventRecord);
   REQ(hipEventSynchronize); REQ(hipEventElapsedTime);
   REQ(hipMalloc); REQ(hipFree); REQ(hipHostMalloc); REQ(hipHostFree);
-  REQ(hipHostGetDevicePointer); REQ(hipMallocManaged); REQ(hipMemcpy); REQ(hipMemcpyAsync);
-  REQ(hipMemset); REQ(hipMemsetAsync); REQ(hipGetErrorName); REQ(hipGetErrorString);
+  REQ(hipHostGetDevicePointer); REQ(hipMallocManaged); REQ(hipMemcpyAsync);
+  REQ(hipMemsetAsync); REQ(hipGetErrorName); REQ(hipGetErrorString);
   OPT(hipStreamBeginCapture); OPT(hipStreamEndCapture); OPT(hipGraphInstantiate);
   OPT(hipGraphLaunch); OPT(hipGraphDestroy); OPT(hipGraphExecDestroy);
   return 0;

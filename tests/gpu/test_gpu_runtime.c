@@ -160,6 +160,53 @@ static void test_sum(gg_context *ctx, gg_kernel *k) {
   }
 }
 
+/* A copy or fill with no stream has landed when it returns, as seen by a
+ * kernel on a non-blocking stream started right after.  cuMemcpy alone
+ * returns once a pageable host buffer is staged, before its DMA lands
+ * (CUDA's API synchronization behaviour), and a memset or a
+ * device-to-device copy is asynchronous: the sum would then read some
+ * old bytes.  16M floats, a new value each round: a stale element shows. */
+static void test_sync_copies(gg_context *ctx, gg_kernel *sum) {
+  const long long n = 1 << 24;
+  const size_t bytes = (size_t)n * sizeof(float);
+  float *x = malloc(bytes); /* pageable */
+  gg_array *dx, *dy, *dout;
+  gg_stream *st;
+  OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, bytes, &dx));
+  OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, bytes, &dy));
+  OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, sizeof(double), &dout));
+  OK(gg_stream_open(ctx, &st));
+  int stale = 0;
+  for (int round = 0; round < 24; round++) {
+    const float v = (float)(round + 1);
+    for (long long i = 0; i < n; i++) x[i] = v;
+    const int how = round % 3; /* from the host; device to device; fill */
+    if (how == 0) OK(gg_copy_from_host(dx, 0, x, bytes, NULL));
+    if (how == 1) {
+      OK(gg_copy_from_host(dy, 0, x, bytes, NULL));
+      OK(gg_fill_zero(dx, NULL));
+      OK(gg_copy(dx, 0, dy, 0, bytes, NULL));
+    }
+    if (how == 2) OK(gg_fill_zero(dx, NULL));
+    gg_arg args[] = {gg_arg_array(dx), gg_arg_array(dout), gg_arg_i64(n)};
+    OK(gg_launch(sum, st, args, 3));
+    OK(gg_stream_sync(st));
+    double got = -1;
+    OK(gg_copy_to_host(&got, dout, 0, sizeof got, NULL));
+    const double want = how == 2 ? 0.0 : (double)v * (double)n;
+    if (got != want) {
+      if (!stale) fprintf(stderr, "sync copies: round %d (%s): sum %.17g, want %.17g\n", round,
+                          how == 0 ? "from the host" : how == 1 ? "device to device" : "fill",
+                          got, want);
+      stale++;
+    }
+  }
+  CHECK(stale == 0);
+  gg_stream_free(st);
+  gg_array_free(dx); gg_array_free(dy); gg_array_free(dout);
+  free(x);
+}
+
 static void test_spaces(gg_context *ctx, gg_kernel *iota) {
   const long long n = 4097;
   const size_t bytes = n * sizeof(int);
@@ -313,6 +360,7 @@ int main(void) {
   CHECK(strstr(gg_error_detail(), "its kernels: saxpy, iota, sum, coop"));
   test_saxpy(ctx, saxpy);
   test_sum(ctx, sum);
+  test_sync_copies(ctx, sum);
   test_spaces(ctx, iota);
   test_coop(ctx, coop);
   test_errors(ctx);
