@@ -158,6 +158,21 @@ static void row(const char *table, const char *label, const char *type, long lon
   }
 }
 
+/* The header of a results table whose first column is `first`. */
+static void table_head(const char *first)
+{
+  printf("| %-14s | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n", first);
+  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+}
+
+/* Fill n elements of `in` with kernel `name` (pattern for: x(i) = ...). */
+static void fill(const char *name, gg_array *in, long long n)
+{
+  gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
+  gg_status s = gg_launch(kernel(name), stream, fa, 2);
+  if (s) die("fill", s);
+}
+
 /* One reduce row: kernel `name` with the grid rule of its plan (blocks 0)
  * or an explicit grid, checked against CUB's result `ref`. */
 static void shape_row(const char *name, const char *label, int blocks, int t, gg_array *in,
@@ -185,17 +200,14 @@ static void shapes_table(gg_array *in, gg_array *out, long long maxn, double cop
   gg_status s;
   printf("\n### Shapes (tuning rows; bN_iM = block N, items M, grid by the plan; "
          "gK = auto's kernel on K blocks per SM)\n\n");
-  printf("| shape          | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
-  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+  table_head("shape");
   for (int t = 0; t < 3; t++) {
-    char name[64], label[32];
-    snprintf(name, sizeof name, "fill_%s", tnames[t]);
-    gg_kernel *fill = kernel(name);
+    char name[64], label[32], fill_name[64];
+    snprintf(fill_name, sizeof fill_name, "fill_%s", tnames[t]);
     for (int li = 0; li < 3; li++) {
       long long n = 1LL << logs[li];
       if (n > maxn) continue;
-      gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
-      if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
+      fill(fill_name, in, n);
       double bytes = (double)n * tsize[t], cub_gbs = 0, ref = NAN;
 #ifdef GG_HAVE_CUB
       job cub = { .cub = 1, .cub_type = t == 0 ? CUB_REF_F32 : t == 1 ? CUB_REF_I32 : CUB_REF_F64,
@@ -254,7 +266,8 @@ static const char *scan_check(const char *t, gg_array *got, gg_array *ref, long 
 }
 
 /* The scan kernels timed for type t at size n: auto, then the shape rows
- * (scan_b<block>_i<items>_<t>, tuning rows, from 1M up); *nk of them. */
+ * (scan_b<block>_i<items>_<t>, tuning rows, from 1M up), in module
+ * order, into names[0..max); returns how many. */
 static int scan_kernels(const char *t, long long n, const char **names, int max)
 {
   char suffix[16];
@@ -284,18 +297,15 @@ static void scan_table(gg_array *in, gg_array *out, gg_array *ref, long long max
   if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, 8, &count))) die("alloc", s);
   printf("\n### Scans (inclusive sum; GB/s counts read + write; check: every element equals "
          "CUB's; shape rows bN_iM = block N, M items per thread)\n\n");
-  printf("| scan           | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
-  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+  table_head("scan");
   for (int t = 0; t < SCAN_NTYPES; t++) {
     const char *tn = scan_tnames[t];
-    char name[64];
-    snprintf(name, sizeof name, "scan_fill_%s", tn);
-    gg_kernel *fill = kernel(name);
+    char fill_name[64];
+    snprintf(fill_name, sizeof fill_name, "scan_fill_%s", tn);
     for (int li = 0; li < 6; li++) {
       long long n = 1LL << logs[li];
       if (n > maxn) continue;
-      gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
-      if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
+      fill(fill_name, in, n);
       double bytes = 2.0 * n * scan_tsize[t], us[SCAN_MAXROWS][SCAN_ROUNDS];
       const char *names[SCAN_MAXROWS - 1], *check[SCAN_MAXROWS - 1];
       int nk = scan_kernels(tn, n, names, SCAN_MAXROWS - 1);
@@ -396,18 +406,15 @@ int main(int argc, char **argv)
 
   static const int logs[] = { 10, 15, 20, 24, 28 };
   if (want(only, "main")) {
-    printf("| strategy       | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
-    printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+    table_head("strategy");
   }
   for (int t = 0; t < 3 && want(only, "main"); t++) {
-    char name[64];
-    snprintf(name, sizeof name, "fill_%s", tnames[t]);
-    gg_kernel *fill = kernel(name);
+    char name[64], fill_name[64];
+    snprintf(fill_name, sizeof fill_name, "fill_%s", tnames[t]);
     for (int li = 0; li < 5; li++) {
       long long n = 1LL << logs[li];
       if (n > maxn) continue;
-      gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
-      if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
+      fill(fill_name, in, n);
       double bytes = (double)n * tsize[t], cub_gbs = 0, ref = NAN;
       /* CUB and the strategies are timed in ROUNDS interleaved rounds and
        * each row is the median of its rounds: timed one after the other,
@@ -462,8 +469,7 @@ int main(int argc, char **argv)
   for (int t = 0; t < 2 && want(only, "lesson"); t++) {
     char name[64];
     snprintf(name, sizeof name, "fill_%s", tnames[t]);
-    gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
-    if ((s = gg_launch(kernel(name), stream, fa, 2))) die("fill", s);
+    fill(name, in, n);
     static const char *const lesson[][2] = {
       { "atomic_each", "atomicAdd per element (raw)" },
       { "sum_global_atomic", "global_atomic (per thread)" },
