@@ -63,6 +63,10 @@ extern "C" int cub_ref_scan_inclusive_sum(int dtype, const void *in, void *out, 
   switch (dtype) {
   case CUB_REF_F32: return scan_sum<float>(in, out, n, s);
   case CUB_REF_I32: return scan_sum<int>(in, out, n, s);
+  case CUB_REF_F64: return scan_sum<double>(in, out, n, s);
+  case CUB_REF_U32: return scan_sum<unsigned>(in, out, n, s);
+  case CUB_REF_I64: return scan_sum<long long>(in, out, n, s);
+  case CUB_REF_U64: return scan_sum<unsigned long long>(in, out, n, s);
   default: return -1;
   }
 }

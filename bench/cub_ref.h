@@ -4,7 +4,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-enum { CUB_REF_F32, CUB_REF_I32, CUB_REF_F64 };
+/* element types; the scan takes every one, the reduce F32, I32 and F64 */
+enum { CUB_REF_F32, CUB_REF_I32, CUB_REF_F64, CUB_REF_U32, CUB_REF_I64, CUB_REF_U64 };
 /* Enqueue on `stream` (a CUstream); 0 or -1.  Temporary storage is kept
  * between calls so a timed call allocates nothing. */
 int cub_ref_reduce_sum(int dtype, const void *in, void *out, long long n, void *stream);

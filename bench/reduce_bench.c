@@ -7,17 +7,22 @@
  * strategy, `auto` and cub::DeviceReduce::Sum.  Columns: median time per
  * launch (us), GB/s (bytes read / time), fraction of the device-to-device
  * copy bandwidth measured in the same run (copy GB/s counts read + write),
- * ratio against CUB's GB/s.  Then auto scan vs cub::DeviceScan::InclusiveSum
- * (GB/s counts read + write), and the lesson: one atomicAdd per element on
- * one address, float vs int, next to the aggregated strategies.  Last the
- * tuning rows: other reduce shapes (block x items) and explicit grids at
- * 1M, 16M and 256M beside CUB and auto (how auto's shape is chosen).
+ * ratio against CUB's GB/s.  Then the scans: auto inclusive sums of i32,
+ * u32, f32, i64, u64 and f64 at 1K, 32K, 1M, 16M, 64M and 256M against
+ * cub::DeviceScan::InclusiveSum (GB/s counts read + write), with tile
+ * shape rows from 1M up (how auto's shape is chosen), every output
+ * compared with CUB's element by element on the device (the data make
+ * float sums exact in any order, so floats compare exactly too).  Then
+ * the lesson: one atomicAdd per element on one address, float vs int,
+ * next to the aggregated strategies.  Last the reduce tuning rows: other
+ * shapes (block x items) and explicit grids at 1M, 16M and 256M beside
+ * CUB and auto (how auto's shape is chosen).
  *
  * Each case: warm-up, then 5 batches of back-to-back launches between two
  * events; the time is the median batch mean.  In the main table CUB and
  * the strategies of one case are timed in 5 interleaved rounds and each
- * row is the median of its rounds.  The results are checked
- * against CUB's (or exactly, for i32) so a fast wrong kernel shows.
+ * row is the median of its rounds (the scans: 3 rounds).  The results are
+ * checked against CUB's (or exactly, for i32) so a fast wrong kernel shows.
  */
 #include <math.h>
 #include <stdio.h>
@@ -153,6 +158,21 @@ static void row(const char *table, const char *label, const char *type, long lon
   }
 }
 
+/* The header of a results table whose first column is `first`. */
+static void table_head(const char *first)
+{
+  printf("| %-14s | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n", first);
+  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+}
+
+/* Fill n elements of `in` with kernel `name` (pattern for: x(i) = ...). */
+static void fill(const char *name, gg_array *in, long long n)
+{
+  gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
+  gg_status s = gg_launch(kernel(name), stream, fa, 2);
+  if (s) die("fill", s);
+}
+
 /* One reduce row: kernel `name` with the grid rule of its plan (blocks 0)
  * or an explicit grid, checked against CUB's result `ref`. */
 static void shape_row(const char *name, const char *label, int blocks, int t, gg_array *in,
@@ -180,17 +200,14 @@ static void shapes_table(gg_array *in, gg_array *out, long long maxn, double cop
   gg_status s;
   printf("\n### Shapes (tuning rows; bN_iM = block N, items M, grid by the plan; "
          "gK = auto's kernel on K blocks per SM)\n\n");
-  printf("| shape          | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
-  printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+  table_head("shape");
   for (int t = 0; t < 3; t++) {
-    char name[64], label[32];
-    snprintf(name, sizeof name, "fill_%s", tnames[t]);
-    gg_kernel *fill = kernel(name);
+    char name[64], label[32], fill_name[64];
+    snprintf(fill_name, sizeof fill_name, "fill_%s", tnames[t]);
     for (int li = 0; li < 3; li++) {
       long long n = 1LL << logs[li];
       if (n > maxn) continue;
-      gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
-      if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
+      fill(fill_name, in, n);
       double bytes = (double)n * tsize[t], cub_gbs = 0, ref = NAN;
 #ifdef GG_HAVE_CUB
       job cub = { .cub = 1, .cub_type = t == 0 ? CUB_REF_F32 : t == 1 ? CUB_REF_I32 : CUB_REF_F64,
@@ -219,6 +236,116 @@ static void shapes_table(gg_array *in, gg_array *out, long long maxn, double cop
   }
 }
 
+/* ---- scans ---- */
+
+static const char *const scan_tnames[] = { "i32", "u32", "f32", "i64", "u64", "f64" };
+static const int scan_tsize[] = { 4, 4, 4, 8, 8, 8 };
+#define SCAN_NTYPES 6
+#ifdef GG_HAVE_CUB
+static const int scan_cub[] = { CUB_REF_I32, CUB_REF_U32, CUB_REF_F32, CUB_REF_I64, CUB_REF_U64,
+                                CUB_REF_F64 };
+#endif
+#define SCAN_MAXROWS 8 /* CUB, auto, up to 6 shapes */
+#define SCAN_ROUNDS 3
+
+/* Elements where `got` differs from `ref` (scan_diff_<t>, on the device),
+ * as the check column: "ok", "DIFF" or "-" (no reference). */
+static const char *scan_check(const char *t, gg_array *got, gg_array *ref, long long n, gg_array *count)
+{
+  char name[64];
+  long long bad;
+  gg_status s;
+  if (!ref) return "-";
+  snprintf(name, sizeof name, "scan_diff_%s", t);
+  gg_arg a[4] = { gg_arg_array(got), gg_arg_array(ref), gg_arg_array(count), gg_arg_i64(n) };
+  if ((s = gg_launch(kernel(name), stream, a, 4)) || (s = gg_copy_to_host(&bad, count, 0, 8, stream))
+      || (s = gg_stream_sync(stream)))
+    die("scan check", s);
+  if (bad) fprintf(stderr, "reduce_bench: %s n=%lld: %lld elements differ from CUB\n", t, n, bad);
+  return bad ? "DIFF" : "ok";
+}
+
+/* The scan kernels timed for type t at size n: auto, then the shape rows
+ * (scan_b<block>_i<items>_<t>, tuning rows, from 1M up), in module
+ * order, into names[0..max); returns how many. */
+static int scan_kernels(const char *t, long long n, const char **names, int max)
+{
+  char suffix[16];
+  int k = 0;
+  snprintf(suffix, sizeof suffix, "_%s", t);
+  const gg_module_desc *d = &gg_module_reduce_bench;
+  for (int i = 0; i < gg_module_desc_kernel_count(d) && k < max; i++) {
+    const char *nm = gg_module_desc_kernel_name(d, i);
+    size_t l = strlen(nm), ls = strlen(suffix);
+    if (l <= ls || strcmp(nm + l - ls, suffix) != 0) continue;
+    if (strncmp(nm, "scan_auto_", 10) == 0) names[k++] = nm;
+    else if (strncmp(nm, "scan_b", 6) == 0 && n >= (1 << 20)) names[k++] = nm;
+  }
+  return k;
+}
+
+/* Inclusive sums of every 4- and 8-byte type at 1K..256M: CUB, auto and
+ * the shape rows timed in SCAN_ROUNDS interleaved rounds (each row the
+ * median of its rounds: drift between back-to-back cases looked like a
+ * difference between identical kernels), every output compared with
+ * CUB's element by element.  GB/s counts read + write. */
+static void scan_table(gg_array *in, gg_array *out, gg_array *ref, long long maxn, double copy_gbs)
+{
+  static const int logs[] = { 10, 15, 20, 24, 26, 28 };
+  gg_array *count;
+  gg_status s;
+  if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, 8, &count))) die("alloc", s);
+  printf("\n### Scans (inclusive sum; GB/s counts read + write; check: every element equals "
+         "CUB's; shape rows bN_iM = block N, M items per thread)\n\n");
+  table_head("scan");
+  for (int t = 0; t < SCAN_NTYPES; t++) {
+    const char *tn = scan_tnames[t];
+    char fill_name[64];
+    snprintf(fill_name, sizeof fill_name, "scan_fill_%s", tn);
+    for (int li = 0; li < 6; li++) {
+      long long n = 1LL << logs[li];
+      if (n > maxn) continue;
+      fill(fill_name, in, n);
+      double bytes = 2.0 * n * scan_tsize[t], us[SCAN_MAXROWS][SCAN_ROUNDS];
+      const char *names[SCAN_MAXROWS - 1], *check[SCAN_MAXROWS - 1];
+      int nk = scan_kernels(tn, n, names, SCAN_MAXROWS - 1);
+      gg_array *reference = NULL;
+#ifdef GG_HAVE_CUB
+      job cub = { .cub = 2, .cub_type = scan_cub[t], .in = in, .out = ref, .n = n };
+      run_job(&cub);
+      reference = ref;
+#endif
+      for (int r = 0; r < SCAN_ROUNDS; r++) {
+#ifdef GG_HAVE_CUB
+        us[0][r] = time_job(&cub, (long long)bytes);
+#endif
+        for (int k = 0; k < nk; k++) {
+          job j = { .k = kernel(names[k]),
+                    .args = { gg_arg_array(in), gg_arg_array(out), gg_arg_i64(n) } };
+          us[k + 1][r] = time_job(&j, (long long)bytes);
+          const char *c = scan_check(tn, out, reference, n, count);
+          if (r == 0 || strcmp(c, "ok") != 0) check[k] = c;
+        }
+      }
+      double cub_gbs = 0;
+#ifdef GG_HAVE_CUB
+      double cus = median(us[0], SCAN_ROUNDS);
+      cub_gbs = bytes / (cus * 1e3);
+      row("scan", "CUB", tn, n, cus, cub_gbs, copy_gbs, cub_gbs, "ref");
+#endif
+      for (int k = 0; k < nk; k++) {
+        double m = median(us[k + 1], SCAN_ROUNDS);
+        /* "scan_auto_i32" -> "auto", "scan_b256_i12_i32" -> "b256_i12" */
+        char label[32];
+        snprintf(label, sizeof label, "%.*s", (int)(strlen(names[k]) - 5 - strlen(tn) - 1),
+                 names[k] + 5);
+        row("scan", label, tn, n, m, bytes / (m * 1e3), copy_gbs, cub_gbs, check[k]);
+      }
+    }
+  }
+  gg_array_free(count);
+}
+
 int main(int argc, char **argv)
 {
   int max_log2 = 28;
@@ -245,10 +372,13 @@ int main(int argc, char **argv)
   csv = bench_csv_open(csv_path);
 
   long long maxn = 1LL << max_log2;
-  gg_array *in, *out, *scan_out;
+  gg_array *in, *out, *scan_out, *ref_out = NULL;
   if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)maxn * 8, &in))) die("alloc in", s);
   if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, 64, &out))) die("alloc out", s);
-  if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)maxn * 4, &scan_out))) die("alloc", s);
+  /* scans: up to 8-byte elements out, and CUB's output to compare with */
+  if ((s = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)maxn * 8, &scan_out))) die("alloc", s);
+  if (want(only, "scan") && (s = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)maxn * 8, &ref_out)))
+    die("alloc", s);
 
   time_t now = time(NULL);
   char date[32];
@@ -276,18 +406,15 @@ int main(int argc, char **argv)
 
   static const int logs[] = { 10, 15, 20, 24, 28 };
   if (want(only, "main")) {
-    printf("| strategy       | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
-    printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
+    table_head("strategy");
   }
   for (int t = 0; t < 3 && want(only, "main"); t++) {
-    char name[64];
-    snprintf(name, sizeof name, "fill_%s", tnames[t]);
-    gg_kernel *fill = kernel(name);
+    char name[64], fill_name[64];
+    snprintf(fill_name, sizeof fill_name, "fill_%s", tnames[t]);
     for (int li = 0; li < 5; li++) {
       long long n = 1LL << logs[li];
       if (n > maxn) continue;
-      gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
-      if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
+      fill(fill_name, in, n);
       double bytes = (double)n * tsize[t], cub_gbs = 0, ref = NAN;
       /* CUB and the strategies are timed in ROUNDS interleaved rounds and
        * each row is the median of its rounds: timed one after the other,
@@ -329,57 +456,7 @@ int main(int argc, char **argv)
     }
   }
 
-  if (want(only, "scan")) {
-    printf("\n### Scans (inclusive sum; GB/s counts read + write)\n\n");
-    printf("| scan           | type |          n |  time us |     GB/s | /copy | /CUB   | check |\n");
-    printf("|----------------|------|------------|----------|----------|-------|--------|-------|\n");
-  }
-  for (int t = 0; t < 2 && want(only, "scan"); t++) {
-    char name[64];
-    snprintf(name, sizeof name, "fill_%s", tnames[t]);
-    gg_kernel *fill = kernel(name);
-    snprintf(name, sizeof name, "scan_auto_%s", tnames[t]);
-    gg_kernel *scan = kernel(name);
-    for (int li = 0; li < 5; li++) {
-      long long n = 1LL << logs[li];
-      if (n > maxn) continue;
-      gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
-      if ((s = gg_launch(fill, stream, fa, 2))) die("fill", s);
-      double bytes = 2.0 * n * tsize[t], cub_gbs = 0, ref = NAN;
-#ifdef GG_HAVE_CUB
-      job cub = { .cub = 2, .cub_type = t == 0 ? CUB_REF_F32 : CUB_REF_I32, .in = in,
-                  .out = scan_out, .n = n };
-      double cus = time_job(&cub, (long long)bytes);
-      cub_gbs = bytes / (cus * 1e3);
-      {
-        unsigned char b[4];
-        if ((s = gg_copy_to_host(b, scan_out, (size_t)(n - 1) * 4, 4, stream)) || (s = gg_stream_sync(stream))) die("read", s);
-        if (t == 0) { float f; memcpy(&f, b, 4); ref = f; } else { int i; memcpy(&i, b, 4); ref = i; }
-      }
-      row("scan", "CUB", tnames[t], n, cus, cub_gbs, copy_gbs, cub_gbs, "ref");
-#endif
-      job j = { .k = scan, .args = { gg_arg_array(in), gg_arg_array(scan_out), gg_arg_i64(n) } };
-      double us = time_job(&j, (long long)bytes);
-      unsigned char b[4];
-      double got;
-      if ((s = gg_copy_to_host(b, scan_out, (size_t)(n - 1) * 4, 4, stream)) || (s = gg_stream_sync(stream))) die("read", s);
-      if (t == 0) { float f; memcpy(&f, b, 4); got = f; } else { int i; memcpy(&i, b, 4); got = i; }
-      const char *check = isnan(ref) ? "-" : fabs(got - ref) <= (t == 1 ? 0 : 1e-5 * 3 * n) ? "ok" : "DIFF";
-      row("scan", "auto", tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check);
-      /* other tile shapes (block x items), i32: how auto's shape was chosen */
-      static const char *const shapes[] = { "b256_i12", "b256_i20", "b128_i16", "b512_i12" };
-      for (int v = 0; t == 1 && v < 4; v++) {
-        char vname[64];
-        snprintf(vname, sizeof vname, "scan_%s_i32", shapes[v]);
-        job jv = { .k = kernel(vname), .args = { gg_arg_array(in), gg_arg_array(scan_out), gg_arg_i64(n) } };
-        us = time_job(&jv, (long long)bytes);
-        if ((s = gg_copy_to_host(b, scan_out, (size_t)(n - 1) * 4, 4, stream)) || (s = gg_stream_sync(stream))) die("read", s);
-        { int i; memcpy(&i, b, 4); got = i; }
-        check = isnan(ref) ? "-" : got == ref ? "ok" : "DIFF";
-        row("scan", shapes[v], tnames[t], n, us, bytes / (us * 1e3), copy_gbs, cub_gbs, check);
-      }
-    }
-  }
+  if (want(only, "scan")) scan_table(in, scan_out, ref_out, maxn, copy_gbs);
 
   /* The lesson: 16M elements, one atomicAdd per element on one address. */
   long long n = 1LL << 24;
@@ -392,8 +469,7 @@ int main(int argc, char **argv)
   for (int t = 0; t < 2 && want(only, "lesson"); t++) {
     char name[64];
     snprintf(name, sizeof name, "fill_%s", tnames[t]);
-    gg_arg fa[2] = { gg_arg_array(in), gg_arg_i64(n) };
-    if ((s = gg_launch(kernel(name), stream, fa, 2))) die("fill", s);
+    fill(name, in, n);
     static const char *const lesson[][2] = {
       { "atomic_each", "atomicAdd per element (raw)" },
       { "sum_global_atomic", "global_atomic (per thread)" },
@@ -413,6 +489,7 @@ int main(int argc, char **argv)
   gg_array_free(in);
   gg_array_free(out);
   gg_array_free(scan_out);
+  if (ref_out) gg_array_free(ref_out);
   gg_module_free(mod);
   gg_event_free(ev0);
   gg_event_free(ev1);

@@ -1,6 +1,7 @@
 -- Kernels of bench/reduce_bench.c: every reduction strategy and auto on
--- f32, i32, f64; the auto scan on i32, f32; fills; and the raw "one atomic
--- per element on one address" lesson, int vs float.
+-- f32, i32, f64; the auto scan on every 4- and 8-byte type with its fill
+-- and its device-side check; fills; and the raw "one atomic per element
+-- on one address" lesson, int vs float.
 module { name = "reduce_bench", targets = { "cuda" } }
 
 local strategies = { "auto", "global_atomic", "shared_atomic", "warp_shuffle", "shared_tree",
@@ -27,20 +28,47 @@ for _, t in ipairs({ "f32", "i32", "f64" }) do
     body = "atomicAdd(&out(0), x(i));",
   }
 end
-for _, t in ipairs({ "i32", "f32" }) do
+-- Scans.  The fill: -3..3 from a Weyl hash of i (mean 0), so a prefix
+-- at 256M is a random walk of ~3e4 and every partial sum, in any order,
+-- is an integer below 2^24: f32 and f64 sums are exact, and every type
+-- compares exactly against CUB.  scan_diff_<t> counts the elements where
+-- two outputs differ (on the device: no 2 GiB copy to the host).
+local ctype = { i32 = "int", u32 = "unsigned", f32 = "float", i64 = "long long",
+                u64 = "unsigned long long", f64 = "double" }
+for _, t in ipairs({ "i32", "u32", "f32", "i64", "u64", "f64" }) do
   kernel ("scan_auto_" .. t) {
     pattern = "scan", kind = "inclusive", range = { "n" },
     params = { { "x", t .. "[n]" }, { "y", t .. "[n]", access = "out" } },
     value = "x(i)", into = "y",
   }
-end
--- scan shapes beside auto's (block x items), i32 only: the tuning rows
-for _, v in ipairs({ { 256, 12 }, { 256, 20 }, { 128, 16 }, { 512, 12 } }) do
-  kernel ("scan_b" .. v[1] .. "_i" .. v[2] .. "_i32") {
-    pattern = "scan", kind = "inclusive", range = { "n" }, block = v[1], items = v[2],
-    params = { { "x", "i32[n]" }, { "y", "i32[n]", access = "out" } },
-    value = "x(i)", into = "y",
+  kernel ("scan_fill_" .. t) {
+    pattern = "for", range = { "n" },
+    params = { { "x", t .. "[n]", access = "out" } },
+    body = "x(i) = (" .. ctype[t] .. ")((long long)(((unsigned long long)i * 0x9E3779B97F4A7C15ull) >> 32) % 7 - 3);",
   }
+  kernel ("scan_diff_" .. t) {
+    pattern = "reduce", range = { "n" },
+    params = { { "x", t .. "[n]" }, { "y", t .. "[n]" }, { "out", "i64[1]", access = "out" } },
+    value = "x(i) == y(i) ? 0 : 1", op = "sum", into = "out", type = "i64",
+  }
+end
+-- scan shapes beside auto's (block x items): the tuning rows, 4-byte
+-- around auto's 256 x 16, 8-byte around 256 x 8 (the previous 256 x 6).
+-- CUB's sm_90 shapes (128 x 24 for 4 bytes, 224 x 24 for 8) are not
+-- here: with this template ptxas gives 24 items 128 registers.  Named
+-- scan_b<block>_i<items>_<type>: the bench finds them by name.
+local scan_shapes = {
+  [4] = { { 256, 8 }, { 256, 12 }, { 256, 20 } },
+  [8] = { { 256, 6 }, { 256, 12 }, { 256, 16 }, { 128, 16 } },
+}
+for _, t in ipairs({ "i32", "f32", "i64", "f64" }) do
+  for _, v in ipairs(scan_shapes[(t == "i64" or t == "f64") and 8 or 4]) do
+    kernel ("scan_b" .. v[1] .. "_i" .. v[2] .. "_" .. t) {
+      pattern = "scan", kind = "inclusive", range = { "n" }, block = v[1], items = v[2],
+      params = { { "x", t .. "[n]" }, { "y", t .. "[n]", access = "out" } },
+      value = "x(i)", into = "y",
+    }
+  end
 end
 -- reduce shapes beside auto's (block x items), every type: the tuning rows
 -- of the reduce tuning.  `items` only sizes the covering grid (n / (block x items),

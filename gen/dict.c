@@ -253,6 +253,9 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   rc |= ggi_dict_set(dict, "VIEW_MACROS", buf_to_arena(a, &mac));
   rc |= ggi_dict_set(dict, "VIEW_UNDEFS", buf_to_arena(a, &undef));
   rc |= ggi_dict_set(dict, "BLOCK", afmt(a, "%d", k->spec.block));
+  /* the body a classic or cooperative launch calls (a plan may name its
+   * own, e.g. the scan's for a whole block) */
+  rc |= ggi_dict_set(dict, "LAUNCH_BODY", afmt(a, "gg_body_%s", k->name));
   rc |= ggi_dict_set(dict, "ITEMS", afmt(a, "%d", k->spec.items));
   rc |= ggi_dict_set(dict, "VECTOR", afmt(a, "%d", k->spec.vector));
   rc |= ggi_dict_set(dict, "RANK", afmt(a, "%d", k->rank));

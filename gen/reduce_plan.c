@@ -14,7 +14,7 @@
  *  - reduce, <= 32K static elements: one block (the fast path of
  *    persistent one_block frames), sized so each thread has ~16 elements;
  *  - scan: tiles of 256 threads x SCAN_ITEMS, one tile per block, single
- *    pass with decoupled look-back through per-tile flags tagged by gg_seq;
+ *    pass with decoupled look-back through per-tile words tagged by gg_seq;
  *  - tile_reduce: a team of S = pow2ceil(min(tile, 32)) lanes per tile.
  */
 #include <stdio.h>
@@ -29,7 +29,7 @@
 #define WS_FIXED 128           /* ticket, init flag, barrier, accumulators */
 #define DET_GRID 256           /* deterministic: the grid on every device */
 #define LOADS_IN_FLIGHT 4      /* 16-byte loads per thread per iteration */
-#define SCAN_RING 262144       /* look-back flags: tiles in the ring */
+#define SCAN_RING 262144       /* look-back words: tiles in the ring */
 
 /* The accumulator: f16/bf16 accumulate in f32 (16-bit sums lose digits
  * after a few thousand terms). */
@@ -241,10 +241,14 @@ void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, 
   }
   int it = vec * LOADS_IN_FLIGHT;
   if (k->pattern == GG_PATTERN_SCAN) {
-    /* scan tiles: 16 4-byte items per thread (4096 per tile, like CUB's
-     * ~15 x 256): fewer tiles mean fewer look-backs, and 16 KiB of tile
-     * still lets 8 blocks share an SM */
-    it = (int)ggi_dtype_size(acc_type(k)) > 4 ? 6 : 16;
+    /* scan tiles of 16 KiB: 16 4-byte or 8 8-byte items per thread (4096
+     * or 2048 per tile): fewer tiles mean fewer look-backs, and 16 KiB of
+     * tile (plus 32 registers a thread, scan.cuh) still lets 8 blocks of
+     * 256 share an SM.  4-byte: 256 x 16 measured >= CUB on the H100
+     * (256 x 12 0.81x, 256 x 20 0.92x, 128 x 16 0.93x at 256M i32);
+     * 8-byte: 256 x 8 is the same tile in bytes (reduce_bench's scan
+     * shape rows time 6, 12 and 16 items beside it) */
+    it = (int)ggi_dtype_size(acc_type(k)) > 4 ? 8 : 16;
     vec = 1;
   } else if (k->pattern == GG_PATTERN_TILE_REDUCE) {
     int s = 1;
@@ -462,10 +466,22 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
   return 0;
 }
 
+/* A classic launch runs BLOCK threads per block: it calls the scan body
+ * whose stride is that constant (scan.cuh, gg_body_block_<name>). */
+static const char *body_of_block(const ggi_kernel *k, ggi_arena *a)
+{
+  char buf[160];
+  snprintf(buf, sizeof buf, "gg_body_block_%s", k->name);
+  return ggi_strdup(a, buf);
+}
+
 static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   int block, items;
   int acc_size = (int)ggi_dtype_size(acc_type(k));
+  /* 64-bit words per tile state: 32 bits of the value in each, beside
+   * its tag and status (scan.cuh) */
+  int words = acc_size <= 4 ? 1 : (acc_size + 3) / 4;
   ggi_reduce_shape(k, &block, &items, NULL, NULL);
   if (k->spec.block > 0) block = k->spec.block;
   if (k->spec.items > 0) items = k->spec.items;
@@ -477,21 +493,19 @@ static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d
   int64_t tile = (int64_t)block * items;
   p->shared_bytes = (uint32_t)((tile + tile / 32 + 1 + 66 + 1) * acc_size);
   p->max_threads = block; /* the tile is nthreads x items */
-  /* Look-back flags: a ring of SCAN_RING tiles, {flag, aggregate,
-   * inclusive} each, in ws_fixed so the grid may be one block per tile
-   * (ws_per_block would bound it at the resident count).  Flags are tagged
-   * with gg_seq and the ring round, so a reused slot is never misread;
-   * the one hazard left is a look-back stalled while 2^18 later tiles
-   * (1G 4-byte elements) complete, which would then wait forever. */
-  p->ws_fixed = (uint32_t)(SCAN_RING * ((8 + 2 * acc_size + 7) / 8 * 8));
+  /* Look-back words: a ring of SCAN_RING tiles, WORDS words each, in
+   * ws_fixed so the grid may be one block per tile (ws_per_block would
+   * bound it at the resident count).  Words are tagged with gg_seq and
+   * the ring round, so a reused slot is never misread; the one hazard
+   * left is a look-back stalled while 2^18 later tiles (1G 4-byte
+   * elements) complete, which would then wait forever. */
+  p->ws_fixed = (uint32_t)(SCAN_RING * 8 * words);
   p->ws_per_block = 0;
   p->grid_rule = GG_GRID_COVER;
   p->cap_resident = 0; /* one tile per block, dispatched in order, like CUB */
-  /* 4-byte sums or narrower: value and flag in one 64-bit word, published
-   * by one store with no fence (scan.cuh) */
-  const char *packed = acc_size <= 4 ? "1" : "0";
   if (set(p, "SCAN_ITEMS", fmt_int(a, items), d) || set(p, "RBLOCK", fmt_int(a, block), d)
-      || set(p, "SCAN_RING", fmt_int(a, SCAN_RING), d) || set(p, "SCAN_PACKED", packed, d))
+      || set(p, "SCAN_RING", fmt_int(a, SCAN_RING), d) || set(p, "SCAN_WORDS", fmt_int(a, words), d)
+      || set(p, "LAUNCH_BODY", body_of_block(k, a), d))
     return -1;
   return 0;
 }

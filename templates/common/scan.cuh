@@ -5,47 +5,53 @@
  * tile).  A block scans its tile in shared memory, publishes the tile's
  * aggregate, then looks back over its predecessors - one warp, one
  * predecessor per lane - until it meets an inclusive prefix, and
- * publishes its own inclusive prefix.  Every flag carries the launch's
- * gg_seq and the tile's ring round: a flag from an earlier launch or an
- * earlier round reads as "not yet", so the workspace is never cleared.
+ * publishes its own inclusive prefix.  Every published word carries the
+ * launch's gg_seq and the tile's ring round: a word from an earlier
+ * launch or an earlier round reads as "not yet", so the workspace is
+ * never cleared.
  * Memory traffic: one read and one write of the data, like a copy.
  *
- * PACKED (4-byte or smaller sums): the status, its tag and the value
- * share one 64-bit word, so one store publishes them together and one
- * load reads them together - no fence anywhere on the look-back path.
- * A fence (MEMBAR.SC.GPU) costs microseconds under full memory traffic,
- * and the look-back is the chain every tile waits on.  Wider values keep
- * a separate flag and a fence between the value and the flag. */
+ * A tile's state is WORDS 64-bit words (plan: one for sums of 4 bytes
+ * or fewer, two for 8-byte sums), each {tag << 2 | status (high half),
+ * 32 bits of the value (low half)}.  One store per word publishes and no
+ * fence is needed anywhere on the look-back path (a __threadfence is a
+ * MEMBAR.SC.GPU that costs microseconds under full memory traffic, and
+ * the look-back is the chain every tile waits on).
+ *
+ * Why two words are correct without a 128-bit atomic: the PTX memory
+ * model (ISA 8.x, "Vector Data-types") relates scalar accesses of at most
+ * 64 bits; a 16-byte access counts as two 8-byte ones in an unspecified
+ * order, so a reader may see one word of a new publish and one of an old
+ * one (CUB's 16-byte {status, value} word relies on the hardware's
+ * 16-byte transactions instead; atom.exch.b128 would make the store
+ * atomic but a poll would then need atom.cas.b128 as well).  Here each
+ * naturally aligned 64-bit volatile access is single-copy atomic, every
+ * word names its publish, and a tile publishes each status once per
+ * launch and ring round: a reader that sees the same {tag, status} in
+ * both words has both halves of the same value, and reads again
+ * otherwise.  The value travels inside the words, so nothing else needs
+ * ordering. */
 {{COMBINE_DEF}}
 namespace GG_NS_{{NAME}} {
 
 typedef {{ACC_T}} acc_t;
 enum { ITEMS = {{SCAN_ITEMS}}, INCLUSIVE = {{INCLUSIVE}}, RING = {{SCAN_RING}} /* power of two */ };
-enum { PACKED = {{SCAN_PACKED}} };
+enum { BLOCK = {{RBLOCK}} /* threads of a classic launch */ };
+enum { WORDS = {{SCAN_WORDS}} /* 64-bit words per tile state: sizeof(acc_t) / 4, at least 1 */ };
 enum { ST_AGGREGATE = 1, ST_INCLUSIVE = 2 };
 
-/* One per tile in the workspace: tile t uses slot t % RING.  Unpacked,
- * the flag says whose state the slot holds: launch (gg_seq, high word),
- * ring round t / RING and status (low word).  Packed, the flag word is
- * {tag << 2 | status (high half), value bits (low half)} and the two
- * value fields are unused.  A flag from an earlier launch, or from the
- * tile one ring earlier, reads as "not yet", so the workspace is never
- * cleared and a slot is never misread when the ring wraps. */
+/* One per tile in the workspace: tile t uses slot t % RING.  A word from
+ * an earlier launch, or from the tile one ring earlier, has another tag
+ * and reads as "not yet", so the workspace is never cleared and a slot is
+ * never misread when the ring wraps. */
 struct tile_state {
-  unsigned long long flag;
-  acc_t aggregate;
-  acc_t inclusive;
+  unsigned long long word[WORDS];
 };
 
-GG_INLINE unsigned long long flag_of(unsigned seq, long long t, unsigned status)
-{
-  return (unsigned long long)seq << 32 | (unsigned long long)((t / RING) & 0x3fffffff) << 2 | status;
-}
-
-/* The packed tag: 30 bits of (seq, round).  The round is spread by an
- * odd constant so that rounds of one launch never share a tag; a stale
- * word misreads only if its launch was 2^30 launches of this kernel ago
- * (with the round) and nothing rewrote the slot since. */
+/* The tag: 30 bits of (seq, round).  The round is spread by an odd
+ * constant so that rounds of one launch never share a tag; a stale word
+ * misreads only if its launch was 2^30 launches of this kernel ago (with
+ * the round) and nothing rewrote the slot since. */
 GG_INLINE unsigned tag_of(unsigned seq, long long t)
 {
   return (seq + (unsigned)(t / RING) * 0x9e3779b9u) << 2;
@@ -58,42 +64,23 @@ GG_INLINE unsigned tag_of(unsigned seq, long long t)
  * consecutive ones both hit 32 different banks. */
 GG_INLINE unsigned pad(unsigned e) { return e + e / 32; }
 
-/* Value bits <-> the low half of a packed word (PACKED only: acc_t has
- * 4 bytes or fewer there; the union keeps wider types compilable). */
+/* The value as WORDS 32-bit pieces, the low half of each word (a value
+ * of fewer than 4 bytes leaves the rest of its piece zero). */
 union bits_of {
-  unsigned u;
+  unsigned u[WORDS];
   acc_t v;
 };
-GG_INLINE unsigned long long pack(unsigned tag, unsigned status, acc_t v)
-{
-  bits_of b;
-  b.u = 0;
-  b.v = v;
-  return (unsigned long long)(tag | status) << 32 | b.u;
-}
-GG_INLINE acc_t unpack(unsigned long long w)
-{
-  bits_of b;
-  b.v = identity();
-  b.u = (unsigned)w;
-  return b.v;
-}
 
 GG_INLINE void publish(tile_state *st, long long t, unsigned seq, unsigned status, acc_t v)
 {
   tile_state *s = &st[t & (RING - 1)];
-  if (PACKED) { /* one 64-bit store: value, tag and status arrive together */
-    *(volatile unsigned long long *)&s->flag = pack(tag_of(seq, t), status, v);
-    return;
-  }
-  if (status == ST_AGGREGATE)
-    s->aggregate = v;
-  else
-    s->inclusive = v;
-  /* the value is visible before the flag that announces it (a fence, then
-   * a 64-bit volatile store: the flag and its tag change in one access) */
-  __threadfence();
-  *(volatile unsigned long long *)&s->flag = flag_of(seq, t, status);
+  bits_of b;
+  for (int w = 0; w < WORDS; ++w) b.u[w] = 0;
+  b.v = v;
+  const unsigned long long hi = (unsigned long long)(tag_of(seq, t) | status) << 32;
+#pragma unroll
+  for (int w = 0; w < WORDS; ++w) /* one 64-bit store each: tag, status and piece together */
+    *(volatile unsigned long long *)&s->word[w] = hi | b.u[w];
 }
 
 /* Wait until tile p of this launch has published anything; its status,
@@ -101,27 +88,24 @@ GG_INLINE void publish(tile_state *st, long long t, unsigned seq, unsigned statu
 GG_INLINE unsigned wait_for(const tile_state *st, long long p, unsigned seq, acc_t *v)
 {
   const tile_state *sp = &st[p & (RING - 1)];
-  if (PACKED) {
-    const unsigned want = tag_of(seq, p);
-    unsigned long long w;
-    unsigned hi;
-    do {
-      w = *(volatile const unsigned long long *)&sp->flag;
-      hi = (unsigned)(w >> 32);
-    } while ((hi & ~3u) != want || (hi & 3) == 0);
-    *v = unpack(w);
-    return hi & 3;
-  }
-  const unsigned long long want = flag_of(seq, p, 0);
-  unsigned long long f;
+  const unsigned want = tag_of(seq, p);
+  unsigned long long w[WORDS];
+  unsigned hi;
+  bool same;
   do {
-    f = *(volatile const unsigned long long *)&sp->flag;
-  } while ((f & ~3ull) != want || (f & 3) == 0);
-  __threadfence(); /* pairs with publish(): the value is there */
-  const unsigned status = (unsigned)(f & 3);
-  *v = status == ST_INCLUSIVE ? *(volatile const acc_t *)&sp->inclusive
-                              : *(volatile const acc_t *)&sp->aggregate;
-  return status;
+#pragma unroll
+    for (int i = 0; i < WORDS; ++i) w[i] = *(volatile const unsigned long long *)&sp->word[i];
+    hi = (unsigned)(w[0] >> 32);
+    same = true; /* every word from the same publish (see the top) */
+#pragma unroll
+    for (int i = 1; i < WORDS; ++i) same = same && (unsigned)(w[i] >> 32) == hi;
+  } while ((hi & ~3u) != want || (hi & 3) == 0 || !same);
+  bits_of b;
+  b.v = identity();
+#pragma unroll
+  for (int i = 0; i < WORDS; ++i) b.u[i] = (unsigned)w[i];
+  *v = b.v;
+  return hi & 3;
 }
 
 /* Inclusive scan over the warp (lane order); every lane gets its prefix. */
@@ -187,13 +171,18 @@ GG_INLINE acc_t look_back(tile_state *st, long long t, unsigned seq, unsigned la
   }
 }
 
-} /* namespace GG_NS_{{NAME}} */
-
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+/* The tiles of block g.block.  NT: the threads per block when the
+ * compiler may know it (a classic launch runs BLOCK threads), 0 for a
+ * pseudo-block of a persistent kernel (g.nthreads <= BLOCK).  A constant
+ * stride turns the ITEMS loads and stores of a thread into one address
+ * plus immediate offsets: with g.nthreads in the addresses, ptxas kept
+ * one 64-bit address per item and f32 x 16 needed 48 registers. */
+template <unsigned NT>
+GG_INLINE void scan_tiles(const {{ARGS_T}} &args, const gg_grid &g)
 {
-  using namespace GG_NS_{{NAME}};
+  const unsigned nthreads = NT ? NT : g.nthreads;
   const long long n = work(args);
-  const unsigned tile_len = g.nthreads * ITEMS;
+  const unsigned tile_len = nthreads * ITEMS;
   const long long ntiles = (n + tile_len - 1) / tile_len;
   acc_t *tile = (acc_t *)g.smem;
   acc_t *warp_sums = tile + pad(tile_len) + 1; /* 66 slots, then the broadcast */
@@ -212,25 +201,27 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
     if (whole) {
 #pragma unroll
       for (int j = 0; j < ITEMS; ++j) {
-        const unsigned e = j * g.nthreads + g.thread;
+        const unsigned e = j * nthreads + g.thread;
         tile[pad(e)] = value_at(args, base + e);
       }
     } else {
 #pragma unroll
       for (int j = 0; j < ITEMS; ++j) {
-        const unsigned e = j * g.nthreads + g.thread;
+        const unsigned e = j * nthreads + g.thread;
         tile[pad(e)] = base + e < n ? value_at(args, base + e) : identity();
       }
     }
     gg_sync(g);
-    /* 2. each thread folds its ITEMS consecutive elements */
-    acc_t x[ITEMS];
-    acc_t sum = identity();
+    /* 2. each thread folds its ITEMS consecutive elements.  Step 5 reads
+     * them again from shared memory rather than keeping ITEMS registers
+     * live across the block scan and the look-back: registers are
+     * occupancy (ptxas, sm_90, 256 x 16: f32 took 48 registers - 5 blocks
+     * per SM - where i32 took 32 and 8 blocks, and f32 ran 5-8 % behind
+     * i32 on the H100; with the constant stride alone f32 took 40, with
+     * this too 32, as do i32, i64 and f64 at 8 and 16 items) */
+    acc_t sum = tile[pad(g.thread * ITEMS)];
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-      x[j] = tile[pad(g.thread * ITEMS + j)];
-      sum = combine(sum, x[j]);
-    }
+    for (int j = 1; j < ITEMS; ++j) sum = combine(sum, tile[pad(g.thread * ITEMS + j)]);
     /* 3. scan of the threads' sums: each thread's exclusive prefix */
     acc_t aggregate;
     acc_t running = block_exclusive(sum, g, warp_sums, &aggregate);
@@ -259,24 +250,41 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
       const acc_t before = running;
-      running = combine(running, x[j]);
-      tile[pad(g.thread * ITEMS + j)] = INCLUSIVE ? running : before;
+      acc_t *e = &tile[pad(g.thread * ITEMS + j)];
+      running = combine(running, *e);
+      *e = INCLUSIVE ? running : before;
     }
     gg_sync(g);
     if (whole) {
 #pragma unroll
       for (int j = 0; j < ITEMS; ++j) {
-        const unsigned e = j * g.nthreads + g.thread;
+        const unsigned e = j * nthreads + g.thread;
         store_at(args, base + e, tile[pad(e)]);
       }
     } else {
 #pragma unroll
       for (int j = 0; j < ITEMS; ++j) {
-        const unsigned e = j * g.nthreads + g.thread;
+        const unsigned e = j * nthreads + g.thread;
         if (base + e < n) store_at(args, base + e, tile[pad(e)]);
       }
     }
     gg_sync(g); /* the tile's shared memory is reused by the next tile */
   }
+}
+
+} /* namespace GG_NS_{{NAME}} */
+
+/* A pseudo-block of a persistent kernel: any thread count up to BLOCK. */
+__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+{
+  GG_NS_{{NAME}}::scan_tiles<0>(args, g);
+}
+
+/* A hardware block of BLOCK threads: the classic launch calls this one
+ * (the plan's LAUNCH_BODY), so its registers are those of the constant
+ * stride alone. */
+__device__ void gg_body_block_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+{
+  GG_NS_{{NAME}}::scan_tiles<GG_NS_{{NAME}}::BLOCK>(args, g);
 }
 #undef GG_COMBINE

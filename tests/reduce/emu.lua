@@ -19,14 +19,26 @@ kernel "e_moments" {
   params = { { "x", "f64[n]" }, { "out", "f64[2]", access = "out" } },
   value = { "x(i)", "x(i) * x(i)" }, op = "sum", into = "out",
 }
+-- scans: 96-thread blocks (a classic launch runs exactly its block; the
+-- persistent body runs pseudo-blocks of up to 96), and 32-thread blocks
+-- whose 20000-element scans have 40 (i32) or 79 (u64) tiles, so
+-- look-backs cross windows of 32 aggregates; 8-byte sums publish two
+-- words per tile state
 for _, kind in ipairs({ "inclusive", "exclusive" }) do
   for _, t in ipairs({ "i32", "f64" }) do
     kernel ("s_" .. kind .. "_" .. t) {
-      pattern = "scan", kind = kind, range = { "n" },
+      pattern = "scan", kind = kind, range = { "n" }, block = 96,
       params = { { "x", t .. "[n]" }, { "y", t .. "[n]", access = "out" } },
       value = "x(i)", into = "y",
     }
   end
+end
+for _, t in ipairs({ "i32", "u64" }) do
+  kernel ("s_inclusive_" .. t .. "_b32") {
+    pattern = "scan", kind = "inclusive", range = { "n" }, block = 32,
+    params = { { "x", t .. "[n]" }, { "y", t .. "[n]", access = "out" } },
+    value = "x(i)", into = "y",
+  }
 end
 for _, tile in ipairs({ 2, 3, 16, 33, 100, 1024 }) do
   kernel ("t_" .. tile) {

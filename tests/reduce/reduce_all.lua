@@ -41,13 +41,23 @@ kernel "moments" {
 }
 
 for _, kind in ipairs({ "inclusive", "exclusive" }) do
-  for _, t in ipairs({ "i32", "f32", "i64", "f64" }) do
+  for _, t in ipairs({ "i32", "u32", "f32", "i64", "u64", "f64" }) do
     kernel ("scan_" .. kind .. "_" .. t) {
       pattern = "scan", kind = kind, range = { "n" },
       params = { { "x", t .. "[n]" }, { "y", t .. "[n]", access = "out" } },
       value = "x(i)", into = "y",
     }
   end
+end
+-- tiles of 64 elements, so the test's 17000003-element scans have
+-- 265626 tiles and wrap the ring of 262144 look-back slots (one word per
+-- slot for i32, two for i64 and f64)
+for _, t in ipairs({ "i32", "i64", "f64" }) do
+  kernel ("scanring_inclusive_" .. t) {
+    pattern = "scan", kind = "inclusive", range = { "n" }, block = 64, items = 1,
+    params = { { "x", t .. "[n]" }, { "y", t .. "[n]", access = "out" } },
+    value = "x(i)", into = "y",
+  }
 end
 
 for _, tile in ipairs({ 2, 3, 7, 16, 31, 32, 33, 100, 256, 1000, 1024 }) do

@@ -147,10 +147,13 @@ template <class T, class A> static void check_reduce(const char *name, void (*k)
     }
 }
 
-template <class T, class A> static void check_scan(const char *name, void (*k)(A), bool inclusive)
+/* Scan kernel k on `nb` grids gr (blocks x threads), in one workspace. */
+template <class T, class A>
+static void scan_grids(const char *name, void (*k)(A), bool inclusive, const unsigned (*gr_list)[2], int nb)
 {
   workspace ws;
-  for (auto &gr : grids)
+  for (int gi = 0; gi < nb; gi++) {
+    const unsigned *gr = gr_list[gi];
     for (long long n : sizes)
       for (int rep = 0; rep < 2; rep++) { /* the second launch meets the first one's flags */
         std::vector<T> x = input<T>(SUM, n), y(n + 1, (T)-77); /* y[n]: nothing past the end */
@@ -180,6 +183,20 @@ template <class T, class A> static void check_scan(const char *name, void (*k)(A
           }
         }
       }
+  }
+}
+
+/* A scan's classic launch runs exactly its block (the scan body for a
+ * whole block strides by that constant), on 1, 3 and 8 blocks; `body`,
+ * the persistent kernels' entry, runs pseudo-blocks of 64, 96 and 32
+ * threads, at most the block. */
+template <class T, class A>
+static void check_scan(const char *name, void (*k)(A), bool inclusive, unsigned block,
+                       void (*body)(A) = nullptr)
+{
+  const unsigned classic[][2] = { { 1, block }, { 3, block }, { 8, block } };
+  scan_grids<T>(name, k, inclusive, classic, 3);
+  if (body) scan_grids<T>(name, body, inclusive, grids, 3);
 }
 
 template <class A> static void check_tile(const char *name, void (*k)(A), int tile)
@@ -487,10 +504,14 @@ int main()
   TEAM(deterministic)
   check_team_mixed();
   std::printf("team reduces: %d failures so far\n", failures);
-  check_scan<int>("s_inclusive_i32", gg_s_inclusive_i32, true);
-  check_scan<int>("s_exclusive_i32", gg_s_exclusive_i32, false);
-  check_scan<double>("s_inclusive_f64", gg_s_inclusive_f64, true);
-  check_scan<double>("s_exclusive_f64", gg_s_exclusive_f64, false);
+#define SCAN_BODY(name) +[](gg_args_##name a) { gg_body_##name(a, gg_grid_hw()); }
+  check_scan<int>("s_inclusive_i32", gg_s_inclusive_i32, true, 96, SCAN_BODY(s_inclusive_i32));
+  check_scan<int>("s_exclusive_i32", gg_s_exclusive_i32, false, 96, SCAN_BODY(s_exclusive_i32));
+  check_scan<double>("s_inclusive_f64", gg_s_inclusive_f64, true, 96, SCAN_BODY(s_inclusive_f64));
+  check_scan<double>("s_exclusive_f64", gg_s_exclusive_f64, false, 96, SCAN_BODY(s_exclusive_f64));
+  check_scan<int>("s_inclusive_i32_b32", gg_s_inclusive_i32_b32, true, 32);
+  check_scan<unsigned long long>("s_inclusive_u64_b32", gg_s_inclusive_u64_b32, true, 32);
+  std::printf("scans: %d failures so far\n", failures);
   check_tile("t_2", gg_t_2, 2);
   check_tile("t_3", gg_t_3, 3);
   check_tile("t_16", gg_t_16, 16);

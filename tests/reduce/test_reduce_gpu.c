@@ -11,7 +11,9 @@
  * Products use values within 1e-3 of 1 and a relative tolerance of
  * 100 x tol (rounding of a million factors adds up, in any order).
  * Deterministic: 100 launches of a 1000003-element f32 sum are
- * bit-identical.  Scans: inclusive and exclusive, every size.  Tiles:
+ * bit-identical.  Scans: inclusive and exclusive of i32, u32, f32, i64,
+ * u64, f64, every size; scanring_*: 17000003 elements in tiles of 64,
+ * 265626 tiles, past the ring of look-back slots.  Tiles:
  * 11 tile sizes at several sizes.  The bf16 inputs live in their own
  * cuda-only module (reduce_bf16.lua), checked the same way.  Exits 77
  * without a GPU.
@@ -28,7 +30,10 @@
 
 static const long long sizes[] = { 1, 31, 1000, 1024, 4097, 1 << 20, 1000003 };
 #define NSIZES (int)(sizeof sizes / sizeof sizes[0])
-#define MAXN 1048576LL /* the largest size above: buffers hold it */
+/* scanring_*: 265626 tiles of 64, past the ring of 262144 look-back
+ * slots (SCAN_RING in gen/reduce_plan.c) */
+static const long long ring_sizes[] = { 4097, 17000003 };
+#define MAXN 17000003LL /* the largest size above: buffers hold it */
 static int failures, checks;
 
 static gg_context *ctx;
@@ -275,17 +280,19 @@ static void check_deterministic(gg_module *mod)
   }
 }
 
-static void check_scan(gg_module *mod, const gg_kernel_desc *kd)
+/* scan_<kind>_<type> (or scanring_...) on sizes sz[0..nsz): every element
+ * against a CPU prefix, integers exactly (wrapping, as the GPU). */
+static void check_scan(gg_module *mod, const gg_kernel_desc *kd, const long long *sz, int nsz)
 {
   char kind[16], ty[8];
-  if (sscanf(kd->name, "scan_%15[a-z]_%7s", kind, ty) != 2 || parse_type(ty) < 0) { fail(kd->name, 0, "kernel name not understood", 0, 0); return; }
+  if (sscanf(kd->name, "%*[a-z]_%15[a-z]_%7s", kind, ty) != 2 || parse_type(ty) < 0) { fail(kd->name, 0, "kernel name not understood", 0, 0); return; }
   int t = parse_type(ty), incl = strcmp(kind, "inclusive") == 0;
   gg_kernel *k;
   gg_status st = gg_kernel_get(mod, kd->name, &k);
   if (st) die(kd->name, st);
   unsigned char *out = malloc((size_t)MAXN * 8);
-  for (int si = 0; si < NSIZES; si++) {
-    long long n = sizes[si];
+  for (int si = 0; si < nsz; si++) {
+    long long n = sz[si];
     make_input(t, OP_SUM, n);
     if ((st = gg_copy_from_host(d_in, 0, hb, (size_t)n * tsize[t], NULL))) die("copy", st);
     gg_arg a[3] = { gg_arg_array(d_in), gg_arg_array(d_out), gg_arg_i64(n) };
@@ -305,7 +312,9 @@ static void check_scan(gg_module *mod, const gg_kernel_desc *kd)
         int bad;
         double got;
         if (t == T_I32) { int32_t g; memcpy(&g, out + i * 4, 4); got = g; bad = g != (int32_t)iwant; }
+        else if (t == T_U32) { uint32_t g; memcpy(&g, out + i * 4, 4); got = g; bad = g != (uint32_t)iwant; }
         else if (t == T_I64) { int64_t g; memcpy(&g, out + i * 8, 8); got = (double)g; bad = g != iwant; }
+        else if (t == T_U64) { uint64_t g; memcpy(&g, out + i * 8, 8); got = (double)g; bad = g != (uint64_t)iwant; }
         else if (t == T_F32) { float g; memcpy(&g, out + i * 4, 4); got = g; bad = !(fabs(got - want) <= 1e-5 * mag + 1e-6); }
         else { double g; memcpy(&g, out + i * 8, 8); got = g; bad = !(fabs(got - want) <= 1e-12 * mag + 1e-15); }
         if (bad) { fail(kd->name, n * 1000 + i % 1000, "got %.9g want %.9g", got, want); break; }
@@ -373,7 +382,8 @@ int main(void)
       const gg_kernel_desc *kd = &md->kernels[i];
       int before = failures;
       if (strncmp(kd->name, "r_", 2) == 0) check_reduce(mods[mi].mod, kd);
-      else if (strncmp(kd->name, "scan_", 5) == 0) check_scan(mods[mi].mod, kd);
+      else if (strncmp(kd->name, "scan_", 5) == 0) check_scan(mods[mi].mod, kd, sizes, NSIZES);
+      else if (strncmp(kd->name, "scanring_", 9) == 0) check_scan(mods[mi].mod, kd, ring_sizes, 2);
       else if (strncmp(kd->name, "tile_", 5) == 0) check_tile(mods[mi].mod, kd);
       else if (strncmp(kd->name, "small_", 6) == 0) check_small(mods[mi].mod, kd);
       else if (strcmp(kd->name, "moments") != 0) fail(kd->name, 0, "no check for this kernel", 0, 0);
