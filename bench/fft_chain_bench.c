@@ -19,7 +19,10 @@
  *                          launch path
  *   gpugen frame           the chain as one frame of a many_blocks persistent
  *                          kernel (16 blocks: one per signal; or one block of
- *                          512 threads per SM, gg_session_options.blocks):
+ *                          512 threads per SM, gg_session_options.blocks);
+ *                          chainf512 filters with a for stage (grid barriers
+ *                          around it), chain<threads> with a team stage on
+ *                          each block's own signal (block barriers only):
  *                          gg_session_start_packed +
  *                          gg_session_wait, e returned in the frame's
  *                          acknowledgement (gg_session_result)
@@ -321,14 +324,13 @@ static void launch_rows(chain_run *r, gg_module *mod, int block)
   gg_graph_free(r->graph);
 }
 
-/* The chain as frame chainBLOCK of persistent kernel `persistent` on
+/* The chain as frame `frame` of persistent kernel `persistent` on
  * `blocks` blocks (0: the Lua's): one frame checked (X read after the
  * kernel has ended), then a fresh session timed. */
-static void frame_row(chain_run *r, gg_module *mod, const char *persistent, int block, int blocks)
+static void frame_row(chain_run *r, gg_module *mod, const char *persistent, const char *frame,
+                      int block, int blocks)
 {
   const gg_session_options opt = {.blocks = blocks}; /* 0: the module's (16) */
-  char frame[32];
-  snprintf(frame, sizeof frame, "chain%d", block);
   gg_kernel *k;
   CHECK_OK(gg_kernel_get(mod, frame, &k));
   gg_arg args[5] = {gg_arg_array(r->gx), gg_arg_array(r->gX), gg_arg_array(r->gH),
@@ -340,7 +342,7 @@ static void frame_row(chain_run *r, gg_module *mod, const char *persistent, int 
     CHECK_OK(gg_session_open(mod, persistent, &opt, &r->s));
     CHECK_OK(gg_session_command(r->s, frame, &r->cmd));
     const int blocks = gg_session_blocks(r->s);
-    snprintf(way, sizeof way, "gpugen frame (%d x %d thr)", blocks, block);
+    snprintf(way, sizeof way, "gpugen frame %s (%d x %d thr)", frame, blocks, block);
     if (pass == 0) {
       poison(r);
       r->e = NAN;
@@ -376,12 +378,15 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod)
   launch_rows(r, mod, 256);
   launch_rows(r, mod, 512);
   launch_rows(r, mod, 1024);
-  frame_row(r, mod, "b256", 256, 0);
-  frame_row(r, mod, "b512", 512, 0);
-  frame_row(r, mod, "b1024", 1024, 0);
+  /* the filter as a for stage over the whole grid (3 grid barriers), then
+     as a team stage on each block's own signal (1: before the energy) */
+  frame_row(r, mod, "b512", "chainf512", 512, 0);
+  frame_row(r, mod, "b256", "chain256", 256, 0);
+  frame_row(r, mod, "b512", "chain512", 512, 0);
+  frame_row(r, mod, "b1024", "chain1024", 1024, 0);
   /* one block per SM: the blocks past the 16th idle in the FFTs, but
      the filter and the energy spread over every SM */
-  frame_row(r, mod, "b512", 512, gg_context_sm_count(ctx));
+  frame_row(r, mod, "b512", "chain512", 512, gg_context_sm_count(ctx));
   gg_array_free(r->gx);
   gg_array_free(r->gX);
   gg_array_free(r->gH);

@@ -33,22 +33,43 @@ kernel "energy" { pattern = "reduce", range = { "nb", N },
   params = { { "X", cplx }, { "e", "f64[1]", access = "out" } },
   value = "(double)X(i, j, 0) * X(i, j, 0) + (double)X(i, j, 1) * X(i, j, 1)", into = "e" }
 
--- One frame per FFT thread count; the energy returns in the frame's
+-- the filter as a team stage: team l filters signal l, X(league_rank,
+-- ...) only, so a frame passes each signal from the forward FFT to the
+-- filter to the inverse FFT inside one block (block barriers: gpugen
+-- explain); one team kernel per block size (team_size = the FFT's block)
+local function tfilt(block)
+  kernel ("tfilt" .. block) { pattern = "team", league = "nb", team_size = block,
+    params = { { "X", cplx, access = "inout" }, { "H", "f32[" .. N .. "][2]" } },
+    body = [[
+      for (long long j = team_rank; j < ]] .. N .. [[; j += team_size) {
+        const float re = X(league_rank, j, 0), im = X(league_rank, j, 1);
+        X(league_rank, j, 0) = re * H(j, 0) - im * H(j, 1);
+        X(league_rank, j, 1) = re * H(j, 1) + im * H(j, 0);
+      }
+    ]] }
+end
+
+-- One frame per FFT thread count (chain<threads>, the team filter), and
+-- chainf512 with the for filter; the energy returns in the frame's
 -- acknowledgement (every other view is in device memory: no fence).
-local function chain(block)
-  ffts(block)
-  frame ("chain" .. block) {
+local function chain(name, block, filter)
+  frame (name) {
     params = { { "x", cplx }, { "X", cplx }, { "H", "f32[" .. N .. "][2]" }, { "e", "f64[1]" } },
-    stages = { { "fwd" .. block }, { "filt" }, { "inv" .. block }, { "energy" } },
+    stages = { { "fwd" .. block }, { filter }, { "inv" .. block }, { "energy" } },
     result = "e",
   }
 end
-chain(256) chain(512) chain(1024)
+for _, b in ipairs { 256, 512, 1024 } do
+  ffts(b) tfilt(b)
+  chain("chain" .. b, b, "tfilt" .. b)
+end
+chain("chainf512", 512, "filt")
 
 -- One block per batch item (16) on 256, 512 and 1024 threads (16, 8, 4
 -- elements per thread).  The bench also opens b512 on one block per SM
 -- (gg_session_options.blocks); "all co-resident" would be up to 4 blocks
 -- of 512 per SM here, each one more arrival at every grid barrier.
 persistent "b256" { layout = "many_blocks", blocks = 16, block = 256, commands = { "chain256" } }
-persistent "b512" { layout = "many_blocks", blocks = 16, block = 512, commands = { "chain512" } }
+persistent "b512" { layout = "many_blocks", blocks = 16, block = 512,
+  commands = { "chain512", "chainf512" } }
 persistent "b1024" { layout = "many_blocks", blocks = 16, block = 1024, commands = { "chain1024" } }

@@ -54,5 +54,8 @@ int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size);
  * Conservative: 1 only when proven from the text; gen/frame.c uses it to
  * drop barriers between stages of a frame. */
 int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view);
+/* A team kernel touches `view` only at its own league item,
+ * V(league_rank, ...) (body_check.c says how strictly). */
+int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view);
 
 #endif

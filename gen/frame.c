@@ -138,16 +138,70 @@ static int same_thread(const ggi_kernel *fr, int r, int s, int p)
          own_index_uses(fr, s, p, &first_stage, &first);
 }
 
+/* ---- dependencies that stay in one block ----
+ * A team and an fft stage both walk their league the same way: item l on
+ * (pseudo-)block l, l + nblocks, ... of the frame's one virtual grid
+ * (templates/common/team_loop.cuh, fft.cuh).  When two such stages have
+ * one league and each touches view p only inside its own item - its
+ * first index is the item - every element the later stage reads was
+ * written by its own (pseudo-)block: a block barrier (bar.sync orders the
+ * block's global writes before its later reads) replaces the grid one.
+ * A gemm's items span several blocks (its tiles), and a strided view may
+ * alias two items, so neither takes part. */
+
+/* The league of stage s when it runs one item per (pseudo-)block at a
+ * time (team, fft), else NULL. */
+static const ggi_extent *item_league(const ggi_kernel *fr, int s)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  if (k->pattern != GG_PATTERN_TEAM && k->pattern != GG_PATTERN_FFT) return NULL;
+  return &k->league;
+}
+
+/* Every param of stage s bound to frame view p is a view whose first
+ * extent is the stage's league and which the stage touches only in its
+ * own item. */
+static int own_item_uses(const ggi_kernel *fr, int s, int p)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  const ggi_stage *st = &fr->frame->stages[s];
+  for (int j = 0; j < k->nparams; j++) {
+    const ggi_param *kp = &k->params[j];
+    if (st->bind[j] != p || kp->kind != GG_PARAM_VIEW) continue;
+    if (kp->layout == GG_LAYOUT_STRIDE || kp->rank < 1) return 0;
+    if (!same_extent(fr, s, kp->ext[0], s, k->league)) return 0;
+    /* an fft touches only its item's slice of a batch view (fft.cuh); a
+       team body must say V(league_rank, ...) */
+    if (k->pattern == GG_PATTERN_TEAM && !ggi_body_own_item(k, kp)) return 0;
+  }
+  return 1;
+}
+
+/* Is stage s's dependency on stage r through view p one within each block? */
+static int same_block(const ggi_kernel *fr, int r, int s, int p)
+{
+  const ggi_extent *lr = item_league(fr, r), *ls = item_league(fr, s);
+  return lr && ls && same_extent(fr, r, *lr, s, *ls) && own_item_uses(fr, r, p) &&
+         own_item_uses(fr, s, p);
+}
+
 /* The dependency of stage s on stage r through view p, in words. */
+enum { DEP_GRID, DEP_THREAD, DEP_BLOCK }; /* where a dependency is kept */
+
 static const char *dep_words(const ggi_module *m, const ggi_kernel *fr, int r, int s, int p,
-                             int local)
+                             int where)
 {
   const char *vs = "", *vr = "";
   conflict(fr, r, s, p, &vs, &vr);
   ggi_buf b = {0};
-  if (local)
+  if (where == DEP_THREAD)
     ggi_buf_printf(&b, "stage %d %s %s only at the index stage %d (%s) %s it: same thread, no "
                        "barrier", s, vs, fr->params[p].name, r, stage_kernel(fr, r)->name,
+                   strcmp(vr, "reads") == 0 ? "read" : "wrote");
+  else if (where == DEP_BLOCK)
+    ggi_buf_printf(&b, "stage %d %s %s only in the league items stage %d (%s) %s in the same "
+                       "(pseudo-)block: a block barrier orders them, no grid barrier", s, vs,
+                   fr->params[p].name, r, stage_kernel(fr, r)->name,
                    strcmp(vr, "reads") == 0 ? "read" : "wrote");
   else
     ggi_buf_printf(&b, "%s %s, which stage %d (%s) %s", vs, fr->params[p].name, r,
@@ -235,13 +289,15 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
        barrier is needed when that stage is not yet behind one.  Stages
        since the last barrier that it depends on only within each thread
        (same_thread) need none. */
-    int dep = -1, dep_view = -1, local = -1, local_view = -1;
+    int dep = -1, dep_view = -1, local = -1, local_view = -1, item = -1, item_view = -1;
     for (int r = s - 1; r >= 0 && dep < 0; r--)
       for (int p = 0; p < fr->nparams && dep < 0; p++) {
         const char *vs, *vr;
         if (!conflict(fr, r, s, p, &vs, &vr)) continue;
         if (r >= fence && same_thread(fr, r, s, p)) {
           if (local < 0) local = r, local_view = p;
+        } else if (r >= fence && same_block(fr, r, s, p)) {
+          if (item < 0) item = r, item_view = p;
         } else {
           dep = r, dep_view = p;
         }
@@ -252,13 +308,18 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
       f->nbarriers++;
       fence = s;
       shared_since = -1; /* a grid barrier syncs every block */
-      st->why = dep_words(m, fr, dep, s, dep_view, 0);
+      st->why = dep_words(m, fr, dep, s, dep_view, DEP_GRID);
+    } else if (item >= 0) {
+      st->block_sync = GGI_SYNC_ITEMS;
+      st->after = item;
+      shared_since = -1; /* and it orders shared memory too */
+      st->why = dep_words(m, fr, item, s, item_view, DEP_BLOCK);
     } else if (local >= 0) {
       st->after = local;
-      st->why = dep_words(m, fr, local, s, local_view, 1);
+      st->why = dep_words(m, fr, local, s, local_view, DEP_THREAD);
     } else if (dep >= 0) {
       st->after = dep;
-      const char *why = dep_words(m, fr, dep, s, dep_view, 0);
+      const char *why = dep_words(m, fr, dep, s, dep_view, DEP_GRID);
       ggi_buf b = {0};
       ggi_buf_printf(&b, "starts at once: it %s, already ordered by the grid barrier before stage %d",
                      why ? why : "depends on an earlier stage", fence);
@@ -274,7 +335,7 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
       /* the (pseudo-)block's dynamic shared memory is one buffer: a warp
          must not start filling it for this stage while another still reads
          it for an earlier one */
-      st->block_sync = 1;
+      st->block_sync = GGI_SYNC_SHARED;
       shared_since = -1;
     }
     if (sh) shared_since = s;
@@ -365,6 +426,8 @@ static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned 
                  st->line, st->why);
   if (st->barrier)
     ggi_buf_puts(b, "  if (!gg_frame_barrier(gg_b, gg_ws, gg_mbox))\n    return false;\n");
+  else if (st->block_sync == GGI_SYNC_ITEMS)
+    ggi_buf_puts(b, "  gg_sync(g); /* the block's own items: its writes before its reads */\n");
   else if (st->block_sync)
     ggi_buf_puts(b, "  gg_sync(g); /* shared memory: the previous stage may still read it */\n");
   ggi_buf_printf(b, "  {\n    gg_args_%s gg_a;\n", k->name);
@@ -456,8 +519,9 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
     const ggi_kernel *k = stage_kernel(fr, s);
     fprintf(out, "  %d %s (%s:%d)\n", s, k->name, m->file ? m->file : "?", st->line);
     if (st->barrier) fprintf(out, "      grid barrier before it: %s\n", st->why);
+    else if (st->block_sync == GGI_SYNC_ITEMS) fprintf(out, "      block barrier before it: %s\n", st->why);
     else fprintf(out, "      no barrier: %s\n", st->why);
-    if (st->block_sync)
+    if (st->block_sync == GGI_SYNC_SHARED)
       fprintf(out, "      block barrier before it: it reuses the block's shared memory of an "
                    "earlier stage\n");
     fprintf(out, "      binds:");

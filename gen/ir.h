@@ -72,6 +72,7 @@ typedef struct ggi_spec {
  * to a parameter of the frame or to a constant, and what the frame's plan
  * (gen/frame.c) decided about the stage: whether a grid barrier or a
  * block barrier comes before it, and why. */
+enum { GGI_SYNC_SHARED = 1, GGI_SYNC_ITEMS = 2 };
 typedef struct ggi_stage {
   const char *kernel;
   int kernel_index;         /* into ggi_module.kernels */
@@ -81,7 +82,8 @@ typedef struct ggi_stage {
   ggi_extent *ext;          /* per kernel run-time extent: the frame's extent (name) or a constant */
   /* the plan */
   int barrier;              /* a grid barrier before this stage */
-  int block_sync;           /* only a barrier over the (pseudo-)block: shared memory is reused */
+  int block_sync;           /* only a barrier over the (pseudo-)block (GGI_SYNC_...): shared
+                               memory is reused, or data passes within league items */
   int after;                /* the earlier stage that forces the barrier (-1: none) */
   const char *why;          /* one sentence for `gpugen explain` */
 } ggi_stage;

@@ -127,5 +127,35 @@ kernel "s2a" { pattern = "for", range = { "n", "m" },
   params = { { "y", "f32[n][m]", layout = "stride", access = "inout" } }, body = "y(i, j) = 2.0f * y(i, j);" }
 frame "needs4" { params = { { "y", "f32[n][m]", layout = "stride" } }, stages = { { "s2a" }, { "s2a" } } }
 
+-- team stages on one league, each touching Y only in its own item
+-- Y(league_rank, ...): a block barrier between them, no grid barrier.
+-- Every way out of that proof keeps a grid barrier: another item, the
+-- item copied, a reference, a view whose first extent is not the league.
+-- A league bound to the frame's nb under another name is the same league.
+local function team(name, body, yt, league)
+  kernel (name) { pattern = "team", league = league or "nb", team_size = 32,
+    params = { { "Y", yt or "f32[nb][m]", access = "inout" } }, body = body }
+end
+local loop_j = "for (long long j = team_rank; j < m; j += team_size) "
+team("tscale", loop_j .. "Y(league_rank, j) *= 2.0f;")
+team("trev", loop_j .. "Y(league_rank, j) += Y(league_rank, m - 1 - j);") -- any j in the item
+team("tnext", loop_j .. "Y(league_rank, j) += league_rank + 1 < league_size ? Y(league_rank + 1, j) : 0.0f;")
+team("tcopy", "const long long r = league_rank; " .. loop_j .. "Y(r, j) *= 2.0f;")
+team("tref", loop_j .. "{ float &v = Y(league_rank, j); v *= 2.0f; }")
+team("tcol", loop_j .. "Y(j, league_rank) *= 2.0f;", "f32[m][nb]")
+team("tleague", loop_j .. "Y(league_rank, j) *= 2.0f;", "f32[nb][m]", "n")
+frame "teams" {
+  params = { { "Y", "f32[nb][m]" } },
+  stages = { { "tscale" }, { "trev" }, { "tscale" },   -- block barriers
+             { "tnext" }, { "tscale" },                 -- grid barriers (reads another item)
+             { "tcopy" }, { "tscale" },                 -- grid (league_rank copied)
+             { "tref" }, { "tscale" },                  -- grid (a reference)
+             { "tleague", n = "nb" }, { "tscale" } },   -- the same league by binding: block
+}
+frame "teams2" {
+  params = { { "Y", "f32[m][nb]" } },
+  stages = { { "tcol" }, { "tcol" } },                  -- first extent not the league: grid
+}
+
 persistent "loop" { layout = "many_blocks", commands = { "hazards", "independent", "chain8", "dup" },
                     buffering = { ring = 4 } }

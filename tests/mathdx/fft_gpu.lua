@@ -63,10 +63,29 @@ frame "chain" {
   stages = { { "fwd" }, { "filt" }, { "inv" }, { "energy" } },
 }
 
+-- the same chain with the filter as a team stage, one team per item
+-- touching S(league_rank, ...) only: the frame hands each item from stage
+-- to stage inside its block (block barriers, gpugen explain), and only the
+-- energy waits at a grid barrier
+kernel "filt_team" { pattern = "team", league = "nb", team_size = 32,
+  params = { { "S", "f32[nb][161][2]", access = "inout" }, { "H", "f32[161][2]" } },
+  body = [[
+    for (long long j = team_rank; j < 161; j += team_size) {
+      const float re = S(league_rank, j, 0), im = S(league_rank, j, 1);
+      S(league_rank, j, 0) = re * H(j, 0) - im * H(j, 1);
+      S(league_rank, j, 1) = re * H(j, 1) + im * H(j, 0);
+    }
+  ]] }
+frame "chain_team" {
+  params = { { "x", "f32[nb][320]" }, { "S", "f32[nb][161][2]" }, { "H", "f32[161][2]" },
+    { "y", "f32[nb][320]" }, { "e", "f64[1]" } },
+  stages = { { "fwd" }, { "filt_team" }, { "inv" }, { "energy" } },
+}
+
 -- a 256-point c2c FFT on 32 threads (written: its own choice is 128), like
 -- the 320-point chain
 fft("c256", 256, "c2c", "f32", { block = 32 })
 
-persistent "p_one" { layout = "one_block", block = 32, commands = { "c256", "chain" } }
-persistent "p_many" { layout = "many_blocks", block = 32, commands = { "c256", "chain" } }
+persistent "p_one" { layout = "one_block", block = 32, commands = { "c256", "chain", "chain_team" } }
+persistent "p_many" { layout = "many_blocks", block = 32, commands = { "c256", "chain", "chain_team" } }
 persistent "p_wide" { layout = "many_blocks", block = 256, commands = { "c1024i", "z1024" } }

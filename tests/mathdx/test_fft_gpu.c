@@ -11,7 +11,8 @@
  *     frames, each with new inputs and batch;
  *   - the frame chain (r2c 320 -> times a filter H -> c2r 320 -> energy)
  *     for 10000 frames with new x and H each time, y and the energy
- *     checked on every frame.
+ *     checked on every frame; again with the filter as a team stage, the
+ *     items handed from stage to stage by block barriers only.
  * FFTs are unnormalized (like cuFFT): a forward then inverse FFT is N
  * times the input.  Tolerance for an output of an N-point FFT:
  * 8 eps ceil(log2 N) times the sum of the moduli of its inputs (every
@@ -270,12 +271,12 @@ static double chain_reference(int nb, double *tol_e)
   return e;
 }
 
-static void chain_frames(const char *persistent, int nframes)
+static void chain_frames(const char *persistent, const char *frame, int nframes)
 {
   static const problem yview = {"chain", FN, C2R, 1, 0, 0, 0};
   char where[128];
   int cmd;
-  gg_session *s = open_command(persistent, "chain", &cmd, where, sizeof where);
+  gg_session *s = open_command(persistent, frame, &cmd, where, sizeof where);
   for (int f = 0; f < nframes && failures < 5; f++) {
     const int nb = 1 + f % 3;
     /* a new signal and a new filter each frame; H carries the 1/N the
@@ -331,8 +332,10 @@ int main(void)
   command_frames("p_many", "c256", 2000);
   command_frames("p_wide", "c1024i", 2000);
   command_frames("p_wide", "z1024", 1000);
-  chain_frames("p_one", 500);
-  chain_frames("p_many", 10000);
+  chain_frames("p_one", "chain", 500);
+  chain_frames("p_many", "chain", 10000);
+  chain_frames("p_one", "chain_team", 500);
+  chain_frames("p_many", "chain_team", 10000);
   gg_array_free(arr_x);
   gg_array_free(arr_y);
   gg_array_free(arr_s);
