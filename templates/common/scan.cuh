@@ -38,6 +38,7 @@ typedef {{ACC_T}} acc_t;
 enum { ITEMS = {{SCAN_ITEMS}}, INCLUSIVE = {{INCLUSIVE}}, RING = {{SCAN_RING}} /* power of two */ };
 enum { BLOCK = {{RBLOCK}} /* threads of a classic launch */ };
 enum { WORDS = {{SCAN_WORDS}} /* 64-bit words per tile state: sizeof(acc_t) / 4, at least 1 */ };
+enum { KEEP_ITEMS = {{SCAN_KEEP_ITEMS}} /* a thread's items in registers from step 2 to 5 */ };
 enum { ST_AGGREGATE = 1, ST_INCLUSIVE = 2 };
 
 /* One per tile in the workspace: tile t uses slot t % RING.  A word from
@@ -212,16 +213,22 @@ GG_INLINE void scan_tiles(const {{ARGS_T}} &args, const gg_grid &g)
       }
     }
     gg_sync(g);
-    /* 2. each thread folds its ITEMS consecutive elements.  Step 5 reads
-     * them again from shared memory rather than keeping ITEMS registers
-     * live across the block scan and the look-back: registers are
-     * occupancy (ptxas, sm_90, 256 x 16: f32 took 48 registers - 5 blocks
-     * per SM - where i32 took 32 and 8 blocks, and f32 ran 5-8 % behind
-     * i32 on the H100; with the constant stride alone f32 took 40, with
-     * this too 32, as do i32, i64 and f64 at 8 and 16 items) */
+    /* 2. each thread folds its ITEMS consecutive elements.  KEEP_ITEMS
+     * (the plan's): they stay in registers x[] for step 5; else step 5
+     * reads them again from shared memory, keeping no ITEMS registers
+     * live across the block scan and the look-back (registers are
+     * occupancy: ptxas, sm_90, 256 x 16: f32 took 48 registers - 5 blocks
+     * per SM - where i32 took 32; with the constant stride alone f32 took
+     * 40, with this too 32, as do i32, i64 and f64 at 8 and 16 items) */
+    acc_t x[ITEMS];
     acc_t sum = tile[pad(g.thread * ITEMS)];
+    if (KEEP_ITEMS) x[0] = sum;
 #pragma unroll
-    for (int j = 1; j < ITEMS; ++j) sum = combine(sum, tile[pad(g.thread * ITEMS + j)]);
+    for (int j = 1; j < ITEMS; ++j) {
+      const acc_t v = tile[pad(g.thread * ITEMS + j)];
+      if (KEEP_ITEMS) x[j] = v;
+      sum = combine(sum, v);
+    }
     /* 3. scan of the threads' sums: each thread's exclusive prefix */
     acc_t aggregate;
     acc_t running = block_exclusive(sum, g, warp_sums, &aggregate);
@@ -251,7 +258,7 @@ GG_INLINE void scan_tiles(const {{ARGS_T}} &args, const gg_grid &g)
     for (int j = 0; j < ITEMS; ++j) {
       const acc_t before = running;
       acc_t *e = &tile[pad(g.thread * ITEMS + j)];
-      running = combine(running, *e);
+      running = combine(running, KEEP_ITEMS ? x[j] : *e);
       *e = INCLUSIVE ? running : before;
     }
     gg_sync(g);
@@ -280,9 +287,8 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
   GG_NS_{{NAME}}::scan_tiles<0>(args, g);
 }
 
-/* A hardware block of BLOCK threads: the classic launch calls this one
- * (the plan's LAUNCH_BODY), so its registers are those of the constant
- * stride alone. */
+/* A hardware block of BLOCK threads, the stride a constant: the classic
+ * launch calls this one or the one above, as the plan's LAUNCH_BODY says. */
 __device__ void gg_body_block_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 {
   GG_NS_{{NAME}}::scan_tiles<GG_NS_{{NAME}}::BLOCK>(args, g);
