@@ -39,6 +39,7 @@ enum { ITEMS = {{SCAN_ITEMS}}, INCLUSIVE = {{INCLUSIVE}}, RING = {{SCAN_RING}} /
 enum { BLOCK = {{RBLOCK}} /* threads of a classic launch */ };
 enum { WORDS = {{SCAN_WORDS}} /* 64-bit words per tile state: sizeof(acc_t) / 4, at least 1 */ };
 enum { KEEP_ITEMS = {{SCAN_KEEP_ITEMS}} /* a thread's items in registers from step 2 to 5 */ };
+enum { SLOT_WORDS = {{SCAN_SLOT_WORDS}} /* >= WORDS: words per look-back slot (the plan's) */ };
 enum { ST_AGGREGATE = 1, ST_INCLUSIVE = 2 };
 
 /* One per tile in the workspace: tile t uses slot t % RING.  A word from
@@ -46,7 +47,7 @@ enum { ST_AGGREGATE = 1, ST_INCLUSIVE = 2 };
  * and reads as "not yet", so the workspace is never cleared and a slot is
  * never misread when the ring wraps. */
 struct tile_state {
-  unsigned long long word[WORDS];
+  unsigned long long word[SLOT_WORDS]; /* WORDS used; the rest spaces the slots out */
 };
 
 /* The tag: 30 bits of (seq, round).  The round is spread by an odd

@@ -244,20 +244,32 @@ static void test_scan_tile(ggi_module *m)
   ggi_diag d;
   ggi_kernel k = base(GG_PATTERN_SCAN, "n", 0);
   CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
-  /* 4-byte sums: one 64-bit word per tile state */
-  CHECK(p.needs_seq && p.ws_fixed == 262144 * 8 && p.ws_per_block == 0 && p.cap_resident == 0);
+  /* 4-byte sums: one 64-bit word per tile state, in slots of two words */
+  CHECK(p.needs_seq && p.ws_fixed == 262144 * 16 && p.ws_per_block == 0 && p.cap_resident == 0);
   CHECK(strcmp(var(&p, "SCAN_ITEMS"), "16") == 0 && strcmp(var(&p, "SCAN_WORDS"), "1") == 0);
+  CHECK(strcmp(var(&p, "SCAN_SLOT_WORDS"), "2") == 0);
   /* 256 x 16 tile + pads + 66 warp sums + broadcast, 4 bytes each */
   CHECK(p.shared_bytes == (uint32_t)((4096 + 128 + 1 + 66 + 1) * 4));
-  /* a classic launch calls the body that strides by the block */
+  /* f32: a classic launch calls the body that strides by the block and
+     reads its items again from shared memory */
   CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_block_k") == 0);
+  CHECK(strcmp(var(&p, "SCAN_KEEP_ITEMS"), "0") == 0);
+  /* 4-byte integers: the run-time stride, the items kept in registers */
+  static const gg_dtype ints[] = { GG_I32, GG_U32 };
+  for (int i = 0; i < 2; i++) {
+    k.acc_type = ints[i];
+    CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+    CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_k") == 0);
+    CHECK(strcmp(var(&p, "SCAN_KEEP_ITEMS"), "1") == 0 && p.ws_fixed == 262144 * 16);
+  }
   /* 8-byte sums: two words, 8 items (the same 16 KiB tile) */
   static const gg_dtype wide[] = { GG_F64, GG_I64, GG_U64 };
   for (int i = 0; i < 3; i++) {
     k.acc_type = wide[i];
     CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
     CHECK(p.ws_fixed == 262144 * 16 && strcmp(var(&p, "SCAN_ITEMS"), "8") == 0);
-    CHECK(strcmp(var(&p, "SCAN_WORDS"), "2") == 0);
+    CHECK(strcmp(var(&p, "SCAN_WORDS"), "2") == 0 && strcmp(var(&p, "SCAN_SLOT_WORDS"), "2") == 0);
+    CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_block_k") == 0);
     CHECK(p.shared_bytes == (uint32_t)((2048 + 64 + 1 + 66 + 1) * 8));
   }
 
