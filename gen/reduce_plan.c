@@ -241,14 +241,14 @@ void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, 
   }
   int it = vec * LOADS_IN_FLIGHT;
   if (k->pattern == GG_PATTERN_SCAN) {
-    /* scan tiles of 16 KiB: 16 4-byte or 8 8-byte items per thread (4096
-     * or 2048 per tile): fewer tiles mean fewer look-backs, and 16 KiB of
-     * tile (plus 32 registers a thread, scan.cuh) still lets 8 blocks of
-     * 256 share an SM.  4-byte: 256 x 16 measured >= CUB on the H100
-     * (256 x 12 0.81x, 256 x 20 0.92x, 128 x 16 0.93x at 256M i32);
-     * 8-byte: 256 x 8 is the same tile in bytes (reduce_bench's scan
-     * shape rows time 6, 12 and 16 items beside it) */
-    it = (int)ggi_dtype_size(acc_type(k)) > 4 ? 8 : 16;
+    /* scan tiles of 256 x 16 items (4096 per tile, like CUB's ~15 x
+     * 256): fewer tiles mean fewer look-backs.  Measured on the H100
+     * (reduce_bench's scan shape rows, each in one process): 4-byte, 256 x
+     * 16 >= CUB (256 x 12 0.81x, 256 x 20 0.92x, 128 x 16 0.93x at 256M
+     * i32); 8-byte, 256 x 16 0.99x (i64) and 1.03x (f64) at 16M-256M where
+     * 256 x 8 (the same tile in bytes as 4-byte x 16) took 0.94x and
+     * 0.98x, 256 x 12 0.93x and 0.97x */
+    it = 16;
     vec = 1;
   } else if (k->pattern == GG_PATTERN_TILE_REDUCE) {
     int s = 1;
