@@ -20,9 +20,10 @@
  *   gpugen frame           the chain as one frame of a many_blocks persistent
  *                          kernel (16 blocks: one per signal; or one block of
  *                          512 threads per SM, gg_session_options.blocks);
- *                          chainf512 filters with a for stage (grid barriers
- *                          around it), chain<threads> with a team stage on
- *                          each block's own signal (block barriers only):
+ *                          chainf512 filters with a for stage and sums the
+ *                          energy with a reduce stage (3 grid barriers);
+ *                          chain<threads> does both as team stages on each
+ *                          block's own signal (block barriers only):
  *                          gg_session_start_packed +
  *                          gg_session_wait, e returned in the frame's
  *                          acknowledgement (gg_session_result)
@@ -378,8 +379,9 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod)
   launch_rows(r, mod, 256);
   launch_rows(r, mod, 512);
   launch_rows(r, mod, 1024);
-  /* the filter as a for stage over the whole grid (3 grid barriers), then
-     as a team stage on each block's own signal (1: before the energy) */
+  /* the filter as a for stage over the whole grid and the energy as a
+     reduce (3 grid barriers), then both as team stages on each block's
+     own signal (no grid barrier) */
   frame_row(r, mod, "b512", "chainf512", 512, 0);
   frame_row(r, mod, "b256", "chain256", 256, 0);
   frame_row(r, mod, "b512", "chain512", 512, 0);

@@ -49,21 +49,40 @@ local function tfilt(block)
     ]] }
 end
 
--- One frame per FFT thread count (chain<threads>, the team filter), and
--- chainf512 with the for filter; the energy returns in the frame's
--- acknowledgement (every other view is in device memory: no fence).
-local function chain(name, block, filter)
+-- the energy as a team reduction: team l adds up signal l's |X|^2 and
+-- contributes it; the kernel combines the teams' parts itself (a ticket:
+-- the last block to finish adds them), so it too reads X only in its own
+-- item and needs no grid barrier before it
+local function tenergy(block)
+  kernel ("tenergy" .. block) { pattern = "team", league = "nb", team_size = block,
+    params = { { "X", cplx }, { "e", "f64[1]", access = "out" } }, op = "sum", into = "e",
+    body = [[
+      double s = 0.0;
+      for (long long j = team_rank; j < ]] .. N .. [[; j += team_size) {
+        const double re = X(league_rank, j, 0), im = X(league_rank, j, 1);
+        s += re * re + im * im;
+      }
+      contribute(s);
+    ]] }
+end
+
+-- One frame per FFT thread count (chain<threads>: the team filter and the
+-- team energy, no grid barrier at all), and chainf512 with the for filter
+-- and the reduce energy (3 grid barriers); the energy returns in the
+-- frame's acknowledgement (every other view is in device memory: no
+-- fence).
+local function chain(name, block, filter, energy)
   frame (name) {
     params = { { "x", cplx }, { "X", cplx }, { "H", "f32[" .. N .. "][2]" }, { "e", "f64[1]" } },
-    stages = { { "fwd" .. block }, { filter }, { "inv" .. block }, { "energy" } },
+    stages = { { "fwd" .. block }, { filter }, { "inv" .. block }, { energy } },
     result = "e",
   }
 end
 for _, b in ipairs { 256, 512, 1024 } do
-  ffts(b) tfilt(b)
-  chain("chain" .. b, b, "tfilt" .. b)
+  ffts(b) tfilt(b) tenergy(b)
+  chain("chain" .. b, b, "tfilt" .. b, "tenergy" .. b)
 end
-chain("chainf512", 512, "filt")
+chain("chainf512", 512, "filt", "energy")
 
 -- One block per batch item (16) on 256, 512 and 1024 threads (16, 8, 4
 -- elements per thread).  The bench also opens b512 on one block per SM

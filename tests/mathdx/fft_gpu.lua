@@ -65,8 +65,7 @@ frame "chain" {
 
 -- the same chain with the filter as a team stage, one team per item
 -- touching S(league_rank, ...) only: the frame hands each item from stage
--- to stage inside its block (block barriers, gpugen explain), and only the
--- energy waits at a grid barrier
+-- to stage inside its block (block barriers, gpugen explain)
 kernel "filt_team" { pattern = "team", league = "nb", team_size = 32,
   params = { { "S", "f32[nb][161][2]", access = "inout" }, { "H", "f32[161][2]" } },
   body = [[
@@ -76,10 +75,19 @@ kernel "filt_team" { pattern = "team", league = "nb", team_size = 32,
       S(league_rank, j, 1) = re * H(j, 1) + im * H(j, 0);
     }
   ]] }
+-- and the energy as a team reduction (each team its own item's part, the
+-- kernel adds the parts): no grid barrier in the whole frame
+kernel "energy_team" { pattern = "team", league = "nb", team_size = 32,
+  params = { { "y", "f32[nb][320]" }, { "e", "f64[1]", access = "out" } }, op = "sum", into = "e",
+  body = [[
+    double s = 0.0;
+    for (long long j = team_rank; j < 320; j += team_size) s += (double)y(league_rank, j) * y(league_rank, j);
+    contribute(s);
+  ]] }
 frame "chain_team" {
   params = { { "x", "f32[nb][320]" }, { "S", "f32[nb][161][2]" }, { "H", "f32[161][2]" },
     { "y", "f32[nb][320]" }, { "e", "f64[1]" } },
-  stages = { { "fwd" }, { "filt_team" }, { "inv" }, { "energy" } },
+  stages = { { "fwd" }, { "filt_team" }, { "inv" }, { "energy_team" } },
 }
 
 -- a 256-point c2c FFT on 32 threads (written: its own choice is 128), like

@@ -11,8 +11,9 @@
  *     frames, each with new inputs and batch;
  *   - the frame chain (r2c 320 -> times a filter H -> c2r 320 -> energy)
  *     for 10000 frames with new x and H each time, y and the energy
- *     checked on every frame; again with the filter as a team stage, the
- *     items handed from stage to stage by block barriers only.
+ *     checked on every frame; again with the filter and the energy as
+ *     team stages (the energy a team reduction), the items handed from
+ *     stage to stage by block barriers only, no grid barrier.
  * FFTs are unnormalized (like cuFFT): a forward then inverse FFT is N
  * times the input.  Tolerance for an output of an N-point FFT:
  * 8 eps ceil(log2 N) times the sum of the moduli of its inputs (every
