@@ -605,11 +605,11 @@ int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
 
 /* 1 when every use of `view` in a team body is V(league_rank, ...): the
  * team's own league item first (any indices after it), and league_rank
- * appears nowhere else - not assigned, shifted, copied or captured.  The
- * same conservative rules as ggi_body_own_index otherwise: no '&', no
- * '[', no directive, none of opaque_text's spellings.  The indices after
- * the item are trusted to stay inside the view's extents (out of them is
- * out of bounds anyway). */
+ * appears nowhere else but as the first index of some view's call - not
+ * assigned, shifted, copied or captured.  The same conservative rules as
+ * ggi_body_own_index otherwise: no '&', no '[', no directive, none of
+ * opaque_text's spellings.  The indices after the item are trusted to
+ * stay inside the view's extents (out of them is out of bounds anyway). */
 int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view)
 {
   static const char *const item = "league_rank";
@@ -621,16 +621,19 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view)
     e = token(s, n, p, &k);
     if (k == T_PUNCT && (s[p] == '#' || s[p] == '&' || s[p] == '[')) return 0;
     if (k != T_IDENT) continue;
-    if (same_word(s, p, e, view->name)) {
-      size_t q, qe;
-      tok qk;
+    if (is_view_name(kn, s, p, e)) {
+      /* W(league_rank, ... or W(league_rank): past the item, scan on */
+      size_t q, qe, r, re, t, te;
+      tok qk, rk, tk;
       q = next_tok(s, n, e, &qe, &qk);
-      if (qk != T_PUNCT || s[q] != '(') return 0; /* the view, used otherwise */
-      q = next_tok(s, n, qe, &qe, &qk);
-      if (qk != T_IDENT || !same_word(s, q, qe, item)) return 0;
-      q = next_tok(s, n, qe, &qe, &qk);
-      if (qk != T_PUNCT || s[q] != (view->rank == 1 ? ')' : ',')) return 0;
-      e = qe; /* V(league_rank, ...: the rest is scanned as usual */
+      r = next_tok(s, n, qe, &re, &rk);
+      t = next_tok(s, n, re, &te, &tk);
+      if (qk == T_PUNCT && s[q] == '(' && rk == T_IDENT && same_word(s, r, re, item) &&
+          tk == T_PUNCT && (s[t] == ',' || s[t] == ')')) {
+        e = re;
+        continue;
+      }
+      if (same_word(s, p, e, view->name)) return 0; /* the view, used otherwise */
       continue;
     }
     if (same_word(s, p, e, item)) return 0; /* league_rank outside a view's first index */

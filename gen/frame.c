@@ -169,6 +169,9 @@ static int own_item_uses(const ggi_kernel *fr, int s, int p)
     const ggi_param *kp = &k->params[j];
     if (st->bind[j] != p || kp->kind != GG_PARAM_VIEW) continue;
     if (kp->layout == GG_LAYOUT_STRIDE || kp->rank < 1) return 0;
+    /* a team reduction's result: the block that finishes last writes it
+       for every team (the ticket), not each block its own item */
+    if (k->into && strcmp(kp->name, k->into) == 0) return 0;
     if (!same_extent(fr, s, kp->ext[0], s, k->league)) return 0;
     /* an fft touches only its item's slice of a batch view (fft.cuh); a
        team body must say V(league_rank, ...) */

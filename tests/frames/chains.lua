@@ -152,6 +152,19 @@ frame "teams" {
              { "tref" }, { "tscale" },                  -- grid (a reference)
              { "tleague", n = "nb" }, { "tscale" } },   -- the same league by binding: block
 }
+-- a team reduction's result is written by the last block to finish, for
+-- every team: a later stage reading it, even at its own item, waits at a
+-- grid barrier
+kernel "tsum" { pattern = "team", league = 4, team_size = 32,
+  params = { { "Y", "f32[4][m]" }, { "s", "f32[4]", access = "out" } }, op = "sum", into = "s",
+  body = "contribute(team_rank == 0 ? Y(league_rank, 0) : 0.0f);" }
+kernel "tnorm" { pattern = "team", league = 4, team_size = 32,
+  params = { { "Y", "f32[4][m]", access = "inout" }, { "s", "f32[4]" } },
+  body = loop_j .. "Y(league_rank, j) /= s(league_rank);" }
+frame "teams3" {
+  params = { { "Y", "f32[4][m]" }, { "s", "f32[4]" } },
+  stages = { { "tsum" }, { "tnorm" } },
+}
 frame "teams2" {
   params = { { "Y", "f32[m][nb]" } },
   stages = { { "tcol" }, { "tcol" } },                  -- first extent not the league: grid
