@@ -226,7 +226,11 @@ void *gg_array_host(const gg_array *a);
 gg_status gg_array_mirror(const gg_array *a, gg_array **mirror);
 
 /* Explicit copies.  With a stream they are queued (asynchronous); with
- * NULL they complete before returning. */
+ * NULL they run on the legacy default stream, after launches made with no
+ * stream, and have landed when they return - a running session's next
+ * frame, or a launch on any stream, sees the bytes.  Like cudaMemcpy,
+ * they also wait for work queued before them on blocking CUDA streams of
+ * the process (gpugen's own streams and sessions are non-blocking). */
 gg_status gg_copy(gg_array *dst, size_t dst_off, const gg_array *src, size_t src_off,
                   size_t bytes, gg_stream *stream);
 gg_status gg_copy_from_host(gg_array *dst, size_t dst_off, const void *src, size_t bytes,

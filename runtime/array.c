@@ -128,27 +128,12 @@ static gg_status check_stream(gg_context *ctx, const gg_stream *s, const char *w
   return GG_OK;
 }
 
-gg_status ggr_copy_landed(gg_context *ctx, ggr_dptr dst, ggr_dptr src, size_t bytes,
-                          const char *what) {
-  gg_status st = ggr_make_current(ctx);
-  if (st) return st;
-  int rc = ctx->be->memcpy_async(dst, src, bytes, ctx->copy_stream);
-  return ggr_check(ctx, rc ? rc : ctx->be->stream_sync(ctx->copy_stream), what);
-}
-
-gg_status ggr_fill_landed(gg_context *ctx, ggr_dptr dst, unsigned char value, size_t bytes,
-                          const char *what) {
-  gg_status st = ggr_make_current(ctx);
-  if (st) return st;
-  int rc = ctx->be->memset_async(dst, value, bytes, ctx->copy_stream);
-  return ggr_check(ctx, rc ? rc : ctx->be->stream_sync(ctx->copy_stream), what);
-}
-
 static gg_status do_copy(gg_context *ctx, ggr_dptr dst, ggr_dptr src, size_t bytes,
                          gg_stream *s) {
   if (bytes == 0) return GG_OK;
   if (s) return ggr_check(ctx, ctx->be->memcpy_async(dst, src, bytes, s->native), "async copy");
-  return ggr_copy_landed(ctx, dst, src, bytes, "copy");
+  gg_status st = ggr_make_current(ctx);
+  return st ? st : ggr_check(ctx, ctx->be->memcpy_sync(dst, src, bytes), "copy");
 }
 
 gg_status gg_copy(gg_array *dst, size_t dst_off, const gg_array *src, size_t src_off,
@@ -191,5 +176,6 @@ gg_status gg_fill_zero(gg_array *a, gg_stream *stream) {
   }
   if (stream)
     return ggr_check(ctx, ctx->be->memset_async(a->dptr, 0, a->bytes, stream->native), "fill");
-  return ggr_fill_landed(ctx, a->dptr, 0, a->bytes, "fill");
+  gg_status st = ggr_make_current(ctx);
+  return st ? st : ggr_check(ctx, ctx->be->memset_sync(a->dptr, 0, a->bytes), "fill");
 }

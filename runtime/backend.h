@@ -119,10 +119,19 @@ typedef struct ggr_backend {
   int (*host_free)(void *p);
   int (*host_device_ptr)(ggr_dptr *d, void *host);
   int (*managed_alloc)(ggr_dptr *p, size_t bytes);
-  /* Copies and fills on a stream (unified addressing: the driver infers
-   * a copy's direction); array.c waits for one where a call must have
-   * landed (ggr_copy_landed). */
+  /* Copies between any two addresses (unified addressing: the driver
+   * infers the direction).  The _sync ones have landed when they return:
+   * the driver's own "synchronous" calls return once a pageable host
+   * buffer is staged, before its DMA lands, and a memset or a
+   * device-to-device copy is asynchronous to the host (CUDA's API
+   * synchronization behaviour), so a running persistent kernel's next
+   * frame, or a launch on a non-blocking stream, could read old bytes.
+   * They queue the work on the legacy default stream and synchronize that
+   * stream: it waits for this work and for no gg_stream or session (all
+   * non-blocking). */
+  int (*memcpy_sync)(ggr_dptr dst, ggr_dptr src, size_t bytes);
   int (*memcpy_async)(ggr_dptr dst, ggr_dptr src, size_t bytes, void *stream);
+  int (*memset_sync)(ggr_dptr dst, unsigned char value, size_t bytes);
   int (*memset_async)(ggr_dptr dst, unsigned char value, size_t bytes, void *stream);
 
   /* ---- errors ---- */

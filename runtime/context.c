@@ -146,7 +146,6 @@ gg_status gg_context_open(gg_context **out, const gg_context_options *opt) {
   }
   ctx->ctx_created = !st && !ctx->green;
   if (!st) st = describe_device(ctx);
-  if (!st) st = ggr_check(ctx, ctx->be->stream_create(&ctx->copy_stream), "copy stream");
   if (!st && partition_sms > 0) ctx->sm_count = partition_sms; /* what the context's kernels get */
   if (!st) {
     if (opt->no_disk_cache)
@@ -168,7 +167,6 @@ void gg_context_free(gg_context *ctx) {
     ctx->modules->refs = 1; /* free them all, however often they were loaded */
     gg_module_free(ctx->modules);
   }
-  if (ctx->copy_stream) ctx->be->stream_destroy(ctx->copy_stream);
   if (ctx->green) ctx->be->green_destroy(ctx->green);
   if (ctx->ctx_created) ctx->be->ctx_destroy(ctx->native, ctx->device);
   ggr_cache_close(ctx->cache);

@@ -52,10 +52,6 @@ struct gg_context {
    * exited (session.c counts them, atomically): gg_device_sync would wait
    * for them forever. */
   int sessions_running;
-  /* A non-blocking stream of the context's own: copies and fills with no
-   * stream run on it and are waited for (array.c), so they wait for
-   * nothing else the process runs. */
-  void *copy_stream;
 };
 
 /* How a module's binary is made: plain NVRTC / hiprtc (module.c), or
@@ -148,17 +144,6 @@ static inline gg_status ggr_make_current(gg_context *ctx) {
   return ggr_check(ctx, ctx->be->ctx_set_current(ctx->native, ctx->device),
                    "set current context");
 }
-
-/* A copy (any two addresses) or a fill that has landed when this returns:
- * queued on the context's copy stream, then that stream synchronized.
- * (The driver's "synchronous" calls return once a pageable host buffer
- * is staged, before its DMA lands, and a memset or a device-to-device
- * copy is asynchronous to the host; both would also wait for the legacy
- * stream's work of the whole process.)  what: for the error detail. */
-gg_status ggr_copy_landed(gg_context *ctx, ggr_dptr dst, ggr_dptr src, size_t bytes,
-                          const char *what);
-gg_status ggr_fill_landed(gg_context *ctx, ggr_dptr dst, unsigned char value, size_t bytes,
-                          const char *what);
 
 /* Pack with hidden fields filled from the kernel (workspace, sequence). */
 gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void *buf,

@@ -180,7 +180,7 @@ static gg_status alloc_workspace(gg_kernel *k) {
                          (long long)max_grid);
   gg_status st = ggr_check(ctx, ctx->be->mem_alloc(&k->ws, bytes), "workspace allocation");
   /* zero-filled once; kernels leave it zeroed (docs/internals.md) */
-  if (!st) st = ggr_fill_landed(ctx, k->ws, 0, bytes, "workspace zero-fill");
+  if (!st) st = ggr_check(ctx, ctx->be->memset_sync(k->ws, 0, bytes), "workspace zero-fill");
   if (!st) k->ws_bytes = bytes;
   return st;
 }

@@ -253,7 +253,7 @@ static gg_status alloc_memory(gg_session *s)
   st = ggr_check(s->ctx, be->mem_alloc(&s->dev, dev_bytes), "device scratch");
   if (st)
     return st;
-  st = ggr_fill_landed(s->ctx, s->dev, 0, dev_bytes, "zero device scratch");
+  st = ggr_check(s->ctx, be->memset_sync(s->dev, 0, dev_bytes), "zero device scratch");
   if (st)
     return st;
   /* each command's workspace, for the virtual grid it runs on here */
@@ -265,7 +265,7 @@ static gg_status alloc_memory(gg_session *s)
     size_t ws = pc->ws_fixed + (size_t)pc->ws_per_block * vblocks;
     st = ggr_check(s->ctx, be->mem_alloc(&s->ws[i], ws), "workspace of a persistent command");
     if (!st)
-      st = ggr_fill_landed(s->ctx, s->ws[i], 0, ws, "zero the workspace");
+      st = ggr_check(s->ctx, be->memset_sync(s->ws[i], 0, ws), "zero the workspace");
     if (st)
       return st;
   }

@@ -46,14 +46,18 @@ static int f_host_alloc(void **p, size_t bytes, int mapped) {
 }
 static int f_host_free(void *p) { free(p); return 0; }
 static int f_host_device_ptr(ggr_dptr *d, void *h) { *d = (ggr_dptr)(uintptr_t)h; return 0; }
-/* copies and fills complete at once; the stream is ignored */
+static int f_memcpy_sync(ggr_dptr dst, ggr_dptr src, size_t n) {
+  memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0;
+}
 static int f_memcpy_async(ggr_dptr dst, ggr_dptr src, size_t n, void *s) {
-  (void)s; memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0;
+  (void)s; return f_memcpy_sync(dst, src, n);
+}
+static int f_memset_sync(ggr_dptr d, unsigned char v, size_t n) {
+  memset((void *)(uintptr_t)d, v, n); return 0;
 }
 static int f_memset_async(ggr_dptr d, unsigned char v, size_t n, void *s) {
-  (void)s; memset((void *)(uintptr_t)d, v, n); return 0;
+  (void)s; return f_memset_sync(d, v, n);
 }
-static int f_stream_sync(void *s) { (void)s; return 0; }
 static const char *f_err(int code) { (void)code; return "FAKE_ERROR"; }
 
 /* A context on the pretend device: 100 SMs, cooperative, mapped memory. */
@@ -78,8 +82,9 @@ static gg_context *fake_context(void) {
   be->host_free = f_host_free;
   be->host_device_ptr = f_host_device_ptr;
   be->managed_alloc = f_mem_alloc;
+  be->memcpy_sync = f_memcpy_sync;
   be->memcpy_async = f_memcpy_async;
-  be->stream_sync = f_stream_sync;
+  be->memset_sync = f_memset_sync;
   be->memset_async = f_memset_async;
   be->err_name = f_err;
   be->err_string = f_err;
