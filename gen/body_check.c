@@ -542,6 +542,21 @@ static int own_call(const char *s, size_t n, size_t p, const char *const *idx, i
   return 1;
 }
 
+/* The call whose '(' follows s[..e): 1 when its first argument is exactly
+ * the identifier `first` (then ',' or ')'), with *end just past it. */
+static int call_from(const char *s, size_t n, size_t e, const char *first, size_t *end)
+{
+  size_t p, pe;
+  tok k;
+  p = next_tok(s, n, e, &pe, &k);
+  if (k != T_PUNCT || s[p] != '(') return 0;
+  p = next_tok(s, n, pe, &pe, &k);
+  if (k != T_IDENT || !same_word(s, p, pe, first)) return 0;
+  *end = pe;
+  p = next_tok(s, n, pe, &pe, &k);
+  return k == T_PUNCT && (s[p] == ',' || s[p] == ')');
+}
+
 /* Text that can rename an index, take an address or hide a use from the
  * token scan below: digraphs and trigraphs (%:define, <: for [), decltype
  * declarations, parameter packs, std::addressof.  Found anywhere, even in
@@ -622,15 +637,9 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view)
     if (k == T_PUNCT && (s[p] == '#' || s[p] == '&' || s[p] == '[')) return 0;
     if (k != T_IDENT) continue;
     if (is_view_name(kn, s, p, e)) {
-      /* W(league_rank, ... or W(league_rank): past the item, scan on */
-      size_t q, qe, r, re, t, te;
-      tok qk, rk, tk;
-      q = next_tok(s, n, e, &qe, &qk);
-      r = next_tok(s, n, qe, &re, &rk);
-      t = next_tok(s, n, re, &te, &tk);
-      if (qk == T_PUNCT && s[q] == '(' && rk == T_IDENT && same_word(s, r, re, item) &&
-          tk == T_PUNCT && (s[t] == ',' || s[t] == ')')) {
-        e = re;
+      size_t end;
+      if (call_from(s, n, e, item, &end)) {
+        e = end; /* W(league_rank, ...: past the item, scan on */
         continue;
       }
       if (same_word(s, p, e, view->name)) return 0; /* the view, used otherwise */

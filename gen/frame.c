@@ -188,9 +188,9 @@ static int same_block(const ggi_kernel *fr, int r, int s, int p)
          own_item_uses(fr, s, p);
 }
 
-/* The dependency of stage s on stage r through view p, in words. */
 enum { DEP_GRID, DEP_THREAD, DEP_BLOCK }; /* where a dependency is kept */
 
+/* The dependency of stage s on stage r through view p, in words. */
 static const char *dep_words(const ggi_module *m, const ggi_kernel *fr, int r, int s, int p,
                              int where)
 {

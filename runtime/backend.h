@@ -127,8 +127,9 @@ typedef struct ggr_backend {
    * synchronization behaviour), so a running persistent kernel's next
    * frame, or a launch on a non-blocking stream, could read old bytes.
    * They queue the work on the legacy default stream and synchronize that
-   * stream: it waits for this work and for no gg_stream or session (all
-   * non-blocking). */
+   * stream: after launches made with no stream, and (like cudaMemcpy)
+   * after work queued on blocking streams of the process; never after a
+   * gg_stream or a session (both non-blocking). */
   int (*memcpy_sync)(ggr_dptr dst, ggr_dptr src, size_t bytes);
   int (*memcpy_async)(ggr_dptr dst, ggr_dptr src, size_t bytes, void *stream);
   int (*memset_sync)(ggr_dptr dst, unsigned char value, size_t bytes);
