@@ -68,6 +68,21 @@ template <class T> GG_INLINE T gg_shfl_down(T v, int delta) { return __shfl_down
 template <class T> GG_INLINE T gg_shfl_xor(T v, int mask) { return __shfl_xor(v, mask); }
 template <class T> GG_INLINE T gg_shfl(T v, int lane) { return __shfl(v, lane); }
 
+/* ---- two 64-bit words in one access ----
+ * The CUDA prelude's 16-byte volatile pair; here two 8-byte volatile
+ * accesses, which is all the callers rely on. */
+__device__ __forceinline__ void gg_load2_volatile(const unsigned long long *p, unsigned long long w[2])
+{
+  w[0] = *(volatile const unsigned long long *)&p[0];
+  w[1] = *(volatile const unsigned long long *)&p[1];
+}
+__device__ __forceinline__ void gg_store2_volatile(unsigned long long *p, unsigned long long a,
+                                                   unsigned long long b)
+{
+  *(volatile unsigned long long *)&p[0] = a;
+  *(volatile unsigned long long *)&p[1] = b;
+}
+
 /* ---- atomics ---- native add everywhere; integer min/max native for
  * 32-bit and unsigned 64-bit; the rest through compare-and-swap. */
 struct gg_op_add { template <class T> GG_INLINE T operator()(T a, T b) const { return a + b; } };

@@ -262,7 +262,8 @@ static void test_scan_tile(ggi_module *m)
     CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_k") == 0);
     CHECK(strcmp(var(&p, "SCAN_KEEP_ITEMS"), "1") == 0 && p.ws_fixed == 262144 * 16);
   }
-  /* 8-byte sums: two words, 16 items (a 32 KiB tile) */
+  /* 8-byte sums: two words, 16 items (a 32 KiB tile), a pad element per
+     16 (128 bytes: a half-warp's bank pairs) */
   static const gg_dtype wide[] = { GG_F64, GG_I64, GG_U64 };
   for (int i = 0; i < 3; i++) {
     k.acc_type = wide[i];
@@ -270,7 +271,8 @@ static void test_scan_tile(ggi_module *m)
     CHECK(p.ws_fixed == 262144 * 16 && strcmp(var(&p, "SCAN_ITEMS"), "16") == 0);
     CHECK(strcmp(var(&p, "SCAN_WORDS"), "2") == 0 && strcmp(var(&p, "SCAN_SLOT_WORDS"), "2") == 0);
     CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_block_k") == 0);
-    CHECK(p.shared_bytes == (uint32_t)((4096 + 128 + 1 + 66 + 1) * 8));
+    CHECK(strcmp(var(&p, "SCAN_PAD_EVERY"), "16") == 0);
+    CHECK(p.shared_bytes == (uint32_t)((4096 + 256 + 1 + 66 + 1) * 8));
   }
 
   static const int tiles[] = { 2, 3, 7, 16, 31, 32, 33, 100, 1024 };

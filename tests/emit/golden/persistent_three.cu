@@ -109,6 +109,21 @@ template <class T> GG_INLINE T gg_shfl(T v, int lane)
   return __shfl_sync(0xffffffffu, v, lane);
 }
 
+/* ---- two 64-bit words in one access ----
+ * One 16-byte volatile load or store (ld/st.volatile.v2.u64) of a
+ * 16-byte aligned pair: a single instruction and transaction, but under
+ * the PTX memory model two single-copy atomic 8-byte accesses in an
+ * unspecified order, like two scalar ones (the scan's look-back states
+ * rely only on that). */
+GG_INLINE void gg_load2_volatile(const unsigned long long *p, unsigned long long w[2])
+{
+  asm volatile("ld.volatile.v2.u64 {%0, %1}, [%2];" : "=l"(w[0]), "=l"(w[1]) : "l"(p) : "memory");
+}
+GG_INLINE void gg_store2_volatile(unsigned long long *p, unsigned long long a, unsigned long long b)
+{
+  asm volatile("st.volatile.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+}
+
 /* ---- atomics ----
  * Native where the hardware has them (sm_60+: add on f32/f64, min/max on
  * integers); compare-and-swap loops otherwise.  16-bit types go through
@@ -369,7 +384,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     for (int e = 0; e < 32; e++) acc += A(r, e) * B(e, c);
     C(r, c) = acc;
   
-#line 373 "persistent_three.cu"
+#line 388 "persistent_three.cu"
 
     }();
   }
@@ -467,7 +482,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 471 "persistent_three.cu"
+#line 486 "persistent_three.cu"
 
   );
   
@@ -697,7 +712,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
       [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 701 "persistent_three.cu"
+#line 716 "persistent_three.cu"
 
       }();
     }

@@ -106,6 +106,21 @@ template <class T> GG_INLINE T gg_shfl(T v, int lane)
   return __shfl_sync(0xffffffffu, v, lane);
 }
 
+/* ---- two 64-bit words in one access ----
+ * One 16-byte volatile load or store (ld/st.volatile.v2.u64) of a
+ * 16-byte aligned pair: a single instruction and transaction, but under
+ * the PTX memory model two single-copy atomic 8-byte accesses in an
+ * unspecified order, like two scalar ones (the scan's look-back states
+ * rely only on that). */
+GG_INLINE void gg_load2_volatile(const unsigned long long *p, unsigned long long w[2])
+{
+  asm volatile("ld.volatile.v2.u64 {%0, %1}, [%2];" : "=l"(w[0]), "=l"(w[1]) : "l"(p) : "memory");
+}
+GG_INLINE void gg_store2_volatile(unsigned long long *p, unsigned long long a, unsigned long long b)
+{
+  asm volatile("st.volatile.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+}
+
 /* ---- atomics ----
  * Native where the hardware has them (sm_60+: add on f32/f64, min/max on
  * integers); compare-and-swap loops otherwise.  16-bit types go through
@@ -366,7 +381,7 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
     else
       lap(i, j) = 0.0f;   /* boundary */
   
-#line 370 "stencil2d_left.cu"
+#line 385 "stencil2d_left.cu"
 
       }();
     }

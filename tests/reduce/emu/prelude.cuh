@@ -126,6 +126,20 @@ inline void gg_store_release_gpu(unsigned *p, unsigned v)
   std::atomic_ref<unsigned>(*p).store(v, std::memory_order_release);
 }
 
+/* The device's 16-byte pair: two relaxed 8-byte atomics in some order,
+ * which is what the device promises too (the scan's look-back). */
+inline void gg_load2_volatile(const unsigned long long *p, unsigned long long w[2])
+{
+  for (int i = 0; i < 2; i++)
+    w[i] = std::atomic_ref<unsigned long long>(*const_cast<unsigned long long *>(&p[i]))
+               .load(std::memory_order_relaxed);
+}
+inline void gg_store2_volatile(unsigned long long *p, unsigned long long a, unsigned long long b)
+{
+  std::atomic_ref<unsigned long long>(p[0]).store(a, std::memory_order_relaxed);
+  std::atomic_ref<unsigned long long>(p[1]).store(b, std::memory_order_relaxed);
+}
+
 /* The whole grid meets (cooperative kernels). */
 inline void gg_grid_sync(unsigned *) { gg_emu.grid_bar->arrive_and_wait(); }
 /* ---- end of prelude ---- */
