@@ -84,10 +84,32 @@ int ggi_fft_auto_threads(const int *threads, int n)
   return upto ? upto : above ? above : most;
 }
 
-/* c2c only: its register layout is natural order, in and out (fft.cuh);
- * r2c and c2r pack real data into registers their own way, which
- * cuFFTDx's shared-memory API takes care of. */
-int ggi_fft_registers(const ggi_kernel *k) { return k->fft_type == 0; }
+/* Item b of the view is the b-th run of an item's values, in natural
+ * order: layout right, or a rank-1 left view (one real FFT, no batch:
+ * left and right are one layout). */
+static int contiguous(const ggi_param *p)
+{
+  return p->layout == GG_LAYOUT_RIGHT || (p->layout == GG_LAYOUT_LEFT && p->rank == 1);
+}
+
+/* Contiguous views: c2c through registers (its register layout is
+ * natural order with a stride of the FFT's threads, in and out, so a warp
+ * moves 32 consecutive complex values with one 8- or 16-byte access per
+ * thread, fft.cuh); r2c and c2r pack real data into registers their own
+ * way, which cuFFTDx's shared-memory API takes care of, so they go
+ * through shared memory, copied as flat runs of reals (coalesced).  Both
+ * were measured on the H100 (bench/fft_chain_bench).  Any other layout
+ * (left: items interleaved, split re / im planes; stride: cuFFT's
+ * istride / idist, padding): an item is no run, so every type goes
+ * through shared memory, each element read and written at its view's own
+ * address - one code for every type, and every load done before the
+ * transform and every store after it, so in place stays correct. */
+int ggi_fft_path(const ggi_kernel *k)
+{
+  const ggi_param *in = view(k, 0), *out = view(k, 1);
+  if (!in || !out || !contiguous(in) || !contiguous(out)) return GGI_FFT_VIEWS;
+  return k->fft_type == 0 ? GGI_FFT_REGISTERS : GGI_FFT_SHARED;
+}
 
 /* One {{KEY}} of the template; value copied into the arena. */
 static int put(ggi_plan *p, ggi_arena *a, const char *key, const char *value)
@@ -103,6 +125,26 @@ static int put_int(ggi_plan *p, ggi_arena *a, const char *key, long long v)
   char buf[32];
   snprintf(buf, sizeof buf, "%lld", v);
   return put(p, a, key, buf);
+}
+
+/* The views path's element gg_i (its part gg_c: 0 re, 1 im) of item
+ * gg_item of view v, as a call of v's view macro - the addressing every
+ * pattern's body uses (dict.c), so fft.cuh holds no layout rule of its
+ * own: FFT_<side>_AT = V(gg_item, gg_i, gg_c), without gg_item when the
+ * view has no batch extent, without gg_c when it is real; _ELEMS: the
+ * item's elements (len reals), _PARTS: the reals of one. */
+static int put_element(ggi_plan *p, ggi_arena *a, const char *side, const ggi_param *v, int cplx,
+                       long long len)
+{
+  const int batch = v->rank == (cplx ? 3 : 2), parts = cplx ? 2 : 1;
+  char key[32], at[128]; /* a name is at most 64 characters (names.c) */
+  snprintf(at, sizeof at, "%s(%sgg_i%s)", v->name, batch ? "gg_item, " : "", cplx ? ", gg_c" : "");
+  snprintf(key, sizeof key, "FFT_%s_AT", side);
+  int rc = put(p, a, ggi_strdup(a, key), at);
+  snprintf(key, sizeof key, "FFT_%s_ELEMS", side);
+  rc |= put_int(p, a, ggi_strdup(a, key), len / parts);
+  snprintf(key, sizeof key, "FFT_%s_PARTS", side);
+  return rc | put_int(p, a, ggi_strdup(a, key), parts);
 }
 
 int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
@@ -136,7 +178,9 @@ int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p
   rc |= put_int(p, a, "FFT_SMEM", smem);
   rc |= put_int(p, a, "FFT_IN_LEN", in_len);   /* reals per batch item */
   rc |= put_int(p, a, "FFT_OUT_LEN", out_len);
-  rc |= put_int(p, a, "FFT_REGISTERS", ggi_fft_registers(k));
+  rc |= put_int(p, a, "FFT_PATH", ggi_fft_path(k)); /* GGI_FFT_REGISTERS, _SHARED, _VIEWS */
+  rc |= put_element(p, a, "IN", in, k->fft_type != 1, in_len);
+  rc |= put_element(p, a, "OUT", out, k->fft_type != 2, out_len);
   rc |= put(p, a, "FFT_TYPE", ggi_fft_type_names[k->fft_type]);
   rc |= put(p, a, "FFT_DIR", ggi_fft_dir_names[k->fft_inverse]);
   rc |= put(p, a, "FFT_T", ggi_dtype_ctype(in->dtype));

@@ -40,8 +40,11 @@ void ggi_fft_nearest(int n, int f64, int *below, int *above);
 /* The thread count the plan uses when `block` is left out (fft_plan.c
  * says why); threads[0..n) from ggi_fft_threads. */
 int ggi_fft_auto_threads(const int *threads, int n);
-/* 1 when the kernel's FFT moves its data between global memory and
- * cuFFTDx's registers directly, 0 when through shared memory. */
-int ggi_fft_registers(const struct ggi_kernel *k);
+/* How an fft kernel's data move between global memory and cuFFTDx
+ * (fft_plan.c says why): straight into registers, through shared memory
+ * with contiguous copies, or through shared memory with each element at
+ * its view's own address (layout left or stride). */
+enum { GGI_FFT_REGISTERS, GGI_FFT_SHARED, GGI_FFT_VIEWS };
+int ggi_fft_path(const struct ggi_kernel *k);
 
 #endif

@@ -6,6 +6,9 @@
  * There is no complex element type: a complex array is a view whose last
  * extent is 2 (re, im interleaved, the layout of cuFFT's cufftComplex and
  * of C99's float complex), so X(b, i, 0) is the real part of element i.
+ * The views may have any layout: right (contiguous), left (batch fastest:
+ * items interleaved, re and im in two planes) or stride (run-time strides,
+ * cuFFT's istride / idist and padded items).
  */
 #include <stdio.h>
 #include <string.h>
@@ -87,12 +90,12 @@ static void check_access(ggi_decl *k, const ggi_param *in, const ggi_param *out)
 }
 
 /* A view's shape: complex [len][2] or real [len], with an optional batch
- * extent in front; contiguous (layout "right"). */
+ * extent in front; any layout (the plan picks the data path from it). */
 static void check_shape(ggi_decl *k, const ggi_param *p, const char *role, int cplx, int len)
 {
   const int base = cplx ? 2 : 1;
   const ggi_extent *e = &p->ext[p->rank - base];
-  int ok = p->layout == GG_LAYOUT_RIGHT && (p->rank == base || p->rank == base + 1) &&
+  int ok = (p->rank == base || p->rank == base + 1) &&
            !e[0].name && e[0].value == len && (!cplx || (!e[1].name && e[1].value == 2));
   if (ok) return;
   char got[160] = "", x[64];
@@ -100,17 +103,19 @@ static void check_shape(ggi_decl *k, const ggi_param *p, const char *role, int c
     size_t used = strlen(got);
     snprintf(got + used, sizeof got - used, "[%s]", ggi_extent_text(p->ext[i], x, sizeof x));
   }
-  if (p->layout != GG_LAYOUT_RIGHT)
-    ggi_decl_fail(k, p->line, "view \"%s\": an fft view is contiguous (layout \"right\", batch "
-                  "items one after another), got \"%s\"", p->name, ggi_layout_names[p->layout]);
+  if (p->layout != GG_LAYOUT_RIGHT) {
+    size_t used = strlen(got);
+    snprintf(got + used, sizeof got - used, " (layout \"%s\")", ggi_layout_names[p->layout]);
+  }
   if (cplx)
     ggi_decl_fail(k, p->line, "view \"%s\": the %s here is %d complex values: %s[%d][2] "
-                  "(re, im pairs) or %s[batch][%d][2], got %s%s", p->name, role, len,
-                  ggi_dtype_name(p->dtype), len, ggi_dtype_name(p->dtype), len,
+                  "(re, im pairs) or %s[batch][%d][2], in any layout, got %s%s", p->name, role,
+                  len, ggi_dtype_name(p->dtype), len, ggi_dtype_name(p->dtype), len,
                   ggi_dtype_name(p->dtype), got);
   ggi_decl_fail(k, p->line, "view \"%s\": the %s here is %d real values: %s[%d] or "
-                "%s[batch][%d], got %s%s", p->name, role, len, ggi_dtype_name(p->dtype), len,
-                ggi_dtype_name(p->dtype), len, ggi_dtype_name(p->dtype), got);
+                "%s[batch][%d], in any layout, got %s%s", p->name, role, len,
+                ggi_dtype_name(p->dtype), len, ggi_dtype_name(p->dtype), len,
+                ggi_dtype_name(p->dtype), got);
 }
 
 /* The batch: the views' first extent when they have one (the same for

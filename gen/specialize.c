@@ -139,6 +139,17 @@ static int spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   return 0;
 }
 
+/* The data path of an fft (ggi_fft_path), for explain. */
+static const char *const fft_path_words[] = {
+  [GGI_FFT_REGISTERS] = "each thread loading its elements into registers straight from global "
+                        "memory (c2c, contiguous views)",
+  [GGI_FFT_SHARED] = "loaded into shared memory as contiguous runs, transformed there and "
+                     "stored (r2c, c2r, contiguous views)",
+  [GGI_FFT_VIEWS] = "loaded into shared memory element by element at the views' own addresses "
+                    "(a view of layout left or stride), transformed there and stored the same "
+                    "way; contiguous views (layout right) are the fast path",
+};
+
 /* fft: the threads of one cuFFTDx block FFT, N / elements per thread (the
  * load checked a written block against cuFFTDx's values for the size). */
 static void spec_fft(ggi_module *m, ggi_kernel *k)
@@ -164,10 +175,7 @@ static void spec_fft(ggi_module *m, ggi_kernel *k)
   why(k, whyf(m, "%d elements per thread; one FFT per (virtual) block at a time, %s (cuFFTDx "
                  "puts several FFTs in a block along threadIdx.y; gpugen's blocks are 1-D)",
               s->items,
-              ggi_fft_registers(k) ? "each thread loading its elements into registers straight from "
-                                 "global memory (c2c)"
-                               : "loaded into shared memory, transformed there and stored "
-                                 "(r2c, c2r)"));
+              fft_path_words[ggi_fft_path(k)]));
 }
 
 static int spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)

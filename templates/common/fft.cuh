@@ -25,6 +25,33 @@ static_assert(gg_fft_{{NAME}}::input_length * sizeof(typename gg_fft_{{NAME}}::i
                       {{FFT_OUT_LEN}} * sizeof({{FFT_T}}),
               "gpugen's view lengths for fft {{NAME}} differ from cufftdx's input / output");
 
+/* The views path ({{FFT_PATH}} == 2: a view of layout left or stride):
+ * item gg_item's element gg_i, part gg_c (0 re, 1 im; real data: 0), is
+ * read and written with the view's own addressing, the V(...) macro of
+ * every pattern's body; consecutive threads take consecutive elements.
+ * Shared memory holds the item in natural order, complex element i at
+ * 2i, 2i + 1, as cuFFTDx's shared-memory API wants it. */
+__device__ __forceinline__ void gg_fft_load_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g,
+                                                    long long gg_item, {{FFT_T}} *gg_s)
+{
+  {{UNPACK}}
+{{VIEW_MACROS}}
+  for (int gg_i = g.thread; gg_i < {{FFT_IN_ELEMS}}; gg_i += g.nthreads)
+    for (int gg_c = 0; gg_c < {{FFT_IN_PARTS}}; gg_c++)
+      gg_s[gg_i * {{FFT_IN_PARTS}} + gg_c] = {{FFT_IN_AT}};
+{{VIEW_UNDEFS}}
+}
+__device__ __forceinline__ void gg_fft_store_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g,
+                                                     long long gg_item, const {{FFT_T}} *gg_s)
+{
+  {{UNPACK}}
+{{VIEW_MACROS}}
+  for (int gg_i = g.thread; gg_i < {{FFT_OUT_ELEMS}}; gg_i += g.nthreads)
+    for (int gg_c = 0; gg_c < {{FFT_OUT_PARTS}}; gg_c++)
+      {{FFT_OUT_AT}} = gg_s[gg_i * {{FFT_OUT_PARTS}} + gg_c];
+{{VIEW_UNDEFS}}
+}
+
 __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 {
   {{UNPACK}}
@@ -37,11 +64,11 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
   using gg_fft_value = typename gg_fft_desc::value_type;
   gg_fft_real *gg_s = reinterpret_cast<gg_fft_real *>(g.smem);
   for (long long gg_item = g.block; gg_item < gg_batch; gg_item += g.nblocks) {
-    /* views are contiguous [batch][...]: an item is {{FFT_IN_LEN}} values
-       in, {{FFT_OUT_LEN}} out */
+    /* contiguous views (layout right) are [batch][...]: an item is
+       {{FFT_IN_LEN}} values in, {{FFT_OUT_LEN}} out */
     const gg_fft_real *gg_in = {{FFT_IN}} + gg_item * {{FFT_IN_LEN}}LL;
     gg_fft_real *gg_out = {{FFT_OUT}} + gg_item * {{FFT_OUT_LEN}}LL;
-    if constexpr ({{FFT_REGISTERS}}) {
+    if constexpr ({{FFT_PATH}} == 0) {
       /* c2c: cuFFTDx's register layout is natural order with a stride of
          the FFT's threads (element t + e * stride in register e of thread
          t, in and out), so a warp reads and writes 32 consecutive complex
@@ -64,18 +91,30 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
         if (gg_i < gg_fft_desc::output_length) gg_dst[gg_i] = gg_r[gg_e];
       }
     } else {
-      /* r2c / c2r: through shared memory (cuFFTDx's shared-memory API),
-         loaded and stored coalesced whatever its register layout for real
-         data; element i of a complex array is the pair at 2i, 2i + 1 */
-      for (int gg_i = g.thread; gg_i < {{FFT_IN_LEN}}; gg_i += g.nthreads)
-        gg_s[gg_i] = gg_in[gg_i];
+      /* through shared memory (cuFFTDx's shared-memory API).  r2c / c2r
+         on contiguous views ({{FFT_PATH}} == 1): loaded and stored
+         coalesced whatever its register layout for real data, element i
+         of a complex array the pair at 2i, 2i + 1; other layouts (2):
+         element by element at the views' addresses.  In place is safe:
+         every load is done before the barrier, every store after the
+         transform's last. */
+      if constexpr ({{FFT_PATH}} == 1) {
+        for (int gg_i = g.thread; gg_i < {{FFT_IN_LEN}}; gg_i += g.nthreads)
+          gg_s[gg_i] = gg_in[gg_i];
+      } else {
+        gg_fft_load_{{NAME}}(args, g, gg_item, gg_s);
+      }
       __syncthreads();
       /* reads the input from g.smem, exchanges through it, writes the
          output back (its own barriers in between) */
       gg_fft_desc().execute(reinterpret_cast<gg_fft_value *>(g.smem));
       __syncthreads(); /* every thread's part of the output is in g.smem */
-      for (int gg_i = g.thread; gg_i < {{FFT_OUT_LEN}}; gg_i += g.nthreads)
-        gg_out[gg_i] = gg_s[gg_i];
+      if constexpr ({{FFT_PATH}} == 1) {
+        for (int gg_i = g.thread; gg_i < {{FFT_OUT_LEN}}; gg_i += g.nthreads)
+          gg_out[gg_i] = gg_s[gg_i];
+      } else {
+        gg_fft_store_{{NAME}}(args, g, gg_item, gg_s);
+      }
     }
     /* the next item (or the next stage of a frame) overwrites shared memory */
     __syncthreads();

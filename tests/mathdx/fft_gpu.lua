@@ -94,6 +94,29 @@ frame "chain_team" {
 -- the 320-point chain
 fft("c256", 256, "c2c", "f32", { block = 32 })
 
+-- strided views (through shared memory, each element at the view's own
+-- address).  Left: [nb][N][2] with the batch fastest - items interleaved,
+-- re and im two planes of nb * N values (the output of "lc100" is
+-- contiguous: the plan moves both sides through the views then).  Stride:
+-- strides at run time (the test's C driver gives cuFFT-like istride /
+-- idist with padding between items, and a batch-fastest complex side).
+local function cview(t, len, layout) return { t .. "[nb][" .. len .. "][2]", layout = layout } end
+local function with(name, v, access)
+  return { name, v[1], layout = v.layout, access = access }
+end
+kernel "lc100" { pattern = "fft", size = 100, input = "x", output = "y",
+  params = { with("x", cview("f32", 100, "left")), with("y", cview("f32", 100), "out") } }
+kernel "lc256i" { pattern = "fft", size = 256, direction = "inverse", block = 32, input = "x", output = "y",
+  params = { with("x", cview("f32", 256, "left")), with("y", cview("f32", 256, "left"), "out") } }
+kernel "zs120" { pattern = "fft", size = 120, direction = "inverse", input = "x", output = "x",
+  params = { with("x", cview("f64", 120, "stride"), "inout") } }
+kernel "rs1000" { pattern = "fft", size = 1000, type = "r2c", input = "x", output = "y",
+  params = { { "x", "f32[nb][1000]", layout = "stride" }, with("y", cview("f32", 501, "stride"), "out") } }
+kernel "ds320" { pattern = "fft", size = 320, type = "c2r", block = 32, input = "x", output = "y",
+  params = { with("x", cview("f64", 161, "stride")), { "y", "f64[nb][320]", layout = "stride", access = "out" } } }
+
+persistent "p_strided" { layout = "many_blocks", block = 32, commands = { "lc256i", "ds320" } }
+
 persistent "p_one" { layout = "one_block", block = 32, commands = { "c256", "chain", "chain_team" } }
 persistent "p_many" { layout = "many_blocks", block = 32, commands = { "c256", "chain", "chain_team" } }
 persistent "p_wide" { layout = "many_blocks", block = 256, commands = { "c1024i", "z1024" } }

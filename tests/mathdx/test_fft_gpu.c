@@ -3,12 +3,20 @@
  * fft_gpu.lua) on the GPU against a CPU DFT in double:
  *   - classic launches of every kernel (c2c forward and inverse, r2c, c2r;
  *     f32 and f64; 12, 16, 100, 240, 256, 1000, 1024 points; in place;
- *     one FFT without a batch extent) at batch 1, 3 and 37, one block per
- *     item, and on a grid of 2 blocks (each strides over the batch);
+ *     one FFT without a batch extent) at batch 1, 3, 7 and 37, one block
+ *     per item, and on a grid of 2 blocks (each strides over the batch);
+ *   - strided views (through shared memory at the views' own addresses):
+ *     c2c f32 with layout "left" (items interleaved, re and im planes),
+ *     c2c f64 in place with cuFFT-like padded items (layout "stride",
+ *     idist 2N + 6), r2c 1000 from every other real into a batch-fastest
+ *     spectrum, c2r 320 from re / im planes into padded items; every
+ *     element of the output array outside the output view must keep its
+ *     old value;
  *   - the 256-point FFT as a persistent command (one_block, many_blocks,
  *     32 threads) and the 1024-point ones (256 threads: c2c moves data
  *     between global memory and registers directly) for up to 2000
- *     frames, each with new inputs and batch;
+ *     frames, each with new inputs and batch; a left c2c and a strided
+ *     c2r as commands too;
  *   - the frame chain (r2c 320 -> times a filter H -> c2r 320 -> energy)
  *     for 10000 frames with new x and H each time, y and the energy
  *     checked on every frame; again with the filter and the energy as
@@ -44,21 +52,43 @@ static gg_context *ctx;
 static gg_module *mod;
 static int failures;
 
+/* Where a view puts element i (part c: 0 re, 1 im; real: 0) of item b:
+ * at b * s[0] + i * s[1] + c * s[2].  right: contiguous; left: the batch
+ * fastest (re and im two planes); the others are layout "stride" views,
+ * their strides passed at run time: pad (cuFFT's idist with 6 reals of
+ * padding after each item), skip (a real view's every other value,
+ * istride 2), bfirst (complex, the batch fastest and each element's re
+ * and im nb apart), planes (complex: re and im planes, items padded). */
+typedef enum { RIGHT, LEFT, PAD, SKIP, BFIRST, PLANES } layout;
+
 typedef struct problem {
   const char *kernel;
   int n, type, inverse, f64;
   int one;      /* no batch extent: one FFT */
   int inplace;  /* input and output are one view */
+  layout lay[2]; /* input, output */
 } problem;
 
 static const problem problems[] = {
-  {"c16", 16, C2C, 0, 0, 0, 0},    {"c12i", 12, C2C, 1, 0, 0, 0},
-  {"c1000", 1000, C2C, 0, 0, 0, 0}, {"z100", 100, C2C, 1, 1, 0, 1},
-  {"z256", 256, C2C, 0, 1, 0, 0},  {"r240", 240, R2C, 0, 0, 0, 0},
-  {"d100r", 100, C2R, 1, 1, 0, 0}, {"r1000", 1000, C2R, 1, 0, 0, 0},
-  {"d12", 12, R2C, 0, 1, 0, 0},    {"one", 240, C2C, 0, 0, 1, 0},
-  {"c1024i", 1024, C2C, 1, 0, 0, 0}, {"z1024", 1024, C2C, 0, 1, 0, 1},
-  {"c256", 256, C2C, 0, 0, 0, 0},
+  {"c16", 16, C2C, 0, 0, 0, 0, {RIGHT, RIGHT}},
+  {"c12i", 12, C2C, 1, 0, 0, 0, {RIGHT, RIGHT}},
+  {"c1000", 1000, C2C, 0, 0, 0, 0, {RIGHT, RIGHT}},
+  {"z100", 100, C2C, 1, 1, 0, 1, {RIGHT, RIGHT}},
+  {"z256", 256, C2C, 0, 1, 0, 0, {RIGHT, RIGHT}},
+  {"r240", 240, R2C, 0, 0, 0, 0, {RIGHT, RIGHT}},
+  {"d100r", 100, C2R, 1, 1, 0, 0, {RIGHT, RIGHT}},
+  {"r1000", 1000, C2R, 1, 0, 0, 0, {RIGHT, RIGHT}},
+  {"d12", 12, R2C, 0, 1, 0, 0, {RIGHT, RIGHT}},
+  {"one", 240, C2C, 0, 0, 1, 0, {RIGHT, RIGHT}},
+  {"c1024i", 1024, C2C, 1, 0, 0, 0, {RIGHT, RIGHT}},
+  {"z1024", 1024, C2C, 0, 1, 0, 1, {RIGHT, RIGHT}},
+  {"c256", 256, C2C, 0, 0, 0, 0, {RIGHT, RIGHT}},
+  /* strided views: through shared memory at the views' own addresses */
+  {"lc100", 100, C2C, 0, 0, 0, 0, {LEFT, RIGHT}},
+  {"lc256i", 256, C2C, 1, 0, 0, 0, {LEFT, LEFT}},
+  {"zs120", 120, C2C, 1, 1, 0, 1, {PAD, PAD}},
+  {"rs1000", 1000, R2C, 0, 0, 0, 0, {SKIP, BFIRST}},
+  {"ds320", 320, C2R, 1, 1, 0, 0, {PLANES, PAD}},
 };
 
 static gg_array *arr_x, *arr_y, *arr_s, *arr_h, *arr_e;
@@ -76,6 +106,46 @@ static double uniform(void) /* in [-1, 1), multiples of 2^-23: exact in f32 */
 /* reals per item on each side */
 static int in_len(const problem *p) { return p->type == R2C ? p->n : 2 * (p->type == C2R ? p->n / 2 + 1 : p->n); }
 static int out_len(const problem *p) { return p->type == C2R ? p->n : 2 * (p->type == R2C ? p->n / 2 + 1 : p->n); }
+static int len_of(const problem *p, int side) { return side ? out_len(p) : in_len(p); }
+static int complex_side(const problem *p, int side) { return p->type != (side ? C2R : R2C); }
+
+/* The strides of side 0 (input) or 1 (output) at batch nb, in elements
+ * (s[2]: 0 on a real side). */
+static void strides(const problem *p, int side, int nb, long long s[3])
+{
+  const int cx = complex_side(p, side), parts = cx ? 2 : 1, l = len_of(p, side) / parts;
+  const long long tab[][3] = {
+    [RIGHT] = {(long long)l * parts, parts, cx},    [LEFT] = {1, nb, cx ? (long long)nb * l : 0},
+    [PAD] = {(long long)l * parts + 6, parts, cx},  [SKIP] = {2LL * l + 3, 2, 0},
+    [BFIRST] = {1, 2LL * nb, nb},                   [PLANES] = {l + 3, 1, nb * (l + 3LL)},
+  };
+  memcpy(s, tab[p->lay[side]], sizeof tab[0]);
+}
+
+/* Element i (a real's index within the item: complex element i / 2, part
+ * i % 2) of item b of side `side` in its array. */
+static size_t at(const problem *p, int side, int nb, int b, int i)
+{
+  long long s[3];
+  strides(p, side, nb, s);
+  if (!complex_side(p, side)) return (size_t)(b * s[0] + i * s[1]);
+  return (size_t)(b * s[0] + (i / 2) * s[1] + (i % 2) * s[2]);
+}
+
+/* Every element of the arrays starts as this; where no view reaches it
+ * must stay so (a store at a wrong address would change it). */
+#define UNTOUCHED 4242.0
+#define NELEMS (MAXB * MAXN * 2)
+static unsigned char reached[NELEMS];
+
+/* Sets every element of array a (of the problem's precision) to UNTOUCHED. */
+static void clear(const problem *p, gg_array *a)
+{
+  for (size_t i = 0; i < NELEMS; i++) {
+    if (p->f64) ((double *)gg_array_host(a))[i] = UNTOUCHED;
+    else ((float *)gg_array_host(a))[i] = (float)UNTOUCHED;
+  }
+}
 
 /* The complex value of input element j of an item (c2r: the full
  * Hermitian spectrum, X[N-k] = conj(X[k])). */
@@ -131,8 +201,10 @@ static double dft(const problem *p, const double *in, double *out)
   return 8 * eps * ceil(log2((double)n)) * l1 + 1e-300;
 }
 
-/* New inputs for nb items, stored to the input array; the reference. */
-static void fill(const problem *p, int nb, gg_array *dst)
+/* New inputs for nb items, stored to the input array at the input
+ * view's addresses (the rest of it, and the output array, UNTOUCHED);
+ * the reference. */
+static void fill(const problem *p, int nb, gg_array *dst, gg_array *out)
 {
   const int li = in_len(p), h = p->n / 2;
   for (int b = 0; b < nb; b++) {
@@ -144,11 +216,15 @@ static void fill(const problem *p, int nb, gg_array *dst)
     }
     tol[b] = dft(p, in, want + (size_t)b * out_len(p));
   }
+  clear(p, dst);
+  if (out != dst) clear(p, out);
   void *x = gg_array_host(dst);
-  for (size_t i = 0; i < (size_t)nb * li; i++) {
-    if (p->f64) ((double *)x)[i] = hx[i];
-    else ((float *)x)[i] = (float)hx[i];
-  }
+  for (int b = 0; b < nb; b++)
+    for (int i = 0; i < li; i++) {
+      const size_t to = at(p, 0, nb, b, i);
+      if (p->f64) ((double *)x)[to] = hx[(size_t)b * li + i];
+      else ((float *)x)[to] = (float)hx[(size_t)b * li + i];
+    }
 }
 
 static double load(const gg_array *a, int f64, size_t i)
@@ -157,47 +233,74 @@ static double load(const gg_array *a, int f64, size_t i)
   return f64 ? ((const double *)p)[i] : ((const float *)p)[i];
 }
 
+/* The outputs against the reference, read at the output view's
+ * addresses; every other element of the output array still UNTOUCHED. */
 static void verify(const problem *p, int nb, const gg_array *out, const char *where)
 {
   const int lo = out_len(p);
   int bad = 0;
+  memset(reached, 0, sizeof reached);
   for (int b = 0; b < nb && bad < 3; b++)
     for (int i = 0; i < lo && bad < 3; i++) {
-      const size_t at = (size_t)b * lo + i;
-      const double got = load(out, p->f64, at);
-      if (!(fabs(got - want[at]) <= tol[b])) {
+      const size_t w = (size_t)b * lo + i, a = at(p, 1, nb, b, i);
+      const double got = load(out, p->f64, a);
+      reached[a] = 1;
+      if (!(fabs(got - want[w]) <= tol[b])) {
         fprintf(stderr, "%s: %s (%d points) batch %d: item %d, output[%d] = %.17g, want %.17g "
-                "(tolerance %.3g)\n", where, p->kernel, p->n, nb, b, i, got, want[at], tol[b]);
+                "(tolerance %.3g)\n", where, p->kernel, p->n, nb, b, i, got, want[w], tol[b]);
         bad++;
       }
+    }
+  for (size_t a = 0; a < NELEMS && bad < 3; a++)
+    if (!reached[a] && load(out, p->f64, a) != UNTOUCHED) {
+      fprintf(stderr, "%s: %s (%d points) batch %d: element %zu of the output array, outside "
+              "the output view, was written: %.17g\n", where, p->kernel, p->n, nb, a,
+              load(out, p->f64, a));
+      bad++;
     }
   if (bad) failures++;
 }
 
+/* The strides of a side's view when its layout is "stride" (after them
+ * in a[]); returns how many. */
+static int stride_args(const problem *p, int side, int nb, gg_arg *a)
+{
+  if (p->lay[side] == RIGHT || p->lay[side] == LEFT) return 0;
+  long long s[3];
+  strides(p, side, nb, s);
+  const int rank = complex_side(p, side) ? 3 : 2;
+  for (int d = 0; d < rank; d++) a[d] = gg_arg_i64(s[d]);
+  return rank;
+}
+
+/* gg_launch's order (gg.h): the views, the batch extent, then the strides
+ * of each stride view. */
 static int args_of(const problem *p, int nb, gg_arg *a)
 {
   int n = 0;
   a[n++] = gg_arg_array(arr_x);
   if (!p->inplace) a[n++] = gg_arg_array(arr_y);
   if (!p->one) a[n++] = gg_arg_i64(nb);
+  n += stride_args(p, 0, nb, a + n);
+  if (!p->inplace) n += stride_args(p, 1, nb, a + n);
   return n;
 }
 
-/* Classic launches at batch 3, 1, 37, then 37 on a 2-block grid. */
+/* Classic launches at batch 3, 1, 7, 37, then 37 on a 2-block grid. */
 static void classic(const problem *p)
 {
-  static const int batches[] = {3, 1, 37, 37};
+  static const int batches[] = {3, 1, 7, 37, 37};
   gg_kernel *k;
   CHECK_OK(gg_kernel_get(mod, p->kernel, &k));
-  for (int t = 0; t < 4; t++) {
+  for (int t = 0; t < 5; t++) {
     const int nb = p->one ? 1 : batches[t];
-    fill(p, nb, arr_x);
-    gg_arg a[4];
+    fill(p, nb, arr_x, arr_y);
+    gg_arg a[9];
     const int na = args_of(p, nb, a);
-    if (t == 3) CHECK_OK(gg_launch_grid(k, NULL, 2, a, na));
+    if (t == 4) CHECK_OK(gg_launch_grid(k, NULL, 2, a, na));
     else CHECK_OK(gg_launch(k, NULL, a, na));
     CHECK_OK(gg_device_sync(ctx));
-    verify(p, nb, p->inplace ? arr_x : arr_y, t == 3 ? "classic, 2 blocks" : "classic");
+    verify(p, nb, p->inplace ? arr_x : arr_y, t == 4 ? "classic, 2 blocks" : "classic");
   }
 }
 
@@ -230,8 +333,8 @@ static void command_frames(const char *persistent, const char *kernel, int nfram
   gg_session *s = open_command(persistent, kernel, &cmd, where, sizeof where);
   for (int f = 0; f < nframes && failures < 5; f++) {
     const int nb = 1 + f % 5;
-    fill(p, nb, arr_x);
-    gg_arg a[4];
+    fill(p, nb, arr_x, arr_y);
+    gg_arg a[9];
     const int na = args_of(p, nb, a);
     CHECK_OK(gg_session_run(s, cmd, a, na, WAIT_NS));
     verify(p, nb, p->inplace ? arr_x : arr_y, where);
@@ -248,7 +351,8 @@ static void command_frames(const char *persistent, const char *kernel, int nfram
  * and sets tol[b] for y and *tol_e for it */
 static double chain_reference(int nb, double *tol_e)
 {
-  static const problem fwd = {"fwd", FN, R2C, 0, 0, 0, 0}, inv = {"inv", FN, C2R, 1, 0, 0, 0};
+  static const problem fwd = {"fwd", FN, R2C, 0, 0, 0, 0, {RIGHT, RIGHT}},
+                       inv = {"inv", FN, C2R, 1, 0, 0, 0, {RIGHT, RIGHT}};
   double e = 0, ty_sum = 0, habs = 0;
   for (int k = 0; k < FH; k++) habs += hypot(hh[2 * k], hh[2 * k + 1]);
   for (int b = 0; b < nb; b++) {
@@ -274,7 +378,7 @@ static double chain_reference(int nb, double *tol_e)
 
 static void chain_frames(const char *persistent, const char *frame, int nframes)
 {
-  static const problem yview = {"chain", FN, C2R, 1, 0, 0, 0};
+  static const problem yview = {"chain", FN, C2R, 1, 0, 0, 0, {RIGHT, RIGHT}};
   char where[128];
   int cmd;
   gg_session *s = open_command(persistent, frame, &cmd, where, sizeof where);
@@ -293,6 +397,7 @@ static void chain_frames(const char *persistent, const char *frame, int nframes)
       h[2 * k + 1] = (float)hh[2 * k + 1];
     }
     ((double *)gg_array_host(arr_e))[0] = NAN;
+    clear(&yview, arr_y); /* verify: the chain writes y's nb items only */
     double tol_e;
     const double e = chain_reference(nb, &tol_e);
     gg_arg a[6] = {gg_arg_array(arr_x), gg_arg_array(arr_s), gg_arg_array(arr_h),
@@ -333,6 +438,8 @@ int main(void)
   command_frames("p_many", "c256", 2000);
   command_frames("p_wide", "c1024i", 2000);
   command_frames("p_wide", "z1024", 1000);
+  command_frames("p_strided", "lc256i", 1000);
+  command_frames("p_strided", "ds320", 1000);
   chain_frames("p_one", "chain", 500);
   chain_frames("p_many", "chain", 10000);
   chain_frames("p_one", "chain_team", 500);
