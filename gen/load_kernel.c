@@ -752,10 +752,13 @@ static void check_halos(ggi_decl *k, const ggi_kernel *kn) {
   for (int i = 0; i < kn->nparams; i++) {
     const ggi_param *p = &kn->params[i];
     if (!p->halo) continue;
-    if (kn->pattern != GG_PATTERN_FOR || kn->rank != 1)
+    if (kn->pattern != GG_PATTERN_FOR)
       ggi_decl_fail(k, p->line, "\"%s\": halo applies to a view of a pattern \"for\" kernel with a "
-            "1-D range; this is pattern \"%s\"%s", p->name, ggi_pattern_names[kn->pattern],
-            kn->pattern == GG_PATTERN_FOR ? " with a 2-D or 3-D range" : "");
+            "1-D range; this is pattern \"%s\"", p->name, ggi_pattern_names[kn->pattern]);
+    if (kn->rank != 1)
+      ggi_decl_fail(k, p->line, "\"%s\": halo applies to a view of a pattern \"for\" kernel with a "
+            "1-D range (a halo is around one linear index); this range has %d dimensions", p->name,
+            kn->rank);
     if (p->rank != 1)
       ggi_decl_fail(k, p->line, "\"%s\": halo applies to a rank-1 view (its index is within halo of "
             "the thread's own index i); \"%s\" has rank %d", p->name, p->name, p->rank);
