@@ -37,6 +37,11 @@ kernel "rw" { pattern = "for", range = { "n" },
 kernel "addr" { pattern = "for", range = { "n" },
   params = { { "x", "f32[n]", halo = 1 }, { "y", "f32[n]", access = "out" } },
   body = "const float *p = &x(i); y(i) = p[0];" }
+-- reads y(i + 1) (no halo) inside the index of x, a halo view: its
+-- macro checks only x's index, so y's use is not proven
+kernel "sneak" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", halo = 1 }, { "y", "f32[n]", access = "inout" } },
+  body = "y(i) = x(y(i + 1 < n ? i + 1 : i) > 0.0f ? i : i);" }
 -- a team stage on the same view
 kernel "tcopy" { pattern = "team", league = "n", team_size = 256,
   params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
@@ -63,12 +68,14 @@ frame "hmix" { params = { { "x", "f32[n]" }, { "y", "f32[n]" }, { "e", "f32[1]" 
              { "total", v = "x" }, { "smooth" } } }
 -- every way out keeps the grid barrier: a halo larger than the chunk,
 -- another vector width, a read at an offset without a halo, a halo on a
--- written view, a pointer into the view, a team stage
+-- written view, a pointer into the view, another view read at an offset
+-- inside a halo view's index, a team stage
 frame "hfar" { params = xy, stages = pp("far") }
 frame "hvec" { params = xy, stages = { { "smooth" }, { "smooth_v2", x = "y", y = "x" } } }
 frame "hnext" { params = xy, stages = { { "smooth" }, { "next", x = "y", y = "x" } } }
 frame "hrw" { params = xy, stages = { { "smooth" }, { "rw", x = "y", y = "x" } } }
 frame "haddr" { params = xy, stages = { { "smooth" }, { "addr", x = "y", y = "x" } } }
+frame "hsneak" { params = xy, stages = { { "smooth" }, { "sneak" } } }
 frame "hteam" { params = xy, stages = { { "smooth" }, { "tcopy", x = "y", y = "x" } } }
 -- run by a kernel of 64-thread pseudo-blocks too: the chunk is 64, so
 -- halo 1 still waits for neighbours while halo 300 with vector 4 does not
@@ -78,6 +85,6 @@ frame "hgroups" { params = xy, stages = { { "smooth" }, { "smooth", x = "y", y =
 frame "hidle" { params = xy, stages = pp("smooth") }
 
 persistent "p" { layout = "many_blocks", block = 256,
-  commands = { "h1", "h2", "hfar4", "hmix", "hfar", "hvec", "hnext", "hrw", "haddr", "hteam",
+  commands = { "h1", "h2", "hfar4", "hmix", "hfar", "hvec", "hnext", "hrw", "haddr", "hsneak", "hteam",
                "hgroups" } }
 persistent "tg" { layout = "thread_groups", block = 256, groups = 4, commands = { "hgroups" } }

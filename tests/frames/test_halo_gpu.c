@@ -20,6 +20,7 @@
 #include "gg.h"
 #include "gg_session.h"
 #include "halo_gpu.h"
+#include "ring.h"
 #include "../gg_check.h"
 
 #define WAIT_NS 5000000000ll
@@ -131,28 +132,26 @@ static void start(gg_session *s, const int *cmd, set *st)
   CHECK_OK(gg_session_start(s, cmd[st->kind], a, na, NULL));
 }
 
-/* frames frames of size n, the kinds in turn, up to nslots in flight,
- * each on the buffer set of its slot */
+struct run_arg {
+  const int *cmd;
+  int n, *seed;
+  const char *where;
+};
+static void run_start(gg_session *s, int f, int slot, void *arg)
+{
+  struct run_arg *r = arg;
+  fill(&sets[slot], f % NKINDS, r->n, (*r->seed)++);
+  start(s, r->cmd, &sets[slot]);
+}
+static void run_check(int slot, void *arg) { verify(&sets[slot], ((struct run_arg *)arg)->where); }
+
+/* frames frames of size n, the kinds in turn, through every slot */
 static void run(gg_session *s, int n, int frames, int *seed, const char *where)
 {
   int cmd[NKINDS];
   for (int k = 0; k < NKINDS; k++) CHECK_OK(gg_session_command(s, kind_names[k], &cmd[k]));
-  int nslots = gg_session_nslots(s);
-  for (int f = 0; f < frames; f++) {
-    if (gg_session_started(s) - gg_session_completed(s) == (uint64_t)nslots) {
-      uint64_t done = gg_session_completed(s) + 1;
-      CHECK_OK(gg_session_wait(s, WAIT_NS));
-      verify(&sets[gg_session_frame_slot(s, done)], where);
-    }
-    set *st = &sets[gg_session_frame_slot(s, gg_session_started(s) + 1)];
-    fill(st, f % NKINDS, n, (*seed)++);
-    start(s, cmd, st);
-  }
-  while (gg_session_completed(s) < gg_session_started(s)) {
-    uint64_t done = gg_session_completed(s) + 1;
-    CHECK_OK(gg_session_wait(s, WAIT_NS));
-    verify(&sets[gg_session_frame_slot(s, done)], where);
-  }
+  struct run_arg r = {cmd, n, seed, where};
+  ring_frames(s, frames, WAIT_NS, run_start, run_check, &r);
 }
 
 int main(void)
