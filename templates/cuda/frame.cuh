@@ -190,8 +190,11 @@ GG_INLINE bool gg_fn_wait_neighbours(gg_fn_progress &n, const gg_grid &g, const 
     gg_fb_st_release(gg_fn_word(n, g.block), want); /* (2) */
     const unsigned left = g.block ? g.block - 1 : g.nblocks - 1;
     const unsigned right = g.block + 1 < g.nblocks ? g.block + 1 : 0;
-    const unsigned ok = gg_fb_wait(gg_fn_word(n, left), want, mbox) &&
-                        gg_fb_wait(gg_fn_word(n, right), want, mbox); /* (3) */
+    const unsigned long long *l = gg_fn_word(n, left), *r = gg_fn_word(n, right);
+    /* both words read at once first ('&': both loads in flight, one L2
+       round trip when the neighbours are already done), then each waited for */
+    const bool ready = (gg_fb_ld_relaxed(l) >= want) & (gg_fb_ld_relaxed(r) >= want);
+    const unsigned ok = ready || (gg_fb_wait(l, want, mbox) && gg_fb_wait(r, want, mbox)); /* (3) */
     if (ok)
       gg_fb_acquire_fence(); /* (3): pairs with both neighbours' releases */
     gg_fn_ok[g.bar_id] = ok;
