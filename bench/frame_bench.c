@@ -4,7 +4,10 @@
  * chain: "step" (y = 0.5 y + x: each stage reads y only where its own
  * thread wrote it, so the frame has no barrier) and "smooth" (a 3-point
  * stencil ping-ponging between x and y: a grid barrier before every
- * stage but the first).  Side by side in one process:
+ * stage but the first), and "smooth_h", the same stencil declaring
+ * halo = 1 (each stage waits only for its two neighbour blocks; its
+ * graph rows launch the halo kernel, whose view checks every index).
+ * Side by side in one process:
  *   launch + sync   S gg_launch of the kernel, then gg_stream_sync
  *   CUDA graph      the same S launches captured once (gg_graph_*), replayed + sync
  *   graph+PDL       the same, captured from a stream with gg_stream_set_pdl:
@@ -31,7 +34,7 @@
 #include "../tests/gg_check.h" /* CHECK_OK: the tests' assertion on a libgg call */
 
 #define WAIT_NS 2000000000ll
-#define NKIND 2
+#define NKIND 3
 #define NSIZE 2
 #define NS 4
 #define NLAYOUT 4 /* 16, 132, 264 blocks; one block */
@@ -40,10 +43,11 @@ static gg_context *ctx;
 static int iters = 3000;
 
 
-static const char *const kind_kernel[NKIND] = {"step", "smooth"};
-static const char kind_frame[NKIND] = {'s', 'm'};
+static const char *const kind_kernel[NKIND] = {"step", "smooth", "smooth_h"};
+static const char *const kind_frame[NKIND] = {"s", "m", "mh"};
 static const char *const kind_what[NKIND] = {"step (same-thread: no barrier)",
-                                             "smooth (stencil: a barrier per stage)"};
+                                             "smooth (stencil: a barrier per stage)",
+                                             "smooth halo 1 (neighbour waits)"};
 static const int S[NS] = {1, 2, 4, 8};
 static const long long N[NSIZE] = {32768, 1 << 20};
 static const int blocks[3] = {16, 132, 264};
@@ -69,10 +73,11 @@ static void row(const char *what, int s, bench_stats *st, double graph, double p
   fflush(stdout);
 }
 
-/* Stage k's arguments: step always (x, y); smooth ping-pongs. */
+/* Stage k's arguments: step always (x, y); smooth (with or without its
+ * halo) ping-pongs. */
 static const gg_arg *stage_args(int kind, int k, const gg_arg *xy, const gg_arg *yx)
 {
-  return kind == 1 && k % 2 ? yx : xy;
+  return kind > 0 && k % 2 ? yx : xy;
 }
 
 /* One timed row: S launches (+ sync), or a graph replay (+ sync). */
@@ -111,7 +116,7 @@ static void time_frames(gg_module *mod, int kind, int z, int si, const gg_arg *x
 {
   int s = S[si];
   char fname[8];
-  snprintf(fname, sizeof fname, "%c%d", kind_frame[kind], s);
+  snprintf(fname, sizeof fname, "%s%d", kind_frame[kind], s);
   gg_kernel *fk;
   CHECK_OK(gg_kernel_get(mod, fname, &fk));
   const gg_kernel_desc *kd = gg_kernel_describe(fk);
@@ -172,6 +177,14 @@ static void summary(void)
         printf("%-40s %6lld %3d %9.2f %9.2f %9.2f %9.2fx %11.2fx\n", kind_what[kind], N[z],
                S[si], g, p, f, f > 0 ? g / f : 0, f > 0 && p > 0 ? p / f : 0);
       }
+  printf("-- the halo frame (mh) against the plain smooth chain's graph+PDL (no index checks)\n");
+  for (int z = 0; z < NSIZE; z++)
+    for (int si = 0; si < NS; si++) {
+      double f = best_frame(2, z, si), p = pdl_p50[1][z][si], m = best_frame(1, z, si);
+      printf("n = %7lld S = %d: smooth graph+PDL %8.2f  m frame %8.2f  mh frame %8.2f  "
+             "graph+PDL/mh %5.2fx  m/mh %5.2fx\n", N[z], S[si], p, m, f,
+             f > 0 && p > 0 ? p / f : 0, f > 0 ? m / f : 0);
+    }
   printf("-- one more dependent stage: (p50 S=8 - p50 S=1) / 7, us\n");
   for (int kind = 0; kind < NKIND; kind++)
     for (int z = 0; z < NSIZE; z++) {

@@ -2,6 +2,7 @@
 #include "body_check.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -571,6 +572,20 @@ static int opaque_text(const char *s)
   return 0;
 }
 
+/* The next identifier at or after p, *e its end: n at the end of the
+ * text, SIZE_MAX when a '#' (a directive), '&' (an address or reference)
+ * or '[' (a lambda, capture or structured binding) comes first - text
+ * the proofs below give up on. */
+static size_t next_ident(const char *s, size_t n, size_t p, size_t *e)
+{
+  tok k;
+  for (; (p = next_tok(s, n, p, e, &k)) < n; p = *e) {
+    if (k == T_PUNCT && (s[p] == '#' || s[p] == '&' || s[p] == '[')) return SIZE_MAX;
+    if (k == T_IDENT) return p;
+  }
+  return n;
+}
+
 /* Is the view at s[p..e) (an identifier) one of the kernel's views? */
 static int is_view_name(const ggi_kernel *kn, const char *s, size_t p, size_t e)
 {
@@ -579,9 +594,45 @@ static int is_view_name(const ggi_kernel *kn, const char *s, size_t p, size_t e)
   return 0;
 }
 
+/* Is it a view declared with a halo (its macro checks every index)? */
+static int is_halo_view(const ggi_kernel *kn, const char *s, size_t p, size_t e)
+{
+  for (int i = 0; i < kn->nparams; i++)
+    if (kn->params[i].halo > 0 && same_word(s, p, e, kn->params[i].name)) return 1;
+  return 0;
+}
+
+/* The call of a halo view whose '(' is at p: just past its matching ')'
+ * (n when unbalanced); 0 when a '(' inside it opens a statement
+ * expression "({", the one way to declare a name inside an argument, or
+ * when it names a view without a halo (whose use the caller would not
+ * see: only halo views' indices are checked at run time). */
+static size_t skip_call(const ggi_kernel *kn, const char *s, size_t n, size_t p)
+{
+  int depth = 0;
+  size_t e;
+  tok k;
+  for (; (p = next_tok(s, n, p, &e, &k)) < n; p = e) {
+    if (k == T_IDENT && is_view_name(kn, s, p, e) && !is_halo_view(kn, s, p, e)) return 0;
+    if (k != T_PUNCT) continue;
+    if (s[p] == '(') {
+      size_t q, qe;
+      tok qk;
+      q = next_tok(s, n, e, &qe, &qk);
+      if (qk == T_PUNCT && s[q] == '{') return 0;
+      depth++;
+    } else if (s[p] == ')' && --depth == 0) {
+      return e;
+    }
+  }
+  return n;
+}
+
 /* 1 when every use of `view` in the body is V(i, j, ...) with the range's
  * index names in order, and the index names appear nowhere else: only as
- * the whole argument list of some view's call.  So no statement can
+ * the whole argument list of some view's call, or inside the arguments of
+ * a call of a view declared with a halo (H(i - 1): its macro checks the
+ * index at run time).  So no statement can
  * rename, shift or redeclare an index (i = i + 1, long long a = ..., i = a,
  * [u, i], auto... i: each puts an index outside such a call) and the body
  * holds no '&' (no address, no reference bound to V(i), no rvalue
@@ -594,12 +645,8 @@ int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
   if (!s || !view || view->rank != kn->rank || kn->rank < 1 || opaque_text(s)) return 0;
   for (int d = 0; d < kn->rank; d++)
     if (!kn->index[d]) return 0; /* unnamed: the body cannot say V(i) */
-  size_t n = strlen(s);
-  for (size_t p = 0, e; (p = next_tok(s, n, p, &e, &(tok){0})) < n; p = e) {
-    tok k;
-    e = token(s, n, p, &k);
-    if (k == T_PUNCT && (s[p] == '#' || s[p] == '&' || s[p] == '[')) return 0;
-    if (k != T_IDENT) continue;
+  size_t n = strlen(s), p, e;
+  for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
     if (is_view_name(kn, s, p, e)) {
       size_t q, qe, end;
       tok qk;
@@ -610,12 +657,19 @@ int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
         continue;
       }
       if (same_word(s, p, e, view->name)) return 0; /* the shared view, used otherwise */
+      if (qk == T_PUNCT && s[q] == '(' && is_halo_view(kn, s, p, e)) {
+        /* H(i - 1) of another view with a halo: the index in an argument
+           its macro checks; i is const and nothing in the argument can
+           redeclare it (no '&', no '[', no "({"), so it stays the own index */
+        if ((e = skip_call(kn, s, n, q)) == 0) return 0;
+        continue;
+      }
       continue;
     }
     for (int d = 0; d < kn->rank; d++)
       if (same_word(s, p, e, kn->index[d])) return 0; /* an index outside V(i, ...) */
   }
-  return 1;
+  return p == n; /* not SIZE_MAX: no text the proof gives up on */
 }
 
 /* 1 when every use of `view` in a team body is V(league_rank, ...): the
@@ -630,12 +684,8 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view)
   static const char *const item = "league_rank";
   const char *s = kn->body;
   if (!s || !view || view->rank < 1 || kn->pattern != GG_PATTERN_TEAM || opaque_text(s)) return 0;
-  size_t n = strlen(s);
-  for (size_t p = 0, e; (p = next_tok(s, n, p, &e, &(tok){0})) < n; p = e) {
-    tok k;
-    e = token(s, n, p, &k);
-    if (k == T_PUNCT && (s[p] == '#' || s[p] == '&' || s[p] == '[')) return 0;
-    if (k != T_IDENT) continue;
+  size_t n = strlen(s), p, e;
+  for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
     if (is_view_name(kn, s, p, e)) {
       size_t end;
       if (call_from(s, n, e, item, &end)) {
@@ -647,5 +697,27 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view)
     }
     if (same_word(s, p, e, item)) return 0; /* league_rank outside a view's first index */
   }
-  return 1;
+  return p == n;
+}
+
+/* 1 when every use of `view` in a for body is a call V(...) - the view's
+ * macro, which checks a declared halo at run time (gg_halo_index) - and
+ * the check cannot be dodged: no '&' (no pointer to an element, which
+ * could be offset), no '[' (no lambda or capture), no directive, none of
+ * opaque_text's spellings, and no name gg_lin (the own index the macro
+ * compares with).  The indices themselves may be any expression. */
+int ggi_body_calls_only(const ggi_kernel *kn, const ggi_param *view)
+{
+  const char *s = kn->body;
+  if (!s || !view || view->rank < 1 || kn->pattern != GG_PATTERN_FOR || opaque_text(s)) return 0;
+  size_t n = strlen(s), p, e;
+  for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
+    if (same_word(s, p, e, "gg_lin")) return 0;
+    if (!same_word(s, p, e, view->name)) continue;
+    size_t q, qe;
+    tok qk;
+    q = next_tok(s, n, e, &qe, &qk);
+    if (qk != T_PUNCT || s[q] != '(') return 0; /* the bare pointer */
+  }
+  return p == n;
 }

@@ -57,5 +57,9 @@ int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view);
 /* A team kernel touches `view` only at its own league item,
  * V(league_rank, ...) (body_check.c says how strictly). */
 int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view);
+/* A for kernel touches `view` only through calls V(...) of its macro
+ * (which checks a declared halo at run time), never its pointer or an
+ * element's address (body_check.c says how strictly). */
+int ggi_body_calls_only(const ggi_kernel *kn, const ggi_param *view);
 
 #endif

@@ -99,6 +99,10 @@ static void view_unpack(ggi_buf *un, ggi_buf *mac, ggi_buf *undef, const ggi_par
   if (pp->layout == GG_LAYOUT_STRIDE) {
     for (int dim = 0; dim < pp->rank; dim++)
       ggi_buf_printf(mac, "%s(i%d)*%s_s%d", dim ? " + " : "", dim, v, dim);
+  } else if (pp->rank == 1 && pp->halo) {
+    /* a for body's own index is its linear index gg_lin (rank 1; the
+       loader allows halo nowhere else), which the body cannot rename */
+    ggi_buf_printf(mac, "gg_halo_index((i0), gg_lin, %dLL)", pp->halo);
   } else if (pp->rank == 1) {
     ggi_buf_puts(mac, "(i0)");
   } else if (pp->layout == GG_LAYOUT_RIGHT) {

@@ -102,21 +102,68 @@ static int same_mapping(const ggi_kernel *fr, int r, int s)
   return 1;
 }
 
+/* ---- dependencies between neighbouring (pseudo-)blocks ----
+ * In a rank-1 for stage, (pseudo-)block b takes the chunk of consecutive
+ * indices [(k nblocks + b) C, ... + C) at grid-stride step k, C = the
+ * frame's threads x the stage's vector (templates/common/for.cuh), so
+ * the chunks in index order belong to blocks ..., b - 1, b, b + 1, ...
+ * (mod nblocks: the last block's chunk of step k is followed by block
+ * 0's of step k + 1).  A body that writes a view only at its own index
+ * and reads it only within a declared halo h <= C of its own index
+ * touches elements of its own chunk and of the chunks just before and
+ * after it: two such stages on the same mapping conflict only within
+ * one block or between neighbours b and b +- 1.  The stage then waits
+ * until both neighbours have finished every stage before it (their
+ * progress words, templates/cuda/frame.cuh), not for the whole grid.
+ *   - Writes stay own-index: a halo view must be access "in" (an
+ *     "inout" one could write a neighbour's chunk, and then a block two
+ *     away would share elements).  So every cross-block conflict is
+ *     between neighbours, which is what the wait covers; a block k away
+ *     may lag up to k waits behind, but touches none of this block's
+ *     elements.
+ *   - WAR is covered the same way: a neighbour's reads of a stage before
+ *     are finished before it publishes its progress.
+ *   - A later grid barrier still orders everything before it (the
+ *     schedule's fence is unchanged); a frame ends with every block's
+ *     arrival and the next starts after block 0 saw them all
+ *     (templates/cuda/persistent.cuh), so frames never overlap.
+ *   - Halo uses must go through the view's macro (which traps beyond h)
+ *     and be proven so (ggi_body_calls_only); strided views may alias.
+ * C is sized for the fewest threads per (pseudo-)block of the persistent
+ * kernels that run the frame (frame_threads): more threads only make
+ * the chunks larger. */
+
+/* Does stage s's param kp (not own-index) read only within a halo that
+ * the neighbour wait covers? */
+static int near_use(const ggi_kernel *k, const ggi_stage *st, const ggi_param *kp)
+{
+  return kp->halo > 0 && kp->access == GG_ACCESS_IN && kp->rank == 1 &&
+         kp->layout != GG_LAYOUT_STRIDE && st->chunk > 0 && kp->halo <= st->chunk &&
+         ggi_body_calls_only(k, kp);
+}
+
 /* Every param of stage s bound to frame view p is touched only at the
  * thread's own index, with the layout and extents of *first (set by the
- * first one seen, over both stages). */
-static int own_index_uses(const ggi_kernel *fr, int s, int p, int *first_stage,
-                          const ggi_param **first)
+ * first one seen, over both stages).  With halo non-NULL a param may
+ * instead read within a declared halo no larger than the stage's chunk
+ * (frame_near below); *halo: the largest such halo seen. */
+static int index_uses(const ggi_kernel *fr, int s, int p, int *first_stage,
+                      const ggi_param **first, int *halo)
 {
   const ggi_kernel *k = stage_kernel(fr, s);
   const ggi_stage *st = &fr->frame->stages[s];
   for (int j = 0; j < k->nparams; j++) {
     const ggi_param *kp = &k->params[j];
     if (st->bind[j] != p || kp->kind != GG_PARAM_VIEW) continue;
-    if (!ggi_body_own_index(k, kp)) return 0;
-    /* run-time strides may overlap (1, 1 makes V(0,1) and V(1,0) one
-     * element): two threads' own indices could then be one element */
-    if (kp->layout == GG_LAYOUT_STRIDE && kp->rank > 1) return 0;
+    if (ggi_body_own_index(k, kp)) {
+      /* run-time strides may overlap (1, 1 makes V(0,1) and V(1,0) one
+       * element): two threads' own indices could then be one element */
+      if (kp->layout == GG_LAYOUT_STRIDE && kp->rank > 1) return 0;
+    } else if (!halo || !near_use(k, st, kp)) {
+      return 0;
+    } else if (kp->halo > *halo) {
+      *halo = kp->halo;
+    }
     if (!*first) {
       *first = kp;
       *first_stage = s;
@@ -134,8 +181,21 @@ static int same_thread(const ggi_kernel *fr, int r, int s, int p)
 {
   const ggi_param *first = NULL;
   int first_stage = -1;
-  return same_mapping(fr, r, s) && own_index_uses(fr, r, p, &first_stage, &first) &&
-         own_index_uses(fr, s, p, &first_stage, &first);
+  return same_mapping(fr, r, s) && index_uses(fr, r, p, &first_stage, &first, NULL) &&
+         index_uses(fr, s, p, &first_stage, &first, NULL);
+}
+
+/* Is it one between neighbouring (pseudo-)blocks?  *halo: the largest
+ * halo of the two stages' uses of p. */
+static int same_neighbours(const ggi_kernel *fr, int r, int s, int p, int *halo)
+{
+  const ggi_param *first = NULL;
+  int first_stage = -1;
+  *halo = 0;
+  return same_mapping(fr, r, s) && stage_kernel(fr, s)->rank == 1 &&
+         fr->frame->stages[s].chunk > 0 &&
+         index_uses(fr, r, p, &first_stage, &first, halo) &&
+         index_uses(fr, s, p, &first_stage, &first, halo);
 }
 
 /* ---- dependencies that stay in one block ----
@@ -188,7 +248,7 @@ static int same_block(const ggi_kernel *fr, int r, int s, int p)
          own_item_uses(fr, s, p);
 }
 
-enum { DEP_GRID, DEP_THREAD, DEP_BLOCK }; /* where a dependency is kept */
+enum { DEP_GRID, DEP_THREAD, DEP_BLOCK, DEP_NEIGHBOUR }; /* where a dependency is kept */
 
 /* The dependency of stage s on stage r through view p, in words. */
 static const char *dep_words(const ggi_module *m, const ggi_kernel *fr, int r, int s, int p,
@@ -206,7 +266,17 @@ static const char *dep_words(const ggi_module *m, const ggi_kernel *fr, int r, i
                        "(pseudo-)block: a block barrier orders them, no grid barrier", s, vs,
                    fr->params[p].name, r, stage_kernel(fr, r)->name,
                    strcmp(vr, "reads") == 0 ? "read" : "wrote");
-  else
+  else if (where == DEP_NEIGHBOUR) {
+    const ggi_stage *st = &fr->frame->stages[s];
+    int halo = 0;
+    same_neighbours(fr, r, s, p, &halo);
+    ggi_buf_printf(&b, "stage %d %s %s, which stage %d (%s) %s, each at its own index or within "
+                       "halo %d of it, and %d <= the chunk of %lld indices a (pseudo-)block takes "
+                       "per step (%d threads x vector %d): only blocks b - 1, b and b + 1 share "
+                       "them, so it waits for its two neighbours, no grid barrier", s, vs,
+                   fr->params[p].name, r, stage_kernel(fr, r)->name, vr, halo, halo,
+                   (long long)st->chunk, fr->frame->threads, stage_kernel(fr, s)->spec.vector);
+  } else
     ggi_buf_printf(&b, "%s %s, which stage %d (%s) %s", vs, fr->params[p].name, r,
                    stage_kernel(fr, r)->name, vr);
   const char *w = b.p ? ggi_strdup(m->arena, b.p) : NULL;
@@ -276,13 +346,62 @@ static int ack_plan(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
   return 0;
 }
 
+/* The fewest threads per (pseudo-)block among the persistent kernels
+ * that run frame fr, and why: every stage's chunk is sized for it (more
+ * threads give larger chunks, which the same halo fits).  0 when none
+ * runs it, or one's shape is invalid (its plan reports that). */
+static int frame_threads(const ggi_module *m, ggi_kernel *fr)
+{
+  ggi_frame *f = fr->frame;
+  const int index = (int)(fr - m->kernels);
+  const char *from = NULL;
+  int runs = 0;
+  f->threads = 0;
+  f->threads_why = "no persistent kernel runs it";
+  for (int i = 0; i < m->npersistent; i++) {
+    const ggi_persistent *p = &m->persistent[i];
+    for (int c = 0; c < p->ncommands; c++) {
+      if (p->command_index[c] != index) continue;
+      int t = ggi_persistent_group_threads(m, p);
+      if (t <= 0) {
+        f->threads = 0;
+        return 0;
+      }
+      if (!runs++ || t < f->threads) f->threads = t, from = p->name;
+      break;
+    }
+  }
+  if (!runs) return 0;
+  ggi_buf b = {0};
+  ggi_buf_printf(&b, "%d threads per (pseudo-)block: persistent \"%s\"'s, the fewest of the %d "
+                     "persistent kernel(s) that run it", f->threads, from, runs);
+  f->threads_why = b.p ? ggi_strdup(m->arena, b.p) : NULL;
+  ggi_buf_free(&b);
+  return f->threads_why ? 0 : -1;
+}
+
+/* Each stage's chunk (see "neighbouring (pseudo-)blocks" above): decided
+ * here once, read by the dependency proof and explain. */
+static void plan_chunks(ggi_kernel *fr)
+{
+  ggi_frame *f = fr->frame;
+  for (int s = 0; s < f->nstages; s++) {
+    const ggi_kernel *k = stage_kernel(fr, s);
+    f->stages[s].chunk = k->pattern == GG_PATTERN_FOR && k->rank == 1 && f->threads > 0
+                             ? (int64_t)f->threads * k->spec.vector
+                             : 0;
+  }
+}
+
 int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
 {
   ggi_frame *f = fr->frame;
   unsigned target = ggi_desc_target(fr->targets);
   int fence = 0;      /* first stage not yet ordered by a grid barrier */
   int shared_since = -1; /* a stage since the last block-wide sync that used shared memory */
-  f->nbarriers = 0;
+  f->nbarriers = f->nneighbours = 0;
+  if (frame_threads(m, fr) != 0) return ggi_fail_at(d, m->file, fr->line, "out of memory");
+  plan_chunks(fr);
   for (int s = 0; s < f->nstages; s++) {
     ggi_stage *st = &f->stages[s];
     st->barrier = st->block_sync = 0;
@@ -293,6 +412,7 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
        since the last barrier that it depends on only within each thread
        (same_thread) need none. */
     int dep = -1, dep_view = -1, local = -1, local_view = -1, item = -1, item_view = -1;
+    int near = -1, near_view = -1, halo;
     for (int r = s - 1; r >= 0 && dep < 0; r--)
       for (int p = 0; p < fr->nparams && dep < 0; p++) {
         const char *vs, *vr;
@@ -301,6 +421,8 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
           if (local < 0) local = r, local_view = p;
         } else if (r >= fence && same_block(fr, r, s, p)) {
           if (item < 0) item = r, item_view = p;
+        } else if (r >= fence && same_neighbours(fr, r, s, p, &halo)) {
+          if (near < 0) near = r, near_view = p;
         } else {
           dep = r, dep_view = p;
         }
@@ -317,6 +439,13 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
       st->after = item;
       shared_since = -1; /* and it orders shared memory too */
       st->why = dep_words(m, fr, item, s, item_view, DEP_BLOCK);
+    } else if (near >= 0) {
+      /* item and near never meet: one needs team or fft stages, the other for */
+      st->block_sync = GGI_SYNC_NEIGHBOURS;
+      st->after = near;
+      f->nneighbours++;
+      shared_since = -1; /* it syncs the (pseudo-)block too */
+      st->why = dep_words(m, fr, near, s, near_view, DEP_NEIGHBOUR);
     } else if (local >= 0) {
       st->after = local;
       st->why = dep_words(m, fr, local, s, local_view, DEP_THREAD);
@@ -387,7 +516,8 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
                        "with at most %d: no block size runs both",
                     min_from, stage_kernel(fr, min_from)->name, p->min_threads, max_from,
                     stage_kernel(fr, max_from)->name, p->max_threads);
-  if (ws || f->nbarriers > 0) fixed += GGI_FRAME_WS_HEAD;
+  if (ws || f->nbarriers > 0 || f->nneighbours > 0) fixed += GGI_FRAME_WS_HEAD;
+  if (f->nneighbours > 0) per_block += GGI_FRAME_PROGRESS_BYTES; /* progress words */
   if (fixed > UINT32_MAX / 2 || per_block > UINT32_MAX / 2)
     return ggi_fail(d, "the stages' workspaces add up to more than 2 GiB");
   p->ws_fixed = (uint32_t)fixed;
@@ -429,6 +559,9 @@ static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned 
                  st->line, st->why);
   if (st->barrier)
     ggi_buf_puts(b, "  if (!gg_frame_barrier(gg_b, gg_ws, gg_mbox))\n    return false;\n");
+  else if (st->block_sync == GGI_SYNC_NEIGHBOURS)
+    ggi_buf_puts(b, "  if (!gg_fn_wait_neighbours(gg_n, g, gg_mbox)) /* b - 1 and b + 1 are done */\n"
+                    "    return false;\n");
   else if (st->block_sync == GGI_SYNC_ITEMS)
     ggi_buf_puts(b, "  gg_sync(g); /* the block's own items: its writes before its reads */\n");
   else if (st->block_sync)
@@ -487,11 +620,18 @@ int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
                  fr->name, fr->name);
   if (ws) ggi_buf_puts(out, "  char *gg_ws = (char *)args.gg_ws;\n");
   else ggi_buf_puts(out, "  char *gg_ws = 0;\n");
-  ggi_buf_printf(out, "  unsigned long long gg_off = %uu; /* past the barrier words */\n",
-                 GGI_FRAME_WS_HEAD);
-  ggi_buf_puts(out, "  gg_frame_bar gg_b;\n");
+  if (fr->frame->nneighbours > 0)
+    ggi_buf_printf(out, "  unsigned long long gg_off = %uu + %uull * g.nblocks; /* past the barrier "
+                        "and progress words */\n", GGI_FRAME_WS_HEAD, GGI_FRAME_PROGRESS_BYTES);
+  else
+    ggi_buf_printf(out, "  unsigned long long gg_off = %uu; /* past the barrier words */\n",
+                   GGI_FRAME_WS_HEAD);
+  ggi_buf_puts(out, "  gg_frame_bar gg_b;\n  gg_fn_progress gg_n;\n");
   if (fr->frame->nbarriers > 0) ggi_buf_puts(out, "  gg_frame_bar_begin(gg_b, gg_ws);\n");
-  ggi_buf_puts(out, "  (void)gg_b; (void)gg_off; (void)gg_mbox; (void)gg_ws;\n");
+  if (fr->frame->nneighbours > 0)
+    ggi_buf_printf(out, "  gg_fn_begin(gg_n, g, gg_ws + %uu, %uu);\n", GGI_FRAME_WS_HEAD,
+                   GGI_FRAME_PROGRESS_BYTES);
+  ggi_buf_puts(out, "  (void)gg_b; (void)gg_n; (void)gg_off; (void)gg_mbox; (void)gg_ws;\n");
   for (int s = 0; s < fr->frame->nstages; s++)
     if (put_stage(m, fr, s, target, out, d) != 0) return -1;
   ggi_buf_puts(out, "  return true;\n}\n");
@@ -502,7 +642,11 @@ void ggi_frame_summary(const ggi_kernel *fr, ggi_buf *b)
 {
   ggi_buf_printf(b, "%d grid barrier(s)  stages:", fr->frame->nbarriers);
   for (int s = 0; s < fr->frame->nstages; s++)
-    ggi_buf_printf(b, " %s%s", fr->frame->stages[s].barrier ? "| " : "", stage_kernel(fr, s)->name);
+    ggi_buf_printf(b, " %s%s",
+                   fr->frame->stages[s].barrier                                 ? "| "
+                   : fr->frame->stages[s].block_sync == GGI_SYNC_NEIGHBOURS ? "~ "
+                                                                            : "",
+                   stage_kernel(fr, s)->name);
 }
 
 void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
@@ -523,6 +667,8 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
     fprintf(out, "  %d %s (%s:%d)\n", s, k->name, m->file ? m->file : "?", st->line);
     if (st->barrier) fprintf(out, "      grid barrier before it: %s\n", st->why);
     else if (st->block_sync == GGI_SYNC_ITEMS) fprintf(out, "      block barrier before it: %s\n", st->why);
+    else if (st->block_sync == GGI_SYNC_NEIGHBOURS)
+      fprintf(out, "      neighbour wait before it: %s\n", st->why);
     else fprintf(out, "      no barrier: %s\n", st->why);
     if (st->block_sync == GGI_SYNC_SHARED)
       fprintf(out, "      block barrier before it: it reuses the block's shared memory of an "
@@ -544,9 +690,14 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
             ggi_dtype_size(fr->params[f->result].dtype), f->ack_why);
   const ggi_plan *pp = ggi_plan_of(fr, ggi_desc_target(fr->targets));
   const ggi_plan p = pp ? *pp : (ggi_plan){0};
+  if (f->nneighbours > 0)
+    fprintf(out, "neighbour waits: %d per frame; chunks sized for %s\n", f->nneighbours,
+            f->threads_why);
   if (pp)
     fprintf(out, "workspace: %u bytes + %u per pseudo-block of the persistent kernel's virtual "
-                 "grid (barrier words, then each stage's own)\nshared memory: %u bytes per "
+                 "grid (barrier words, %sthen each stage's own)\nshared memory: %u bytes per "
                  "pseudo-block (the largest stage's)\n",
-            (unsigned)p.ws_fixed, (unsigned)p.ws_per_block, (unsigned)p.shared_bytes);
+            (unsigned)p.ws_fixed, (unsigned)p.ws_per_block,
+            f->nneighbours > 0 ? "a progress word per pseudo-block, " : "",
+            (unsigned)p.shared_bytes);
 }

@@ -18,6 +18,12 @@
  * its own 128-byte line (CUDA: the arrival count, templates/cuda/frame.cuh;
  * HIP: the count and a generation word, templates/hip/frame.hip). */
 #define GGI_FRAME_WS_HEAD 256u
+/* A frame with neighbour waits: after the head, one progress word per
+ * (pseudo-)block of the virtual grid, each on its own 128-byte line (a
+ * block stores its own and polls its two neighbours'; separate lines keep
+ * one block's store from bouncing the line its neighbours poll), then
+ * the stages' workspaces. */
+#define GGI_FRAME_PROGRESS_BYTES 128u
 /* Each stage's workspace starts on a 256-byte boundary. */
 #define GGI_FRAME_WS_ALIGN 256u
 

@@ -56,6 +56,10 @@ typedef struct ggi_param {
   gg_layout layout;
   gg_space space;
   gg_access access;
+  /* halo = h (for kernels, rank-1 views): the body touches the view only
+   * at indices within [i - h, i + h] of its own index i; the view's macro
+   * checks it (a trap otherwise).  0: not declared. */
+  int halo;
 } ggi_param;
 
 /* What specialize.c chose, and why (shown by `gpugen explain`). */
@@ -72,7 +76,7 @@ typedef struct ggi_spec {
  * to a parameter of the frame or to a constant, and what the frame's plan
  * (gen/frame.c) decided about the stage: whether a grid barrier or a
  * block barrier comes before it, and why. */
-enum { GGI_SYNC_SHARED = 1, GGI_SYNC_ITEMS = 2 };
+enum { GGI_SYNC_SHARED = 1, GGI_SYNC_ITEMS = 2, GGI_SYNC_NEIGHBOURS = 3 };
 typedef struct ggi_stage {
   const char *kernel;
   int kernel_index;         /* into ggi_module.kernels */
@@ -83,7 +87,12 @@ typedef struct ggi_stage {
   /* the plan */
   int barrier;              /* a grid barrier before this stage */
   int block_sync;           /* only a barrier over the (pseudo-)block (GGI_SYNC_...): shared
-                               memory is reused, or data passes within league items */
+                               memory is reused, or data passes within league items; or
+                               NEIGHBOURS: wait until (pseudo-)blocks b - 1 and b + 1 have
+                               finished every earlier stage (declared halos) */
+  int64_t chunk;            /* a rank-1 for stage: the consecutive indices one (pseudo-)block
+                               takes per grid-stride step (frame threads x vector), the
+                               largest halo its neighbour wait covers; 0 otherwise */
   int after;                /* the earlier stage that forces the barrier (-1: none) */
   const char *why;          /* one sentence for `gpugen explain` */
 } ggi_stage;
@@ -94,6 +103,12 @@ typedef struct ggi_frame {
   int nstages;
   ggi_stage stages[GGI_MAX_STAGES];
   int nbarriers;            /* grid barriers in one frame (the plan's) */
+  int nneighbours;          /* neighbour waits in one frame (GGI_SYNC_NEIGHBOURS stages) */
+  /* the fewest threads per (pseudo-)block of the persistent kernels that
+   * run the frame (0: none runs it): what every stage's chunk is sized
+   * for, and why */
+  int threads;
+  const char *threads_why;
   /* result = "view": the frame param returned in the acknowledgement
    * (-1: none), and the plan's decision on how the ack is stored */
   int result;

@@ -25,7 +25,7 @@
 
 /* Fields each declaration accepts.  kernel_fields is the union, used for
  * "did you mean"; pattern_fields says which apply to which pattern. */
-static const char *const param_fields[] = {"access", "layout", "space", NULL};
+static const char *const param_fields[] = {"access", "layout", "space", "halo", NULL};
 static const char *const kernel_fields[] = {
   "pattern", "range", "index", "params", "body", "block", "items", "vector", "launch",
   "value", "op", "combine", "identity", "into", "type", "strategy", "allow_cas", "kind",
@@ -233,6 +233,13 @@ static void read_param(ggi_decl *k, int idx, size_t *pos, int params_line, int s
   p->access = (gg_access)ggi_opt_enum(&e, "access", ggi_access_names, GG_ACCESS_IN);
   p->layout = (gg_layout)ggi_opt_enum(&e, "layout", ggi_layout_names, GG_LAYOUT_RIGHT);
   p->space = (gg_space)ggi_opt_enum(&e, "space", ggi_space_names, GG_SPACE_DEVICE);
+  int64_t h;
+  if (ggi_opt_int(&e, "halo", &h)) {
+    if (h < 1 || h > GGI_MAX_HALO)
+      ggi_decl_fail(k, line, "\"%s\": halo = %lld; a halo is an integer 1..%d (the body touches the "
+            "view only within [i - halo, i + halo] of its own index i)", name, (long long)h, GGI_MAX_HALO);
+    p->halo = (int)h;
+  }
   if (scratch) p->access = GG_ACCESS_INOUT;
 }
 
@@ -739,6 +746,25 @@ static void read_launch(ggi_decl *k, ggi_kernel *kn) {
   kn->launch = GG_LAUNCH_COOPERATIVE;
 }
 
+/* halo = h is for the rank-1 views of a rank-1 for kernel: its own index
+ * i is then the linear index the grid-stride loop hands the thread. */
+static void check_halos(ggi_decl *k, const ggi_kernel *kn) {
+  for (int i = 0; i < kn->nparams; i++) {
+    const ggi_param *p = &kn->params[i];
+    if (!p->halo) continue;
+    if (kn->pattern != GG_PATTERN_FOR)
+      ggi_decl_fail(k, p->line, "\"%s\": halo applies to a view of a pattern \"for\" kernel with a "
+            "1-D range; this is pattern \"%s\"", p->name, ggi_pattern_names[kn->pattern]);
+    if (kn->rank != 1)
+      ggi_decl_fail(k, p->line, "\"%s\": halo applies to a view of a pattern \"for\" kernel with a "
+            "1-D range (a halo is around one linear index); this range has %d dimensions", p->name,
+            kn->rank);
+    if (p->rank != 1)
+      ggi_decl_fail(k, p->line, "\"%s\": halo applies to a rank-1 view (its index is within halo of "
+            "the thread's own index i); \"%s\" has rank %d", p->name, p->name, p->rank);
+  }
+}
+
 void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   char buf[256];
   kn->targets = targets;
@@ -766,6 +792,7 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   ggi_collect_extents(k, kn);
   ggi_check_scope(k, kn);
   check_hidden(k, kn);
+  check_halos(k, kn);
 
   switch (kn->pattern) {
   case GG_PATTERN_FRAME: /* declared with frame "name" { ... }, never a kernel's pattern */

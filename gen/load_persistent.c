@@ -334,6 +334,10 @@ void ggi_convert_frame(ggi_decl *k, ggi_kernel *fr, const ggi_module *m) {
   fr->frame->kernels = m->kernels;
   fr->params = ggi_read_params(k, "params", &fr->nparams, 0);
   int params_line = ggi_field_line(k, "params");
+  for (int i = 0; i < fr->nparams; i++)
+    if (fr->params[i].halo)
+      ggi_decl_fail(k, fr->params[i].line, "frame parameter \"%s\": halo belongs to a stage kernel's view "
+            "(the kernel's body says where it reads), not to a frame parameter", fr->params[i].name);
   ggi_collect_extents(k, fr);
   ggi_check_scope(k, fr);
   int t = ggi_push_field(k, "stages");

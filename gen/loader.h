@@ -29,6 +29,7 @@
  * generator or the kernels compute from it (times a block, items, a tile)
  * overflows 64 bits. */
 #define GGI_MAX_STATIC ((int64_t)1 << 48)
+#define GGI_MAX_HALO 65536 /* halo = h: at most this many indices either side */
 #define GGI_MAX_STATIC_TEXT "2^48 (281474976710656)"
 
 /* Everything one load needs; reached from Lua through the state's extra space. */

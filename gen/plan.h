@@ -121,6 +121,12 @@ unsigned ggi_desc_target(unsigned targets);
 int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsigned target,
                             ggi_persistent_shape *s, ggi_diag *d);
 
+/* Threads per pseudo-block of persistent kernel p (block / groups, as
+ * ggi_persistent_shape_of decides them; 0 when that shape is invalid).
+ * Needs no plan: frames size their neighbour waits with it before the
+ * persistent kernels are planned. */
+int ggi_persistent_group_threads(const ggi_module *m, const ggi_persistent *p);
+
 /* The most dynamic shared memory one block may have on any device the
  * target supports: CUDA sm_90 / sm_100 opt in to 227 KiB (older archs
  * less: the runtime checks the device it runs on); AMD LDS is 64 KiB. */

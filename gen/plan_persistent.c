@@ -130,6 +130,36 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
   return 0;
 }
 
+/* The same rules as the runtime's (session.c), which sees only the
+ * descriptor: groups left out = 1; block left out = the commands' largest
+ * block times groups.  Unchecked; returns the threads per pseudo-block
+ * when the block is left out (else 0), *from the command that decided. */
+static int block_rule(const ggi_module *m, const ggi_persistent *p, int *block, int *groups,
+                      const char **from)
+{
+  *groups = ggi_playout_has_groups(p->layout) && p->groups > 0 ? p->groups : 1;
+  *from = NULL;
+  if (p->block > 0) {
+    *block = p->block;
+    return 0;
+  }
+  int t = command_threads(m, p, from);
+  *block = t * *groups;
+  return t;
+}
+
+int ggi_persistent_group_threads(const ggi_module *m, const ggi_persistent *p)
+{
+  int block, groups;
+  const char *from;
+  if (p->ncommands < 1 || p->ncommands > GGI_MAX_COMMANDS) return 0;
+  for (int i = 0; i < p->ncommands; i++)
+    if (p->command_index[i] < 0 || p->command_index[i] >= m->nkernels) return 0;
+  (void)block_rule(m, p, &block, &groups, &from);
+  if (block < 32 || block > 1024 || block % 32 || groups < 1 || block % groups) return 0;
+  return block / groups;
+}
+
 int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsigned target,
                             ggi_persistent_shape *s, ggi_diag *d)
 {
@@ -140,18 +170,12 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
     if (p->command_index[i] < 0 || p->command_index[i] >= m->nkernels)
       return fail(d, m, p, "command %d (\"%s\") names no kernel of this file", i,
                   p->commands[i] ? p->commands[i] : "?");
-  /* The same rules as the runtime's (session.c), which sees only the
-   descriptor: groups left out = 1; block left out = the commands' largest
-   block times groups. */
-  s->groups = ggi_playout_has_groups(p->layout) && p->groups > 0 ? p->groups : 1;
   s->blocks = ggi_playout_has_blocks(p->layout) ? p->blocks : 1;
   const char *from = NULL;
+  int t = block_rule(m, p, &s->block, &s->groups, &from);
   if (p->block > 0) {
-    s->block = p->block;
     why(s, "block %d: as written", s->block);
   } else {
-    int t = command_threads(m, p, &from);
-    s->block = t * s->groups;
     if (from)
       why(s, "block %d: the largest block of the commands (%d, \"%s\") times groups (%d), so "
              "every body gets at least the threads it was planned with", s->block, t, from, s->groups);

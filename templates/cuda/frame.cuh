@@ -80,6 +80,18 @@ GG_INLINE unsigned long long gg_fb_ld_sys(const unsigned long long *p)
   return v;
 }
 
+/* Thread 0 polls word w until it reaches want (relaxed: see (3)); false
+ * when the host aborted the session meanwhile. */
+GG_INLINE bool gg_fb_wait(const unsigned long long *w, unsigned long long want, const char *mbox)
+{
+  for (unsigned spins = 1; gg_fb_ld_relaxed(w) < want; ++spins) {
+    if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
+    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_fb_ld_sys((const unsigned long long *)mbox))
+      return false;
+  }
+  return true;
+}
+
 GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 {
   b.want = 0;
@@ -99,22 +111,95 @@ GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
     return true;
   if (threadIdx.x == 0) {
     unsigned long long *count = (unsigned long long *)(ws + GG_FRAME_COUNT_OFF);
-    unsigned ok = 1;
     const unsigned long long want = b.want += gridDim.x;
-    if (gg_fb_arrive(count) + 1 != want) { /* (2); the last arriver polls nothing */
-      for (unsigned spins = 1; gg_fb_ld_relaxed(count) < want; ++spins) { /* (3) */
-        if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
-        if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_fb_ld_sys((const unsigned long long *)mbox)) {
-          ok = 0;
-          break;
-        }
-      }
-    }
+    /* (2); the last arriver polls nothing */
+    const unsigned ok = gg_fb_arrive(count) + 1 == want || gg_fb_wait(count, want, mbox); /* (3) */
     if (ok)
       gg_fb_acquire_fence(); /* (3): pairs with every block's release arrival */
     gg_fb_ok = ok;
   }
   __syncthreads(); /* (4) */
   return gg_fb_ok != 0;
+}
+
+/* ---- neighbour waits (CUDA) ---------------------------------------------
+ * A stage whose dependencies stay between neighbouring (pseudo-)blocks
+ * (gen/frame.c: its views are touched at the thread's own index or read
+ * within a declared halo no larger than a block's chunk) waits only until
+ * (pseudo-)blocks b - 1 and b + 1 (mod nblocks) have finished every
+ * earlier stage of the frame.  Each (pseudo-)block has a progress word in
+ * the frame's workspace, after the head, on its own line (the plan's
+ * offset and stride, gen/frame.h): the number of neighbour waits it has
+ * reached, monotone, never reset.  Every (pseudo-)block passes the same
+ * waits in a frame and frames never overlap (persistent.cuh starts frame
+ * f + 1 only after every block's end of frame f), so at frame start the
+ * words are all equal: thread 0 reads its own (only it writes it) and
+ * counts from there.
+ * Per wait, the grid barrier's reasoning with two words instead of one:
+ *   1. gg_sync: bar.sync orders every thread's accesses of the earlier
+ *      stages before thread 0's store (CTA-scope synchronization; release
+ *      is cumulative), reads included: a neighbour that writes what this
+ *      block read (WAR) waits for the same store.
+ *   2. st.release.gpu of its new count.
+ *   3. ld.relaxed.gpu polls of each neighbour's word until it reaches the
+ *      count (a neighbour may be further on: it has done more), then one
+ *      fence.acq_rel.gpu: "strong read, then fence" acquires, pairing
+ *      with both neighbours' releases (2).  Cumulativity carries order
+ *      along: a neighbour's count says it had seen its own neighbours'.
+ *   4. gg_sync: thread 0's acquire reaches the rest of the (pseudo-)block.
+ * Polls back off and look at the host's abort line as the grid barrier's
+ * do (gg_fb_wait), so a hung neighbour ends in the session's timeout.
+ * One (pseudo-)block is its own neighbour: gg_sync alone.  Pseudo-blocks
+ * of one hardware block poll each other's words like any other: their
+ * named barriers let each run on while its neighbour's thread 0 spins.
+ */
+struct gg_fn_progress {
+  unsigned long long done; /* thread 0: this (pseudo-)block's count */
+  char *words;             /* the progress words */
+  unsigned stride;         /* bytes between two blocks' words */
+};
+
+GG_INLINE void gg_fb_st_release(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+GG_INLINE unsigned long long *gg_fn_word(const gg_fn_progress &n, unsigned block)
+{
+  return (unsigned long long *)(n.words + (unsigned long long)block * n.stride);
+}
+
+GG_INLINE void gg_fn_begin(gg_fn_progress &n, const gg_grid &g, char *words, unsigned stride)
+{
+  n.words = words;
+  n.stride = stride;
+  n.done = 0;
+  if (g.thread == 0 && g.nblocks > 1)
+    n.done = gg_fb_ld_relaxed(gg_fn_word(n, g.block));
+}
+
+/* Every thread of the (pseudo-)block calls it; false when the host
+ * aborted the session while it waited (the frame then stops). */
+GG_INLINE bool gg_fn_wait_neighbours(gg_fn_progress &n, const gg_grid &g, const char *mbox)
+{
+  __shared__ unsigned gg_fn_ok[16]; /* per pseudo-block: its named barrier id, 0..15 */
+  gg_sync(g); /* (1) */
+  if (g.nblocks == 1)
+    return true;
+  if (g.thread == 0) {
+    const unsigned long long want = ++n.done;
+    gg_fb_st_release(gg_fn_word(n, g.block), want); /* (2) */
+    const unsigned left = g.block ? g.block - 1 : g.nblocks - 1;
+    const unsigned right = g.block + 1 < g.nblocks ? g.block + 1 : 0;
+    const unsigned long long *l = gg_fn_word(n, left), *r = gg_fn_word(n, right);
+    /* both words read at once first ('&': both loads in flight, one L2
+       round trip when the neighbours are already done), then each waited for */
+    const bool ready = (gg_fb_ld_relaxed(l) >= want) & (gg_fb_ld_relaxed(r) >= want);
+    const unsigned ok = ready || (gg_fb_wait(l, want, mbox) && gg_fb_wait(r, want, mbox)); /* (3) */
+    if (ok)
+      gg_fb_acquire_fence(); /* (3): pairs with both neighbours' releases */
+    gg_fn_ok[g.bar_id] = ok;
+  }
+  gg_sync(g); /* (4) */
+  return gg_fn_ok[g.bar_id] != 0;
 }
 #endif /* GG_FRAME_HELPERS */

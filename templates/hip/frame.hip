@@ -57,4 +57,57 @@ GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
   __syncthreads();
   return gg_fb_ok != 0;
 }
+
+/* ---- neighbour waits (HIP): templates/cuda/frame.cuh's protocol (read
+ * it for why): a monotone progress word per pseudo-block, stored with
+ * release after the block's sync, both neighbours' polled relaxed, then
+ * one acquire load of each before the block's sync. */
+struct gg_fn_progress {
+  unsigned long long done;
+  char *words;
+  unsigned stride;
+};
+
+GG_INLINE unsigned long long *gg_fn_word(const gg_fn_progress &n, unsigned block)
+{
+  return (unsigned long long *)(n.words + (unsigned long long)block * n.stride);
+}
+
+GG_INLINE void gg_fn_begin(gg_fn_progress &n, const gg_grid &g, char *words, unsigned stride)
+{
+  n.words = words;
+  n.stride = stride;
+  n.done = 0;
+  if (g.thread == 0 && g.nblocks > 1)
+    n.done = __hip_atomic_load(gg_fn_word(n, g.block), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+
+GG_INLINE bool gg_fn_wait(unsigned long long *w, unsigned long long want, const char *mbox)
+{
+  for (unsigned spins = 1;
+       __hip_atomic_load(w, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < want; ++spins)
+    if ((spins & GG_FRAME_ABORT_EVERY) == 0 &&
+        __hip_atomic_load((unsigned long long *)mbox, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM))
+      return false;
+  (void)__hip_atomic_load(w, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+  return true;
+}
+
+GG_INLINE bool gg_fn_wait_neighbours(gg_fn_progress &n, const gg_grid &g, const char *mbox)
+{
+  __shared__ unsigned gg_fn_ok[33]; /* per pseudo-block: bar_id 0..32 */
+  gg_sync(g);
+  if (g.nblocks == 1)
+    return true;
+  if (g.thread == 0) {
+    const unsigned long long want = ++n.done;
+    __hip_atomic_store(gg_fn_word(n, g.block), want, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+    const unsigned left = g.block ? g.block - 1 : g.nblocks - 1;
+    const unsigned right = g.block + 1 < g.nblocks ? g.block + 1 : 0;
+    gg_fn_ok[g.bar_id] = gg_fn_wait(gg_fn_word(n, left), want, mbox) &&
+                         gg_fn_wait(gg_fn_word(n, right), want, mbox);
+  }
+  gg_sync(g);
+  return gg_fn_ok[g.bar_id] != 0;
+}
 #endif /* GG_FRAME_HELPERS */

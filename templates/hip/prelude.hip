@@ -61,6 +61,19 @@ GG_INLINE void gg_sync(const gg_grid &g)
   }
 }
 
+/* A view declared halo = h (a for body's view macro, gen/dict.c): index j
+ * must lie within h of the thread's own linear index.  Frames wait only
+ * for neighbouring (pseudo-)blocks before a stage that reads through such
+ * a view (gen/frame.c), so a body that reads farther would race; it stops
+ * the kernel with a trap instead, which the session or launch reports as
+ * a fault, never a silently wrong result.  Two compares per access. */
+GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
+{
+  if (j - own > h || own - j > h)
+    __builtin_trap();
+  return j;
+}
+
 /* ---- wavefronts ---- */
 GG_INLINE int gg_warp_size() { return warpSize; }
 GG_INLINE int gg_lane() { return threadIdx.x & (warpSize - 1); }

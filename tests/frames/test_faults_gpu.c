@@ -13,6 +13,11 @@
  *   hang  stage 1 spins on a host flag at one element: wait(50 ms) ->
  *         GG_ERR_TIMEOUT within a second, terminate -> GG_ERR_TIMEOUT within
  *         its terminate_ms plus a second, then the process exits
+ *   lie   stage 1 declares halo 1 but reads y(i - 2) at one element: its
+ *         view's check traps, so the error is a fault, like trap's
+ *   nhang stage 1 hangs at one element (where y = 777), stage 2 reads its
+ *         output within halo 1: the neighbours wait for the hung block
+ *         in a neighbour wait, not a grid barrier; the errors are hang's
  * The element is n - 1 - k for k in {0, 300}: in the last block or not.
  */
 #include <signal.h>
@@ -53,8 +58,20 @@ static void frames_ok(gg_session *se, gg_array *xa, gg_array *ya, gg_array *za)
   }
 }
 
-static int child(const char *layout, int hang, long long at)
+/* The frames that fail, and how: a hang (on a host flag that is never
+ * set) becomes a timeout, a trap a kernel fault. */
+typedef struct fault_mode {
+  const char *frame;
+  int hang;
+} fault_mode;
+static const fault_mode modes[] = {{"trap", 0}, {"hang", 1}, {"lie", 0}, {"nhang", 1}};
+#define NMODES ((int)(sizeof modes / sizeof modes[0]))
+
+static int child(const char *layout, const char *mode, long long at)
 {
+  int mi = 0;
+  while (mi < NMODES - 1 && strcmp(modes[mi].frame, mode) != 0) mi++;
+  const int hang = modes[mi].hang, nhang = strcmp(mode, "nhang") == 0;
   gg_context *ctx;
   gg_status st = gg_context_open(&ctx, NULL);
   if (st) {
@@ -63,10 +80,11 @@ static int child(const char *layout, int hang, long long at)
   }
   gg_module *mod;
   CHECK_OK(gg_module_load(ctx, &gg_module_faults_gpu, &mod));
-  gg_array *xa, *ya, *za, *flag;
+  gg_array *xa, *ya, *za, *wa, *flag;
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, N * 4, &xa));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, N * 4, &ya));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, N * 4, &za));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, N * 4, &wa));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, 64, &flag));
   *(volatile int *)gg_array_host(flag) = 0; /* never set: the stage never returns */
   gg_session *se;
@@ -74,28 +92,33 @@ static int child(const char *layout, int hang, long long at)
   CHECK_OK(gg_session_open(mod, layout, &opt, &se));
   frames_ok(se, xa, ya, za);
   int cmd;
-  CHECK_OK(gg_session_command(se, hang ? "hang" : "trap", &cmd));
+  CHECK_OK(gg_session_command(se, mode, &cmd));
   gg_arg a[6];
   int na = 0;
   a[na++] = gg_arg_array(xa);
   a[na++] = gg_arg_array(ya);
   a[na++] = gg_arg_array(za);
+  if (nhang) {
+    a[na++] = gg_arg_array(wa);
+    ((float *)gg_array_host(xa))[at] = 388.5f; /* y = 2 x = 777 there: spin_own hangs */
+  }
   if (hang)
     a[na++] = gg_arg_array(flag);
-  a[na++] = gg_arg_i64(at);
+  if (!nhang)
+    a[na++] = gg_arg_i64(at);
   a[na++] = gg_arg_i64(N);
   CHECK_OK(gg_session_start(se, cmd, a, na, NULL));
   uint64_t t0 = gg_rt_now_ns();
   st = gg_session_wait(se, hang ? 50000000 : 5000000000);
   double w = ms_since(t0);
-  printf("%s %s at %lld: wait -> %s after %.1f ms: %s\n", layout, hang ? "hang" : "trap", at,
+  printf("%s %s at %lld: wait -> %s after %.1f ms: %s\n", layout, mode, at,
          gg_strerror(st), w, st ? gg_error_detail() : "");
   CHECK(st == (hang ? GG_ERR_TIMEOUT : GG_ERR_KERNEL_FAULT));
   CHECK(w < (hang ? 1000 : 5000));
   t0 = gg_rt_now_ns();
   st = gg_session_terminate(se);
   double t = ms_since(t0);
-  printf("%s %s: terminate -> %s after %.1f ms\n", layout, hang ? "hang" : "trap",
+  printf("%s %s: terminate -> %s after %.1f ms\n", layout, mode,
          gg_strerror(st), t);
   CHECK(st == (hang ? GG_ERR_TIMEOUT : GG_ERR_KERNEL_FAULT) && t < 1300);
   CHECK(gg_session_start(se, cmd, a, na, NULL) == GG_ERR_STATE);
@@ -136,13 +159,12 @@ int main(int argc, char **argv)
 {
   setvbuf(stdout, NULL, _IOLBF, 0);
   if (argc == 4)
-    return child(argv[1], strcmp(argv[2], "hang") == 0, atoll(argv[3]));
+    return child(argv[1], argv[2], atoll(argv[3]));
   static const char *layouts[] = {"one", "many"};
-  static const char *modes[] = {"trap", "hang"};
   for (int l = 0; l < 2; l++)
-    for (int m = 0; m < 2; m++)
+    for (int m = 0; m < NMODES; m++)
       for (int k = 0; k < 2; k++) {
-        int rc = run_child(layouts[l], modes[m], N - 1 - 300 * k, 60);
+        int rc = run_child(layouts[l], modes[m].frame, N - 1 - 300 * k, 60);
         if (rc == 77)
           return 77;
         CHECK(rc == 0);

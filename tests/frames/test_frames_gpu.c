@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "frames_gpu.h"
+#include "ring.h"
 #include "gg.h"
 #include "gg_session.h"
 #include "../gg_check.h"
@@ -194,28 +195,26 @@ static void start(gg_session *s, int cmd, set *st, via how)
   }
 }
 
+struct run_arg {
+  int kind, cmd, n, seed0;
+  via how;
+  const char *where;
+};
+static void run_start(gg_session *s, int f, int slot, void *arg)
+{
+  struct run_arg *r = arg;
+  fill(&sets[slot], r->kind, r->n, r->seed0 + f);
+  start(s, r->cmd, &sets[slot], r->how);
+}
+static void run_check(int slot, void *arg) { verify(&sets[slot], ((struct run_arg *)arg)->where); }
+
 /* frames of one kind and size, up to nslots in flight, each on the
  * buffer set of its slot */
 static void run(gg_session *s, int kind, int n, int frames, int seed0, via how, const char *where)
 {
-  int cmd;
-  CHECK_OK(gg_session_command(s, kinds[kind].name, &cmd));
-  int nslots = gg_session_nslots(s);
-  for (int f = 0; f < frames; f++) {
-    if (gg_session_started(s) - gg_session_completed(s) == (uint64_t)nslots) {
-      uint64_t done = gg_session_completed(s) + 1;
-      CHECK_OK(gg_session_wait(s, WAIT_NS));
-      verify(&sets[gg_session_frame_slot(s, done)], where);
-    }
-    set *st = &sets[gg_session_frame_slot(s, gg_session_started(s) + 1)];
-    fill(st, kind, n, seed0 + f);
-    start(s, cmd, st, how);
-  }
-  while (gg_session_completed(s) < gg_session_started(s)) {
-    uint64_t done = gg_session_completed(s) + 1;
-    CHECK_OK(gg_session_wait(s, WAIT_NS));
-    verify(&sets[gg_session_frame_slot(s, done)], where);
-  }
+  struct run_arg r = {kind, 0, n, seed0, how, where};
+  CHECK_OK(gg_session_command(s, kinds[kind].name, &r.cmd));
+  ring_frames(s, frames, WAIT_NS, run_start, run_check, &r);
 }
 
 /* S classic launches of step on a PDL stream, directly and as a graph,

@@ -89,6 +89,19 @@ GG_INLINE void gg_sync(const gg_grid &g)
     asm volatile("bar.sync %0, %1;" ::"r"(g.bar_id), "r"(g.nthreads) : "memory");
 }
 
+/* A view declared halo = h (a for body's view macro, gen/dict.c): index j
+ * must lie within h of the thread's own linear index.  Frames wait only
+ * for neighbouring (pseudo-)blocks before a stage that reads through such
+ * a view (gen/frame.c), so a body that reads farther would race; it stops
+ * the kernel with a trap instead, which the session or launch reports as
+ * a fault, never a silently wrong result.  Two compares per access. */
+GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
+{
+  if (j - own > h || own - j > h)
+    __trap();
+  return j;
+}
+
 /* ---- warps ---- */
 #define GG_WARP_SIZE 32
 GG_INLINE int gg_warp_size() { return 32; }
@@ -411,7 +424,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 10 "examples/sum1k.lua"
 x(i)
-#line 415 "sum1k.cu"
+#line 428 "sum1k.cu"
 
   );
   

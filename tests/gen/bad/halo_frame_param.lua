@@ -1,0 +1,5 @@
+module { name = "m" }
+kernel "k" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", halo = 1 }, { "y", "f32[n]", access = "out" } },
+  body = "y(i) = x(i);" }
+frame "f" { params = { { "x", "f32[n]", halo = 1 }, { "y", "f32[n]" } }, stages = { { "k" } } }
