@@ -43,6 +43,20 @@ __device__ __forceinline__ gg_panel_elem gg_panel_at(int i, int pr, int pc, bool
   e.at = trans ? (long long)(c0 + e.c) * lr + (r0 + e.r) : (long long)(r0 + e.r) * lc + (c0 + e.c);
   return e;
 }
+
+/* V consecutive elements of a stored row, one load (the plan's V makes it
+ * 16 bytes, aligned, all inside the matrix or all outside); zeros outside */
+template <class T, int V> struct alignas(sizeof(T) * V) gg_panel_vec {
+  T v[V];
+};
+template <class T, int V>
+__device__ __forceinline__ gg_panel_vec<T, V> gg_panel_load(const T *p, const gg_panel_elem &e)
+{
+  if (e.in) return *reinterpret_cast<const gg_panel_vec<T, V> *>(p + e.at);
+  gg_panel_vec<T, V> z;
+  for (int q = 0; q < V; q++) z.v[q] = T{};
+  return z;
+}
 #endif
 
 __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
@@ -60,10 +74,11 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
      panel loads below have compile-time trip counts, so they unroll and
      every thread issues all its loads before its first store */
   constexpr int gg_nt = {{BLOCK}};
-  constexpr int gg_ja = (gg_tm * gg_tk + gg_nt - 1) / gg_nt;
-  constexpr int gg_jb = (gg_tk * gg_tn + gg_nt - 1) / gg_nt;
+  /* elements per load: the plan's (16 bytes where the rows allow it) */
+  constexpr int gg_wa = {{GEMM_VEC_A}}, gg_wb = {{GEMM_VEC_B}};
+  constexpr int gg_ja = (gg_tm * gg_tk / gg_wa + gg_nt - 1) / gg_nt;
+  constexpr int gg_jb = (gg_tk * gg_tn / gg_wb + gg_nt - 1) / gg_nt;
   const TC gg_alpha = (TC)({{GEMM_ALPHA}}), gg_beta = (TC)({{GEMM_BETA}});
-  const TA gg_zero{}; /* value-initialized: +0 in every input type */
   auto [gg_sa, gg_sb] = cublasdx::slice_shared_memory_ab<GEMM>(
       g.smem, GEMM::suggest_layout_smem_a().layout, GEMM::suggest_layout_smem_b().layout);
   auto gg_ta = cublasdx::make_tensor(gg_sa, GEMM::suggest_layout_smem_a());
@@ -81,33 +96,40 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
     cublasdx::clear(gg_acc);
     for (int gg_k0 = 0; gg_k0 < gg_k; gg_k0 += gg_tk) {
       /* A's tm x tk panel, B's tk x tn panel; outside the matrices (edge
-         tiles, the K pad) zeros, which add nothing.  Element i of a panel
-         is thread i % block's: consecutive threads take consecutive
-         elements of the stored rows (coalesced loads). */
-      TA gg_va[gg_ja], gg_vb[gg_jb];
+         tiles, the K pad) zeros, which add nothing.  Load l of a panel
+         (its elements l w .. l w + w - 1, w the plan's elements per load)
+         is thread l % block's: consecutive threads take consecutive
+         pieces of the stored rows (coalesced loads); each piece then goes
+         to shared memory element by element, along the stored row. */
+      gg_panel_vec<TA, gg_wa> gg_va[gg_ja];
+      gg_panel_vec<TA, gg_wb> gg_vb[gg_jb];
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_ja; gg_j++)
+        gg_va[gg_j] = gg_panel_load<TA, gg_wa>(
+            gg_a, gg_panel_at((g.thread + gg_j * gg_nt) * gg_wa, gg_tm, gg_tk, gg_trans_a, gg_r0,
+                              gg_k0, gg_m, gg_k));
+#pragma unroll
+      for (int gg_j = 0; gg_j < gg_jb; gg_j++)
+        gg_vb[gg_j] = gg_panel_load<TA, gg_wb>(
+            gg_b, gg_panel_at((g.thread + gg_j * gg_nt) * gg_wb, gg_tk, gg_tn, gg_trans_b, gg_k0,
+                              gg_c0, gg_k, gg_n));
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_ja; gg_j++) {
-        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tm, gg_tk, gg_trans_a,
-                                             gg_r0, gg_k0, gg_m, gg_k);
-        gg_va[gg_j] = gg_e.in ? gg_a[gg_e.at] : gg_zero;
+        const gg_panel_elem gg_e = gg_panel_at((g.thread + gg_j * gg_nt) * gg_wa, gg_tm, gg_tk,
+                                             gg_trans_a, gg_r0, gg_k0, gg_m, gg_k);
+        if (gg_e.panel)
+#pragma unroll
+          for (int gg_q = 0; gg_q < gg_wa; gg_q++)
+            gg_ta(gg_e.r + (gg_trans_a ? gg_q : 0), gg_e.c + (gg_trans_a ? 0 : gg_q)) = gg_va[gg_j].v[gg_q];
       }
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_jb; gg_j++) {
-        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tk, gg_tn, gg_trans_b,
-                                             gg_k0, gg_c0, gg_k, gg_n);
-        gg_vb[gg_j] = gg_e.in ? gg_b[gg_e.at] : gg_zero;
-      }
+        const gg_panel_elem gg_e = gg_panel_at((g.thread + gg_j * gg_nt) * gg_wb, gg_tk, gg_tn,
+                                             gg_trans_b, gg_k0, gg_c0, gg_k, gg_n);
+        if (gg_e.panel)
 #pragma unroll
-      for (int gg_j = 0; gg_j < gg_ja; gg_j++) {
-        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tm, gg_tk, gg_trans_a,
-                                             gg_r0, gg_k0, gg_m, gg_k);
-        if (gg_e.panel) gg_ta(gg_e.r, gg_e.c) = gg_va[gg_j];
-      }
-#pragma unroll
-      for (int gg_j = 0; gg_j < gg_jb; gg_j++) {
-        const gg_panel_elem gg_e = gg_panel_at(g.thread + gg_j * gg_nt, gg_tk, gg_tn, gg_trans_b,
-                                             gg_k0, gg_c0, gg_k, gg_n);
-        if (gg_e.panel) gg_tb(gg_e.r, gg_e.c) = gg_vb[gg_j];
+          for (int gg_q = 0; gg_q < gg_wb; gg_q++)
+            gg_tb(gg_e.r + (gg_trans_b ? gg_q : 0), gg_e.c + (gg_trans_b ? 0 : gg_q)) = gg_vb[gg_j].v[gg_q];
       }
       __syncthreads();
       GEMM().execute(gg_ta, gg_tb, gg_acc); /* gg_acc += A panel x B panel */
