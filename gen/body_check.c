@@ -604,16 +604,13 @@ static int is_halo_view(const ggi_kernel *kn, const char *s, size_t p, size_t e)
 
 /* The call of a halo view whose '(' is at p: just past its matching ')'
  * (n when unbalanced); 0 when a '(' inside it opens a statement
- * expression "({", the one way to declare a name inside an argument, or
- * when it names a view without a halo (whose use the caller would not
- * see: only halo views' indices are checked at run time). */
-static size_t skip_call(const ggi_kernel *kn, const char *s, size_t n, size_t p)
+ * expression "({", the one way to declare a name inside an argument. */
+static size_t halo_call_end(const char *s, size_t n, size_t p)
 {
   int depth = 0;
   size_t e;
   tok k;
   for (; (p = next_tok(s, n, p, &e, &k)) < n; p = e) {
-    if (k == T_IDENT && is_view_name(kn, s, p, e) && !is_halo_view(kn, s, p, e)) return 0;
     if (k != T_PUNCT) continue;
     if (s[p] == '(') {
       size_t q, qe;
@@ -645,7 +642,7 @@ int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
   if (!s || !view || view->rank != kn->rank || kn->rank < 1 || opaque_text(s)) return 0;
   for (int d = 0; d < kn->rank; d++)
     if (!kn->index[d]) return 0; /* unnamed: the body cannot say V(i) */
-  size_t n = strlen(s), p, e;
+  size_t n = strlen(s), p, e, in_halo = 0; /* index names allowed before in_halo */
   for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
     if (is_view_name(kn, s, p, e)) {
       size_t q, qe, end;
@@ -660,12 +657,16 @@ int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
       if (qk == T_PUNCT && s[q] == '(' && is_halo_view(kn, s, p, e)) {
         /* H(i - 1) of another view with a halo: the index in an argument
            its macro checks; i is const and nothing in the argument can
-           redeclare it (no '&', no '[', no "({"), so it stays the own index */
-        if ((e = skip_call(kn, s, n, q)) == 0) return 0;
-        continue;
+           redeclare it (no '&', no '[', no "({"), so it stays the own
+           index.  The argument is scanned on like the rest of the body:
+           a view inside it is judged by the same rules. */
+        if ((end = halo_call_end(s, n, q)) == 0) return 0;
+        if (end > in_halo) in_halo = end;
+        e = qe;
       }
       continue;
     }
+    if (p < in_halo) continue; /* inside a halo view's call */
     for (int d = 0; d < kn->rank; d++)
       if (same_word(s, p, e, kn->index[d])) return 0; /* an index outside V(i, ...) */
   }
@@ -704,15 +705,19 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view)
  * macro, which checks a declared halo at run time (gg_halo_index) - and
  * the check cannot be dodged: no '&' (no pointer to an element, which
  * could be offset), no '[' (no lambda or capture), no directive, none of
- * opaque_text's spellings, and no name gg_lin (the own index the macro
- * compares with).  The indices themselves may be any expression. */
+ * opaque_text's spellings, and no name of gpugen's own (gg_...: gg_lin,
+ * the own index the macro compares with, or a gg_halo_index the body
+ * declares to replace the check).  The indices themselves may be any
+ * expression. */
 int ggi_body_calls_only(const ggi_kernel *kn, const ggi_param *view)
 {
   const char *s = kn->body;
   if (!s || !view || view->rank < 1 || kn->pattern != GG_PATTERN_FOR || opaque_text(s)) return 0;
   size_t n = strlen(s), p, e;
   for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
-    if (same_word(s, p, e, "gg_lin")) return 0;
+    /* gpugen's own names: gg_lin (the own index the macro compares with),
+       gg_halo_index (the check; a body could declare its own) */
+    if (e - p > 3 && strncmp(s + p, "gg_", 3) == 0) return 0;
     if (!same_word(s, p, e, view->name)) continue;
     size_t q, qe;
     tok qk;

@@ -161,9 +161,9 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
  * every load stays inside one stored row and starts 16-byte aligned - the
  * panel's run along the stored rows (pc, or pr when transposed), the
  * stored row length and so every panel corner a multiple of it (a panel
- * starts at multiples of the tile, themselves multiples of 16 elements;
- * an item is a whole number of rows; an array's base is 256-byte
- * aligned) - else 1.  A load is then all inside the matrix or all
+ * starts at multiples of the tile side, which the run divides; an item is
+ * a whole number of rows; a view is a whole gg_array, whose base is
+ * 256-byte aligned, or page-aligned host memory) - else 1.  A load is then all inside the matrix or all
  * outside, so one bounds check covers it.  f16 panels of 16 x 128 took
  * 32 two-byte loads per thread of 128 where 16-byte ones take 4: on the
  * H100 (mathdx_bench, frames, p50) f16 128^3 went from 7.36 to 6.66 us,

@@ -762,6 +762,9 @@ static void check_halos(ggi_decl *k, const ggi_kernel *kn) {
     if (p->rank != 1)
       ggi_decl_fail(k, p->line, "\"%s\": halo applies to a rank-1 view (its index is within halo of "
             "the thread's own index i); \"%s\" has rank %d", p->name, p->name, p->rank);
+    if (p->layout == GG_LAYOUT_STRIDE)
+      ggi_decl_fail(k, p->line, "\"%s\": halo applies to a contiguous view (layout \"right\" or "
+            "\"left\"): with layout \"stride\" a run-time stride moves element i anywhere", p->name);
   }
 }
 

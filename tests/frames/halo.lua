@@ -42,6 +42,21 @@ kernel "addr" { pattern = "for", range = { "n" },
 kernel "sneak" { pattern = "for", range = { "n" },
   params = { { "x", "f32[n]", halo = 1 }, { "y", "f32[n]", access = "inout" } },
   body = "y(i) = x(y(i + 1 < n ? i + 1 : i) > 0.0f ? i : i);" }
+-- reads x(i + 1) inside the index of x2, another halo view: the proof
+-- scans inside a halo view's call like anywhere else, so x is a halo
+-- read (a neighbour wait), not an own-index one (no barrier)
+kernel "nest" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", halo = 1 }, { "x2", "f32[n]", halo = 1 }, { "y", "f32[n]", access = "out" } },
+  body = "y(i) = x2(x(i + 1 < n ? i + 1 : i) > 0.0f ? i : i);" }
+-- writes w at i + 4 inside the index of x, a halo view
+kernel "hidew" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", halo = 1 }, { "w", "f32[n]", halo = 8, access = "inout" } },
+  body = "w(i) = x((w(i + 4 < n ? i + 4 : i) = 7.0f, i));" }
+-- declares its own gg_halo_index, which would replace the macro's check
+kernel "shadow" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", halo = 1 }, { "y", "f32[n]", access = "out" } },
+  body = [[struct { long long operator()(long long j, long long, long long) const { return j; } } gg_halo_index;
+    y(i) = x(i + 1000 < n ? i + 1000 : i);]] }
 -- a team stage on the same view
 kernel "tcopy" { pattern = "team", league = "n", team_size = 256,
   params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
@@ -77,6 +92,10 @@ frame "hrw" { params = xy, stages = { { "smooth" }, { "rw", x = "y", y = "x" } }
 frame "haddr" { params = xy, stages = { { "smooth" }, { "addr", x = "y", y = "x" } } }
 frame "hsneak" { params = xy, stages = { { "smooth" }, { "sneak" } } }
 frame "hteam" { params = xy, stages = { { "smooth" }, { "tcopy", x = "y", y = "x" } } }
+frame "hnest" { params = { { "x", "f32[n]" }, { "y", "f32[n]" }, { "z", "f32[n]" } },
+  stages = { { "scale" }, { "nest", x2 = "z" } } }
+frame "hhidew" { params = xy, stages = { { "smooth" }, { "hidew", x = "x", w = "y" } } }
+frame "hshadow" { params = xy, stages = { { "smooth" }, { "shadow", x = "y", y = "x" } } }
 -- run by a kernel of 64-thread pseudo-blocks too: the chunk is 64, so
 -- halo 1 still waits for neighbours while halo 300 with vector 4 does not
 frame "hgroups" { params = xy, stages = { { "smooth" }, { "smooth", x = "y", y = "x" },
@@ -86,5 +105,5 @@ frame "hidle" { params = xy, stages = pp("smooth") }
 
 persistent "p" { layout = "many_blocks", block = 256,
   commands = { "h1", "h2", "hfar4", "hmix", "hfar", "hvec", "hnext", "hrw", "haddr", "hsneak", "hteam",
-               "hgroups" } }
+               "hgroups", "hnest", "hhidew", "hshadow" } }
 persistent "tg" { layout = "thread_groups", block = 256, groups = 4, commands = { "hgroups" } }
