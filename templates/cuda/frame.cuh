@@ -6,9 +6,9 @@
  * (+128 held the generation word of the earlier two-word barrier; the
  * head keeps its 256 bytes so the HIP barrier and the plan are unchanged.)
  *
- * Per barrier, on the critical path: one __syncthreads, one release RMW
- * per block, relaxed polls of the same word until it reaches this
- * barrier's total, one fence, one __syncthreads.  The earlier design had
+ * Per barrier, on the critical path: one __syncthreads, one acq_rel RMW
+ * per block, acquire polls of the same word until it reaches this
+ * barrier's total, one __syncthreads.  The earlier design had
  * the last arriver wait for its RMW's answer and then publish a separate
  * generation word (a release store: a second fence and a second trip to
  * L2), and every waiter re-read that word with ld.acquire after its poll
@@ -21,18 +21,19 @@
  *      stage writes before thread 0's arrival (CTA-scope
  *      synchronization), and release is cumulative, so (2) publishes the
  *      whole block's writes, not only thread 0's.
- *   2. atom.add.release.gpu: the arrival.  Each block's release RMW heads
+ *   2. atom.add.acq_rel.gpu: the arrival.  Each block's release RMW heads
  *      a release sequence; the later arrivals are RMWs on the same word,
  *      so a read of the final total is after every block's release in
  *      observation order ("precedes ... through a chain of atomic
- *      operations").
- *   3. the polls are ld.relaxed.gpu (strong, so they see the RMWs, and
- *      they do not invalidate L1 on every try); once one reads the total
- *      (or, in the last arriver, its own RMW returns total - 1),
- *      fence.acq_rel.gpu makes "strong read, then fence" an acquire
- *      pattern: it synchronizes with every block's release (2), so the
- *      next stage's loads see every block's writes of the previous
- *      stages.  This replaces the earlier design's extra ld.acquire.gpu.
+ *      operations").  The last arriver's RMW reads total - 1 and, being
+ *      an acquire too, synchronizes with every earlier arrival.
+ *   3. the polls are ld.acquire.gpu: the one that reads the total
+ *      synchronizes with every block's release (2), so the next stage's
+ *      loads see every block's writes of the previous stages.  Measured
+ *      on the H100 (frame_bench, one more stencil stage at 32K on 132
+ *      blocks, two runs each): 1.06 / 1.39 us with acquire polls, 1.69 /
+ *      1.59 us with relaxed polls and a fence.acq_rel.gpu after them (a
+ *      MEMBAR.GPU, which waits for more than this one word).
  *   4. __syncthreads after: thread 0's acquire is cumulative to the rest
  *      of the block through bar.sync.
  * Polling: the first GG_FRAME_SPIN_FAST polls go back to back (a
@@ -69,7 +70,7 @@ GG_INLINE unsigned long long gg_fb_ld_relaxed(const unsigned long long *p)
 GG_INLINE unsigned long long gg_fb_arrive(unsigned long long *p)
 {
   unsigned long long old;
-  asm volatile("atom.release.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
   return old;
 }
 GG_INLINE unsigned long long gg_fb_ld_acquire(const unsigned long long *p)
@@ -78,7 +79,6 @@ GG_INLINE unsigned long long gg_fb_ld_acquire(const unsigned long long *p)
   asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
 }
-GG_INLINE void gg_fb_acquire_fence() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 GG_INLINE unsigned long long gg_fb_ld_sys(const unsigned long long *p)
 {
   unsigned long long v;
@@ -86,11 +86,11 @@ GG_INLINE unsigned long long gg_fb_ld_sys(const unsigned long long *p)
   return v;
 }
 
-/* Thread 0 polls word w until it reaches want (relaxed: see (3)); false
- * when the host aborted the session meanwhile. */
+/* Thread 0 polls word w with acquire loads until it reaches want (see
+ * (3)); false when the host aborted the session meanwhile. */
 GG_INLINE bool gg_fb_wait(const unsigned long long *w, unsigned long long want, const char *mbox)
 {
-  for (unsigned spins = 1; gg_fb_ld_relaxed(w) < want; ++spins) {
+  for (unsigned spins = 1; gg_fb_ld_acquire(w) < want; ++spins) {
     if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
     if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_fb_ld_sys((const unsigned long long *)mbox))
       return false;
@@ -120,8 +120,6 @@ GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
     const unsigned long long want = b.want += gridDim.x;
     /* (2); the last arriver polls nothing */
     const unsigned ok = gg_fb_arrive(count) + 1 == want || gg_fb_wait(count, want, mbox); /* (3) */
-    if (ok)
-      gg_fb_acquire_fence(); /* (3): pairs with every block's release arrival */
     gg_fb_ok = ok;
   }
   __syncthreads(); /* (4) */
@@ -147,17 +145,16 @@ GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
  *      is cumulative), reads included: a neighbour that writes what this
  *      block read (WAR) waits for the same store.
  *   2. st.release.gpu of its new count.
- *   3. both neighbours' words read with ld.acquire.gpu; when either is
- *      short of the count, relaxed polls until each reaches it (a
- *      neighbour may be further on: it has done more), then one more
- *      ld.acquire.gpu of each.  An acquire load that reads a neighbour's
- *      release store (2), or a later one of its, synchronizes with it.
- *      Cumulativity carries order along: a neighbour's count says it had
- *      seen its own neighbours'.  Measured on the H100 (frame_bench, one
- *      more 3-point stencil stage at 32K on 132 blocks, two runs each):
- *      1.35 / 1.31 us with acquire loads, 1.64 / 1.55 us with relaxed
- *      polls and a fence.acq_rel.gpu (a MEMBAR, paid on every wait even
- *      when the neighbours were done).
+ *   3. both neighbours' words read with ld.acquire.gpu (both loads in
+ *      flight), then, for one short of the count, acquire polls until it
+ *      reaches it (a neighbour may be further on: it has done more).  An
+ *      acquire load that reads a neighbour's release store (2), or a later
+ *      one of its, synchronizes with it.  Cumulativity carries order
+ *      along: a neighbour's count says it had seen its own neighbours'.
+ *      Measured on the H100 (frame_bench, one more 3-point stencil stage
+ *      at 32K on 132 blocks): 1.31-1.44 us with acquire loads, 1.55-1.64
+ *      us with relaxed polls and a fence.acq_rel.gpu (a MEMBAR, paid on
+ *      every wait even when the neighbours were done).
  *   4. gg_sync: thread 0's acquire reaches the rest of the (pseudo-)block.
  * Polls back off and look at the host's abort line as the grid barrier's
  * do (gg_fb_wait), so a hung neighbour ends in the session's timeout.
@@ -207,10 +204,6 @@ GG_INLINE bool gg_fn_wait_neighbours(gg_fn_progress &n, const gg_grid &g, const 
        round trip when the neighbours are already done), then each waited for */
     const bool ready = (gg_fb_ld_acquire(l) >= want) & (gg_fb_ld_acquire(r) >= want);
     const unsigned ok = ready || (gg_fb_wait(l, want, mbox) && gg_fb_wait(r, want, mbox)); /* (3) */
-    if (ok && !ready) { /* (3): polled relaxed; read both again with acquire */
-      (void)gg_fb_ld_acquire(l);
-      (void)gg_fb_ld_acquire(r);
-    }
     gg_fn_ok[g.bar_id] = ok;
   }
   gg_sync(g); /* (4) */
