@@ -59,11 +59,16 @@ static int add_str(ggi_plan *p, const char *key, const char *value)
  * tile that still gives this many is chosen (smaller tiles make each
  * block reload more of A and B per output).  Measured on the H100
  * (mathdx_bench, 2026-11-24, 128^3 at batch 1, a frame on as many blocks
- * as tiles, p50 against the best of cuBLAS's launch and graph): f32 on 16
- * tiles of 32 x 32 0.69x, on 32 tiles 0.77x, on 64 tiles of 16 x 16 1.54x;
- * f16 1.07x, 1.26x, 1.18x.  One tile's K loop is latency-bound at this
- * size, so more blocks win until the tiles are the 16 x 16 minimum. */
-#define GEMM_MIN_TILES 64
+ * as tiles, p50 against the best of cuBLAS's launch and graph), with the
+ * panels in 16-byte loads, two runs: f32 on 16 tiles of 32 x 32 1.16x,
+ * on 32 of 32 x 16 1.34x, on 64 of 16 x 16 1.39-1.46x; f16 1.11-1.28x,
+ * 1.37-1.39x, 1.25-1.30x.  One tile's K loop is latency-bound at this
+ * size, so more blocks win; 2-byte panels load half the bytes, so f16
+ * and bf16 stop at 32 tiles, 4- and 8-byte types at 64.  And f16 tiles
+ * stay within 32 x 32 (128 threads): 256 x 256 x 128 on 32 tiles of
+ * 64 x 32 (256 threads) took 7.46 us, on 64 of 32 x 32 6.79 us. */
+static int gemm_min_tiles(gg_dtype in) { return ggi_dtype_size(in) <= 2 ? 32 : 64; }
+static int gemm_max_area(gg_dtype in) { return ggi_dtype_size(in) <= 2 ? 32 * 32 : 64 * 64; }
 /* A's and B's panels of one K step kept under this, so 3 blocks still
  * share an SM (228 KiB on the H100); under it the whole K is one step: one
  * round trip to global memory instead of one per step (the steps are not
@@ -86,17 +91,19 @@ static uint64_t step_bytes(const int t[3], gg_dtype in)
   return aligned_bytes((uint64_t)t[0] * t[2], in) + aligned_bytes((uint64_t)t[2] * t[1], in);
 }
 
-/* tm x tn: the largest of these (clamped to C rounded up to 16) that
- * gives at least GEMM_MIN_TILES tiles, else the one with the most. */
-static void choose_mn(int m, int n, int t[3])
+/* tm x tn: the largest of these (clamped to C rounded up to 16), of at
+ * most max_area elements, that gives at least min_tiles tiles, else the
+ * one with the most. */
+static void choose_mn(int m, int n, int min_tiles, int max_area, int t[3])
 {
   static const int cand[][2] = {{64, 64}, {64, 32}, {32, 64}, {32, 32},
                                 {32, 16}, {16, 32}, {16, 16}};
   const int nc = (int)(sizeof cand / sizeof cand[0]);
   for (int i = 0; i < nc; i++) {
+    if (cand[i][0] * cand[i][1] > max_area) continue;
     t[0] = min_int(cand[i][0], round_up(m, GEMM_QUANTUM));
     t[1] = min_int(cand[i][1], round_up(n, GEMM_QUANTUM));
-    if (tiles_of(m, n, t[0], t[1]) >= GEMM_MIN_TILES) return;
+    if (tiles_of(m, n, t[0], t[1]) >= min_tiles) return;
   }
 }
 
@@ -132,14 +139,14 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
              "item, %d K steps)", tile[0], tile[1], tile[2], tiles_of(m, n, tile[0], tile[1]),
              (kk + tile[2] - 1) / tile[2]);
   } else {
-    choose_mn(m, n, tile);
+    choose_mn(m, n, gemm_min_tiles(va->dtype), gemm_max_area(va->dtype), tile);
     choose_k(kk, va->dtype, tile);
     snprintf(buf, sizeof buf, "tile %d x %d, K step %d: %lld blocks per batch item (the largest "
-             "tile of C, in multiples of 16, that gives %d or the most below that), K in %d "
-             "step(s) of A and B panels that fit %u KiB of shared memory; edge tiles load zeros "
-             "and store only inside C", tile[0], tile[1], tile[2],
-             tiles_of(m, n, tile[0], tile[1]), GEMM_MIN_TILES, (kk + tile[2] - 1) / tile[2],
-             GEMM_STEP_BUDGET / 1024);
+             "tile of C, in multiples of 16 and of at most %d elements for %s, that gives %d or "
+             "the most below that), K in %d step(s) of A and B panels that fit %u KiB of shared "
+             "memory; edge tiles load zeros and store only inside C", tile[0], tile[1], tile[2],
+             tiles_of(m, n, tile[0], tile[1]), gemm_max_area(va->dtype), ggi_dtype_name(va->dtype),
+             gemm_min_tiles(va->dtype), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024);
   }
   why[0] = ggi_strdup(a, buf);
   /* each thread keeps about tm x tn / block accumulators in registers:
