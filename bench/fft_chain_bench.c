@@ -23,7 +23,10 @@
  *                          chainf512 filters with a for stage and sums the
  *                          energy with a reduce stage (3 grid barriers);
  *                          chain<threads> does both as team stages on each
- *                          block's own signal (block barriers only):
+ *                          block's own signal (block barriers only);
+ *                          fused<threads> has no filter or energy stage:
+ *                          they are the FFTs' post statements (two stages,
+ *                          one block barrier):
  *                          gg_session_start_packed +
  *                          gg_session_wait, e returned in the frame's
  *                          acknowledgement (gg_session_result)
@@ -383,12 +386,18 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod)
      reduce (3 grid barriers), then both as team stages on each block's
      own signal (no grid barrier) */
   frame_row(r, mod, "b512", "chainf512", 512, 0);
+  /* then each thread count with the filter and the energy as stages of
+     their own and fused into the FFTs' post statements, side by side */
   frame_row(r, mod, "b256", "chain256", 256, 0);
+  frame_row(r, mod, "b256", "fused256", 256, 0);
   frame_row(r, mod, "b512", "chain512", 512, 0);
+  frame_row(r, mod, "b512", "fused512", 512, 0);
   frame_row(r, mod, "b1024", "chain1024", 1024, 0);
+  frame_row(r, mod, "b1024", "fused1024", 1024, 0);
   /* one block per SM: the blocks past the 16th idle in the FFTs, but
      the filter and the energy spread over every SM */
   frame_row(r, mod, "b512", "chain512", 512, gg_context_sm_count(ctx));
+  frame_row(r, mod, "b512", "fused512", 512, gg_context_sm_count(ctx));
   gg_array_free(r->gx);
   gg_array_free(r->gX);
   gg_array_free(r->gH);

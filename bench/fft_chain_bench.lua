@@ -66,6 +66,31 @@ local function tenergy(block)
     ]] }
 end
 
+-- The chain fused into the FFTs: the filter is the forward FFT's post
+-- statements and the energy what the inverse FFT's post statements
+-- contribute(), each on the value in the registers that hold it after the
+-- transform - no filter or energy pass over memory, no block barrier
+-- for them (fused<threads>)
+local function fused(block)
+  kernel ("fwdp" .. block) { pattern = "fft", size = N, block = block,
+    params = { { "x", cplx }, { "X", cplx, access = "out" }, { "H", "f32[" .. N .. "][2]" } },
+    input = "x", output = "X",
+    post = [[
+      const float r = re * H(i, 0) - im * H(i, 1);
+      im = re * H(i, 1) + im * H(i, 0);
+      re = r;
+    ]] }
+  kernel ("invp" .. block) { pattern = "fft", size = N, block = block, direction = "inverse",
+    params = { { "X", cplx, access = "inout" }, { "e", "f64[1]", access = "out" } },
+    input = "X", output = "X", into = "e",
+    post = "contribute((double)re * re + (double)im * im);" }
+  frame ("fused" .. block) {
+    params = { { "x", cplx }, { "X", cplx }, { "H", "f32[" .. N .. "][2]" }, { "e", "f64[1]" } },
+    stages = { { "fwdp" .. block }, { "invp" .. block } },
+    result = "e",
+  }
+end
+
 -- One frame per FFT thread count (chain<threads>: the team filter and the
 -- team energy, no grid barrier at all), and chainf512 with the for filter
 -- and the reduce energy (3 grid barriers); the energy returns in the
@@ -81,6 +106,7 @@ end
 for _, b in ipairs { 256, 512, 1024 } do
   ffts(b) tfilt(b) tenergy(b)
   chain("chain" .. b, b, "tfilt" .. b, "tenergy" .. b)
+  fused(b)
 end
 chain("chainf512", 512, "filt", "energy")
 
@@ -88,7 +114,9 @@ chain("chainf512", 512, "filt", "energy")
 -- elements per thread).  The bench also opens b512 on one block per SM
 -- (gg_session_options.blocks); "all co-resident" would be up to 4 blocks
 -- of 512 per SM here, each one more arrival at every grid barrier.
-persistent "b256" { layout = "many_blocks", blocks = 16, block = 256, commands = { "chain256" } }
+persistent "b256" { layout = "many_blocks", blocks = 16, block = 256,
+  commands = { "chain256", "fused256" } }
 persistent "b512" { layout = "many_blocks", blocks = 16, block = 512,
-  commands = { "chain512", "chainf512" } }
-persistent "b1024" { layout = "many_blocks", blocks = 16, block = 1024, commands = { "chain1024" } }
+  commands = { "chain512", "chainf512", "fused512" } }
+persistent "b1024" { layout = "many_blocks", blocks = 16, block = 1024,
+  commands = { "chain1024", "fused1024" } }

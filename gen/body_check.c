@@ -625,6 +625,26 @@ static size_t halo_call_end(const char *s, size_t n, size_t p)
   return n;
 }
 
+/* Whether identifier `name` appears in text s outside comments and
+ * literals; with conservative, also 1 when s has a directive or
+ * opaque_text's spellings (a macro could paste the name together), so
+ * that 0 is a proof that s never names it. */
+static int names(const char *s, const char *name, int conservative)
+{
+  if (!s) return 0;
+  if (conservative && opaque_text(s)) return 1;
+  size_t n = strlen(s), p, e;
+  tok k;
+  for (p = 0; (p = next_tok(s, n, p, &e, &k)) < n; p = e) {
+    if (conservative && k == T_PUNCT && s[p] == '#') return 1;
+    if (k == T_IDENT && same_word(s, p, e, name)) return 1;
+  }
+  return 0;
+}
+
+int ggi_text_names(const char *s, const char *name) { return names(s, name, 0); }
+int ggi_text_may_name(const char *s, const char *name) { return names(s, name, 1); }
+
 /* 1 when every use of `view` in the body is V(i, j, ...) with the range's
  * index names in order, and the index names appear nowhere else: only as
  * the whole argument list of some view's call, or inside the arguments of

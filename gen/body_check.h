@@ -62,4 +62,10 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view);
  * element's address (body_check.c says how strictly). */
 int ggi_body_calls_only(const ggi_kernel *kn, const ggi_param *view);
 
+/* Whether identifier `name` appears in text s (outside comments and
+ * literals); and whether s may name it - it appears, or a directive or
+ * an opaque spelling could make it up: 0 proves it never does. */
+int ggi_text_names(const char *s, const char *name);
+int ggi_text_may_name(const char *s, const char *name);
+
 #endif

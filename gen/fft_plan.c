@@ -147,6 +147,32 @@ static int put_element(ggi_plan *p, ggi_arena *a, const char *side, const ggi_pa
   return rc | put_int(p, a, ggi_strdup(a, key), parts);
 }
 
+/* The template's pieces: fft.cuh (the transform and the item loop), then
+ * the body - plain (fft_tail.cuh), or, when the post statements
+ * contribute() into a result, a team reduce's pieces around it: each
+ * thread folds what it contributes, the block combines its threads after
+ * the last item, the last block to take the ticket the blocks
+ * (ggi_team_reduce_plan: its shared memory after the FFT's, its
+ * workspace, one block per item but no more than are co-resident). */
+static int pieces(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+{
+  if (!ggi_is_team_reduce(k)) {
+    p->nparts = 0;
+    p->template_parts[p->nparts++] = "common/fft.cuh";
+    p->template_parts[p->nparts++] = "common/fft_tail.cuh";
+    p->template_path = p->template_parts[0];
+    return 0;
+  }
+  if (ggi_team_reduce_plan(k, a, p, d) != 0) return -1;
+  /* its last piece is a team's loop (team_reduce_tail.cuh): the fft's
+     instead, outside the reduce's namespace */
+  if (p->nparts + 2 > GGI_PLAN_MAX_PARTS) return ggi_fail(d, "too many template pieces (a gpugen bug)");
+  p->template_parts[p->nparts - 1] = "common/reduce_ns_end.cuh";
+  p->template_parts[p->nparts++] = "common/fft.cuh";
+  p->template_parts[p->nparts++] = "common/fft_reduce_tail.cuh";
+  return 0;
+}
+
 int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   const ggi_param *in = view(k, 0), *out = view(k, 1);
@@ -163,7 +189,6 @@ int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p
   const unsigned smem = (unsigned)n * 2u * real;
   const long long in_len = k->fft_type == 1 ? n : 2LL * (k->fft_type == 2 ? half : n);
   const long long out_len = k->fft_type == 2 ? n : 2LL * (k->fft_type == 1 ? half : n);
-  p->template_path = "common/fft.cuh";
   p->grid_rule = GG_GRID_LEAGUE; /* one block per batch item */
   p->shared_bytes = smem;
   /* cuFFTDx's block_dim is the block: exactly that many threads, the whole
@@ -186,6 +211,7 @@ int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p
   rc |= put(p, a, "FFT_T", ggi_dtype_ctype(in->dtype));
   rc |= put(p, a, "FFT_IN", in->name);
   rc |= put(p, a, "FFT_OUT", out->name);
+  rc |= put_int(p, a, "FFT_POST", k->body != NULL);
   if (rc) return ggi_fail(d, "out of memory");
-  return 0;
+  return pieces(k, a, p, d);
 }

@@ -15,6 +15,7 @@
 
 #include <lua.h>
 
+#include "body_check.h"
 #include "fft_sizes.h"
 #include "loader.h"
 #include "vocab.h"
@@ -180,6 +181,38 @@ static void read_block(ggi_decl *k, ggi_kernel *kn, gg_dtype t)
                 kn->fft_size, ggi_dtype_name(t), list, (long long)b);
 }
 
+/* post = "statements": cuFFT's store callback.  They run once for each
+ * element of the output, in the thread that holds it, after the
+ * transform and before the store: item (long long, the batch item), i
+ * (int, the element, natural order), re and im (references to its
+ * value; a real output's im is a scratch 0) are theirs to read and
+ * change, every view and scalar of the kernel theirs to read, and with
+ * into they may contribute(v0, ...) to a reduction like a team body. */
+static void read_post(ggi_decl *k, ggi_kernel *kn)
+{
+  static const char *const names[] = {"item", "i", "re", "im", NULL};
+  kn->body = ggi_opt_string(k, "post");
+  kn->body_line = ggi_text_line(k, "post");
+  ggi_read_contributions(k, kn);
+  if (!kn->body) {
+    if (kn->into)
+      ggi_decl_fail(k, ggi_field_line(k, "into"), "field 'into': an fft reduces what its post "
+                    "statements contribute(v); give post = \"... contribute(re * re + im * im); "
+                    "...\" or leave into out");
+    return;
+  }
+  for (int p = 0; p < kn->nparams; p++)
+    for (int j = 0; names[j]; j++)
+      if (strcmp(kn->params[p].name, names[j]) == 0)
+        ggi_decl_fail(k, kn->params[p].line, "parameter \"%s\": an fft's post statements see "
+                      "item, i, re and im (the batch item, the element and its value); give the "
+                      "parameter another name", names[j]);
+  if (!kn->into && ggi_text_names(kn->body, "contribute"))
+    ggi_decl_fail(k, kn->body_line, "field 'post' calls contribute() but the kernel has no "
+                  "into: add into = \"an out view of 1 to %d elements\" (and op, default sum)",
+                  GGI_MAX_VALUES);
+}
+
 void ggi_read_fft(ggi_decl *k, ggi_kernel *kn)
 {
   if (kn->targets & GGI_TARGET_HIP)
@@ -209,4 +242,5 @@ void ggi_read_fft(ggi_decl *k, ggi_kernel *kn)
   read_batch(k, kn, in, out);
   check_size(k, kn, t);
   read_block(k, kn, t);
+  read_post(k, kn);
 }

@@ -30,7 +30,7 @@ static const char *const kernel_fields[] = {
   "pattern", "range", "index", "params", "body", "block", "items", "vector", "launch",
   "value", "op", "combine", "identity", "into", "type", "strategy", "allow_cas", "kind",
   "tile", "league", "team_size", "scratch", "size", "a", "b", "c", "op_a", "op_b", "alpha",
-  "beta", "direction", "input", "output", NULL};
+  "beta", "direction", "input", "output", "post", NULL};
 static const char *const for_fields[] = {"pattern", "range", "index", "params", "body", "block",
                                          "items", "vector", "launch", NULL};
 static const char *const reduce_fields[] = {
@@ -51,7 +51,8 @@ static const char *const tile_fields[] = {
 static const char *const gemm_fields[] = {"pattern", "params", "size", "a", "b", "c", "op_a",
                                           "op_b", "alpha", "beta", "block", "tile", NULL};
 static const char *const fft_fields[] = {"pattern", "params", "size", "direction", "type",
-                                         "input", "output", "block", NULL};
+                                         "input", "output", "block", "post", "op", "combine",
+                                         "identity", "into", "strategy", NULL};
 static const char *const *const pattern_fields[] = {for_fields, reduce_fields, scan_fields,
                                                     team_fields, tile_fields, gemm_fields,
                                                     fft_fields};
@@ -414,10 +415,10 @@ static void read_op(ggi_decl *k, ggi_kernel *kn, int *infinite) {
   if (ggi_push_field(k, "op") == LUA_TTABLE) {
     /* op = { "min", "max" }: one operator per value, in value order */
     int line = ggi_field_line(k, "op"), n = ggi_list_len(k, "op", line);
-    if (kn->pattern != GG_PATTERN_REDUCE && kn->pattern != GG_PATTERN_TEAM)
-      ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for patterns \"reduce\" and \"team\")",
+    if (kn->pattern != GG_PATTERN_REDUCE && kn->pattern != GG_PATTERN_TEAM && kn->pattern != GG_PATTERN_FFT)
+      ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for patterns \"reduce\", \"team\" and \"fft\")",
             ggi_pattern_names[kn->pattern]);
-    if (n != kn->nvalues && kn->pattern == GG_PATTERN_TEAM)
+    if (n != kn->nvalues && (kn->pattern == GG_PATTERN_TEAM || kn->pattern == GG_PATTERN_FFT))
       ggi_decl_fail(k, line, "field 'op' lists %d operators but 'into' has %d elements: give one operator per element (value), or one string for all",
             n, kn->nvalues);
     if (n != kn->nvalues)
@@ -523,7 +524,8 @@ static void read_reduction(ggi_decl *k, ggi_kernel *kn, int has_strategy) {
 /* type = ..., or into's type (f32 for f16/bf16 outputs). */
 static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, int infinite) {
   static const char *const acc_names[] = {"i32", "u32", "i64", "u64", "f32", "f64", NULL};
-  int acc = ggi_opt_enum(k, "type", acc_names, -1);
+  /* an fft's field type is its transform's: its accumulator is into's */
+  int acc = kn->pattern == GG_PATTERN_FFT ? -1 : ggi_opt_enum(k, "type", acc_names, -1);
   if (acc >= 0) kn->acc_type = (gg_dtype)acc;
   else if (into->dtype == GG_F16 || into->dtype == GG_BF16) kn->acc_type = GG_F32; /* half sums lose too much */
   else kn->acc_type = into->dtype;
@@ -532,22 +534,28 @@ static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, in
           "an integer: give a finite identity, or type = \"f32\" or \"f64\"", ggi_dtype_names[kn->acc_type]);
 }
 
-/* A team kernel with `into` reduces: any thread of any team may call
- * contribute(v0, ...) (one value per element of into) and the kernel
- * writes the combination of every contribution into `into`.  Without
- * `into`, the reduction's fields have nothing to apply to. */
-static void read_team_reduction(ggi_decl *k, ggi_kernel *kn) {
+/* A team kernel (or an fft with post) with `into` reduces: any thread of
+ * any team may call contribute(v0, ...) (one value per element of into)
+ * and the kernel writes the combination of every contribution into
+ * `into`.  Without `into`, the reduction's fields have nothing to apply
+ * to. */
+void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn) {
+  /* an fft's field type is its transform's (c2c, ...): its accumulator
+     is into's type */
   static const char *const needs_into[] = {"op", "combine", "identity", "type", "strategy", NULL};
+  const int fft = kn->pattern == GG_PATTERN_FFT;
+  const char *what = fft ? "post statement" : "body";
   int has_into = ggi_push_field(k, "into") != LUA_TNIL;
   lua_pop(k->c->L, 1);
   if (!has_into) {
     for (int i = 0; needs_into[i]; i++) {
+      if (fft && strcmp(needs_into[i], "type") == 0) continue;
       int t = ggi_push_field(k, needs_into[i]);
       lua_pop(k->c->L, 1);
       if (t != LUA_TNIL)
-        ggi_decl_fail(k, ggi_field_line(k, needs_into[i]), "field '%s' belongs to a team reduce, which also needs "
-              "into = \"an out view of 1 to %d elements\" (the body then calls contribute(v))", needs_into[i],
-              GGI_MAX_VALUES);
+        ggi_decl_fail(k, ggi_field_line(k, needs_into[i]), "field '%s' belongs to a reduction, which also needs "
+              "into = \"an out view of 1 to %d elements\" (the %s then calls contribute(v))", needs_into[i],
+              GGI_MAX_VALUES, what);
     }
     return;
   }
@@ -572,8 +580,8 @@ static void read_team_reduction(ggi_decl *k, ggi_kernel *kn) {
             "co-resident blocks: give one of them");
     break;
   default:
-    ggi_decl_fail(k, line, "strategy \"%s\" is not for a team reduce (each team combines its threads in shared "
-          "memory, the last block combines the teams): use auto, warp_shuffle, shared_tree, cg_tile or "
+    ggi_decl_fail(k, line, "strategy \"%s\" is not for contribute() (each block combines its threads in shared "
+          "memory, the last block combines the blocks): use auto, warp_shuffle, shared_tree, cg_tile or "
           "deterministic", ggi_strategy_names[kn->strategy]);
   }
 }
@@ -824,7 +832,7 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   }
   if (kn->pattern != GG_PATTERN_GEMM && kn->pattern != GG_PATTERN_FFT)
     read_launch(k, kn); /* gemm, fft: always classic */
-  if (kn->pattern == GG_PATTERN_TEAM) read_team_reduction(k, kn);
+  if (kn->pattern == GG_PATTERN_TEAM) ggi_read_contributions(k, kn);
   char why[600];
   int at;
   if (ggi_body_check(kn, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);

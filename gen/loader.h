@@ -114,6 +114,9 @@ int ggi_same_extent(ggi_extent a, ggi_extent b);
 const char *ggi_extent_text(ggi_extent e, char *buf, size_t n);
 void ggi_collect_extents(ggi_decl *k, ggi_kernel *kn);
 void ggi_check_scope(ggi_decl *k, ggi_kernel *kn);
+/* A kernel whose threads call contribute() (team, fft with post): into,
+ * op / combine / identity, type (not an fft's), strategy. */
+void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn);
 
 /* ---- load_gemm.c ---- */
 

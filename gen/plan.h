@@ -21,8 +21,8 @@
 #include "ir.h"
 #include "vocab.h"
 
-#define GGI_PLAN_MAX_VARS 24
-#define GGI_PLAN_MAX_PARTS 8
+#define GGI_PLAN_MAX_VARS 32
+#define GGI_PLAN_MAX_PARTS 10
 
 /* A kernel's source is one template (template_path, for and team) or an
  * ordered list of pieces (template_parts, reduce: head + phase-2 block +

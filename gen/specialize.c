@@ -176,6 +176,14 @@ static void spec_fft(ggi_module *m, ggi_kernel *k)
                  "puts several FFTs in a block along threadIdx.y; gpugen's blocks are 1-D)",
               s->items,
               fft_path_words[ggi_fft_path(k)]));
+  if (k->body)
+    why(k, "post: the statements run on each output element in the thread holding it, between "
+           "the transform and the store (no pass of its own over memory)");
+  if (ggi_is_team_reduce(k)) {
+    const char *w = NULL;
+    s->strategy = ggi_team_reduce_strategy(k, &w);
+    why(k, whyf(m, "strategy %s: %s", ggi_strategy_name(s->strategy), w));
+  }
 }
 
 static int spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)

@@ -93,7 +93,7 @@ int ggi_is_reduce_like(gg_pattern p)
 
 int ggi_is_team_reduce(const ggi_kernel *k)
 {
-  return k->pattern == GG_PATTERN_TEAM && k->into != NULL;
+  return (k->pattern == GG_PATTERN_TEAM || k->pattern == GG_PATTERN_FFT) && k->into != NULL;
 }
 
 int ggi_has_reduction(const ggi_kernel *k)

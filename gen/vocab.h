@@ -60,7 +60,8 @@ int ggi_playout_has_groups(gg_persistent_layout l);
 
 /* reduce, scan and tile_reduce: a value per index combined by an op. */
 int ggi_is_reduce_like(gg_pattern p);
-/* A team kernel with `into`: its threads contribute() to one result. */
+/* A team kernel, or an fft with post, with `into`: its threads
+ * contribute() to one result (team_reduce.cuh). */
 int ggi_is_team_reduce(const ggi_kernel *k);
 /* Reduces with an operator and an accumulator: reduce-like or a team reduce. */
 int ggi_has_reduction(const ggi_kernel *k);

@@ -52,7 +52,46 @@ __device__ __forceinline__ void gg_fft_store_{{NAME}}(const {{ARGS_T}} &args, co
 {{VIEW_UNDEFS}}
 }
 
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+/* The post statements ({{FFT_POST}}: 1 when the kernel has them), run on
+ * one output element in the thread that holds it: item, i and its value
+ * re, im (a real output's im is a scratch 0); contribute(...) folds into
+ * the thread's own accumulator gg_mine (a reducing kernel's gg_acc; an
+ * int nobody reads otherwise).  A lambda, so that `return;` ends this
+ * element's statements only. */
+template <class gg_M>
+__device__ __forceinline__ void gg_fft_post_{{NAME}}(const {{ARGS_T}} &args, long long item, int i,
+                                                    {{FFT_T}} &re, {{FFT_T}} &im, gg_M &gg_mine)
+{
+  {{UNPACK}}
+{{VIEW_MACROS}}
+#define contribute(...) gg_contribute(gg_mine, __VA_ARGS__)
+  [&]() {
+{{BODY}}
+  }();
+#undef contribute
+{{VIEW_UNDEFS}}
+}
+
+/* The post statements on the output in shared memory (the shared-memory
+ * paths), natural order: element i at {{FFT_OUT_PARTS}} reals from
+ * i * {{FFT_OUT_PARTS}}. */
+template <class gg_M>
+__device__ __forceinline__ void gg_fft_post_shared_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g,
+                                                           long long gg_item, {{FFT_T}} *gg_s,
+                                                           gg_M &gg_mine)
+{
+  for (int gg_i = g.thread; gg_i < {{FFT_OUT_ELEMS}}; gg_i += g.nthreads) {
+    {{FFT_T}} *gg_v = gg_s + gg_i * {{FFT_OUT_PARTS}};
+    {{FFT_T}} gg_im = {{FFT_OUT_PARTS}} == 2 ? gg_v[{{FFT_OUT_PARTS}} - 1] : ({{FFT_T}})0;
+    gg_fft_post_{{NAME}}(args, gg_item, gg_i, gg_v[0], gg_im, gg_mine);
+    if ({{FFT_OUT_PARTS}} == 2) gg_v[{{FFT_OUT_PARTS}} - 1] = gg_im;
+  }
+}
+
+/* Every batch item of this (virtual) block, the post statements
+ * contributing into gg_mine. */
+template <class gg_M>
+__device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, gg_M &gg_mine)
 {
   {{UNPACK}}
   /* gg_ names only: the views' and scalars' names are the workload's */
@@ -88,7 +127,12 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
       gg_fft_value *gg_dst = reinterpret_cast<gg_fft_value *>(gg_out);
       for (unsigned gg_e = 0; gg_e < gg_fft_desc::output_ept; gg_e++) {
         const unsigned gg_i = g.thread + gg_e * gg_fft_desc::stride;
-        if (gg_i < gg_fft_desc::output_length) gg_dst[gg_i] = gg_r[gg_e];
+        if (gg_i >= gg_fft_desc::output_length) continue;
+        if constexpr ({{FFT_POST}}) { /* the value in registers: no extra pass */
+          gg_fft_real *gg_v = reinterpret_cast<gg_fft_real *>(&gg_r[gg_e]);
+          gg_fft_post_{{NAME}}(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
+        }
+        gg_dst[gg_i] = gg_r[gg_e];
       }
     } else {
       /* through shared memory (cuFFTDx's shared-memory API).  r2c / c2r
@@ -109,6 +153,11 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
          output back (its own barriers in between) */
       gg_fft_desc().execute(reinterpret_cast<gg_fft_value *>(g.smem));
       __syncthreads(); /* every thread's part of the output is in g.smem */
+      if constexpr ({{FFT_POST}}) {
+        /* element by element; the stores below take other elements */
+        gg_fft_post_shared_{{NAME}}(args, g, gg_item, gg_s, gg_mine);
+        __syncthreads();
+      }
       if constexpr ({{FFT_PATH}} == 1) {
         for (int gg_i = g.thread; gg_i < {{FFT_OUT_LEN}}; gg_i += g.nthreads)
           gg_out[gg_i] = gg_s[gg_i];

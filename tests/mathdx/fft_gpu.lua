@@ -2,7 +2,8 @@
 -- double: c2c forward and inverse, r2c and c2r, f32 and f64, at sizes that
 -- are not powers of two (12, 100, 240, 320, 1000) and powers of two (16,
 -- 256), with a run-time batch; as kernels, as a persistent command, and as
--- the stages of a frame (FFT -> filter -> inverse FFT -> energy).
+-- the stages of a frame (FFT -> filter -> inverse FFT -> energy), and with
+-- the filter and the energy as post statements of the FFTs.
 -- Complex data are (re, im) pairs: a view whose last extent is 2.
 module { name = "fft_gpu", targets = { "cuda" } }
 
@@ -90,6 +91,48 @@ frame "chain_team" {
   stages = { { "fwd" }, { "filt_team" }, { "inv" }, { "energy_team" } },
 }
 
+-- the same chain with no filter or energy stage at all: the filter is the
+-- forward FFT's post statements, the energy the inverse's contributions
+-- (on shared-memory paths: r2c writes a complex, c2r a real output)
+kernel "fwd_post" { pattern = "fft", size = 320, type = "r2c",
+  params = { { "x", "f32[nb][320]" }, { "S", "f32[nb][161][2]", access = "out" }, { "H", "f32[161][2]" } },
+  input = "x", output = "S",
+  post = [[
+    const float r = re * H(i, 0) - im * H(i, 1);
+    im = re * H(i, 1) + im * H(i, 0);
+    re = r;
+  ]] }
+kernel "inv_post" { pattern = "fft", size = 320, type = "c2r",
+  params = { { "S", "f32[nb][161][2]" }, { "y", "f32[nb][320]", access = "out" },
+    { "e", "f64[1]", access = "out" } },
+  input = "S", output = "y", into = "e", post = "contribute((double)re * re);" }
+frame "chain_post" {
+  params = { { "x", "f32[nb][320]" }, { "S", "f32[nb][161][2]" }, { "H", "f32[161][2]" },
+    { "y", "f32[nb][320]" }, { "e", "f64[1]" } },
+  stages = { { "fwd_post" }, { "inv_post" } },
+}
+-- and a c2c chain of 256 points in registers (the register path's post
+-- statements): y = IFFT(H * FFT(x)), e = sum |y|^2 and the largest |y.re|
+-- (two values: op is one operator per value)
+kernel "cfwd_post" { pattern = "fft", size = 256, block = 32,
+  params = { { "x", "f32[nb][256][2]" }, { "S", "f32[nb][256][2]", access = "out" }, { "H", "f32[256][2]" } },
+  input = "x", output = "S",
+  post = [[
+    const float r = re * H(i, 0) - im * H(i, 1);
+    im = re * H(i, 1) + im * H(i, 0);
+    re = r;
+  ]] }
+kernel "cinv_post" { pattern = "fft", size = 256, block = 32, direction = "inverse",
+  params = { { "S", "f32[nb][256][2]" }, { "y", "f32[nb][256][2]", access = "out" },
+    { "e", "f64[2]", access = "out" } },
+  input = "S", output = "y", into = "e", op = { "sum", "max" },
+  post = "contribute((double)re * re + (double)im * im, fabs((double)re));" }
+frame "chain_c" {
+  params = { { "x", "f32[nb][256][2]" }, { "S", "f32[nb][256][2]" }, { "H", "f32[256][2]" },
+    { "y", "f32[nb][256][2]" }, { "e", "f64[2]" } },
+  stages = { { "cfwd_post" }, { "cinv_post" } },
+}
+
 -- a 256-point c2c FFT on 32 threads (written: its own choice is 128), like
 -- the 320-point chain
 fft("c256", 256, "c2c", "f32", { block = 32 })
@@ -117,6 +160,8 @@ kernel "ds320" { pattern = "fft", size = 320, type = "c2r", block = 32, input = 
 
 persistent "p_strided" { layout = "many_blocks", block = 32, commands = { "lc256i", "ds320" } }
 
-persistent "p_one" { layout = "one_block", block = 32, commands = { "c256", "chain", "chain_team" } }
-persistent "p_many" { layout = "many_blocks", block = 32, commands = { "c256", "chain", "chain_team" } }
+persistent "p_one" { layout = "one_block", block = 32,
+  commands = { "c256", "chain", "chain_team", "chain_post", "chain_c" } }
+persistent "p_many" { layout = "many_blocks", block = 32,
+  commands = { "c256", "chain", "chain_team", "chain_post", "chain_c" } }
 persistent "p_wide" { layout = "many_blocks", block = 256, commands = { "c1024i", "z1024" } }

@@ -21,7 +21,11 @@
  *     for 10000 frames with new x and H each time, y and the energy
  *     checked on every frame; again with the filter and the energy as
  *     team stages (the energy a team reduction), the items handed from
- *     stage to stage by block barriers only, no grid barrier.
+ *     stage to stage by block barriers only, no grid barrier; again with
+ *     no filter or energy stage at all: the filter is the forward FFT's
+ *     post statements, the energy what the inverse's contribute();
+ *   - a c2c chain of 256 points the same way (post statements on the
+ *     register path), reducing two values (sum |y|^2, max |y.re|).
  * FFTs are unnormalized (like cuFFT): a forward then inverse FFT is N
  * times the input.  Tolerance for an output of an N-point FFT:
  * 8 eps ceil(log2 N) times the sum of the moduli of its inputs (every
@@ -94,7 +98,7 @@ static const problem problems[] = {
 static gg_array *arr_x, *arr_y, *arr_s, *arr_h, *arr_e;
 /* host copies in double: inputs, expected outputs, per-item tolerances */
 static double hx[MAXB * MAXN * 2], want[MAXB * MAXN * 2], tol[MAXB];
-static double hh[161 * 2], hs[MAXB * 161 * 2];
+static double hh[256 * 2], hs[MAXB * 256 * 2];
 
 static uint32_t rng = 12345;
 static double uniform(void) /* in [-1, 1), multiples of 2^-23: exact in f32 */
@@ -415,6 +419,67 @@ static void chain_frames(const char *persistent, const char *frame, int nframes)
   gg_session_free(s);
 }
 
+/* ---- the c2c chain in registers: y = IFFT(H * FFT(x)), 256 points,
+ * the filter and (sum |y|^2, max |y.re|) in the FFTs' post statements */
+#define CN 256
+
+static void chain_c_frames(const char *persistent, int nframes)
+{
+  static const problem fwd = {"cfwd_post", CN, C2C, 0, 0, 0, 0, {RIGHT, RIGHT}},
+                       inv = {"cinv_post", CN, C2C, 1, 0, 0, 0, {RIGHT, RIGHT}};
+  char where[128];
+  int cmd;
+  gg_session *s = open_command(persistent, "chain_c", &cmd, where, sizeof where);
+  for (int f = 0; f < nframes && failures < 5; f++) {
+    const int nb = 1 + f % 4;
+    float *x = gg_array_host(arr_x), *h = gg_array_host(arr_h);
+    for (int i = 0; i < nb * CN * 2; i++) x[i] = (float)(hx[i] = uniform());
+    double habs = 0;
+    for (int k = 0; k < CN; k++) {
+      const double g = (k < 10 + f % 50 ? 1.0 : 0.5 * uniform()) / CN;
+      hh[2 * k] = (float)(g * cos(0.02 * k * (f % 5)));
+      hh[2 * k + 1] = (float)(g * sin(0.02 * k * (f % 5)));
+      h[2 * k] = (float)hh[2 * k];
+      h[2 * k + 1] = (float)hh[2 * k + 1];
+      habs += hypot(hh[2 * k], hh[2 * k + 1]);
+    }
+    double e = 0, ymax = 0, te = 0, tmax = 0;
+    for (int b = 0; b < nb; b++) {
+      double *spec = hs + (size_t)b * CN * 2, *y = want + (size_t)b * CN * 2;
+      const double tx = dft(&fwd, hx + (size_t)b * CN * 2, spec);
+      for (int k = 0; k < CN; k++) {
+        const double re = spec[2 * k], im = spec[2 * k + 1];
+        spec[2 * k] = re * hh[2 * k] - im * hh[2 * k + 1];
+        spec[2 * k + 1] = re * hh[2 * k + 1] + im * hh[2 * k];
+      }
+      const double ty = dft(&inv, spec, y);
+      tol[b] = 1.1 * tx * habs + ty; /* each X[k]'s error reaches y through |H[k]| once */
+      if (tol[b] > tmax) tmax = tol[b];
+      for (int j = 0; j < 2 * CN; j++) {
+        e += y[j] * y[j];
+        te += 2 * fabs(y[j]) * tol[b] + tol[b] * tol[b];
+        if (j % 2 == 0 && fabs(y[j]) > ymax) ymax = fabs(y[j]);
+      }
+    }
+    te += 1e-12 * e;
+    double *got = gg_array_host(arr_e);
+    got[0] = got[1] = NAN;
+    clear(&inv, arr_y);
+    gg_arg a[6] = {gg_arg_array(arr_x), gg_arg_array(arr_s), gg_arg_array(arr_h),
+                   gg_arg_array(arr_y), gg_arg_array(arr_e), gg_arg_i64(nb)};
+    CHECK_OK(gg_session_run(s, cmd, a, 6, WAIT_NS));
+    verify(&inv, nb, arr_y, where);
+    if (!(fabs(got[0] - e) <= te) || !(fabs(got[1] - ymax) <= tmax)) {
+      fprintf(stderr, "%s: frame %d, batch %d: energy %.17g, want %.17g (tolerance %.3g); "
+              "max |re| %.17g, want %.17g (tolerance %.3g)\n", where, f, nb, got[0], e, te,
+              got[1], ymax, tmax);
+      failures++;
+    }
+  }
+  CHECK_OK(gg_session_terminate(s));
+  gg_session_free(s);
+}
+
 int main(void)
 {
   if (gg_context_open(&ctx, NULL)) {
@@ -432,7 +497,7 @@ int main(void)
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hx, &arr_y));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hs, &arr_s));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hh, &arr_h));
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof(double), &arr_e));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, 2 * sizeof(double), &arr_e));
   for (size_t i = 0; i < sizeof problems / sizeof *problems; i++) classic(&problems[i]);
   command_frames("p_one", "c256", 500);
   command_frames("p_many", "c256", 2000);
@@ -444,6 +509,10 @@ int main(void)
   chain_frames("p_many", "chain", 10000);
   chain_frames("p_one", "chain_team", 500);
   chain_frames("p_many", "chain_team", 10000);
+  chain_frames("p_one", "chain_post", 500);
+  chain_frames("p_many", "chain_post", 10000);
+  chain_c_frames("p_one", 500);
+  chain_c_frames("p_many", 10000);
   gg_array_free(arr_x);
   gg_array_free(arr_y);
   gg_array_free(arr_s);
