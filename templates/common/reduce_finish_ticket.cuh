@@ -17,15 +17,16 @@ GG_INLINE void finish(const {{ARGS_T}} &args, const gg_grid &g, const acc &a)
   unsigned *am_last = (unsigned *)g.smem;
   if (g.thread == 0) {
     part[g.block] = a;
-    /* the partial must be visible to the last block before our ticket is */
-    __threadfence();
-    *am_last = atomicAdd(ticket, 1u) == g.nblocks - 1;
+    /* the ticket's release orders the partial before it; its acquire, in
+       the last block, every other block's partial before thread 0's next
+       access - and the barrier below before every thread's: no
+       __threadfence (a MEMBAR.SC.GPU) on either side */
+    *am_last = gg_ticket_take(ticket) == g.nblocks - 1;
   }
   gg_sync(g);
   const unsigned last = *am_last;
   gg_sync(g); /* block_reduce below reuses the word */
   if (!last) return;
-  __threadfence(); /* every other block's partial is visible from here on */
   acc b = identity();
   for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));
   b = block_reduce(b, g);

@@ -207,6 +207,12 @@ GG_INLINE void gg_store_release_gpu(unsigned *p, unsigned v)
 {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
 }
+/* Take a ticket: add 1, return the count before (acq_rel at agent scope:
+ * the cuda prelude says why). */
+GG_INLINE unsigned gg_ticket_take(unsigned *p)
+{
+  return __hip_atomic_fetch_add(p, 1u, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+}
 GG_INLINE void gg_fence_sys() { __threadfence_system(); }
 GG_INLINE void gg_fence_gpu() { __threadfence(); }
 /* s_sleep counts units of 64 clocks; close enough for a spin back-off. */

@@ -270,6 +270,17 @@ GG_INLINE void gg_store_release_gpu(unsigned *p, unsigned v)
 {
   asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+/* Take a ticket: add 1, return the count before.  acq_rel at gpu scope:
+ * the release orders this thread's earlier writes (a block's partial)
+ * before the ticket, the acquire makes every earlier taker's visible to
+ * this thread - and, after its block's barrier, to the whole block.  No
+ * __threadfence (a MEMBAR.SC.GPU) on either side. */
+GG_INLINE unsigned gg_ticket_take(unsigned *p)
+{
+  unsigned old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+  return old;
+}
 GG_INLINE void gg_fence_sys() { __threadfence_system(); }
 GG_INLINE void gg_fence_gpu() { __threadfence(); }
 GG_INLINE void gg_nanosleep(unsigned ns) { __nanosleep(ns); }
@@ -397,7 +408,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     for (int e = 0; e < 32; e++) acc += A(r, e) * B(e, c);
     C(r, c) = acc;
   
-#line 401 "persistent_three.cu"
+#line 412 "persistent_three.cu"
 
     }();
   }
@@ -495,7 +506,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 499 "persistent_three.cu"
+#line 510 "persistent_three.cu"
 
   );
   
@@ -659,15 +670,16 @@ GG_INLINE void finish(const gg_args_sum1k &args, const gg_grid &g, const acc &a)
   unsigned *am_last = (unsigned *)g.smem;
   if (g.thread == 0) {
     part[g.block] = a;
-    /* the partial must be visible to the last block before our ticket is */
-    __threadfence();
-    *am_last = atomicAdd(ticket, 1u) == g.nblocks - 1;
+    /* the ticket's release orders the partial before it; its acquire, in
+       the last block, every other block's partial before thread 0's next
+       access - and the barrier below before every thread's: no
+       __threadfence (a MEMBAR.SC.GPU) on either side */
+    *am_last = gg_ticket_take(ticket) == g.nblocks - 1;
   }
   gg_sync(g);
   const unsigned last = *am_last;
   gg_sync(g); /* block_reduce below reuses the word */
   if (!last) return;
-  __threadfence(); /* every other block's partial is visible from here on */
   acc b = identity();
   for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));
   b = block_reduce(b, g);
@@ -725,7 +737,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
       [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 729 "persistent_three.cu"
+#line 741 "persistent_three.cu"
 
       }();
     }

@@ -267,6 +267,17 @@ GG_INLINE void gg_store_release_gpu(unsigned *p, unsigned v)
 {
   asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+/* Take a ticket: add 1, return the count before.  acq_rel at gpu scope:
+ * the release orders this thread's earlier writes (a block's partial)
+ * before the ticket, the acquire makes every earlier taker's visible to
+ * this thread - and, after its block's barrier, to the whole block.  No
+ * __threadfence (a MEMBAR.SC.GPU) on either side. */
+GG_INLINE unsigned gg_ticket_take(unsigned *p)
+{
+  unsigned old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+  return old;
+}
 GG_INLINE void gg_fence_sys() { __threadfence_system(); }
 GG_INLINE void gg_fence_gpu() { __threadfence(); }
 GG_INLINE void gg_nanosleep(unsigned ns) { __nanosleep(ns); }
@@ -385,7 +396,7 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
       [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 389 "saxpy.cu"
+#line 400 "saxpy.cu"
 
       }();
     }

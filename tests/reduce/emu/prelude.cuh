@@ -94,6 +94,10 @@ template <class T> inline T gg_shfl(T v, int lane) { return gg_emu_shfl(v, (unsi
 /* ---- atomics ---- */
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline unsigned atomicAdd(unsigned *p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
+inline unsigned gg_ticket_take(unsigned *p)
+{
+  return std::atomic_ref<unsigned>(*p).fetch_add(1u, std::memory_order_acq_rel);
+}
 inline unsigned atomicExch(unsigned *p, unsigned v) { return std::atomic_ref<unsigned>(*p).exchange(v); }
 inline unsigned atomicCAS(unsigned *p, unsigned cmp, unsigned v)
 {
