@@ -26,7 +26,9 @@
  *                          block's own signal (block barriers only);
  *                          fused<threads> has no filter or energy stage:
  *                          they are the FFTs' post statements (two stages,
- *                          one block barrier):
+ *                          one block barrier); roundtrip<threads> is one
+ *                          stage: a round-trip FFT with the filter as its
+ *                          between statements, the energy as its post:
  *                          gg_session_start_packed +
  *                          gg_session_wait, e returned in the frame's
  *                          acknowledgement (gg_session_result)
@@ -390,14 +392,18 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod)
      their own and fused into the FFTs' post statements, side by side */
   frame_row(r, mod, "b256", "chain256", 256, 0);
   frame_row(r, mod, "b256", "fused256", 256, 0);
+  frame_row(r, mod, "b256", "roundtrip256", 256, 0);
   frame_row(r, mod, "b512", "chain512", 512, 0);
   frame_row(r, mod, "b512", "fused512", 512, 0);
+  frame_row(r, mod, "b512", "roundtrip512", 512, 0);
   frame_row(r, mod, "b1024", "chain1024", 1024, 0);
   frame_row(r, mod, "b1024", "fused1024", 1024, 0);
+  frame_row(r, mod, "b1024", "roundtrip1024", 1024, 0);
   /* one block per SM: the blocks past the 16th idle in the FFTs, but
      the filter and the energy spread over every SM */
   frame_row(r, mod, "b512", "chain512", 512, gg_context_sm_count(ctx));
   frame_row(r, mod, "b512", "fused512", 512, gg_context_sm_count(ctx));
+  frame_row(r, mod, "b512", "roundtrip512", 512, gg_context_sm_count(ctx));
   gg_array_free(r->gx);
   gg_array_free(r->gX);
   gg_array_free(r->gH);

@@ -91,6 +91,28 @@ local function fused(block)
   }
 end
 
+-- The whole chain as one round-trip FFT (roundtrip<threads>): the
+-- forward FFT, the filter as between statements on the spectrum in
+-- registers, the inverse FFT, the energy as post statements - x read
+-- once, X written once, one stage
+local function roundtrip(block)
+  kernel ("rtp" .. block) { pattern = "fft", size = N, block = block,
+    params = { { "x", cplx }, { "X", cplx, access = "out" }, { "H", "f32[" .. N .. "][2]" },
+      { "e", "f64[1]", access = "out" } },
+    input = "x", output = "X", into = "e",
+    between = [[
+      const float r = re * H(i, 0) - im * H(i, 1);
+      im = re * H(i, 1) + im * H(i, 0);
+      re = r;
+    ]],
+    post = "contribute((double)re * re + (double)im * im);" }
+  frame ("roundtrip" .. block) {
+    params = { { "x", cplx }, { "X", cplx }, { "H", "f32[" .. N .. "][2]" }, { "e", "f64[1]" } },
+    stages = { { "rtp" .. block } },
+    result = "e",
+  }
+end
+
 -- One frame per FFT thread count (chain<threads>: the team filter and the
 -- team energy, no grid barrier at all), and chainf512 with the for filter
 -- and the reduce energy (3 grid barriers); the energy returns in the
@@ -107,6 +129,7 @@ for _, b in ipairs { 256, 512, 1024 } do
   ffts(b) tfilt(b) tenergy(b)
   chain("chain" .. b, b, "tfilt" .. b, "tenergy" .. b)
   fused(b)
+  roundtrip(b)
 end
 chain("chainf512", 512, "filt", "energy")
 
@@ -115,8 +138,8 @@ chain("chainf512", 512, "filt", "energy")
 -- (gg_session_options.blocks); "all co-resident" would be up to 4 blocks
 -- of 512 per SM here, each one more arrival at every grid barrier.
 persistent "b256" { layout = "many_blocks", blocks = 16, block = 256,
-  commands = { "chain256", "fused256" } }
+  commands = { "chain256", "fused256", "roundtrip256" } }
 persistent "b512" { layout = "many_blocks", blocks = 16, block = 512,
-  commands = { "chain512", "chainf512", "fused512" } }
+  commands = { "chain512", "chainf512", "fused512", "roundtrip512" } }
 persistent "b1024" { layout = "many_blocks", blocks = 16, block = 1024,
-  commands = { "chain1024", "fused1024" } }
+  commands = { "chain1024", "fused1024", "roundtrip1024" } }

@@ -279,6 +279,8 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   } else {
     ggi_buf_free(&scratch);
   }
+  if (k->pattern == GG_PATTERN_FFT)
+    rc |= ggi_dict_set(dict, "FFT_BETWEEN", snippet(a, m, k->fft_between, k->fft_between_line));
   if (k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT)
     rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
   if (ggi_has_reduction(k)) rc |= reduce_keys(m, k, dict, a);

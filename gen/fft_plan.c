@@ -212,6 +212,11 @@ int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p
   rc |= put(p, a, "FFT_IN", in->name);
   rc |= put(p, a, "FFT_OUT", out->name);
   rc |= put_int(p, a, "FFT_POST", k->body != NULL);
+  /* a round trip's way back: the opposite direction (else the same
+     transform again, never run: fft.cuh's second descriptor stays valid
+     for r2c and c2r) */
+  rc |= put_int(p, a, "FFT_ROUNDTRIP", k->fft_between != NULL);
+  rc |= put(p, a, "FFT_BACK_DIR", ggi_fft_dir_names[k->fft_inverse ^ (k->fft_between != NULL)]);
   if (rc) return ggi_fail(d, "out of memory");
   return pieces(k, a, p, d);
 }

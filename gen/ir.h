@@ -169,6 +169,11 @@ typedef struct ggi_kernel {
   int fft_inverse;           /* direction: 0 forward, 1 inverse */
   int fft_type;              /* 0 c2c, 1 r2c, 2 c2r (ggi_fft_type_names) */
   const char *fft_view[2];   /* input, output (the same view: in place) */
+  /* between = "...": a round trip - the transform, these statements on
+   * each element of its result, the opposite transform back (c2c); the
+   * post statements are `body` */
+  const char *fft_between;
+  int fft_between_line;
 
   /* knobs as written (0 / AUTO = let gpugen choose) */
   ggi_strategy strategy;

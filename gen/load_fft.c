@@ -181,6 +181,23 @@ static void read_block(ggi_decl *k, ggi_kernel *kn, gg_dtype t)
                 kn->fft_size, ggi_dtype_name(t), list, (long long)b);
 }
 
+/* between = "statements": a round trip, the fast convolution of a
+ * matched filter: the transform, the statements on each element of its
+ * result (in the thread that holds it: item, i, re, im as in post), then
+ * the opposite transform back to the output - one pass over memory
+ * instead of an FFT, a pointwise kernel and an inverse FFT.  c2c only:
+ * the real types' two sides differ in length. */
+static void read_between(ggi_decl *k, ggi_kernel *kn)
+{
+  kn->fft_between = ggi_opt_string(k, "between");
+  kn->fft_between_line = ggi_text_line(k, "between");
+  if (kn->fft_between && kn->fft_type != FFT_C2C)
+    ggi_decl_fail(k, ggi_field_line(k, "between"), "field 'between' makes a round trip (the "
+                  "transform, the statements, the opposite transform) of a c2c FFT; type \"%s\" "
+                  "has sides of different lengths: write an r2c and a c2r kernel, the statements "
+                  "as the first one's post, in one frame", ggi_fft_type_names[kn->fft_type]);
+}
+
 /* post = "statements": cuFFT's store callback.  They run once for each
  * element of the output, in the thread that holds it, after the
  * transform and before the store: item (long long, the batch item), i
@@ -193,24 +210,38 @@ static void read_post(ggi_decl *k, ggi_kernel *kn)
   static const char *const names[] = {"item", "i", "re", "im", NULL};
   kn->body = ggi_opt_string(k, "post");
   kn->body_line = ggi_text_line(k, "post");
+  read_between(k, kn);
   ggi_read_contributions(k, kn);
-  if (!kn->body) {
+  if (!kn->body && !kn->fft_between) {
     if (kn->into)
       ggi_decl_fail(k, ggi_field_line(k, "into"), "field 'into': an fft reduces what its post "
-                    "statements contribute(v); give post = \"... contribute(re * re + im * im); "
-                    "...\" or leave into out");
+                    "(or between) statements contribute(v); give post = \"... contribute(re * re "
+                    "+ im * im); ...\" or leave into out");
     return;
   }
   for (int p = 0; p < kn->nparams; p++)
     for (int j = 0; names[j]; j++)
       if (strcmp(kn->params[p].name, names[j]) == 0)
-        ggi_decl_fail(k, kn->params[p].line, "parameter \"%s\": an fft's post statements see "
-                      "item, i, re and im (the batch item, the element and its value); give the "
-                      "parameter another name", names[j]);
-  if (!kn->into && ggi_text_names(kn->body, "contribute"))
-    ggi_decl_fail(k, kn->body_line, "field 'post' calls contribute() but the kernel has no "
-                  "into: add into = \"an out view of 1 to %d elements\" (and op, default sum)",
-                  GGI_MAX_VALUES);
+        ggi_decl_fail(k, kn->params[p].line, "parameter \"%s\": an fft's post and between "
+                      "statements see item, i, re and im (the batch item, the element and its "
+                      "value); give the parameter another name", names[j]);
+  const char *field[2] = {"post", "between"};
+  const char *text[2] = {kn->body, kn->fft_between};
+  const int line[2] = {kn->body_line, kn->fft_between_line};
+  for (int t = 0; t < 2; t++)
+    if (!kn->into && ggi_text_names(text[t], "contribute"))
+      ggi_decl_fail(k, line[t], "field '%s' calls contribute() but the kernel has no into: add "
+                    "into = \"an out view of 1 to %d elements\" (and op, default sum)", field[t],
+                    GGI_MAX_VALUES);
+  /* the between statements get the checks ggi_convert_kernel gives the
+     body (post): no write to an in view, as many indices as the rank */
+  ggi_kernel between = *kn;
+  between.body = kn->fft_between;
+  between.body_line = kn->fft_between_line;
+  char why[600];
+  int at;
+  if (kn->fft_between && ggi_body_check(&between, &at, why, sizeof why))
+    ggi_decl_fail(k, at, "%s", why);
 }
 
 void ggi_read_fft(ggi_decl *k, ggi_kernel *kn)

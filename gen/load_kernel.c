@@ -30,7 +30,7 @@ static const char *const kernel_fields[] = {
   "pattern", "range", "index", "params", "body", "block", "items", "vector", "launch",
   "value", "op", "combine", "identity", "into", "type", "strategy", "allow_cas", "kind",
   "tile", "league", "team_size", "scratch", "size", "a", "b", "c", "op_a", "op_b", "alpha",
-  "beta", "direction", "input", "output", "post", NULL};
+  "beta", "direction", "input", "output", "post", "between", NULL};
 static const char *const for_fields[] = {"pattern", "range", "index", "params", "body", "block",
                                          "items", "vector", "launch", NULL};
 static const char *const reduce_fields[] = {
@@ -51,7 +51,7 @@ static const char *const tile_fields[] = {
 static const char *const gemm_fields[] = {"pattern", "params", "size", "a", "b", "c", "op_a",
                                           "op_b", "alpha", "beta", "block", "tile", NULL};
 static const char *const fft_fields[] = {"pattern", "params", "size", "direction", "type",
-                                         "input", "output", "block", "post", "op", "combine",
+                                         "input", "output", "block", "post", "between", "op", "combine",
                                          "identity", "into", "strategy", NULL};
 static const char *const *const pattern_fields[] = {for_fields, reduce_fields, scan_fields,
                                                     team_fields, tile_fields, gemm_fields,

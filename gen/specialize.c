@@ -176,6 +176,9 @@ static void spec_fft(ggi_module *m, ggi_kernel *k)
                  "puts several FFTs in a block along threadIdx.y; gpugen's blocks are 1-D)",
               s->items,
               fft_path_words[ggi_fft_path(k)]));
+  if (k->fft_between)
+    why(k, "between: a round trip - the transform, the statements on each element of its result "
+           "in the thread holding it, the opposite transform; one pass over memory");
   if (k->body)
     why(k, "post: the statements run on each output element in the thread holding it, between "
            "the transform and the store (no pass of its own over memory)");

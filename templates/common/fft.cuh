@@ -12,6 +12,17 @@ using gg_fft_{{NAME}} = decltype(
     cufftdx::Direction<cufftdx::fft_direction::{{FFT_DIR}}>() + cufftdx::Precision<{{FFT_T}}>() +
     cufftdx::ElementsPerThread<{{FFT_EPT}}>() + cufftdx::FFTsPerBlock<1>() +
     cufftdx::SM<__CUDA_ARCH__>());
+/* A round trip's way back ({{FFT_ROUNDTRIP}}: 1 when the kernel has
+ * between statements): the same FFT in direction {{FFT_BACK_DIR}}. */
+using gg_fft_back_{{NAME}} = decltype(
+    cufftdx::Block() + cufftdx::Size<{{FFT_N}}>() + cufftdx::Type<cufftdx::fft_type::{{FFT_TYPE}}>() +
+    cufftdx::Direction<cufftdx::fft_direction::{{FFT_BACK_DIR}}>() + cufftdx::Precision<{{FFT_T}}>() +
+    cufftdx::ElementsPerThread<{{FFT_EPT}}>() + cufftdx::FFTsPerBlock<1>() +
+    cufftdx::SM<__CUDA_ARCH__>());
+static_assert(gg_fft_back_{{NAME}}::shared_memory_size <= {{FFT_SMEM}} &&
+                  gg_fft_back_{{NAME}}::storage_size == gg_fft_{{NAME}}::storage_size &&
+                  gg_fft_back_{{NAME}}::stride == gg_fft_{{NAME}}::stride,
+              "fft {{NAME}}: the way back differs from the transform in shared memory or layout");
 static_assert(gg_fft_{{NAME}}::block_dim.x == {{BLOCK}} && gg_fft_{{NAME}}::block_dim.y == 1 &&
                   gg_fft_{{NAME}}::block_dim.z == 1,
               "gpugen's plan gives fft {{NAME}} another block than cufftdx's block_dim");
@@ -72,6 +83,22 @@ __device__ __forceinline__ void gg_fft_post_{{NAME}}(const {{ARGS_T}} &args, lon
 {{VIEW_UNDEFS}}
 }
 
+/* The between statements (a round trip's), on one element of the
+ * transform's result: the same names as post. */
+template <class gg_M>
+__device__ __forceinline__ void gg_fft_between_{{NAME}}(const {{ARGS_T}} &args, long long item, int i,
+                                                       {{FFT_T}} &re, {{FFT_T}} &im, gg_M &gg_mine)
+{
+  {{UNPACK}}
+{{VIEW_MACROS}}
+#define contribute(...) gg_contribute(gg_mine, __VA_ARGS__)
+  [&]() {
+{{FFT_BETWEEN}}
+  }();
+#undef contribute
+{{VIEW_UNDEFS}}
+}
+
 /* The post statements on the output in shared memory (the shared-memory
  * paths), natural order: element i at {{FFT_OUT_PARTS}} reals from
  * i * {{FFT_OUT_PARTS}}. */
@@ -124,6 +151,20 @@ __device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, 
       /* in place is safe: every load above is done before the first
          exchange barrier inside execute, every store below after the last */
       gg_fft_desc().execute(gg_r, g.smem);
+      if constexpr ({{FFT_ROUNDTRIP}}) {
+        /* the between statements on the result in registers (natural
+           order with the same stride), then the way back: the data never
+           leaves the registers.  The barrier: the way back exchanges
+           through the shared memory the transform's last step read. */
+        for (unsigned gg_e = 0; gg_e < gg_fft_desc::output_ept; gg_e++) {
+          const unsigned gg_i = g.thread + gg_e * gg_fft_desc::stride;
+          if (gg_i >= gg_fft_desc::output_length) continue;
+          gg_fft_real *gg_v = reinterpret_cast<gg_fft_real *>(&gg_r[gg_e]);
+          gg_fft_between_{{NAME}}(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
+        }
+        __syncthreads();
+        gg_fft_back_{{NAME}}().execute(gg_r, g.smem);
+      }
       gg_fft_value *gg_dst = reinterpret_cast<gg_fft_value *>(gg_out);
       for (unsigned gg_e = 0; gg_e < gg_fft_desc::output_ept; gg_e++) {
         const unsigned gg_i = g.thread + gg_e * gg_fft_desc::stride;
@@ -153,6 +194,13 @@ __device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, 
          output back (its own barriers in between) */
       gg_fft_desc().execute(reinterpret_cast<gg_fft_value *>(g.smem));
       __syncthreads(); /* every thread's part of the output is in g.smem */
+      if constexpr ({{FFT_ROUNDTRIP}}) { /* c2c: N complex values in natural order */
+        for (int gg_i = g.thread; gg_i < {{FFT_N}}; gg_i += g.nthreads)
+          gg_fft_between_{{NAME}}(args, gg_item, gg_i, gg_s[2 * gg_i], gg_s[2 * gg_i + 1], gg_mine);
+        __syncthreads();
+        gg_fft_back_{{NAME}}().execute(reinterpret_cast<gg_fft_value *>(g.smem));
+        __syncthreads();
+      }
       if constexpr ({{FFT_POST}}) {
         /* element by element; the stores below take other elements */
         gg_fft_post_shared_{{NAME}}(args, g, gg_item, gg_s, gg_mine);

@@ -133,6 +133,30 @@ frame "chain_c" {
   stages = { { "cfwd_post" }, { "cinv_post" } },
 }
 
+-- the c2c chain as one kernel: a round trip (the forward FFT, the filter
+-- as between statements, the inverse FFT back) with the post statements'
+-- two-value reduction; in registers, and with x in layout left (through
+-- shared memory)
+local function round_trip(name, xlayout)
+  kernel (name) { pattern = "fft", size = 256, block = 32,
+    params = { { "x", "f32[nb][256][2]", layout = xlayout }, { "H", "f32[256][2]" },
+      { "y", "f32[nb][256][2]", access = "out" }, { "e", "f64[2]", access = "out" } },
+    input = "x", output = "y", into = "e", op = { "sum", "max" },
+    between = [[
+      const float r = re * H(i, 0) - im * H(i, 1);
+      im = re * H(i, 1) + im * H(i, 0);
+      re = r;
+    ]],
+    post = "contribute((double)re * re + (double)im * im, fabs((double)re));" }
+  frame ("chain_" .. name) {
+    params = { { "x", "f32[nb][256][2]", layout = xlayout }, { "H", "f32[256][2]" },
+      { "y", "f32[nb][256][2]" }, { "e", "f64[2]" } },
+    stages = { { name } },
+  }
+end
+round_trip("rt")
+round_trip("rtl", "left")
+
 -- a 256-point c2c FFT on 32 threads (written: its own choice is 128), like
 -- the 320-point chain
 fft("c256", 256, "c2c", "f32", { block = 32 })
@@ -161,7 +185,7 @@ kernel "ds320" { pattern = "fft", size = 320, type = "c2r", block = 32, input = 
 persistent "p_strided" { layout = "many_blocks", block = 32, commands = { "lc256i", "ds320" } }
 
 persistent "p_one" { layout = "one_block", block = 32,
-  commands = { "c256", "chain", "chain_team", "chain_post", "chain_c" } }
+  commands = { "c256", "chain", "chain_team", "chain_post", "chain_c", "chain_rt", "chain_rtl" } }
 persistent "p_many" { layout = "many_blocks", block = 32,
-  commands = { "c256", "chain", "chain_team", "chain_post", "chain_c" } }
+  commands = { "c256", "chain", "chain_team", "chain_post", "chain_c", "chain_rt", "chain_rtl" } }
 persistent "p_wide" { layout = "many_blocks", block = 256, commands = { "c1024i", "z1024" } }

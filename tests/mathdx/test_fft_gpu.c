@@ -25,7 +25,10 @@
  *     no filter or energy stage at all: the filter is the forward FFT's
  *     post statements, the energy what the inverse's contribute();
  *   - a c2c chain of 256 points the same way (post statements on the
- *     register path), reducing two values (sum |y|^2, max |y.re|).
+ *     register path), reducing two values (sum |y|^2, max |y.re|); and
+ *     the same chain as one round-trip kernel (the filter its between
+ *     statements), in registers and with x of layout left (through
+ *     shared memory).
  * FFTs are unnormalized (like cuFFT): a forward then inverse FFT is N
  * times the input.  Tolerance for an output of an N-point FFT:
  * 8 eps ceil(log2 N) times the sum of the moduli of its inputs (every
@@ -423,17 +426,21 @@ static void chain_frames(const char *persistent, const char *frame, int nframes)
  * the filter and (sum |y|^2, max |y.re|) in the FFTs' post statements */
 #define CN 256
 
-static void chain_c_frames(const char *persistent, int nframes)
+/* frame: chain_c (two stages through S: args x, S, H, y, e), or
+ * chain_rt / chain_rtl (one round-trip stage: x, H, y, e; x of layout
+ * xlay) */
+static void chain_c_frames(const char *persistent, const char *frame, layout xlay, int nframes)
 {
-  static const problem fwd = {"cfwd_post", CN, C2C, 0, 0, 0, 0, {RIGHT, RIGHT}},
-                       inv = {"cinv_post", CN, C2C, 1, 0, 0, 0, {RIGHT, RIGHT}};
+  const problem fwd = {"cfwd_post", CN, C2C, 0, 0, 0, 0, {xlay, RIGHT}},
+                inv = {"cinv_post", CN, C2C, 1, 0, 0, 0, {RIGHT, RIGHT}};
+  const int staged = strcmp(frame, "chain_c") == 0;
   char where[128];
   int cmd;
-  gg_session *s = open_command(persistent, "chain_c", &cmd, where, sizeof where);
+  gg_session *s = open_command(persistent, frame, &cmd, where, sizeof where);
   for (int f = 0; f < nframes && failures < 5; f++) {
     const int nb = 1 + f % 4;
-    float *x = gg_array_host(arr_x), *h = gg_array_host(arr_h);
-    for (int i = 0; i < nb * CN * 2; i++) x[i] = (float)(hx[i] = uniform());
+    float *h = gg_array_host(arr_h);
+    fill(&fwd, nb, arr_x, arr_y); /* new x at its view's addresses, in hx too */
     double habs = 0;
     for (int k = 0; k < CN; k++) {
       const double g = (k < 10 + f % 50 ? 1.0 : 0.5 * uniform()) / CN;
@@ -467,7 +474,8 @@ static void chain_c_frames(const char *persistent, int nframes)
     clear(&inv, arr_y);
     gg_arg a[6] = {gg_arg_array(arr_x), gg_arg_array(arr_s), gg_arg_array(arr_h),
                    gg_arg_array(arr_y), gg_arg_array(arr_e), gg_arg_i64(nb)};
-    CHECK_OK(gg_session_run(s, cmd, a, 6, WAIT_NS));
+    if (!staged) memmove(a + 1, a + 2, 4 * sizeof *a); /* no S */
+    CHECK_OK(gg_session_run(s, cmd, a, staged ? 6 : 5, WAIT_NS));
     verify(&inv, nb, arr_y, where);
     if (!(fabs(got[0] - e) <= te) || !(fabs(got[1] - ymax) <= tmax)) {
       fprintf(stderr, "%s: frame %d, batch %d: energy %.17g, want %.17g (tolerance %.3g); "
@@ -511,8 +519,12 @@ int main(void)
   chain_frames("p_many", "chain_team", 10000);
   chain_frames("p_one", "chain_post", 500);
   chain_frames("p_many", "chain_post", 10000);
-  chain_c_frames("p_one", 500);
-  chain_c_frames("p_many", 10000);
+  chain_c_frames("p_one", "chain_c", RIGHT, 500);
+  chain_c_frames("p_many", "chain_c", RIGHT, 10000);
+  chain_c_frames("p_one", "chain_rt", RIGHT, 500);
+  chain_c_frames("p_many", "chain_rt", RIGHT, 10000);
+  chain_c_frames("p_one", "chain_rtl", LEFT, 500);
+  chain_c_frames("p_many", "chain_rtl", LEFT, 10000);
   gg_array_free(arr_x);
   gg_array_free(arr_y);
   gg_array_free(arr_s);
