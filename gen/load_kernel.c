@@ -544,7 +544,7 @@ void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn) {
      is into's type */
   static const char *const needs_into[] = {"op", "combine", "identity", "type", "strategy", NULL};
   const int fft = kn->pattern == GG_PATTERN_FFT;
-  const char *what = fft ? "post statement" : "body";
+  const char *what = fft ? "post statements then call" : "body then calls";
   int has_into = ggi_push_field(k, "into") != LUA_TNIL;
   lua_pop(k->c->L, 1);
   if (!has_into) {
@@ -554,7 +554,7 @@ void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn) {
       lua_pop(k->c->L, 1);
       if (t != LUA_TNIL)
         ggi_decl_fail(k, ggi_field_line(k, needs_into[i]), "field '%s' belongs to a reduction, which also needs "
-              "into = \"an out view of 1 to %d elements\" (the %s then calls contribute(v))", needs_into[i],
+              "into = \"an out view of 1 to %d elements\" (the %s contribute(v))", needs_into[i],
               GGI_MAX_VALUES, what);
     }
     return;

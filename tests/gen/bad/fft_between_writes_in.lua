@@ -1,0 +1,8 @@
+module { name = "m", targets = { "cuda" } }
+kernel "f" { pattern = "fft", size = 64,
+  params = { { "x", "f32[nb][64][2]" }, { "y", "f32[nb][64][2]", access = "out" },
+    { "h", "f32[64]" } },
+  input = "x", output = "y",
+  between = [[
+    h(i) = re;
+  ]] }
