@@ -63,41 +63,33 @@ __device__ __forceinline__ void gg_fft_store_{{NAME}}(const {{ARGS_T}} &args, co
 {{VIEW_UNDEFS}}
 }
 
-/* The post statements ({{FFT_POST}}: 1 when the kernel has them), run on
- * one output element in the thread that holds it: item, i and its value
- * re, im (a real output's im is a scratch 0); contribute(...) folds into
- * the thread's own accumulator gg_mine (a reducing kernel's gg_acc; an
- * int nobody reads otherwise).  A lambda, so that `return;` ends this
- * element's statements only. */
-template <class gg_M>
-__device__ __forceinline__ void gg_fft_post_{{NAME}}(const {{ARGS_T}} &args, long long item, int i,
-                                                    {{FFT_T}} &re, {{FFT_T}} &im, gg_M &gg_mine)
+/* The kernel's statements on one element, in the thread that holds it:
+ * gg_which 0, the between statements ({{FFT_ROUNDTRIP}}: 1 when it has
+ * them) on the transform's result; 1, the post statements ({{FFT_POST}})
+ * on the output.  They see item, i and the value re, im (a real output's
+ * im is a scratch 0); contribute(...) folds into the thread's own
+ * accumulator gg_mine (a reducing kernel's gg_acc; an int nobody reads
+ * otherwise).  Lambdas, so that `return;` ends one element's statements. */
+template <int gg_which, class gg_M>
+__device__ __forceinline__ void gg_fft_stmts_{{NAME}}(const {{ARGS_T}} &args, long long item, int i,
+                                                     {{FFT_T}} &re, {{FFT_T}} &im, gg_M &gg_mine)
 {
   {{UNPACK}}
 {{VIEW_MACROS}}
 #define contribute(...) gg_contribute(gg_mine, __VA_ARGS__)
-  [&]() {
+  if constexpr (gg_which == 0) {
+    [&]() {
+{{FFT_BETWEEN}}
+    }();
+  } else {
+    [&]() {
 {{BODY}}
-  }();
+    }();
+  }
 #undef contribute
 {{VIEW_UNDEFS}}
 }
 
-/* The between statements (a round trip's), on one element of the
- * transform's result: the same names as post. */
-template <class gg_M>
-__device__ __forceinline__ void gg_fft_between_{{NAME}}(const {{ARGS_T}} &args, long long item, int i,
-                                                       {{FFT_T}} &re, {{FFT_T}} &im, gg_M &gg_mine)
-{
-  {{UNPACK}}
-{{VIEW_MACROS}}
-#define contribute(...) gg_contribute(gg_mine, __VA_ARGS__)
-  [&]() {
-{{FFT_BETWEEN}}
-  }();
-#undef contribute
-{{VIEW_UNDEFS}}
-}
 
 /* The post statements on the output in shared memory (the shared-memory
  * paths), natural order: element i at {{FFT_OUT_PARTS}} reals from
@@ -110,7 +102,7 @@ __device__ __forceinline__ void gg_fft_post_shared_{{NAME}}(const {{ARGS_T}} &ar
   for (int gg_i = g.thread; gg_i < {{FFT_OUT_ELEMS}}; gg_i += g.nthreads) {
     {{FFT_T}} *gg_v = gg_s + gg_i * {{FFT_OUT_PARTS}};
     {{FFT_T}} gg_im = {{FFT_OUT_PARTS}} == 2 ? gg_v[{{FFT_OUT_PARTS}} - 1] : ({{FFT_T}})0;
-    gg_fft_post_{{NAME}}(args, gg_item, gg_i, gg_v[0], gg_im, gg_mine);
+    gg_fft_stmts_{{NAME}}<1 /* post */>(args, gg_item, gg_i, gg_v[0], gg_im, gg_mine);
     if ({{FFT_OUT_PARTS}} == 2) gg_v[{{FFT_OUT_PARTS}} - 1] = gg_im;
   }
 }
@@ -160,7 +152,7 @@ __device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, 
           const unsigned gg_i = g.thread + gg_e * gg_fft_desc::stride;
           if (gg_i >= gg_fft_desc::output_length) continue;
           gg_fft_real *gg_v = reinterpret_cast<gg_fft_real *>(&gg_r[gg_e]);
-          gg_fft_between_{{NAME}}(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
+          gg_fft_stmts_{{NAME}}<0 /* between */>(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
         }
         __syncthreads();
         gg_fft_back_{{NAME}}().execute(gg_r, g.smem);
@@ -171,7 +163,7 @@ __device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, 
         if (gg_i >= gg_fft_desc::output_length) continue;
         if constexpr ({{FFT_POST}}) { /* the value in registers: no extra pass */
           gg_fft_real *gg_v = reinterpret_cast<gg_fft_real *>(&gg_r[gg_e]);
-          gg_fft_post_{{NAME}}(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
+          gg_fft_stmts_{{NAME}}<1 /* post */>(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
         }
         gg_dst[gg_i] = gg_r[gg_e];
       }
@@ -196,7 +188,7 @@ __device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, 
       __syncthreads(); /* every thread's part of the output is in g.smem */
       if constexpr ({{FFT_ROUNDTRIP}}) { /* c2c: N complex values in natural order */
         for (int gg_i = g.thread; gg_i < {{FFT_N}}; gg_i += g.nthreads)
-          gg_fft_between_{{NAME}}(args, gg_item, gg_i, gg_s[2 * gg_i], gg_s[2 * gg_i + 1], gg_mine);
+          gg_fft_stmts_{{NAME}}<0 /* between */>(args, gg_item, gg_i, gg_s[2 * gg_i], gg_s[2 * gg_i + 1], gg_mine);
         __syncthreads();
         gg_fft_back_{{NAME}}().execute(reinterpret_cast<gg_fft_value *>(g.smem));
         __syncthreads();

@@ -94,14 +94,16 @@ frame "chain_team" {
 -- the same chain with no filter or energy stage at all: the filter is the
 -- forward FFT's post statements, the energy the inverse's contributions
 -- (on shared-memory paths: r2c writes a complex, c2r a real output)
+-- statements multiplying each element by the filter's gain H(i)
+local filter = [[
+  const float r = re * H(i, 0) - im * H(i, 1);
+  im = re * H(i, 1) + im * H(i, 0);
+  re = r;
+]]
 kernel "fwd_post" { pattern = "fft", size = 320, type = "r2c",
   params = { { "x", "f32[nb][320]" }, { "S", "f32[nb][161][2]", access = "out" }, { "H", "f32[161][2]" } },
   input = "x", output = "S",
-  post = [[
-    const float r = re * H(i, 0) - im * H(i, 1);
-    im = re * H(i, 1) + im * H(i, 0);
-    re = r;
-  ]] }
+  post = filter }
 kernel "inv_post" { pattern = "fft", size = 320, type = "c2r",
   params = { { "S", "f32[nb][161][2]" }, { "y", "f32[nb][320]", access = "out" },
     { "e", "f64[1]", access = "out" } },
@@ -117,11 +119,7 @@ frame "chain_post" {
 kernel "cfwd_post" { pattern = "fft", size = 256, block = 32,
   params = { { "x", "f32[nb][256][2]" }, { "S", "f32[nb][256][2]", access = "out" }, { "H", "f32[256][2]" } },
   input = "x", output = "S",
-  post = [[
-    const float r = re * H(i, 0) - im * H(i, 1);
-    im = re * H(i, 1) + im * H(i, 0);
-    re = r;
-  ]] }
+  post = filter }
 kernel "cinv_post" { pattern = "fft", size = 256, block = 32, direction = "inverse",
   params = { { "S", "f32[nb][256][2]" }, { "y", "f32[nb][256][2]", access = "out" },
     { "e", "f64[2]", access = "out" } },
@@ -142,11 +140,7 @@ local function round_trip(name, xlayout)
     params = { { "x", "f32[nb][256][2]", layout = xlayout }, { "H", "f32[256][2]" },
       { "y", "f32[nb][256][2]", access = "out" }, { "e", "f64[2]", access = "out" } },
     input = "x", output = "y", into = "e", op = { "sum", "max" },
-    between = [[
-      const float r = re * H(i, 0) - im * H(i, 1);
-      im = re * H(i, 1) + im * H(i, 0);
-      re = r;
-    ]],
+    between = filter,
     post = "contribute((double)re * re + (double)im * im, fabs((double)re));" }
   frame ("chain_" .. name) {
     params = { { "x", "f32[nb][256][2]", layout = xlayout }, { "H", "f32[256][2]" },
