@@ -560,13 +560,14 @@ static int call_from(const char *s, size_t n, size_t e, const char *first, size_
 
 /* Text that can rename an index, take an address or hide a use from the
  * token scan below: digraphs and trigraphs (%:define, <: for [), decltype
- * declarations, parameter packs, std::addressof.  Found anywhere, even in
+ * declarations, parameter packs, std::addressof, line splices (a
+ * backslash before a newline joins S and p into Sp).  Found anywhere, even in
  * a comment, the proof gives up: a barrier too many costs time, one too
  * few a race. */
 static int opaque_text(const char *s)
 {
   static const char *const bad[] = {"%:", "<:", ":>", "<%", "%>", "??", "decltype", "...",
-                                    "addressof"};
+                                    "addressof", "\\\n", "\\\r"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     if (strstr(s, bad[i])) return 1;
   return 0;

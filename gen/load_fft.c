@@ -198,6 +198,34 @@ static void read_between(ggi_decl *k, ggi_kernel *kn)
                   "as the first one's post, in one frame", ggi_fft_type_names[kn->fft_type]);
 }
 
+/* What statements (post or between) may not name: the FFT's output view
+ * (its elements are being written: they change the output through re
+ * and im; in place, that is the input too), into (the last block writes
+ * it) and block barriers (a thread runs the statements once per element
+ * it holds, and threads hold different counts: a barrier would hang). */
+static void check_statements(ggi_decl *k, const ggi_kernel *kn, const char *text, int line,
+                             const char *field)
+{
+  static const char *const barriers[] = {"__syncthreads", "__syncthreads_count",
+                                         "__syncthreads_and", "__syncthreads_or", "__syncwarp",
+                                         "__barrier_sync", "this_thread_block", "cooperative_groups",
+                                         "asm", NULL};
+  if (!text) return;
+  const char *out = kn->fft_view[1];
+  if (ggi_text_names(text, out))
+    ggi_decl_fail(k, line, "field '%s' names view \"%s\", the FFT's output%s: the statements "
+                  "change the element through re and im (the output is being written)", field,
+                  out, strcmp(out, kn->fft_view[0]) == 0 ? " (and input, in place)" : "");
+  if (kn->into && ggi_text_names(text, kn->into))
+    ggi_decl_fail(k, line, "field '%s' names view \"%s\", the kernel's into: the statements "
+                  "contribute(v) to it, the last block writes it", field, kn->into);
+  for (int b = 0; barriers[b]; b++)
+    if (ggi_text_names(text, barriers[b]))
+      ggi_decl_fail(k, line, "field '%s' uses %s: the statements run once per element a thread "
+                    "holds, and threads hold different counts, so they may not synchronize "
+                    "(no barrier, no cooperative groups, no asm)", field, barriers[b]);
+}
+
 /* post = "statements": cuFFT's store callback.  They run once for each
  * element of the output, in the thread that holds it, after the
  * transform and before the store: item (long long, the batch item), i
@@ -220,11 +248,20 @@ static void read_post(ggi_decl *k, ggi_kernel *kn)
     return;
   }
   for (int p = 0; p < kn->nparams; p++)
-    for (int j = 0; names[j]; j++)
-      if (strcmp(kn->params[p].name, names[j]) == 0)
-        ggi_decl_fail(k, kn->params[p].line, "parameter \"%s\": an fft's post and between "
-                      "statements see item, i, re and im (the batch item, the element and its "
-                      "value); give the parameter another name", names[j]);
+    for (int j = 0; names[j]; j++) {
+      const ggi_param *pp = &kn->params[p];
+      char what[128] = "";
+      if (strcmp(pp->name, names[j]) == 0) snprintf(what, sizeof what, "parameter \"%s\"", names[j]);
+      for (int d = 0; !what[0] && d < pp->rank; d++)
+        if (pp->ext[d].name && strcmp(pp->ext[d].name, names[j]) == 0)
+          snprintf(what, sizeof what, "extent \"%s\" of view \"%s\"", names[j], pp->name);
+      if (what[0])
+        ggi_decl_fail(k, pp->line, "%s: an fft's post and between statements see item, i, re "
+                      "and im (the batch item, the element and its value); give the %s another "
+                      "name", what, what[0] == 'p' ? "parameter" : "extent");
+    }
+  check_statements(k, kn, kn->body, kn->body_line, "post");
+  check_statements(k, kn, kn->fft_between, kn->fft_between_line, "between");
   const char *field[2] = {"post", "between"};
   const char *text[2] = {kn->body, kn->fft_between};
   const int line[2] = {kn->body_line, kn->fft_between_line};

@@ -575,7 +575,7 @@ ggi_strategy ggi_team_reduce_strategy(const ggi_kernel *k, const char **why)
     return k->strategy;
   }
   if (why)
-    *why = "team reduce: each thread folds what it contributes, the team combines with warp "
+    *why = "contribute(): each thread folds what it contributes, its block combines them with warp "
            "shuffles, the last block to take the ticket combines the blocks' partials in block "
            "order (no atomics on the data, no output to zero; bit-identical run to run on one "
            "device, or on every device with strategy = \"deterministic\")";

@@ -31,9 +31,9 @@ GG_INLINE void init_accumulator(const {{ARGS_T}} &args)
  * copies the accumulator out and puts the identity back for next time. */
 GG_INLINE void finish_atomic(const {{ARGS_T}} &args, const gg_grid &g)
 {
-  __threadfence(); /* our atomics are performed before our ticket is */
-  if (atomicAdd(ws_ticket(args), 1u) != g.nblocks - 1) return;
-  __threadfence();
+  /* the ticket's release orders our atomics before it, its acquire (in
+     the last block) every block's before the copy below */
+  if (gg_ticket_take(ws_ticket(args)) != g.nblocks - 1) return;
   acc *accum = ws_accumulator(args);
   store(args, load_partial(accum));
   *accum = identity();
