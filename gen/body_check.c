@@ -626,6 +626,36 @@ static size_t halo_call_end(const char *s, size_t n, size_t p)
   return n;
 }
 
+/* The first call name(...) in text s (outside comments and literals)
+ * whose argument count - the commas outside nested brackets - is not
+ * want: that count, with *lines the newlines before the call; -1 when
+ * every call has want arguments. */
+int ggi_call_arity(const char *s, const char *name, int want, int *lines)
+{
+  size_t n = s ? strlen(s) : 0, p, e;
+  tok k;
+  for (p = 0; (p = next_tok(s, n, p, &e, &k)) < n; p = e) {
+    if (k != T_IDENT || !same_word(s, p, e, name)) continue;
+    size_t q = next_tok(s, n, e, &e, &k);
+    if (k != T_PUNCT || s[q] != '(') continue;
+    int depth = 1, args = 0, any = 0;
+    while (depth > 0 && (q = next_tok(s, n, e, &e, &k)) < n) {
+      const char c = s[q];
+      if (k == T_PUNCT && (c == '(' || c == '[' || c == '{')) depth++;
+      else if (k == T_PUNCT && (c == ')' || c == ']' || c == '}')) depth--;
+      else if (k == T_PUNCT && c == ',' && depth == 1) args++;
+      if (depth > 0) any = 1;
+    }
+    args += any;
+    if (args != want) {
+      *lines = 0;
+      for (size_t i = 0; i < p; i++) *lines += s[i] == '\n';
+      return args;
+    }
+  }
+  return -1;
+}
+
 /* Whether identifier `name` appears in text s outside comments and
  * literals; with conservative, also 1 when s has a directive or
  * opaque_text's spellings (a macro could paste the name together), so

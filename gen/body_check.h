@@ -62,6 +62,9 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view);
  * element's address (body_check.c says how strictly). */
 int ggi_body_calls_only(const ggi_kernel *kn, const ggi_param *view);
 
+/* The first call name(...) in s with other than want arguments: their
+ * count, *lines the newlines before it; -1 when there is none. */
+int ggi_call_arity(const char *s, const char *name, int want, int *lines);
 /* Whether identifier `name` appears in text s (outside comments and
  * literals); and whether s may name it - it appears, or a directive or
  * an opaque spelling could make it up: 0 proves it never does. */

@@ -534,6 +534,17 @@ static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, in
           "an integer: give a finite identity, or type = \"f32\" or \"f64\"", ggi_dtype_names[kn->acc_type]);
 }
 
+/* Every contribute(...) call in text (field `field`) passes one value
+ * per element of into: the compiler would say so only in a static_assert
+ * deep in the generated source. */
+static void check_contribute_calls(ggi_decl *k, const ggi_kernel *kn, const char *text, int line,
+                                   const char *field) {
+  int lines, got = ggi_call_arity(text, "contribute", kn->nvalues, &lines);
+  if (got >= 0)
+    ggi_decl_fail(k, line + lines, "field '%s': contribute() takes one value per element of into "
+          "\"%s\" (%d), got %d", field, kn->into, kn->nvalues, got);
+}
+
 /* A team kernel (or an fft with post) with `into` reduces: any thread of
  * any team may call contribute(v0, ...) (one value per element of into)
  * and the kernel writes the combination of every contribution into
@@ -566,6 +577,8 @@ void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn) {
           "element per value the body contributes), got [%s]", kn->into, GGI_MAX_VALUES,
           ggi_extent_text(into->ext[0], a, sizeof a));
   kn->nvalues = (int)into->ext[0].value;
+  check_contribute_calls(k, kn, kn->body, kn->body_line, fft ? "post" : "body");
+  if (fft) check_contribute_calls(k, kn, kn->fft_between, kn->fft_between_line, "between");
   int infinite = 0;
   read_op(k, kn, &infinite);
   read_acc_type(k, kn, into, infinite);

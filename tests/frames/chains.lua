@@ -157,7 +157,7 @@ frame "teams" {
 -- grid barrier
 kernel "tsum" { pattern = "team", league = 4, team_size = 32,
   params = { { "Y", "f32[4][m]" }, { "s", "f32[4]", access = "out" } }, op = "sum", into = "s",
-  body = "contribute(team_rank == 0 ? Y(league_rank, 0) : 0.0f);" }
+  body = "contribute(team_rank == 0 ? Y(league_rank, 0) : 0.0f, 0.0f, 0.0f, 0.0f);" }
 kernel "tnorm" { pattern = "team", league = 4, team_size = 32,
   params = { { "Y", "f32[4][m]", access = "inout" }, { "s", "f32[4]" } },
   body = loop_j .. "Y(league_rank, j) /= s(league_rank);" }
