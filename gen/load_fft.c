@@ -95,8 +95,10 @@ static void check_access(ggi_decl *k, const ggi_param *in, const ggi_param *out)
 static void check_shape(ggi_decl *k, const ggi_param *p, const char *role, int cplx, int len)
 {
   const int base = cplx ? 2 : 1;
-  const ggi_extent *e = &p->ext[p->rank - base];
-  int ok = (p->rank == base || p->rank == base + 1) &&
+  /* the last `base` extents, when the view has that many (a scalar or a
+     too-short view has not: no pointer before ext[0]) */
+  const ggi_extent *e = p->rank >= base ? &p->ext[p->rank - base] : NULL;
+  int ok = e && (p->rank == base || p->rank == base + 1) &&
            !e[0].name && e[0].value == len && (!cplx || (!e[1].name && e[1].value == 2));
   if (ok) return;
   char got[160] = "", x[64];
