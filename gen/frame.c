@@ -234,8 +234,8 @@ static int own_item_uses(const ggi_kernel *fr, int s, int p)
     if (k->into && strcmp(kp->name, k->into) == 0) return 0;
     if (!same_extent(fr, s, kp->ext[0], s, k->league)) return 0;
     /* an fft touches only its item's slice of a batch view (fft.cuh),
-       unless its post or between statements name the view too; a team body must
-       say V(league_rank, ...) */
+       unless its post or between statements name the view too; a team
+       body must say V(league_rank, ...) */
     if (k->pattern == GG_PATTERN_TEAM && !ggi_body_own_item(k, kp)) return 0;
     if (k->pattern == GG_PATTERN_FFT && (ggi_text_may_name(k->body, kp->name) ||
                                          ggi_text_may_name(k->fft_between, kp->name)))

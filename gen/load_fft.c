@@ -203,8 +203,9 @@ static void read_between(ggi_decl *k, ggi_kernel *kn)
 /* What statements (post or between) may not name: the FFT's output view
  * (its elements are being written: they change the output through re
  * and im; in place, that is the input too), into (the last block writes
- * it) and block barriers (a thread runs the statements once per element
- * it holds, and threads hold different counts: a barrier would hang). */
+ * it), block barriers (a thread runs the statements once per element it
+ * holds, and threads hold different counts: a barrier would hang), and
+ * contribute without into (nothing to contribute to). */
 static void check_statements(ggi_decl *k, const ggi_kernel *kn, const char *text, int line,
                              const char *field)
 {
@@ -226,6 +227,10 @@ static void check_statements(ggi_decl *k, const ggi_kernel *kn, const char *text
       ggi_decl_fail(k, line, "field '%s' uses %s: the statements run once per element a thread "
                     "holds, and threads hold different counts, so they may not synchronize "
                     "(no barrier, no cooperative groups, no asm)", field, barriers[b]);
+  if (!kn->into && ggi_text_names(text, "contribute"))
+    ggi_decl_fail(k, line, "field '%s' calls contribute() but the kernel has no into: add "
+                  "into = \"an out view of 1 to %d elements\" (and op, default sum)", field,
+                  GGI_MAX_VALUES);
 }
 
 /* post = "statements": cuFFT's store callback.  They run once for each
@@ -264,14 +269,6 @@ static void read_post(ggi_decl *k, ggi_kernel *kn)
     }
   check_statements(k, kn, kn->body, kn->body_line, "post");
   check_statements(k, kn, kn->fft_between, kn->fft_between_line, "between");
-  const char *field[2] = {"post", "between"};
-  const char *text[2] = {kn->body, kn->fft_between};
-  const int line[2] = {kn->body_line, kn->fft_between_line};
-  for (int t = 0; t < 2; t++)
-    if (!kn->into && ggi_text_names(text[t], "contribute"))
-      ggi_decl_fail(k, line[t], "field '%s' calls contribute() but the kernel has no into: add "
-                    "into = \"an out view of 1 to %d elements\" (and op, default sum)", field[t],
-                    GGI_MAX_VALUES);
   /* the between statements get the checks ggi_convert_kernel gives the
      body (post): no write to an in view, as many indices as the rank */
   ggi_kernel between = *kn;
