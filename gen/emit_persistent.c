@@ -50,15 +50,16 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *
                    "      break;\n",
                    i, k, k);
   }
-  /* Fold the comparisons right to left: (a > (b > c ? b : c) ? a : ...). */
+  /* gg_p_max(a, gg_p_max(b, c)): each size once, so the text grows with
+     the number of commands, not with 2 to its power (a ?: fold repeats
+     its inner operand). */
   ggi_buf folded = {0};
   ggi_buf_printf(&folded, "sizeof(gg_args_%s)",
                  m->kernels[p->command_index[p->ncommands - 1]].name);
   for (int i = p->ncommands - 2; i >= 0; i--) {
-    const char *k = m->kernels[p->command_index[i]].name;
     ggi_buf next = {0};
-    ggi_buf_printf(&next, "(sizeof(gg_args_%s) > %s ? sizeof(gg_args_%s) : %s)", k,
-                   folded.p, k, folded.p);
+    ggi_buf_printf(&next, "gg_p_max(sizeof(gg_args_%s), %s)",
+                   m->kernels[p->command_index[i]].name, folded.p);
     ggi_buf_free(&folded);
     folded = next;
   }

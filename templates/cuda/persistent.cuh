@@ -241,6 +241,11 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
     args[lane - 1] = (unsigned)mine;
   return (unsigned)__shfl_sync(0xffffffffu, b.w, base);
 }
+/* The larger of two sizes, for the largest argument struct below. */
+__host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, unsigned long long b)
+{
+  return a > b ? a : b;
+}
 #endif /* GG_PERSIST_HELPERS */
 
 /* The largest argument struct of the commands, in bytes and in 4-byte

@@ -139,6 +139,11 @@ GG_INLINE unsigned gg_p_poll(char *mbox, const char *slot, unsigned long long fr
     }
   }
 }
+/* The larger of two sizes, for the largest argument struct below. */
+__host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, unsigned long long b)
+{
+  return a > b ? a : b;
+}
 #endif /* GG_PERSIST_HELPERS */
 
 /* The largest argument struct of the commands, in bytes and in 4-byte words. */

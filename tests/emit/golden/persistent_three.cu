@@ -1109,11 +1109,16 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
     args[lane - 1] = (unsigned)mine;
   return (unsigned)__shfl_sync(0xffffffffu, b.w, base);
 }
+/* The larger of two sizes, for the largest argument struct below. */
+__host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, unsigned long long b)
+{
+  return a > b ? a : b;
+}
 #endif /* GG_PERSIST_HELPERS */
 
 /* The largest argument struct of the commands, in bytes and in 4-byte
  * words: the storage the slot's arguments are copied into. */
-#define GG_P_ARGS_loop ((sizeof(gg_args_matmul32) > (sizeof(gg_args_sum1k) > sizeof(gg_args_inc32k) ? sizeof(gg_args_sum1k) : sizeof(gg_args_inc32k)) ? sizeof(gg_args_matmul32) : (sizeof(gg_args_sum1k) > sizeof(gg_args_inc32k) ? sizeof(gg_args_sum1k) : sizeof(gg_args_inc32k))))
+#define GG_P_ARGS_loop (gg_p_max(sizeof(gg_args_matmul32), gg_p_max(sizeof(gg_args_sum1k), sizeof(gg_args_inc32k))))
 #define GG_P_WORDS_loop ((GG_P_ARGS_loop + 3) / 4)
 /* Tagged words of a slot: the command word, then one per argument word,
  * for the plan's slot size - the host's count (gg_persistent_desc.
