@@ -42,6 +42,7 @@ static gg_context *ctx;
 static gg_module *mod;
 static gg_stream *stream;
 static const char *hist_path;
+static float last_result; /* the last frame's result, of a frame that has one */
 
 #define DIE(...) do { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
 #define CHECKG(call) do { gg_status st_ = (call); if (st_) DIE("%s: %s: %s", #call, gg_strerror(st_), gg_error_detail()); } while (0)
@@ -125,7 +126,9 @@ static void session_row(const char *w, const char *pers, const char *kernel, con
   unsigned char packed[256];
   CHECKG(gg_pack_args(kd, a, na, packed, sizeof packed));
   gg_session *se;
-  gg_session_options opt = {.buffering = 1, .stats_frames = (uint64_t)iters};
+  /* The session's own statistics cost two clock reads a frame (~50 ns
+     here): only the row that keeps the histogram asks for them. */
+  gg_session_options opt = {.buffering = 1, .stats_frames = hist_path ? (uint64_t)iters : 0};
   if (gg_session_open(mod, pers, &opt, &se)) {
     printf("%-12s %-34s not run: %s\n", w, pers, gg_error_detail());
     return;
@@ -143,6 +146,8 @@ static void session_row(const char *w, const char *pers, const char *kernel, con
     if (i >= iters / 10)
       bench_stats_add(&s, bench_now_us() - t0);
   }
+  if (kd->result_bytes == sizeof(float))
+    CHECKG(gg_session_result(se, &last_result, sizeof last_result));
   const gg_persistent_desc *pd = persistent_desc(pers);
   static const char *ln[] = {"one_block", "many_blocks", "thread_groups", "hybrid"};
   char mode[64];
@@ -403,14 +408,22 @@ int main(int argc, char **argv)
     snprintf(w, sizeof w, "sum %dK", n / 1024);
     gg_arg sa[3] = {gg_arg_array(x), gg_arg_array(out), gg_arg_i64(n)};
     launch_rows(w, "sum", sa, 3);
-    for (int i = 0; i < 4; i++)
-      session_row(w, sum_on[i], "sum", sa, 3);
     double want = 0;
     for (int i = 0; i < n; i++)
       want += hx[i];
+    for (int i = 0; i < 4; i++)
+      session_row(w, sum_on[i], "sum", sa, 3);
     float got;
     CHECKG(gg_copy_to_host(&got, out, 0, 4, NULL));
     check(w, got, want, 1e-6);
+    /* the same sum as a frame, the value in the acknowledgement */
+    char wr[40];
+    snprintf(wr, sizeof wr, "%s, in ack", w);
+    for (int i = 0; i < 4; i++) {
+      last_result = -1.0f;
+      session_row(wr, sum_on[i], "sum_r", sa, 3);
+      check(wr, last_result, want, 1e-6);
+    }
   }
 
   throughput(ea);

@@ -23,12 +23,19 @@ kernel "sum" { pattern = "reduce", range = { "n" },
   params = { { "x", "f32[n]" }, { "out", "f32[1]", access = "out" } },
   value = "x(i)", op = "sum", into = "out" }
 
+-- The sum as a frame whose result rides in the acknowledgement: out is
+-- device memory and the sum is all the host reads, so the frame ends with
+-- one relaxed store carrying the value (no system-scope release; gpugen
+-- explain persistent_bench.lua sum_r).
+frame "sum_r" { params = { { "x", "f32[n]" }, { "out", "f32[1]", space = "device" } },
+  stages = { { "sum" } }, result = "out" }
+
 persistent "empty_one" { layout = "one_block", block = 32, commands = { "empty" } }
 persistent "empty_many" { layout = "many_blocks", block = 32, blocks = 4, commands = { "empty" } }
 persistent "empty_groups" { layout = "thread_groups", block = 128, groups = 4, commands = { "empty" } }
-persistent "one" { layout = "one_block", block = 1024, commands = { "inc", "matmul", "sum" } }
-persistent "sum256" { layout = "one_block", block = 256, commands = { "sum" } }
-persistent "many16" { layout = "many_blocks", block = 256, blocks = 16, commands = { "inc", "matmul", "sum" } }
+persistent "one" { layout = "one_block", block = 1024, commands = { "inc", "matmul", "sum", "sum_r" } }
+persistent "sum256" { layout = "one_block", block = 256, commands = { "sum", "sum_r" } }
+persistent "many16" { layout = "many_blocks", block = 256, blocks = 16, commands = { "inc", "matmul", "sum", "sum_r" } }
 persistent "hybrid" { layout = "hybrid", block = 512, blocks = 8, groups = 2, commands = { "inc" } }
 -- the whole GPU: as many blocks of 256 as co-reside (the session decides)
-persistent "whole" { layout = "many_blocks", block = 256, commands = { "inc", "matmul", "sum" } }
+persistent "whole" { layout = "many_blocks", block = 256, commands = { "inc", "matmul", "sum", "sum_r" } }
