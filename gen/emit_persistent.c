@@ -37,10 +37,11 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *
       if (kn->frame->result >= 0) /* the plan's acknowledgement (gen/frame.c: ack_plan) */
         ggi_buf_printf(cases,
                        "      ack.src = reinterpret_cast<const gg_args_%s *>(args_words)->%s;\n"
-                       "      ack.bytes = %uu;\n      ack.relaxed = %s;\n",
+                       "      ack.bytes = %uu;\n      ack.relaxed = %s;\n      ack.noted = %s;\n",
                        k, kn->params[kn->frame->result].name,
                        ggi_dtype_size(kn->params[kn->frame->result].dtype),
-                       kn->frame->ack_relaxed ? "true" : "false");
+                       kn->frame->ack_relaxed ? "true" : "false",
+                       kn->frame->ack_noted ? "true" : "false");
       ggi_buf_puts(cases, "      break;\n");
       continue;
     }

@@ -314,6 +314,29 @@ static gg_space host_visible_write(const ggi_kernel *fr, int p)
   return GG_SPACE_DEVICE;
 }
 
+/* Whether the ack may take the result from the note its writer leaves in
+ * shared memory (gg_result_note, prelude): only when ONE stage writes the
+ * result, through its `into` - a reduction's store, the stage's last
+ * write - so no other write can come after the note.  Whether the note is
+ * there at run time (this block stored it, in this frame) the kernel
+ * checks; otherwise it reads the result from memory. */
+static int result_noted(const ggi_kernel *fr) /* 0, or the writer stage + 1 */
+{
+  const ggi_frame *f = fr->frame;
+  int writer = -1;
+  for (int s = 0; s < f->nstages; s++)
+    if (use_of(fr, s, f->result) & 2) {
+      if (writer >= 0) return 0;
+      writer = s;
+    }
+  const ggi_kernel *k = stage_kernel(fr, writer);
+  if (!k->into) return 0;
+  for (int j = 0; j < k->nparams; j++)
+    if (f->stages[writer].bind[j] == f->result && strcmp(k->params[j].name, k->into) == 0)
+      return writer + 1;
+  return 0;
+}
+
 /* How the frame's acknowledgement is stored (gg_protocol.h): without the
  * system-scope release (~0.6 us on an H100) only when a result rides in
  * it and nothing else the frame writes is for the host - every other
@@ -323,6 +346,7 @@ static int ack_plan(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
 {
   ggi_frame *f = fr->frame;
   f->ack_relaxed = 0;
+  f->ack_noted = 0;
   if (f->result < 0) {
     f->ack_why = "release at system scope: no result";
     return 0;
@@ -333,6 +357,7 @@ static int ack_plan(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
     return ggi_fail_at(d, m->file, f->result_line, "frame \"%s\": field 'result' = \"%s\": no stage "
                        "writes \"%s\"; the result must be written by a stage of the frame", fr->name,
                        fr->params[f->result].name, fr->params[f->result].name);
+  f->ack_noted = result_noted(fr);
   for (int p = 0; p < fr->nparams; p++) {
     const ggi_param *fp = &fr->params[p];
     gg_space space = host_visible_write(fr, p);
@@ -692,6 +717,11 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
     fprintf(out, "result: %s (%s, %u bytes) returns in the acknowledgement (gg_session_result); "
                  "ack %s\n", fr->params[f->result].name, ggi_dtype_name(fr->params[f->result].dtype),
             ggi_dtype_size(fr->params[f->result].dtype), f->ack_why);
+  if (f->result >= 0 && f->ack_noted)
+    fprintf(out, "result: stage %d's reduction is its only writer and leaves a note of %s in "
+                 "shared memory: the ack takes the value from there (no read back from memory) "
+                 "when that block acknowledges the frame\n", f->ack_noted - 1,
+            fr->params[f->result].name);
   const ggi_plan *pp = ggi_plan_of(fr, ggi_desc_target(fr->targets));
   const ggi_plan p = pp ? *pp : (ggi_plan){0};
   if (f->nneighbours > 0)

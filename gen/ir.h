@@ -114,6 +114,8 @@ typedef struct ggi_frame {
   int result;
   int result_line;
   int ack_relaxed;          /* no system-scope release: nothing else for the host */
+  int ack_noted;            /* 0, or 1 + the stage whose reduction alone writes the
+                               result and notes it (gg_result_note) */
   const char *ack_why;      /* one sentence for `gpugen explain` */
 } ggi_frame;
 

@@ -38,6 +38,7 @@ GG_INLINE void store(const {{ARGS_T}} &args, const acc &gg_r)
 {{VIEW_MACROS}}
 #pragma unroll
   for (int gg_k = 0; gg_k < NV; ++gg_k) {{INTO}}(gg_k) = gg_r.v[gg_k];
+  gg_result_note(&{{INTO}}(0), gg_r.v[0]); /* for a frame's ack (prelude) */
 {{VIEW_UNDEFS}}
 }
 

@@ -63,6 +63,7 @@ struct gg_p_ack_of {
   const void *src; /* the one-element result view */
   unsigned bytes;  /* 0: no result */
   bool relaxed;    /* stored without the system-scope release */
+  bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
 GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
 {
@@ -74,11 +75,15 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * read-only-cache line) and stores it, tagged, in the ack words.  ack2
  * (8-byte results) first, then ack: each carries the tag, so the host
  * takes neither half from an older frame.  With no result this is the
- * release store of the done tag alone. */
+ * release store of the done tag alone.  Where this block's thread stored
+ * the result (noted), the leader takes its bits from shared memory. */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a)
 {
   unsigned long long bits = 0;
-  if (a.bytes == 8)
+  const gg_result_shadow &sh = gg_result_shadow_here();
+  if (a.noted && sh.p == a.src) /* stored by this block in this frame */
+    bits = sh.bits;
+  else if (a.bytes == 8)
     bits = *(const volatile unsigned long long *)a.src;
   else if (a.bytes == 4)
     bits = *(const volatile unsigned *)a.src;
@@ -330,14 +335,16 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
         cmd = gg_p_poll<GG_P_NW_{{NAME}}, false>(mbox, record, frame, args_words, word,
                                                   &reason);
       }
-      if (leader)
+      if (leader) {
         command = cmd;
+        gg_result_shadow_here().p = nullptr; /* no result noted in this frame yet */
+      }
     }
     __syncthreads();
     const unsigned cmd = command;
     if (cmd == GG_MBOX_CMD_EXIT)
       break;
-    gg_p_ack_of ack = {0, 0u, false};
+    gg_p_ack_of ack = {0, 0u, false, false};
     switch (cmd) {
 {{CASES}}
     default: /* the host posts only commands 0..n-1 */

@@ -27,6 +27,11 @@ kernel "usum" { pattern = "reduce", range = { "n" },
   params = { { "k", "i32[n]" }, { "e", "u64[1]", access = "out" } },
   value = "(unsigned long long)(k(i) + 64) * 4294967311ull", into = "e" }
 
+-- two stages write e: the reduction, then dbl doubles it - the ack must
+-- carry the doubled value, not the reduction's (its note; gen/frame.c)
+kernel "dbl" { pattern = "for", range = { 1 },
+  params = { { "e", "f32[1]", access = "inout" } }, body = "e(i) = 2.0f * e(i);" }
+
 frame "r32" { params = { { "gain", "f32" }, { "x", "f32[n]" }, { "y", "f32[n]" }, { "e", "f32[1]" } },
   stages = { { "scale" }, { "sum32", v = "y" } }, result = "e" }
 frame "r32m" { params = { { "gain", "f32" }, { "x", "f32[n]" },
@@ -38,10 +43,12 @@ frame "ri32" { params = { { "k", "i32[n]" }, { "e", "i32[1]" } },
   stages = { { "isum" } }, result = "e" }
 frame "ru64" { params = { { "k", "i32[n]" }, { "e", "u64[1]" } },
   stages = { { "usum" } }, result = "e" }
+frame "r32d" { params = { { "x", "f32[n]" }, { "e", "f32[1]" } },
+  stages = { { "sum32", v = "x" }, { "dbl" } }, result = "e" }
 
 for _, layout in ipairs { "one_block", "many_blocks", "hybrid" } do
   persistent ("res_" .. layout) {
     layout = layout, buffering = { ring = 4 },
-    commands = { "r32", "r32m", "r64", "ri32", "ru64" },
+    commands = { "r32", "r32m", "r64", "ri32", "ru64", "r32d" },
   }
 end

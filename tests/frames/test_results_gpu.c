@@ -30,8 +30,9 @@ static gg_context *ctx;
 static gg_module *mod;
 
 
-enum { K_R32, K_R32M, K_R64, K_RI32, K_RU64, NKINDS };
-static const char *const kind_names[NKINDS] = {"r32", "r32m", "r64", "ri32", "ru64"};
+/* r32d: the sum, then a second stage doubles it (two writers of e) */
+enum { K_R32, K_R32M, K_R64, K_RI32, K_RU64, K_R32D, NKINDS };
+static const char *const kind_names[NKINDS] = {"r32", "r32m", "r64", "ri32", "ru64", "r32d"};
 
 /* One buffer set per slot: inputs in mapped memory (the host writes
  * them), y both in device and in mapped memory, e in device memory. */
@@ -79,6 +80,7 @@ static void fill(set *s, long f)
     memcpy(&s->want, &d, 8);
     break;
   case K_RI32: i32 = (int32_t)sk; s->want = 0; memcpy(&s->want, &i32, 4); break;
+  case K_R32D: e32 = (float)(2 * sk); memcpy(&s->want, &e32, 4); break;
   default: s->want = su;
   }
   if (s->kind == K_R32M) memset(gg_array_host(s->y_map), 0xff, (size_t)s->n * 4);
@@ -92,6 +94,9 @@ static void start(gg_session *ss, const set *s)
     a[na++] = gg_arg_f32(s->gain);
     a[na++] = gg_arg_array(s->x);
     a[na++] = gg_arg_array(s->kind == K_R32 ? s->y_dev : s->y_map);
+    a[na++] = gg_arg_array(s->e32);
+  } else if (s->kind == K_R32D) {
+    a[na++] = gg_arg_array(s->x);
     a[na++] = gg_arg_array(s->e32);
   } else {
     a[na++] = gg_arg_array(s->kind == K_R64 ? s->x : s->k);
@@ -165,7 +170,7 @@ static void run_layout(const char *name)
   }
   CHECK_OK(gg_session_terminate(ss));
   gg_session_free(ss);
-  printf("%s: %d frames, every result (f32, f64, i32, u64) as the CPU computed it\n", name, FRAMES);
+  printf("%s: %d frames, every result (f32, f64, i32, u64, and a result two stages write) as the CPU computed it\n", name, FRAMES);
 }
 
 int main(void)

@@ -281,6 +281,34 @@ GG_INLINE unsigned gg_ticket_take(unsigned *p)
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
   return old;
 }
+/* ---- a frame's result, for its acknowledgement (persistent.*) ----------
+ * The thread that stores a reduction's value (store() of the reduce and
+ * team templates) notes it here, in its block's shared memory, so that a
+ * persistent kernel's ack takes the value from there instead of reading
+ * it back from global memory: one L2 round trip less (~0.3 us on an H100)
+ * between the last stage and the host.  The kernel clears p at each
+ * frame's start and uses the note only where the plan says the stage
+ * that notes is the only one writing the result (gen/frame.c). */
+struct gg_result_shadow {
+  const void *p;           /* the element stored: the result view's first */
+  unsigned long long bits; /* its bytes, zero-extended */
+};
+GG_INLINE gg_result_shadow &gg_result_shadow_here()
+{
+  __shared__ gg_result_shadow gg_s;
+  return gg_s;
+}
+template <class T, class A> GG_INLINE void gg_result_note(T *p, const A &v)
+{
+  if constexpr (sizeof(T) <= 8) {
+    const T x = (T)v;
+    unsigned long long b = 0;
+    for (unsigned i = 0; i < sizeof(T); ++i) /* the bytes, as a memcpy */
+      ((unsigned char *)&b)[i] = ((const unsigned char *)&x)[i];
+    gg_result_shadow_here().bits = b;
+    gg_result_shadow_here().p = p;
+  }
+}
 GG_INLINE void gg_fence_sys() { __threadfence_system(); }
 GG_INLINE void gg_fence_gpu() { __threadfence(); }
 GG_INLINE void gg_nanosleep(unsigned ns) { __nanosleep(ns); }
@@ -408,7 +436,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     for (int e = 0; e < 32; e++) acc += A(r, e) * B(e, c);
     C(r, c) = acc;
   
-#line 412 "persistent_three.cu"
+#line 440 "persistent_three.cu"
 
     }();
   }
@@ -506,7 +534,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 510 "persistent_three.cu"
+#line 538 "persistent_three.cu"
 
   );
   
@@ -529,6 +557,7 @@ GG_INLINE void store(const gg_args_sum1k &args, const acc &gg_r)
 
 #pragma unroll
   for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = gg_r.v[gg_k];
+  gg_result_note(&out(0), gg_r.v[0]); /* for a frame's ack (prelude) */
 #undef x
 #undef out
 
@@ -737,7 +766,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
       [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 741 "persistent_three.cu"
+#line 770 "persistent_three.cu"
 
       }();
     }
@@ -931,6 +960,7 @@ struct gg_p_ack_of {
   const void *src; /* the one-element result view */
   unsigned bytes;  /* 0: no result */
   bool relaxed;    /* stored without the system-scope release */
+  bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
 GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
 {
@@ -942,11 +972,15 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * read-only-cache line) and stores it, tagged, in the ack words.  ack2
  * (8-byte results) first, then ack: each carries the tag, so the host
  * takes neither half from an older frame.  With no result this is the
- * release store of the done tag alone. */
+ * release store of the done tag alone.  Where this block's thread stored
+ * the result (noted), the leader takes its bits from shared memory. */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a)
 {
   unsigned long long bits = 0;
-  if (a.bytes == 8)
+  const gg_result_shadow &sh = gg_result_shadow_here();
+  if (a.noted && sh.p == a.src) /* stored by this block in this frame */
+    bits = sh.bits;
+  else if (a.bytes == 8)
     bits = *(const volatile unsigned long long *)a.src;
   else if (a.bytes == 4)
     bits = *(const volatile unsigned *)a.src;
@@ -1198,14 +1232,16 @@ extern "C" __global__ void __launch_bounds__(1024) gg_persist_loop(gg_persist_pa
         cmd = gg_p_poll<GG_P_NW_loop, false>(mbox, record, frame, args_words, word,
                                                   &reason);
       }
-      if (leader)
+      if (leader) {
         command = cmd;
+        gg_result_shadow_here().p = nullptr; /* no result noted in this frame yet */
+      }
     }
     __syncthreads();
     const unsigned cmd = command;
     if (cmd == GG_MBOX_CMD_EXIT)
       break;
-    gg_p_ack_of ack = {0, 0u, false};
+    gg_p_ack_of ack = {0, 0u, false, false};
     switch (cmd) {
     case 0:
       gg_body_matmul32(*reinterpret_cast<const gg_args_matmul32 *>(args_words), g);

@@ -278,6 +278,34 @@ GG_INLINE unsigned gg_ticket_take(unsigned *p)
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
   return old;
 }
+/* ---- a frame's result, for its acknowledgement (persistent.*) ----------
+ * The thread that stores a reduction's value (store() of the reduce and
+ * team templates) notes it here, in its block's shared memory, so that a
+ * persistent kernel's ack takes the value from there instead of reading
+ * it back from global memory: one L2 round trip less (~0.3 us on an H100)
+ * between the last stage and the host.  The kernel clears p at each
+ * frame's start and uses the note only where the plan says the stage
+ * that notes is the only one writing the result (gen/frame.c). */
+struct gg_result_shadow {
+  const void *p;           /* the element stored: the result view's first */
+  unsigned long long bits; /* its bytes, zero-extended */
+};
+GG_INLINE gg_result_shadow &gg_result_shadow_here()
+{
+  __shared__ gg_result_shadow gg_s;
+  return gg_s;
+}
+template <class T, class A> GG_INLINE void gg_result_note(T *p, const A &v)
+{
+  if constexpr (sizeof(T) <= 8) {
+    const T x = (T)v;
+    unsigned long long b = 0;
+    for (unsigned i = 0; i < sizeof(T); ++i) /* the bytes, as a memcpy */
+      ((unsigned char *)&b)[i] = ((const unsigned char *)&x)[i];
+    gg_result_shadow_here().bits = b;
+    gg_result_shadow_here().p = p;
+  }
+}
 GG_INLINE void gg_fence_sys() { __threadfence_system(); }
 GG_INLINE void gg_fence_gpu() { __threadfence(); }
 GG_INLINE void gg_nanosleep(unsigned ns) { __nanosleep(ns); }
@@ -396,7 +424,7 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
       [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 400 "saxpy.cu"
+#line 428 "saxpy.cu"
 
       }();
     }
