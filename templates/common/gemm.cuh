@@ -57,6 +57,17 @@ __device__ __forceinline__ gg_panel_vec<T, V> gg_panel_load(const T *p, const gg
   for (int q = 0; q < V; q++) z.v[q] = T{};
   return z;
 }
+/* A loaded piece into the shared-memory panel t (a cute tensor: a view),
+ * element by element along the stored row; nothing for a piece past the
+ * panel's end */
+template <class Tensor, class T, int V>
+__device__ __forceinline__ void gg_panel_store(Tensor t, const gg_panel_vec<T, V> &v,
+                                               const gg_panel_elem &e, bool trans)
+{
+  if (!e.panel) return;
+#pragma unroll
+  for (int q = 0; q < V; q++) t(e.r + (trans ? q : 0), e.c + (trans ? 0 : q)) = v.v[q];
+}
 #endif
 
 __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
@@ -101,36 +112,29 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
          is thread l % block's: consecutive threads take consecutive
          pieces of the stored rows (coalesced loads); each piece then goes
          to shared memory element by element, along the stored row. */
+      const auto gg_at_a = [&](int j) {
+        return gg_panel_at((g.thread + j * gg_nt) * gg_wa, gg_tm, gg_tk, gg_trans_a, gg_r0, gg_k0,
+                           gg_m, gg_k);
+      };
+      const auto gg_at_b = [&](int j) {
+        return gg_panel_at((g.thread + j * gg_nt) * gg_wb, gg_tk, gg_tn, gg_trans_b, gg_k0, gg_c0,
+                           gg_k, gg_n);
+      };
       gg_panel_vec<TA, gg_wa> gg_va[gg_ja];
       gg_panel_vec<TA, gg_wb> gg_vb[gg_jb];
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_ja; gg_j++)
-        gg_va[gg_j] = gg_panel_load<TA, gg_wa>(
-            gg_a, gg_panel_at((g.thread + gg_j * gg_nt) * gg_wa, gg_tm, gg_tk, gg_trans_a, gg_r0,
-                              gg_k0, gg_m, gg_k));
+        gg_va[gg_j] = gg_panel_load<TA, gg_wa>(gg_a, gg_at_a(gg_j));
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_jb; gg_j++)
-        gg_vb[gg_j] = gg_panel_load<TA, gg_wb>(
-            gg_b, gg_panel_at((g.thread + gg_j * gg_nt) * gg_wb, gg_tk, gg_tn, gg_trans_b, gg_k0,
-                              gg_c0, gg_k, gg_n));
+        gg_vb[gg_j] = gg_panel_load<TA, gg_wb>(gg_b, gg_at_b(gg_j));
+      /* every load above is issued before the first store below */
 #pragma unroll
-      for (int gg_j = 0; gg_j < gg_ja; gg_j++) {
-        const gg_panel_elem gg_e = gg_panel_at((g.thread + gg_j * gg_nt) * gg_wa, gg_tm, gg_tk,
-                                             gg_trans_a, gg_r0, gg_k0, gg_m, gg_k);
-        if (gg_e.panel)
+      for (int gg_j = 0; gg_j < gg_ja; gg_j++)
+        gg_panel_store(gg_ta, gg_va[gg_j], gg_at_a(gg_j), gg_trans_a);
 #pragma unroll
-          for (int gg_q = 0; gg_q < gg_wa; gg_q++)
-            gg_ta(gg_e.r + (gg_trans_a ? gg_q : 0), gg_e.c + (gg_trans_a ? 0 : gg_q)) = gg_va[gg_j].v[gg_q];
-      }
-#pragma unroll
-      for (int gg_j = 0; gg_j < gg_jb; gg_j++) {
-        const gg_panel_elem gg_e = gg_panel_at((g.thread + gg_j * gg_nt) * gg_wb, gg_tk, gg_tn,
-                                             gg_trans_b, gg_k0, gg_c0, gg_k, gg_n);
-        if (gg_e.panel)
-#pragma unroll
-          for (int gg_q = 0; gg_q < gg_wb; gg_q++)
-            gg_tb(gg_e.r + (gg_trans_b ? gg_q : 0), gg_e.c + (gg_trans_b ? 0 : gg_q)) = gg_vb[gg_j].v[gg_q];
-      }
+      for (int gg_j = 0; gg_j < gg_jb; gg_j++)
+        gg_panel_store(gg_tb, gg_vb[gg_j], gg_at_b(gg_j), gg_trans_b);
       __syncthreads();
       GEMM().execute(gg_ta, gg_tb, gg_acc); /* gg_acc += A panel x B panel */
       /* the next step (unit, or stage of a frame) overwrites the panels */
