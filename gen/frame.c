@@ -314,13 +314,23 @@ static gg_space host_visible_write(const ggi_kernel *fr, int p)
   return GG_SPACE_DEVICE;
 }
 
+/* Whether stage s ends with a reduction's store(), which leaves a note of
+ * its value (gg_result_note, prelude): reduce, and team or fft with into.
+ * (scan and tile_reduce write their outputs otherwise.) */
+static int stage_notes(const ggi_kernel *fr, int s)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  return k->into && (k->pattern == GG_PATTERN_REDUCE || k->pattern == GG_PATTERN_TEAM ||
+                     k->pattern == GG_PATTERN_FFT);
+}
+
 /* Whether the ack may take the result from the note its writer leaves in
- * shared memory (gg_result_note, prelude): only when ONE stage writes the
- * result, through its `into` - a reduction's store, the stage's last
- * write - so no other write can come after the note.  Whether the note is
- * there at run time (this block stored it, in this frame) the kernel
- * checks; otherwise it reads the result from memory. */
-static int result_noted(const ggi_kernel *fr) /* 0, or the writer stage + 1 */
+ * shared memory: only when ONE stage writes the result, through the
+ * store() of its `into` - a reduction's last write - and no later stage
+ * stores a note of its own over it.  Whether the note is there at run
+ * time (this block stored it, in this frame) the kernel checks; otherwise
+ * it reads the result from memory.  Returns 0, or the writer stage + 1. */
+static int result_noted(const ggi_kernel *fr)
 {
   const ggi_frame *f = fr->frame;
   int writer = -1;
@@ -329,8 +339,10 @@ static int result_noted(const ggi_kernel *fr) /* 0, or the writer stage + 1 */
       if (writer >= 0) return 0;
       writer = s;
     }
+  for (int s = writer + 1; s < f->nstages; s++)
+    if (stage_notes(fr, s)) return 0;
   const ggi_kernel *k = stage_kernel(fr, writer);
-  if (!k->into) return 0;
+  if (!stage_notes(fr, writer)) return 0;
   for (int j = 0; j < k->nparams; j++)
     if (f->stages[writer].bind[j] == f->result && strcmp(k->params[j].name, k->into) == 0)
       return writer + 1;

@@ -35,7 +35,7 @@ GG_INLINE void finish_atomic(const {{ARGS_T}} &args, const gg_grid &g)
      the last block) every block's before the copy below */
   if (gg_ticket_take(ws_ticket(args)) != g.nblocks - 1) return;
   acc *accum = ws_accumulator(args);
-  store(args, load_partial(accum));
+  store(args, g, load_partial(accum));
   *accum = identity();
   __threadfence();
   atomicExch(ws_ticket(args), 0u);

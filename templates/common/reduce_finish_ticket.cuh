@@ -9,7 +9,7 @@
 GG_INLINE void finish(const {{ARGS_T}} &args, const gg_grid &g, const acc &a)
 {
   if (g.nblocks == 1) { /* one block: nothing to combine, no workspace */
-    if (g.thread == 0) store(args, a);
+    if (g.thread == 0) store(args, g, a);
     return;
   }
   unsigned *ticket = ws_ticket(args);
@@ -31,7 +31,7 @@ GG_INLINE void finish(const {{ARGS_T}} &args, const gg_grid &g, const acc &a)
   for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));
   b = block_reduce(b, g);
   if (g.thread == 0) {
-    store(args, b);
+    store(args, g, b);
     atomicExch(ticket, 0u); /* ready for the next launch */
   }
 }

@@ -9,7 +9,7 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
   acc a = thread_fold(args, g);
   a = block_reduce(a, g);
   if (g.nblocks == 1) {
-    if (g.thread == 0) store(args, a);
+    if (g.thread == 0) store(args, g, a);
     return;
   }
   acc *part = ws_partials(args);
@@ -21,6 +21,6 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
   acc b = identity();
   for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));
   b = block_reduce(b, g);
-  if (g.thread == 0) store(args, b);
+  if (g.thread == 0) store(args, g, b);
 }
 #undef GG_COMBINE

@@ -24,12 +24,12 @@ template <class... gg_T> GG_INLINE void gg_contribute(acc &gg_m, gg_T... gg_v)
 }
 
 /* into(k) = gg_r.v[k]: the output is overwritten, never accumulated into. */
-GG_INLINE void store(const {{ARGS_T}} &args, const acc &gg_r)
+GG_INLINE void store(const {{ARGS_T}} &args, const gg_grid &g, const acc &gg_r)
 {
   {{UNPACK}}
 {{VIEW_MACROS}}
 #pragma unroll
   for (int gg_k = 0; gg_k < NV; ++gg_k) {{INTO}}(gg_k) = gg_r.v[gg_k];
-  gg_result_note(&{{INTO}}(0), gg_r.v[0]); /* for a frame's ack (prelude) */
+  gg_result_note(g, &{{INTO}}(0), gg_r.v[0]); /* for a frame's ack (prelude) */
 {{VIEW_UNDEFS}}
 }

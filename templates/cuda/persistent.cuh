@@ -77,12 +77,12 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * takes neither half from an older frame.  With no result this is the
  * release store of the done tag alone.  Where this block's thread stored
  * the result (noted), the leader takes its bits from shared memory. */
-GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a)
+GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
+                        const gg_result_shadow &note)
 {
   unsigned long long bits = 0;
-  const gg_result_shadow &sh = gg_result_shadow_here();
-  if (a.noted && sh.p == a.src) /* stored by this block in this frame */
-    bits = sh.bits;
+  if (a.noted && note.p == a.src) /* stored by this block in this frame */
+    bits = note.bits;
   else if (a.bytes == 8)
     bits = *(const volatile unsigned long long *)a.src;
   else if (a.bytes == 4)
@@ -271,6 +271,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
 {
   __shared__ __align__(16) unsigned args_words[GG_P_WORDS_{{NAME}}];
   __shared__ unsigned command;
+  __shared__ gg_result_shadow gg_note; /* this block's result note (prelude) */
   const unsigned groups = {{GROUPS}};
   const int multi = {{MULTI}};          /* several hardware blocks */
   const unsigned group_threads = blockDim.x / groups;
@@ -287,6 +288,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
   g.nthreads = group_threads;
   g.bar_id = groups > 1 ? 1 + group : 0;
   g.smem = gg_smem + group * pp.group_smem;
+  g.note = &gg_note;
 
   if (leader && blockIdx.x == 0)
     gg_store_release_sys((unsigned *)(mbox + GG_MBOX_STATE_OFF), (unsigned)GG_MBOX_STATE_RUNNING);
@@ -337,7 +339,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
       }
       if (leader) {
         command = cmd;
-        gg_result_shadow_here().p = nullptr; /* no result noted in this frame yet */
+        gg_note.p = nullptr; /* no result noted in this frame yet */
       }
     }
     __syncthreads();
@@ -352,7 +354,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note);
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);

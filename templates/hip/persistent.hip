@@ -30,12 +30,12 @@ struct gg_p_ack_of {
   bool relaxed;    /* stored without the system-scope release */
   bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
-GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a)
+GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
+                        const gg_result_shadow &note)
 {
   unsigned long long bits = 0;
-  const gg_result_shadow &sh = gg_result_shadow_here();
-  if (a.noted && sh.p == a.src) /* stored by this block in this frame */
-    bits = sh.bits;
+  if (a.noted && note.p == a.src) /* stored by this block in this frame */
+    bits = note.bits;
   else if (a.bytes == 8)
     bits = *(const volatile unsigned long long *)a.src;
   else if (a.bytes == 4)
@@ -163,6 +163,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
 {
   __shared__ __attribute__((aligned(16))) unsigned args_words[GG_P_WORDS_{{NAME}}];
   __shared__ unsigned command;
+  __shared__ gg_result_shadow gg_note; /* this block's result note (prelude) */
   const unsigned groups = {{GROUPS}};
   const int multi = {{MULTI}};          /* several hardware blocks */
   const unsigned group_threads = blockDim.x / groups;
@@ -178,6 +179,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
   g.nthreads = group_threads;
   g.bar_id = groups > 1 ? 1 + group : 0;
   g.smem = gg_smem + group * pp.group_smem;
+  g.note = &gg_note;
 
   if (leader && blockIdx.x == 0)
     gg_store_release_sys((unsigned *)(mbox + GG_MBOX_STATE_OFF), (unsigned)GG_MBOX_STATE_RUNNING);
@@ -197,7 +199,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
         reason = GG_MBOX_EXIT_ABORT;
       if (leader) {
         command = cmd;
-        gg_result_shadow_here().p = nullptr; /* no result noted in this frame yet */
+        gg_note.p = nullptr; /* no result noted in this frame yet */
       }
     }
     __syncthreads();
@@ -212,7 +214,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note);
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);

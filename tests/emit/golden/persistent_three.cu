@@ -35,11 +35,18 @@ typedef __nv_bfloat16 gg_bf16;
 #define GG_INLINE __device__ __forceinline__
 
 /* The virtual grid a body function runs on (docs/internals.md). */
+/* A frame's result as the thread that stored it left it (gg_result_note). */
+struct gg_result_shadow {
+  const void *p;           /* the element stored: the result view's first */
+  unsigned long long bits; /* its bytes, zero-extended */
+};
+
 struct gg_grid {
   unsigned block, nblocks;   /* this (pseudo-)block and how many there are */
   unsigned thread, nthreads; /* thread within the (pseudo-)block, its size */
   unsigned bar_id;           /* named barrier for pseudo-blocks (0 = whole block) */
   char *smem;                /* this (pseudo-)block's dynamic shared memory */
+  gg_result_shadow *note;    /* a persistent kernel's result note; null elsewhere */
 };
 
 /* Dynamic shared memory of the launch (size given by the descriptor). */
@@ -55,6 +62,7 @@ GG_INLINE gg_grid gg_grid_hw()
   g.nthreads = blockDim.x;
   g.bar_id = 0;
   g.smem = gg_smem;
+  g.note = nullptr;
   return g;
 }
 
@@ -281,32 +289,25 @@ GG_INLINE unsigned gg_ticket_take(unsigned *p)
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
   return old;
 }
-/* ---- a frame's result, for its acknowledgement (persistent.*) ----------
- * The thread that stores a reduction's value (store() of the reduce and
- * team templates) notes it here, in its block's shared memory, so that a
- * persistent kernel's ack takes the value from there instead of reading
- * it back from global memory: one L2 round trip less (~0.3 us on an H100)
- * between the last stage and the host.  The kernel clears p at each
- * frame's start and uses the note only where the plan says the stage
- * that notes is the only one writing the result (gen/frame.c). */
-struct gg_result_shadow {
-  const void *p;           /* the element stored: the result view's first */
-  unsigned long long bits; /* its bytes, zero-extended */
-};
-GG_INLINE gg_result_shadow &gg_result_shadow_here()
-{
-  __shared__ gg_result_shadow gg_s;
-  return gg_s;
-}
-template <class T, class A> GG_INLINE void gg_result_note(T *p, const A &v)
+/* The thread that stores a reduction's value (store() of the reduce and
+ * team templates) notes it in its block's shared memory, where a
+ * persistent kernel (g.note) keeps one: the frame's ack then takes the
+ * value from there instead of reading it back from global memory, one L2
+ * round trip less (~0.2-0.4 us on an H100) between the last stage and the
+ * host.  The kernel clears the note at each frame's start; the plan says
+ * where the note can be trusted (gen/frame.c, result_noted).  Classic
+ * kernels have no note and no shared memory for it. */
+template <class T, class A> GG_INLINE void gg_result_note(const gg_grid &g, T *p, const A &v)
 {
   if constexpr (sizeof(T) <= 8) {
+    if (!g.note)
+      return;
     const T x = (T)v;
     unsigned long long b = 0;
     for (unsigned i = 0; i < sizeof(T); ++i) /* the bytes, as a memcpy */
       ((unsigned char *)&b)[i] = ((const unsigned char *)&x)[i];
-    gg_result_shadow_here().bits = b;
-    gg_result_shadow_here().p = p;
+    g.note->bits = b;
+    g.note->p = p;
   }
 }
 GG_INLINE void gg_fence_sys() { __threadfence_system(); }
@@ -436,7 +437,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     for (int e = 0; e < 32; e++) acc += A(r, e) * B(e, c);
     C(r, c) = acc;
   
-#line 440 "persistent_three.cu"
+#line 441 "persistent_three.cu"
 
     }();
   }
@@ -534,7 +535,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 538 "persistent_three.cu"
+#line 539 "persistent_three.cu"
 
   );
   
@@ -545,7 +546,7 @@ x(i)
 }
 
 /* into(k) = gg_r.v[k]: the output is overwritten, never accumulated into. */
-GG_INLINE void store(const gg_args_sum1k &args, const acc &gg_r)
+GG_INLINE void store(const gg_args_sum1k &args, const gg_grid &g, const acc &gg_r)
 {
   const float *__restrict__ x = args.x;
   float *__restrict__ out = args.out;
@@ -557,7 +558,7 @@ GG_INLINE void store(const gg_args_sum1k &args, const acc &gg_r)
 
 #pragma unroll
   for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = gg_r.v[gg_k];
-  gg_result_note(&out(0), gg_r.v[0]); /* for a frame's ack (prelude) */
+  gg_result_note(g, &out(0), gg_r.v[0]); /* for a frame's ack (prelude) */
 #undef x
 #undef out
 
@@ -691,7 +692,7 @@ GG_INLINE acc load_partial(const acc *p)
 GG_INLINE void finish(const gg_args_sum1k &args, const gg_grid &g, const acc &a)
 {
   if (g.nblocks == 1) { /* one block: nothing to combine, no workspace */
-    if (g.thread == 0) store(args, a);
+    if (g.thread == 0) store(args, g, a);
     return;
   }
   unsigned *ticket = ws_ticket(args);
@@ -713,7 +714,7 @@ GG_INLINE void finish(const gg_args_sum1k &args, const gg_grid &g, const acc &a)
   for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));
   b = block_reduce(b, g);
   if (g.thread == 0) {
-    store(args, b);
+    store(args, g, b);
     atomicExch(ticket, 0u); /* ready for the next launch */
   }
 }
@@ -766,7 +767,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
       [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 770 "persistent_three.cu"
+#line 771 "persistent_three.cu"
 
       }();
     }
@@ -974,12 +975,12 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * takes neither half from an older frame.  With no result this is the
  * release store of the done tag alone.  Where this block's thread stored
  * the result (noted), the leader takes its bits from shared memory. */
-GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a)
+GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
+                        const gg_result_shadow &note)
 {
   unsigned long long bits = 0;
-  const gg_result_shadow &sh = gg_result_shadow_here();
-  if (a.noted && sh.p == a.src) /* stored by this block in this frame */
-    bits = sh.bits;
+  if (a.noted && note.p == a.src) /* stored by this block in this frame */
+    bits = note.bits;
   else if (a.bytes == 8)
     bits = *(const volatile unsigned long long *)a.src;
   else if (a.bytes == 4)
@@ -1168,6 +1169,7 @@ extern "C" __global__ void __launch_bounds__(1024) gg_persist_loop(gg_persist_pa
 {
   __shared__ __align__(16) unsigned args_words[GG_P_WORDS_loop];
   __shared__ unsigned command;
+  __shared__ gg_result_shadow gg_note; /* this block's result note (prelude) */
   const unsigned groups = 1;
   const int multi = 0;          /* several hardware blocks */
   const unsigned group_threads = blockDim.x / groups;
@@ -1184,6 +1186,7 @@ extern "C" __global__ void __launch_bounds__(1024) gg_persist_loop(gg_persist_pa
   g.nthreads = group_threads;
   g.bar_id = groups > 1 ? 1 + group : 0;
   g.smem = gg_smem + group * pp.group_smem;
+  g.note = &gg_note;
 
   if (leader && blockIdx.x == 0)
     gg_store_release_sys((unsigned *)(mbox + GG_MBOX_STATE_OFF), (unsigned)GG_MBOX_STATE_RUNNING);
@@ -1234,7 +1237,7 @@ extern "C" __global__ void __launch_bounds__(1024) gg_persist_loop(gg_persist_pa
       }
       if (leader) {
         command = cmd;
-        gg_result_shadow_here().p = nullptr; /* no result noted in this frame yet */
+        gg_note.p = nullptr; /* no result noted in this frame yet */
       }
     }
     __syncthreads();
@@ -1258,7 +1261,7 @@ extern "C" __global__ void __launch_bounds__(1024) gg_persist_loop(gg_persist_pa
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note);
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);

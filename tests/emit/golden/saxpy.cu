@@ -32,11 +32,18 @@ typedef __nv_bfloat16 gg_bf16;
 #define GG_INLINE __device__ __forceinline__
 
 /* The virtual grid a body function runs on (docs/internals.md). */
+/* A frame's result as the thread that stored it left it (gg_result_note). */
+struct gg_result_shadow {
+  const void *p;           /* the element stored: the result view's first */
+  unsigned long long bits; /* its bytes, zero-extended */
+};
+
 struct gg_grid {
   unsigned block, nblocks;   /* this (pseudo-)block and how many there are */
   unsigned thread, nthreads; /* thread within the (pseudo-)block, its size */
   unsigned bar_id;           /* named barrier for pseudo-blocks (0 = whole block) */
   char *smem;                /* this (pseudo-)block's dynamic shared memory */
+  gg_result_shadow *note;    /* a persistent kernel's result note; null elsewhere */
 };
 
 /* Dynamic shared memory of the launch (size given by the descriptor). */
@@ -52,6 +59,7 @@ GG_INLINE gg_grid gg_grid_hw()
   g.nthreads = blockDim.x;
   g.bar_id = 0;
   g.smem = gg_smem;
+  g.note = nullptr;
   return g;
 }
 
@@ -278,32 +286,25 @@ GG_INLINE unsigned gg_ticket_take(unsigned *p)
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
   return old;
 }
-/* ---- a frame's result, for its acknowledgement (persistent.*) ----------
- * The thread that stores a reduction's value (store() of the reduce and
- * team templates) notes it here, in its block's shared memory, so that a
- * persistent kernel's ack takes the value from there instead of reading
- * it back from global memory: one L2 round trip less (~0.3 us on an H100)
- * between the last stage and the host.  The kernel clears p at each
- * frame's start and uses the note only where the plan says the stage
- * that notes is the only one writing the result (gen/frame.c). */
-struct gg_result_shadow {
-  const void *p;           /* the element stored: the result view's first */
-  unsigned long long bits; /* its bytes, zero-extended */
-};
-GG_INLINE gg_result_shadow &gg_result_shadow_here()
-{
-  __shared__ gg_result_shadow gg_s;
-  return gg_s;
-}
-template <class T, class A> GG_INLINE void gg_result_note(T *p, const A &v)
+/* The thread that stores a reduction's value (store() of the reduce and
+ * team templates) notes it in its block's shared memory, where a
+ * persistent kernel (g.note) keeps one: the frame's ack then takes the
+ * value from there instead of reading it back from global memory, one L2
+ * round trip less (~0.2-0.4 us on an H100) between the last stage and the
+ * host.  The kernel clears the note at each frame's start; the plan says
+ * where the note can be trusted (gen/frame.c, result_noted).  Classic
+ * kernels have no note and no shared memory for it. */
+template <class T, class A> GG_INLINE void gg_result_note(const gg_grid &g, T *p, const A &v)
 {
   if constexpr (sizeof(T) <= 8) {
+    if (!g.note)
+      return;
     const T x = (T)v;
     unsigned long long b = 0;
     for (unsigned i = 0; i < sizeof(T); ++i) /* the bytes, as a memcpy */
       ((unsigned char *)&b)[i] = ((const unsigned char *)&x)[i];
-    gg_result_shadow_here().bits = b;
-    gg_result_shadow_here().p = p;
+    g.note->bits = b;
+    g.note->p = p;
   }
 }
 GG_INLINE void gg_fence_sys() { __threadfence_system(); }
@@ -424,7 +425,7 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
       [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 428 "saxpy.cu"
+#line 429 "saxpy.cu"
 
       }();
     }

@@ -99,7 +99,7 @@ inline unsigned gg_ticket_take(unsigned *p)
   return std::atomic_ref<unsigned>(*p).fetch_add(1u, std::memory_order_acq_rel);
 }
 /* A reduction's note for a persistent kernel's ack: no persistent kernels here. */
-template <class T, class A> inline void gg_result_note(T *, const A &) {}
+template <class T, class A> inline void gg_result_note(const gg_grid &, T *, const A &) {}
 inline unsigned atomicExch(unsigned *p, unsigned v) { return std::atomic_ref<unsigned>(*p).exchange(v); }
 inline unsigned atomicCAS(unsigned *p, unsigned cmp, unsigned v)
 {
