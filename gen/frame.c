@@ -339,10 +339,10 @@ static int result_noted(const ggi_kernel *fr)
       if (writer >= 0) return 0;
       writer = s;
     }
+  if (!stage_notes(fr, writer)) return 0;
   for (int s = writer + 1; s < f->nstages; s++)
     if (stage_notes(fr, s)) return 0;
   const ggi_kernel *k = stage_kernel(fr, writer);
-  if (!stage_notes(fr, writer)) return 0;
   for (int j = 0; j < k->nparams; j++)
     if (f->stages[writer].bind[j] == f->result && strcmp(k->params[j].name, k->into) == 0)
       return writer + 1;

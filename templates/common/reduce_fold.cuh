@@ -31,17 +31,6 @@ GG_INLINE acc value_at(const {{ARGS_T}} &args, long long gg_lin)
   return gg_a;
 }
 
-/* into(k) = gg_r.v[k]: the output is overwritten, never accumulated into. */
-GG_INLINE void store(const {{ARGS_T}} &args, const gg_grid &g, const acc &gg_r)
-{
-  {{UNPACK}}
-{{VIEW_MACROS}}
-#pragma unroll
-  for (int gg_k = 0; gg_k < NV; ++gg_k) {{INTO}}(gg_k) = gg_r.v[gg_k];
-  gg_result_note(g, &{{INTO}}(0), gg_r.v[0]); /* for a frame's ack (prelude) */
-{{VIEW_UNDEFS}}
-}
-
 /* Phase 1: each thread folds its share of the range into one accumulator,
  * striding by the whole virtual grid so any grid covers any size. */
 GG_INLINE acc thread_fold(const {{ARGS_T}} &args, const gg_grid &g)

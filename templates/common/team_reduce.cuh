@@ -1,7 +1,8 @@
-/* team reduce {{NAME}}: what the team's threads contribute and where the
- * result goes.  Any thread may call contribute(v0, v1, ...) any number of
- * times (one value per element of into); its contributions fold into its
- * own accumulator, so a call is no barrier and needs no other thread.
+/* team reduce {{NAME}}: what the team's threads contribute (the result
+ * goes into `into` by reduce_head.cuh's store()).  Any thread may call
+ * contribute(v0, v1, ...) any number of times (one value per element of
+ * into); its contributions fold into its own accumulator, so a call is no
+ * barrier and needs no other thread.
  * After the league, each team's block combines its threads' accumulators
  * (a phase-2 block piece) and the last block to take the ticket combines
  * the blocks' partials in block order (reduce_finish_ticket.cuh). */
@@ -21,15 +22,4 @@ template <class... gg_T> GG_INLINE void gg_contribute(acc &gg_m, gg_T... gg_v)
 #pragma unroll
   for (int gg_k = 0; gg_k < NV; ++gg_k) gg_b.v[gg_k] = gg_vs[gg_k];
   combine(gg_m, gg_b);
-}
-
-/* into(k) = gg_r.v[k]: the output is overwritten, never accumulated into. */
-GG_INLINE void store(const {{ARGS_T}} &args, const gg_grid &g, const acc &gg_r)
-{
-  {{UNPACK}}
-{{VIEW_MACROS}}
-#pragma unroll
-  for (int gg_k = 0; gg_k < NV; ++gg_k) {{INTO}}(gg_k) = gg_r.v[gg_k];
-  gg_result_note(g, &{{INTO}}(0), gg_r.v[0]); /* for a frame's ack (prelude) */
-{{VIEW_UNDEFS}}
 }

@@ -31,13 +31,13 @@ typedef __nv_bfloat16 gg_bf16;
 #define GG_RESTRICT __restrict__
 #define GG_INLINE __device__ __forceinline__
 
-/* The virtual grid a body function runs on (docs/internals.md). */
 /* A frame's result as the thread that stored it left it (gg_result_note). */
 struct gg_result_shadow {
   const void *p;           /* the element stored: the result view's first */
   unsigned long long bits; /* its bytes, zero-extended */
 };
 
+/* The virtual grid a body function runs on (docs/internals.md). */
 struct gg_grid {
   unsigned block, nblocks;   /* this (pseudo-)block and how many there are */
   unsigned thread, nthreads; /* thread within the (pseudo-)block, its size */

@@ -31,13 +31,13 @@ typedef __nv_bfloat16 gg_bf16;
 #define GG_RESTRICT __restrict__
 #define GG_INLINE __device__ __forceinline__
 
-/* The virtual grid a body function runs on (docs/internals.md). */
 /* A frame's result as the thread that stored it left it (gg_result_note). */
 struct gg_result_shadow {
   const void *p;           /* the element stored: the result view's first */
   unsigned long long bits; /* its bytes, zero-extended */
 };
 
+/* The virtual grid a body function runs on (docs/internals.md). */
 struct gg_grid {
   unsigned block, nblocks;   /* this (pseudo-)block and how many there are */
   unsigned thread, nthreads; /* thread within the (pseudo-)block, its size */
@@ -397,9 +397,10 @@ struct gg_args_sum1k {
 /* reduce sum1k: the first piece of every reduce strategy.
  * gpugen renders a reduce as an ordered list of pieces chosen by the plan
  * (gen/reduce_plan.c), all with the same values: this head (types, the
- * element read, phase 1), a phase-2 block piece (reduce_block_*.cuh), the
- * workspace layout (reduce_workspace.cuh) and a phase-3 tail
- * (reduce_tail_*.cuh) that also defines gg_body_sum1k. */
+ * accumulator, store() into `into`, for a team reduce too), the element
+ * read and phase 1 (reduce_fold.cuh), a phase-2 block piece
+ * (reduce_block_*.cuh), the workspace layout (reduce_workspace.cuh) and a
+ * phase-3 tail (reduce_tail_*.cuh) that also defines gg_body_sum1k. */
 #define GG_COMBINE(a, b) ((a) + (b))
 namespace GG_NS_sum1k {
 
@@ -414,6 +415,24 @@ struct acc { acc_t v[NV]; };
  * called acc would hide the struct there. */
 typedef acc gg_acc;
 
+/* into(k) = gg_r.v[k]: the output is overwritten, never accumulated into. */
+GG_INLINE void store(const gg_args_sum1k &args, const gg_grid &g, const acc &gg_r)
+{
+  const float *__restrict__ x = args.x;
+  float *__restrict__ out = args.out;
+  const long long x_e0 = 1024LL;
+  const long long out_e0 = 1LL;
+  (void)args;
+#define x(i0) x[(i0)]
+#define out(i0) out[(i0)]
+
+#pragma unroll
+  for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = gg_r.v[gg_k];
+  gg_result_note(g, &out(0), gg_r.v[0]); /* for a frame's ack (prelude) */
+#undef x
+#undef out
+
+}
 GG_INLINE acc identity()
 {
   acc a;
@@ -464,7 +483,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 10 "examples/sum1k.lua"
 x(i)
-#line 468 "sum1k.cu"
+#line 487 "sum1k.cu"
 
   );
   
@@ -472,25 +491,6 @@ x(i)
 #undef out
 
   return gg_a;
-}
-
-/* into(k) = gg_r.v[k]: the output is overwritten, never accumulated into. */
-GG_INLINE void store(const gg_args_sum1k &args, const gg_grid &g, const acc &gg_r)
-{
-  const float *__restrict__ x = args.x;
-  float *__restrict__ out = args.out;
-  const long long x_e0 = 1024LL;
-  const long long out_e0 = 1LL;
-  (void)args;
-#define x(i0) x[(i0)]
-#define out(i0) out[(i0)]
-
-#pragma unroll
-  for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = gg_r.v[gg_k];
-  gg_result_note(g, &out(0), gg_r.v[0]); /* for a frame's ack (prelude) */
-#undef x
-#undef out
-
 }
 
 /* Phase 1: each thread folds its share of the range into one accumulator,
