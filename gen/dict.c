@@ -95,6 +95,15 @@ static void view_unpack(ggi_buf *un, ggi_buf *mac, ggi_buf *undef, const ggi_par
       stmt(un, "const long long %s_s%d = args.%s_s%d;", v, dim, v, dim);
 
   static const char *params[] = {"(i0)", "(i0, i1)", "(i0, i1, i2)"};
+  if (pp->exchanged & GGI_XCHG_READ) {
+    /* a halo view a frame may read through a neighbour's publication
+       (plan.c: the body reads it only through this macro); a value, and
+       the halo checked as below */
+    ggi_buf_printf(mac, "#define %s(i0) gg_halo_ld(%s, (i0), gg_lin, %dLL, gg_io.%s, gg_lo, gg_chunk, "
+                        "gg_c)\n", v, v, pp->halo, v);
+    ggi_buf_printf(undef, "#undef %s\n", v);
+    return;
+  }
   ggi_buf_printf(mac, "#define %s%s %s[", v, params[pp->rank - 1], v);
   if (pp->layout == GG_LAYOUT_STRIDE) {
     for (int dim = 0; dim < pp->rank; dim++)
@@ -208,6 +217,41 @@ static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict,
   return rc;
 }
 
+/* The for template's halo exchange keys, for the views a frame exchanges
+ * (ggi_param.exchanged): the struct a frame fills per stage, the body's
+ * parameter for it (a classic launch passes none: nothing is exchanged),
+ * and a publish statement per published view.  Empty for other kernels. */
+static int exchange_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
+{
+  ggi_buf st = {0}, pub = {0};
+  for (int i = 0; i < k->nparams; i++) {
+    const ggi_param *pp = &k->params[i];
+    if (pp->exchanged & GGI_XCHG_READ) ggi_buf_printf(&st, "  gg_xchg_rd %s;\n", pp->name);
+    if (!(pp->exchanged & GGI_XCHG_PUBLISH)) continue;
+    ggi_buf_printf(&st, "  gg_xchg_pub %s;\n", pp->name);
+    ggi_buf_printf(&pub, "      gg_halo_pub(gg_io.%s, %s, gg_lin, gg_lo, gg_chunk, gg_c);\n",
+                   pp->name, pp->name);
+  }
+  int rc = 0;
+  if (st.len) {
+    rc |= ggi_dict_set(dict, "IO_STRUCT",
+                       afmt(a, "/* %s in a frame: its halo views read and its written views "
+                               "published in tagged\n * words where the frame's plan says so "
+                               "(halo_exchange.cuh) */\nstruct gg_io_%s {\n%s};\n",
+                            k->name, k->name, st.p));
+    rc |= ggi_dict_set(dict, "IO_PARAM", afmt(a, ", const gg_io_%s &gg_io = gg_io_%s()", k->name,
+                                              k->name));
+  } else {
+    rc |= ggi_dict_set(dict, "IO_STRUCT", "");
+    rc |= ggi_dict_set(dict, "IO_PARAM", "");
+  }
+  rc |= ggi_dict_set(dict, "IO_PUBLISH", pub.len ? buf_to_arena(a, &pub) : "");
+  if (!ggi_buf_ok(&st)) rc = -1;
+  ggi_buf_free(&st);
+  ggi_buf_free(&pub);
+  return rc;
+}
+
 int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
                     const ggi_plan *p, ggi_dict *dict, ggi_diag *d)
 {
@@ -284,6 +328,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   if (k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT)
     rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
   if (ggi_has_reduction(k)) rc |= reduce_keys(m, k, dict, a);
+  if (k->pattern == GG_PATTERN_FOR) rc |= exchange_keys(k, dict, a);
   for (int i = 0; i < p->nvars; i++) rc |= ggi_dict_set(dict, p->keys[i], p->values[i]);
   for (int i = 0; i < dict->n; i++)
     if (!dict->values[i]) rc = -1;

@@ -434,12 +434,200 @@ static void plan_chunks(ggi_kernel *fr)
   }
 }
 
+/* ---- halo exchange in tagged words ----
+ * A neighbour wait costs four trips to L2 on the critical path (the
+ * block's stores drained by a release, the flag's store, the neighbours'
+ * polls, then the reload of their data).  Where a stage s reads frame
+ * view p within a halo, and the latest stage w since the last grid
+ * barrier that writes p does so at its own index on the same mapping
+ * (so w is a neighbour dependency of s), w also publishes the first and
+ * last H indices of each chunk it runs, value and frame tag in one
+ * 64-bit word each (templates/common/halo_exchange.cuh), and s takes the
+ * elements of its neighbour chunks from there: the poll returns the data
+ * itself.  What the publication holds is what memory holds after w (it
+ * is read back in the thread that owns the index, the only one that
+ * writes it), so it also serves readers after other writers before w.
+ * s then needs its neighbour wait only where a cross-block hazard is
+ * left; between two stages r < s that are neighbours through view p:
+ *   (a) s reads p's halo and r writes p: carried when every halo read of
+ *       p by s comes from a publication;
+ *   (b) s writes p and r read p's halo: carried when r read it from a
+ *       publication (it then read no other block's memory of p; what it
+ *       read of its own chunk, the block barrier orders);
+ * anything else between them stays in a thread or in a block.  A stage
+ * whose every such dependency is carried becomes GGI_SYNC_HALO: a block
+ * barrier while the frame exchanges halos, its neighbour wait otherwise.
+ * The slots of a publication are sized here once (GGI_FRAME_XCHG_BYTES
+ * per (pseudo-)block); whether a frame's ranges fit them is known only at
+ * run time, so the frame checks it once at its start for every
+ * publication (gg_xchg_fits) and, when one does not fit, publishes
+ * nothing, reads memory and waits for neighbours as before. */
+
+/* Does stage s read frame view p beyond its own index (a halo view)? */
+static int halo_reads(const ggi_kernel *fr, int s, int p)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  for (int j = 0; j < k->nparams; j++)
+    if (fr->frame->stages[s].bind[j] == p && k->params[j].kind == GG_PARAM_VIEW &&
+        k->params[j].halo > 0 && !ggi_body_own_index(k, &k->params[j]))
+      return 1;
+  return 0;
+}
+
+/* ... and every such read comes from a publication. */
+static int halo_reads_published(const ggi_kernel *fr, int s, int p)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  const ggi_stage *st = &fr->frame->stages[s];
+  for (int j = 0; j < k->nparams; j++)
+    if (st->bind[j] == p && k->params[j].kind == GG_PARAM_VIEW && k->params[j].halo > 0 &&
+        !ggi_body_own_index(k, &k->params[j]) && st->xchg[j].src < 0)
+      return 0;
+  return 1;
+}
+
+/* The param of stage w that writes frame view p and may publish it
+ * (plan.c: own index, contiguous), or -1: none, or another param writes p
+ * in a way a publication cannot follow. */
+static int publisher_param(const ggi_kernel *fr, int w, int p)
+{
+  const ggi_kernel *k = stage_kernel(fr, w);
+  int found = -1;
+  for (int j = 0; j < k->nparams; j++) {
+    if (fr->frame->stages[w].bind[j] != p || k->params[j].kind != GG_PARAM_VIEW ||
+        !writes(k->params[j].access))
+      continue;
+    if (k->params[j].exchange != GGI_XCHG_PUBLISH) return -1;
+    if (found < 0) found = j;
+  }
+  return found;
+}
+
+/* Stage s's halo reads: each from the publication of the latest writer
+ * since s's fence, where it can publish. */
+static void find_sources(const ggi_kernel *fr, int s, int fence)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  ggi_stage *st = &fr->frame->stages[s];
+  for (int j = 0; j < k->nparams; j++) {
+    const ggi_param *kp = &k->params[j];
+    const int p = st->bind[j];
+    if (p < 0 || kp->exchange != GGI_XCHG_READ || ggi_body_own_index(k, kp)) continue;
+    int w = s - 1;
+    while (w >= fence && !(use_of(fr, w, p) & 2)) w--;
+    if (w < fence || !same_mapping(fr, w, s)) continue;
+    const int wj = publisher_param(fr, w, p);
+    if (wj < 0) continue;
+    st->xchg[j].src = w;
+    st->xchg[j].src_param = wj;
+    ggi_xchg *pub = &fr->frame->stages[w].xchg[wj];
+    if (kp->halo > pub->pub_h) pub->pub_h = kp->halo;
+  }
+}
+
+/* Slots for each publication; one whose chunk edges do not fit
+ * GGI_FRAME_XCHG_BYTES even once is dropped with its readers. */
+static void size_publications(const ggi_kernel *fr)
+{
+  ggi_frame *f = fr->frame;
+  f->npublished = 0;
+  for (int w = 0; w < f->nstages; w++) {
+    const ggi_kernel *k = stage_kernel(fr, w);
+    for (int j = 0; j < k->nparams; j++) {
+      ggi_xchg *pub = &f->stages[w].xchg[j];
+      if (pub->pub_h == 0) continue;
+      pub->pub_chunks = (int)(GGI_FRAME_XCHG_BYTES / ggi_frame_xchg_chunk_bytes(fr, w, j));
+      if (pub->pub_chunks > 0) {
+        f->npublished++;
+        continue;
+      }
+      pub->pub_h = 0;
+      for (int s = w + 1; s < f->nstages; s++)
+        for (int i = 0; i < stage_kernel(fr, s)->nparams; i++)
+          if (f->stages[s].xchg[i].src == w && f->stages[s].xchg[i].src_param == j)
+            f->stages[s].xchg[i].src = f->stages[s].xchg[i].src_param = -1;
+    }
+  }
+}
+
+/* Are all of neighbour-wait stage s's dependencies on stages from
+ * `from` on carried by publications ((a) and (b) above)? */
+static int exchange_carries(const ggi_kernel *fr, int s, int from)
+{
+  for (int r = from; r < s; r++)
+    for (int p = 0; p < fr->nparams; p++) {
+      const char *vs, *vr;
+      int halo;
+      if (!conflict(fr, r, s, p, &vs, &vr) || same_thread(fr, r, s, p)) continue;
+      if (!same_neighbours(fr, r, s, p, &halo)) return 0;
+      if ((use_of(fr, r, p) & 2) && halo_reads(fr, s, p) && !halo_reads_published(fr, s, p))
+        return 0;
+      if ((use_of(fr, s, p) & 2) && halo_reads(fr, r, p) && !halo_reads_published(fr, r, p))
+        return 0;
+    }
+  return 1;
+}
+
+unsigned ggi_frame_xchg_chunk_bytes(const ggi_kernel *fr, int w, int j)
+{
+  const ggi_param *kp = &stage_kernel(fr, w)->params[j];
+  return 2u * (unsigned)fr->frame->stages[w].xchg[j].pub_h * 8u *
+         ((ggi_dtype_size(kp->dtype) + 3u) / 4u);
+}
+
+/* The exchange's part of the plan, after the barriers: which halo reads
+ * come from publications, the publications' slots, and which neighbour
+ * waits become HALO stages.  fence_of[s]: the first stage s may depend
+ * on without a barrier of its own (s itself when it has one). */
+static int plan_exchange(const ggi_module *m, ggi_kernel *fr, const int *fence_of, ggi_diag *d)
+{
+  ggi_frame *f = fr->frame;
+  for (int s = 0; s < f->nstages; s++) {
+    const int n = stage_kernel(fr, s)->nparams;
+    f->stages[s].xchg = ggi_alloc(m->arena, sizeof(ggi_xchg) * (size_t)(n > 0 ? n : 1));
+    if (!f->stages[s].xchg) return ggi_fail_at(d, m->file, fr->line, "out of memory");
+    for (int j = 0; j < n; j++) f->stages[s].xchg[j].src = f->stages[s].xchg[j].src_param = -1;
+  }
+  for (int s = 0; s < f->nstages; s++) find_sources(fr, s, fence_of[s]);
+  size_publications(fr);
+  for (int s = 0; s < f->nstages; s++) { /* the stage kernels' sources take part */
+    ggi_kernel *k = &m->kernels[f->stages[s].kernel_index];
+    for (int j = 0; j < k->nparams; j++) {
+      if (f->stages[s].xchg[j].src >= 0) k->params[j].exchanged |= GGI_XCHG_READ;
+      if (f->stages[s].xchg[j].pub_h > 0) k->params[j].exchanged |= GGI_XCHG_PUBLISH;
+    }
+  }
+  int waited = 0; /* the latest stage that always waits for its neighbours (or 0) */
+  for (int s = 0; s < f->nstages; s++) {
+    ggi_stage *st = &f->stages[s];
+    if (st->block_sync != GGI_SYNC_NEIGHBOURS) continue;
+    /* a neighbour wait before stage t leaves the neighbours done with
+       every stage before t; a grid barrier, everybody */
+    const int from = waited > fence_of[s] ? waited : fence_of[s];
+    if (!exchange_carries(fr, s, from)) {
+      waited = s;
+      continue;
+    }
+    st->block_sync = GGI_SYNC_HALO;
+    ggi_buf b = {0};
+    ggi_buf_printf(&b, "%s; the halo elements it reads of its neighbours' chunks, and those "
+                       "earlier stages read of what it writes, travel in tagged words (halo "
+                       "exchange): a block barrier suffices (the neighbour wait when the "
+                       "frame's ranges outgrow the slots)", st->why);
+    st->why = b.p ? ggi_strdup(m->arena, b.p) : NULL;
+    ggi_buf_free(&b);
+    if (!st->why) return ggi_fail_at(d, m->file, fr->line, "out of memory");
+  }
+  return 0;
+}
+
 int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
 {
   ggi_frame *f = fr->frame;
   unsigned target = ggi_desc_target(fr->targets);
   int fence = 0;      /* first stage not yet ordered by a grid barrier */
   int shared_since = -1; /* a stage since the last block-wide sync that used shared memory */
+  int fence_of[GGI_MAX_STAGES];
   f->nbarriers = f->nneighbours = 0;
   if (frame_threads(m, fr) != 0) return ggi_fail_at(d, m->file, fr->line, "out of memory");
   plan_chunks(fr);
@@ -513,7 +701,9 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
     }
     if (sh) shared_since = s;
     if (!st->why) return ggi_fail_at(d, m->file, fr->line, "out of memory");
+    fence_of[s] = fence;
   }
+  if (plan_exchange(m, fr, fence_of, d) != 0) return -1;
   return ack_plan(m, fr, d);
 }
 
@@ -559,6 +749,13 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
                     stage_kernel(fr, max_from)->name, p->max_threads);
   if (ws || f->nbarriers > 0 || f->nneighbours > 0) fixed += GGI_FRAME_WS_HEAD;
   if (f->nneighbours > 0) per_block += GGI_FRAME_PROGRESS_BYTES; /* progress words */
+  for (int w = 0; w < f->nstages; w++) /* publications' slots, each from a 256-byte boundary */
+    for (int j = 0; j < stage_kernel(fr, w)->nparams; j++)
+      if (f->stages[w].xchg[j].pub_h > 0) {
+        fixed += GGI_FRAME_WS_ALIGN - 1;
+        per_block += (uint64_t)f->stages[w].xchg[j].pub_chunks * ggi_frame_xchg_chunk_bytes(fr, w, j);
+        p->needs_seq = 1; /* the frame's tag */
+      }
   if (fixed > UINT32_MAX / 2 || per_block > UINT32_MAX / 2)
     return ggi_fail(d, "the stages' workspaces add up to more than 2 GiB");
   p->ws_fixed = (uint32_t)fixed;
@@ -587,6 +784,81 @@ static void put_extent(ggi_buf *b, ggi_extent e)
   else ggi_buf_printf(b, "%lldLL", (long long)e.value);
 }
 
+/* The number of indices of rank-1 stage s's range, as the frame's
+ * device function sees it. */
+static void put_stage_work(ggi_buf *b, const ggi_kernel *fr, int s)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  const ggi_extent e = k->range[0];
+  for (int j = 0; e.name && j < k->nextents; j++)
+    if (strcmp(k->extents[j], e.name) == 0) {
+      ggi_buf_puts(b, "(long long)");
+      put_extent(b, fr->frame->stages[s].ext[j]);
+      return;
+    }
+  put_extent(b, e);
+}
+
+/* Stage s's halo exchange: its body's gg_io, while the frame exchanges
+ * (gg_xchg): a publication's slots per view it publishes, the source's
+ * per halo view it reads from one.  0 when it has none. */
+static int put_stage_io(const ggi_kernel *fr, int s, ggi_buf *b)
+{
+  const ggi_stage *st = &fr->frame->stages[s];
+  const ggi_kernel *k = stage_kernel(fr, s);
+  int any = 0;
+  for (int j = 0; j < k->nparams; j++) {
+    const ggi_xchg *x = &st->xchg[j];
+    if (x->pub_h == 0 && x->src < 0) continue;
+    if (!any++) ggi_buf_printf(b, "    gg_io_%s gg_io;\n    if (gg_xchg) {\n", k->name);
+    if (x->pub_h > 0)
+      ggi_buf_printf(b, "      gg_io.%s = gg_xchg_pub_of(gg_pub%d_%d, %dLL, gg_tag);\n",
+                     k->params[j].name, s, j, x->pub_h);
+    if (x->src >= 0) {
+      ggi_buf_printf(b, "      gg_io.%s = gg_xchg_rd_of(gg_pub%d_%d, %dLL, ", k->params[j].name,
+                     x->src, x->src_param, fr->frame->stages[x->src].xchg[x->src_param].pub_h);
+      put_stage_work(b, fr, s);
+      ggi_buf_puts(b, ", gg_tag, gg_mbox);\n");
+    }
+  }
+  if (any) ggi_buf_puts(b, "    }\n");
+  return any;
+}
+
+/* The frame's publications' slots, one after the other in its workspace,
+ * and the switch every stage reads: halos travel in tagged words when
+ * there are several (pseudo-)blocks and every publication's range fits
+ * its slots this frame. */
+static void put_exchange(const ggi_kernel *fr, ggi_buf *b)
+{
+  const ggi_frame *f = fr->frame;
+  int halo = 0;
+  for (int s = 0; s < f->nstages; s++) halo |= f->stages[s].block_sync == GGI_SYNC_HALO;
+  if (!halo && f->npublished == 0) return;
+  if (f->npublished > 0)
+    ggi_buf_puts(b, "  const unsigned gg_tag = args.gg_seq; /* this frame's: the publications' tag */\n");
+  ggi_buf c = {0};
+  for (int w = 0; w < f->nstages; w++) {
+    const ggi_kernel *k = stage_kernel(fr, w);
+    for (int j = 0; j < k->nparams; j++) {
+      const ggi_xchg *x = &f->stages[w].xchg[j];
+      if (x->pub_h == 0) continue;
+      ggi_buf_printf(b, "  unsigned long long *gg_pub%d_%d = (unsigned long long *)(gg_ws + gg_off); "
+                        "/* stage %d's %s */\n  gg_off += (%lluull * g.nblocks + %uu) / %uu * %uu;\n",
+                     w, j, w, k->params[j].name,
+                     (unsigned long long)x->pub_chunks * ggi_frame_xchg_chunk_bytes(fr, w, j),
+                     GGI_FRAME_WS_ALIGN - 1, GGI_FRAME_WS_ALIGN, GGI_FRAME_WS_ALIGN);
+      ggi_buf_puts(&c, " &&\n      gg_xchg_fits(");
+      put_stage_work(&c, fr, w);
+      ggi_buf_printf(&c, ", (long long)g.nthreads * %d, %d, g.nblocks)", k->spec.vector,
+                     x->pub_chunks);
+    }
+  }
+  ggi_buf_printf(b, "  const bool gg_xchg = g.nblocks > 1%s; /* halos in tagged words */\n",
+                 c.p ? c.p : "");
+  ggi_buf_free(&c);
+}
+
 /* `gg_a.field = value;` for every field of stage s's argument struct. */
 static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned target,
                      ggi_buf *b, ggi_diag *d)
@@ -602,6 +874,10 @@ static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned 
     ggi_buf_puts(b, "  if (!gg_frame_barrier(gg_b, gg_ws, gg_mbox))\n    return false;\n");
   else if (st->block_sync == GGI_SYNC_NEIGHBOURS)
     ggi_buf_puts(b, "  if (!gg_fn_wait_neighbours(gg_n, g, gg_mbox)) /* b - 1 and b + 1 are done */\n"
+                    "    return false;\n");
+  else if (st->block_sync == GGI_SYNC_HALO)
+    ggi_buf_puts(b, "  if (gg_xchg)\n    gg_sync(g); /* its own chunk; the neighbours' come in tagged words */\n"
+                    "  else if (!gg_fn_wait_neighbours(gg_n, g, gg_mbox)) /* b - 1 and b + 1 are done */\n"
                     "    return false;\n");
   else if (st->block_sync == GGI_SYNC_ITEMS)
     ggi_buf_puts(b, "  gg_sync(g); /* the block's own items: its writes before its reads */\n");
@@ -634,7 +910,8 @@ static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned 
                    GGI_FRAME_WS_ALIGN, GGI_FRAME_WS_ALIGN);
   }
   if (sp.needs_seq) ggi_buf_puts(b, "    gg_a.gg_seq = args.gg_seq;\n");
-  ggi_buf_printf(b, "    gg_body_%s(gg_a, g);\n  }\n", k->name);
+  const int io = put_stage_io(fr, s, b);
+  ggi_buf_printf(b, "    gg_body_%s(gg_a, g%s);\n  }\n", k->name, io ? ", gg_io" : "");
   return 0;
 }
 
@@ -672,6 +949,7 @@ int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
   if (fr->frame->nneighbours > 0)
     ggi_buf_printf(out, "  gg_fn_begin(gg_n, g, gg_ws + %uu, %uu);\n", GGI_FRAME_WS_HEAD,
                    GGI_FRAME_PROGRESS_BYTES);
+  put_exchange(fr, out);
   ggi_buf_puts(out, "  (void)gg_b; (void)gg_n; (void)gg_off; (void)gg_mbox; (void)gg_ws;\n");
   for (int s = 0; s < fr->frame->nstages; s++)
     if (put_stage(m, fr, s, target, out, d) != 0) return -1;
@@ -685,7 +963,8 @@ void ggi_frame_summary(const ggi_kernel *fr, ggi_buf *b)
   for (int s = 0; s < fr->frame->nstages; s++)
     ggi_buf_printf(b, " %s%s",
                    fr->frame->stages[s].barrier                                 ? "| "
-                   : fr->frame->stages[s].block_sync == GGI_SYNC_NEIGHBOURS ? "~ "
+                   : fr->frame->stages[s].block_sync == GGI_SYNC_NEIGHBOURS ||
+                           fr->frame->stages[s].block_sync == GGI_SYNC_HALO ? "~ "
                                                                             : "",
                    stage_kernel(fr, s)->name);
 }
@@ -710,7 +989,19 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
     else if (st->block_sync == GGI_SYNC_ITEMS) fprintf(out, "      block barrier before it: %s\n", st->why);
     else if (st->block_sync == GGI_SYNC_NEIGHBOURS)
       fprintf(out, "      neighbour wait before it: %s\n", st->why);
+    else if (st->block_sync == GGI_SYNC_HALO)
+      fprintf(out, "      halo exchange before it: %s\n", st->why);
     else fprintf(out, "      no barrier: %s\n", st->why);
+    for (int j = 0; j < k->nparams; j++) {
+      const ggi_xchg *x = &st->xchg[j];
+      if (x->pub_h > 0)
+        fprintf(out, "      publishes %s's chunk edges (%d indices at each end; slots for %d "
+                     "chunks per pseudo-block, %u bytes each)\n", fr->params[st->bind[j]].name,
+                x->pub_h, x->pub_chunks, ggi_frame_xchg_chunk_bytes(fr, s, j));
+      if (x->src >= 0)
+        fprintf(out, "      reads %s's neighbour elements from stage %d's publication\n",
+                fr->params[st->bind[j]].name, x->src);
+    }
     if (st->block_sync == GGI_SYNC_SHARED)
       fprintf(out, "      block barrier before it: it reuses the block's shared memory of an "
                    "earlier stage\n");
@@ -739,11 +1030,15 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
   if (f->nneighbours > 0)
     fprintf(out, "neighbour waits: %d per frame; chunks sized for %s\n", f->nneighbours,
             f->threads_why);
+  if (f->npublished > 0)
+    fprintf(out, "halo exchange: %d publication(s), used in a frame when there are several "
+                 "pseudo-blocks and every published range fits its slots; else every stage "
+                 "above reads memory and waits for its neighbours\n", f->npublished);
   if (pp)
     fprintf(out, "workspace: %u bytes + %u per pseudo-block of the persistent kernel's virtual "
-                 "grid (barrier words, %sthen each stage's own)\nshared memory: %u bytes per "
+                 "grid (barrier words, %s%sthen each stage's own)\nshared memory: %u bytes per "
                  "pseudo-block (the largest stage's)\n",
             (unsigned)p.ws_fixed, (unsigned)p.ws_per_block,
             f->nneighbours > 0 ? "a progress word per pseudo-block, " : "",
-            (unsigned)p.shared_bytes);
+            f->npublished > 0 ? "the publications' slots, " : "", (unsigned)p.shared_bytes);
 }

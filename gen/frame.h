@@ -26,6 +26,11 @@
 #define GGI_FRAME_PROGRESS_BYTES 128u
 /* Each stage's workspace starts on a 256-byte boundary. */
 #define GGI_FRAME_WS_ALIGN 256u
+/* A halo exchange's publication (gen/frame.c): slots for this many bytes
+ * per (pseudo-)block of the virtual grid - 256 chunks of a 4-byte view
+ * with halo 1 (a million indices on 16 blocks of 256 threads); a frame
+ * whose ranges need more waits for neighbours instead. */
+#define GGI_FRAME_XCHG_BYTES 4096u
 
 /* Dependencies and barrier placement (after the stages' specialization).
  * Returns 0, or -1 with d->msg = "file:line: ...". */
@@ -41,6 +46,10 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
  * to out.  The stages' bodies must already be in out. */
 int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
                    const char *templates_dir, ggi_buf *out, ggi_diag *d);
+
+/* Bytes of one chunk's slots in the publication of stage w's param j:
+ * 2 x its edge width x 8 per 4 bytes of the element. */
+unsigned ggi_frame_xchg_chunk_bytes(const ggi_kernel *fr, int w, int j);
 
 /* `gpugen explain` for a frame: stage by stage, where a barrier is and why. */
 void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out);

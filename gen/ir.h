@@ -60,7 +60,19 @@ typedef struct ggi_param {
    * at indices within [i - h, i + h] of its own index i; the view's macro
    * checks it (a trap otherwise).  0: not declared. */
   int halo;
+  /* A rank-1 for kernel's view (the plan stage's, plan.c): how a frame
+   * may move its elements between (pseudo-)blocks in tagged words
+   * (templates/common/halo_exchange.cuh).  GGI_XCHG_READ: a halo view
+   * ("in") the body touches only through its macro, which may then take a
+   * neighbour chunk's element from a publication; GGI_XCHG_PUBLISH: a
+   * contiguous view the body writes only at its own index, whose chunk
+   * edges the body may publish.  0: neither.  exchanged: what a frame
+   * of the module uses of it (gen/frame.c), which the kernel's source
+   * then has (its body's gg_io, gen/dict.c). */
+  int exchange, exchanged;
 } ggi_param;
+
+enum { GGI_XCHG_READ = 1, GGI_XCHG_PUBLISH = 2 };
 
 /* What specialize.c chose, and why (shown by `gpugen explain`). */
 typedef struct ggi_spec {
@@ -76,7 +88,16 @@ typedef struct ggi_spec {
  * to a parameter of the frame or to a constant, and what the frame's plan
  * (gen/frame.c) decided about the stage: whether a grid barrier or a
  * block barrier comes before it, and why. */
-enum { GGI_SYNC_SHARED = 1, GGI_SYNC_ITEMS = 2, GGI_SYNC_NEIGHBOURS = 3 };
+enum { GGI_SYNC_SHARED = 1, GGI_SYNC_ITEMS = 2, GGI_SYNC_NEIGHBOURS = 3, GGI_SYNC_HALO = 4 };
+
+/* A stage's halo exchange, per kernel param (gen/frame.c decides it). */
+typedef struct ggi_xchg {
+  int pub_h;         /* > 0: the stage publishes this view's chunk edges, pub_h indices at
+                        each end (the widest halo of the stages that read them) */
+  int pub_chunks;    /* ... in slots for this many chunks per (pseudo-)block */
+  int src, src_param; /* >= 0: this halo view reads the publication of stage src's
+                        param src_param for indices of neighbour chunks */
+} ggi_xchg;
 typedef struct ggi_stage {
   const char *kernel;
   int kernel_index;         /* into ggi_module.kernels */
@@ -89,12 +110,15 @@ typedef struct ggi_stage {
   int block_sync;           /* only a barrier over the (pseudo-)block (GGI_SYNC_...): shared
                                memory is reused, or data passes within league items; or
                                NEIGHBOURS: wait until (pseudo-)blocks b - 1 and b + 1 have
-                               finished every earlier stage (declared halos) */
+                               finished every earlier stage (declared halos); HALO: the
+                               same wait, or only a block barrier when the frame's halos
+                               travel in tagged words (xchg) */
   int64_t chunk;            /* a rank-1 for stage: the consecutive indices one (pseudo-)block
                                takes per grid-stride step (frame threads x vector), the
                                largest halo its neighbour wait covers; 0 otherwise */
   int after;                /* the earlier stage that forces the barrier (-1: none) */
   const char *why;          /* one sentence for `gpugen explain` */
+  ggi_xchg *xchg;           /* per kernel param: its halo exchange */
 } ggi_stage;
 
 struct ggi_kernel;
@@ -103,7 +127,8 @@ typedef struct ggi_frame {
   int nstages;
   ggi_stage stages[GGI_MAX_STAGES];
   int nbarriers;            /* grid barriers in one frame (the plan's) */
-  int nneighbours;          /* neighbour waits in one frame (GGI_SYNC_NEIGHBOURS stages) */
+  int nneighbours;          /* neighbour waits in one frame (GGI_SYNC_NEIGHBOURS and _HALO stages) */
+  int npublished;           /* views whose chunk edges a stage publishes (ggi_xchg.pub_h) */
   /* the fewest threads per (pseudo-)block of the persistent kernels that
    * run the frame (0: none runs it): what every stage's chunk is sized
    * for, and why */

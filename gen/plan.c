@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "body_check.h"
 #include "frame.h"
 #include "plan.h"
 
@@ -60,6 +61,39 @@ static uint32_t scratch_bytes(const ggi_kernel *k)
     off += (n + 15) / 16 * 16;
   }
   return off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
+}
+
+int ggi_plan_set(ggi_plan *p, ggi_arena *a, const char *key, const char *value)
+{
+  if (p->nvars >= GGI_PLAN_MAX_VARS || !(value = ggi_strdup(a, value))) return -1;
+  p->keys[p->nvars] = key;
+  p->values[p->nvars++] = value;
+  return 0;
+}
+
+/* ---- halo exchange (templates/common/halo_exchange.cuh) ----
+ * What a rank-1 for kernel's views allow a frame to do, decided once
+ * from the body's text (gen/body_check.c's proofs): a halo view read
+ * only through its macro may take a neighbour chunk's element from a
+ * publication (the macro becomes gg_halo_ld, a value: nothing can take
+ * its address, the proof allows no '&'); a contiguous view written only
+ * at the thread's own index may have its chunk edges published after
+ * the body (gg_halo_pub).  A frame that uses either marks the view
+ * (ggi_param.exchanged, gen/frame.c), and only then is it rendered so. */
+static void plan_exchange(ggi_kernel *k)
+{
+  for (int i = 0; i < k->nparams; i++) {
+    ggi_param *pp = &k->params[i];
+    pp->exchange = pp->exchanged = 0;
+    if (k->pattern != GG_PATTERN_FOR || k->rank != 1 || pp->kind != GG_PARAM_VIEW ||
+        pp->rank != 1 || pp->layout == GG_LAYOUT_STRIDE)
+      continue;
+    if (pp->halo > 0 && pp->access == GG_ACCESS_IN && ggi_body_calls_only(k, pp))
+      pp->exchange = GGI_XCHG_READ;
+    else if ((pp->access == GG_ACCESS_OUT || pp->access == GG_ACCESS_INOUT) &&
+             ggi_body_own_index(k, pp))
+      pp->exchange = GGI_XCHG_PUBLISH;
+  }
 }
 
 /* for and team: one template each (a team reduce: the reduce's pieces
@@ -228,6 +262,7 @@ int ggi_plan_module(ggi_module *m, ggi_diag *d)
   for (int i = 0; i < m->nkernels; i++) {
     ggi_kernel *k = &m->kernels[i];
     k->plan[0] = k->plan[1] = NULL;
+    plan_exchange(k);
     if (k->pattern == GG_PATTERN_FRAME && ggi_frame_schedule(m, k, d) != 0) return -1;
     for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1)
       if ((k->targets & t) && plan_kernel(m, k, t, d) != 0) return -1;

@@ -108,6 +108,17 @@ static int module_uses(const ggi_module *m, unsigned target, gg_dtype t)
   return 0;
 }
 
+/* Does a frame of the module exchange a kernel's views in tagged words?
+ * Then the helpers of common/halo_exchange.cuh go in after the prelude,
+ * before the for bodies that call them. */
+static int module_exchanges(const ggi_module *m)
+{
+  for (int i = 0; i < m->nkernels; i++)
+    for (int j = 0; j < m->kernels[i].nparams; j++)
+      if (m->kernels[i].params[j].exchanged) return 1;
+  return 0;
+}
+
 /* The plan's template, or its pieces one after the other (plan.h). */
 static int render_parts(const char *templates_dir, const ggi_plan *plan, const ggi_dict *dict,
                         ggi_buf *out, ggi_diag *d)
@@ -179,6 +190,8 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
   ggi_dict none = {0};
   const char *prelude = target == GGI_TARGET_HIP ? "hip/prelude.hip" : "cuda/prelude.cuh";
   int rc = ggi_render_template(templates_dir, prelude, &none, &b, d);
+  if (rc == 0 && module_exchanges(m))
+    rc = ggi_render_template(templates_dir, "common/halo_exchange.cuh", &none, &b, d);
   int frames = 0; /* the frame barrier goes in once, before the first frame */
   for (int i = 0; rc == 0 && i < m->nkernels; i++) {
     /* persistent commands are rendered for their persistent kernel's

@@ -2,15 +2,19 @@
  * consecutive linear indices (coalesced on the contiguous dimension),
  * {{VECTOR}} per thread and step, striding by the whole virtual grid, so
  * any grid - classic, or the fixed one of a persistent kernel - covers
- * the range. */
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+ * the range.  At step k (pseudo-)block b takes chunk gg_c = k nblocks + b
+ * of the range, gg_chunk consecutive indices from gg_lo: the unit a
+ * frame's halo exchange publishes and reads (halo_exchange.cuh). */
+{{IO_STRUCT}}__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g{{IO_PARAM}})
 {
   {{UNPACK}}
 {{VIEW_MACROS}}
   const long long gg_work = {{WORK}};
-  const long long gg_step = (long long)g.nblocks * g.nthreads * {{VECTOR}};
-  for (long long gg_base = ((long long)g.block * g.nthreads + g.thread) * {{VECTOR}};
-       gg_base < gg_work; gg_base += gg_step) {
+  const long long gg_chunk = (long long)g.nthreads * {{VECTOR}};
+  const long long gg_step = gg_chunk * g.nblocks;
+  long long gg_lo = (long long)g.block * gg_chunk, gg_c = g.block;
+  for (long long gg_base = gg_lo + (long long)g.thread * {{VECTOR}}; gg_base < gg_work;
+       gg_base += gg_step, gg_lo += gg_step, gg_c += g.nblocks) {
 #pragma unroll
     for (int gg_v = 0; gg_v < {{VECTOR}}; ++gg_v) {
       const long long gg_lin = gg_base + gg_v;
@@ -20,7 +24,9 @@ __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
       [&]() {
 {{BODY}}
       }();
+{{IO_PUBLISH}}
     }
   }
+  (void)gg_lo; (void)gg_c;
 {{VIEW_UNDEFS}}
 }

@@ -104,6 +104,29 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
   return j;
 }
 
+/* What a frame's halo exchange (common/halo_exchange.cuh) needs of the
+ * target: a 64-bit word stored and polled at GPU scope, relaxed (a
+ * 64-bit access is single-copy atomic: a reader sees the whole word or
+ * none of it, so a value and its tag travel together and need no fence),
+ * a pause between slow polls, and a look at the host's abort line. */
+GG_INLINE void gg_xchg_st(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE void gg_xchg_pause() { __nanosleep(64); }
+GG_INLINE bool gg_xchg_aborted(const char *mbox)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(mbox) : "memory");
+  return v != 0;
+}
+
 /* ---- warps ---- */
 #define GG_WARP_SIZE 32
 GG_INLINE int gg_warp_size() { return 32; }

@@ -82,6 +82,23 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
   return j;
 }
 
+/* What a frame's halo exchange (common/halo_exchange.cuh) needs of the
+ * target (the CUDA prelude says why): a relaxed 64-bit word at agent
+ * scope, a pause, the host's abort line. */
+GG_INLINE void gg_xchg_st(unsigned long long *p, unsigned long long v)
+{
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
+{
+  return __hip_atomic_load((unsigned long long *)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+GG_INLINE void gg_xchg_pause() { __builtin_amdgcn_s_sleep(1); }
+GG_INLINE bool gg_xchg_aborted(const char *mbox)
+{
+  return __hip_atomic_load((unsigned long long *)mbox, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM) != 0;
+}
+
 /* ---- wavefronts ---- */
 GG_INLINE int gg_warp_size() { return warpSize; }
 GG_INLINE int gg_lane() { return threadIdx.x & (warpSize - 1); }

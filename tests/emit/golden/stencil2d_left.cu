@@ -110,6 +110,29 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
   return j;
 }
 
+/* What a frame's halo exchange (common/halo_exchange.cuh) needs of the
+ * target: a 64-bit word stored and polled at GPU scope, relaxed (a
+ * 64-bit access is single-copy atomic: a reader sees the whole word or
+ * none of it, so a value and its tag travel together and need no fence),
+ * a pause between slow polls, and a look at the host's abort line. */
+GG_INLINE void gg_xchg_st(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE void gg_xchg_pause() { __nanosleep(64); }
+GG_INLINE bool gg_xchg_aborted(const char *mbox)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(mbox) : "memory");
+  return v != 0;
+}
+
 /* ---- warps ---- */
 #define GG_WARP_SIZE 32
 GG_INLINE int gg_warp_size() { return 32; }
@@ -399,7 +422,9 @@ struct gg_args_stencil2d_left {
  * consecutive linear indices (coalesced on the contiguous dimension),
  * 1 per thread and step, striding by the whole virtual grid, so
  * any grid - classic, or the fixed one of a persistent kernel - covers
- * the range. */
+ * the range.  At step k (pseudo-)block b takes chunk gg_c = k nblocks + b
+ * of the range, gg_chunk consecutive indices from gg_lo: the unit a
+ * frame's halo exchange publishes and reads (halo_exchange.cuh). */
 __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const gg_grid &g)
 {
   const float *__restrict__ u = args.u;
@@ -415,9 +440,11 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
 #define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
 
   const long long gg_work = ((long long)(n) * (long long)(m));
-  const long long gg_step = (long long)g.nblocks * g.nthreads * 1;
-  for (long long gg_base = ((long long)g.block * g.nthreads + g.thread) * 1;
-       gg_base < gg_work; gg_base += gg_step) {
+  const long long gg_chunk = (long long)g.nthreads * 1;
+  const long long gg_step = gg_chunk * g.nblocks;
+  long long gg_lo = (long long)g.block * gg_chunk, gg_c = g.block;
+  for (long long gg_base = gg_lo + (long long)g.thread * 1; gg_base < gg_work;
+       gg_base += gg_step, gg_lo += gg_step, gg_c += g.nblocks) {
 #pragma unroll
     for (int gg_v = 0; gg_v < 1; ++gg_v) {
       const long long gg_lin = gg_base + gg_v;
@@ -434,11 +461,13 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
     else
       lap(i, j) = 0.0f;   /* boundary */
   
-#line 438 "stencil2d_left.cu"
+#line 465 "stencil2d_left.cu"
 
       }();
+
     }
   }
+  (void)gg_lo; (void)gg_c;
 #undef u
 #undef lap
 
