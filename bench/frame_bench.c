@@ -5,8 +5,11 @@
  * thread wrote it, so the frame has no barrier) and "smooth" (a 3-point
  * stencil ping-ponging between x and y: a grid barrier before every
  * stage but the first), and "smooth_h", the same stencil declaring
- * halo = 1 (each stage waits only for its two neighbour blocks; its
- * graph rows launch the halo kernel, whose view checks every index).
+ * halo = 1 (the second stage waits only for its two neighbour blocks, the
+ * later ones only for their own block, the neighbours' edge elements
+ * coming in tagged words where the range takes at most two grid-stride
+ * steps, else they wait for neighbours too; its graph rows launch the
+ * halo kernel, whose view checks every index).
  * Side by side in one process:
  *   launch + sync   S gg_launch of the kernel, then gg_stream_sync
  *   CUDA graph      the same S launches captured once (gg_graph_*), replayed + sync
@@ -47,7 +50,7 @@ static const char *const kind_kernel[NKIND] = {"step", "smooth", "smooth_h"};
 static const char *const kind_frame[NKIND] = {"s", "m", "mh"};
 static const char *const kind_what[NKIND] = {"step (same-thread: no barrier)",
                                              "smooth (stencil: a barrier per stage)",
-                                             "smooth halo 1 (neighbour waits)"};
+                                             "smooth halo 1 (halo exchange)"};
 static const int S[NS] = {1, 2, 4, 8};
 static const long long N[NSIZE] = {32768, 1 << 20};
 static const int blocks[3] = {16, 132, 264};

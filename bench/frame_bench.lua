@@ -8,8 +8,10 @@
 --   m<S>: a smoothing stencil, S times, ping-ponging between x and y:
 --         each stage reads its input at i - 1 and i + 1, which other
 --         threads wrote in the stage before: a grid barrier every stage.
---   mh<S>: the same stencil declaring halo = 1 on its input: each stage
---         waits only for its two neighbour blocks (gpugen explain).
+--   mh<S>: the same stencil declaring halo = 1 on its input: the second
+--         stage waits only for its two neighbour blocks, the later ones
+--         only for their own block: the neighbours' chunk edges come in
+--         tagged words (the halo exchange; gpugen explain).
 module { name = "frame_bench", targets = { "cuda" } }
 
 kernel "step" { pattern = "for", range = { "n" },

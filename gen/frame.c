@@ -457,8 +457,9 @@ static void plan_chunks(ggi_kernel *fr)
  * anything else between them stays in a thread or in a block.  A stage
  * whose every such dependency is carried becomes GGI_SYNC_HALO: a block
  * barrier while the frame exchanges halos, its neighbour wait otherwise.
- * The slots of a publication are sized here once (GGI_FRAME_XCHG_BYTES
- * per (pseudo-)block); whether a frame's ranges fit them is known only at
+ * The slots of a publication are sized here once (GGI_FRAME_XCHG_STEPS
+ * steps' chunks per (pseudo-)block, frame.h says why so few); whether a
+ * frame's ranges fit them is known only at
  * run time, so the frame checks it once at its start for every
  * publication (gg_xchg_fits) and, when one does not fit, publishes
  * nothing, reads memory and waits for neighbours as before. */
@@ -525,8 +526,10 @@ static void find_sources(const ggi_kernel *fr, int s, int fence)
   }
 }
 
-/* Slots for each publication; one whose chunk edges do not fit
- * GGI_FRAME_XCHG_BYTES even once is dropped with its readers. */
+/* Slots for each publication: GGI_FRAME_XCHG_STEPS chunks per
+ * (pseudo-)block, fewer where they would take more than
+ * GGI_FRAME_XCHG_BYTES; one whose chunk edges do not fit that even once
+ * is dropped with its readers. */
 static void size_publications(const ggi_kernel *fr)
 {
   ggi_frame *f = fr->frame;
@@ -537,6 +540,7 @@ static void size_publications(const ggi_kernel *fr)
       ggi_xchg *pub = &f->stages[w].xchg[j];
       if (pub->pub_h == 0) continue;
       pub->pub_chunks = (int)(GGI_FRAME_XCHG_BYTES / ggi_frame_xchg_chunk_bytes(fr, w, j));
+      if (pub->pub_chunks > GGI_FRAME_XCHG_STEPS) pub->pub_chunks = GGI_FRAME_XCHG_STEPS;
       if (pub->pub_chunks > 0) {
         f->npublished++;
         continue;
@@ -996,7 +1000,8 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
       const ggi_xchg *x = &st->xchg[j];
       if (x->pub_h > 0)
         fprintf(out, "      publishes %s's chunk edges (%d indices at each end; slots for %d "
-                     "chunks per pseudo-block, %u bytes each)\n", fr->params[st->bind[j]].name,
+                     "grid-stride step(s) per pseudo-block, %u bytes a chunk)\n",
+                fr->params[st->bind[j]].name,
                 x->pub_h, x->pub_chunks, ggi_frame_xchg_chunk_bytes(fr, s, j));
       if (x->src >= 0)
         fprintf(out, "      reads %s's neighbour elements from stage %d's publication\n",
@@ -1032,8 +1037,9 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
             f->threads_why);
   if (f->npublished > 0)
     fprintf(out, "halo exchange: %d publication(s), used in a frame when there are several "
-                 "pseudo-blocks and every published range fits its slots; else every stage "
-                 "above reads memory and waits for its neighbours\n", f->npublished);
+                 "pseudo-blocks and every published range takes no more grid-stride steps than "
+                 "its slots hold; else every stage above reads memory and waits for its "
+                 "neighbours\n", f->npublished);
   if (pp)
     fprintf(out, "workspace: %u bytes + %u per pseudo-block of the persistent kernel's virtual "
                  "grid (barrier words, %s%sthen each stage's own)\nshared memory: %u bytes per "

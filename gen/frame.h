@@ -26,11 +26,20 @@
 #define GGI_FRAME_PROGRESS_BYTES 128u
 /* Each stage's workspace starts on a 256-byte boundary. */
 #define GGI_FRAME_WS_ALIGN 256u
-/* A halo exchange's publication (gen/frame.c): slots for this many bytes
- * per (pseudo-)block of the virtual grid - 256 chunks of a 4-byte view
- * with halo 1 (a million indices on 16 blocks of 256 threads); a frame
- * whose ranges need more waits for neighbours instead. */
-#define GGI_FRAME_XCHG_BYTES 4096u
+/* A halo exchange's publication (gen/frame.c): slots for the chunks of
+ * GGI_FRAME_XCHG_STEPS grid-stride steps per (pseudo-)block, as long as
+ * they take at most GGI_FRAME_XCHG_BYTES; a frame whose ranges need more
+ * steps waits for neighbours instead.  Why so few steps: a thread that
+ * reads a neighbour's element waits for its tagged word before its next
+ * loads issue (the poll's loop branches on it), so the edge warps pay two
+ * trips to L2 per step where the others pay one.  On the H100
+ * (frame_bench, 3-point stencil on 132 blocks of 256): one more stage
+ * cost 0.62 us in one step (n = 32K; a neighbour wait 1.3, a kernel
+ * chained with PDL 0.96), but 19 us in 31 steps (n = 1M; the grid
+ * barrier's stage 8.2).  Against one neighbour wait per stage (about four
+ * trips) the exchange wins up to two or three steps. */
+#define GGI_FRAME_XCHG_STEPS 2
+#define GGI_FRAME_XCHG_BYTES 16384u
 
 /* Dependencies and barrier placement (after the stages' specialization).
  * Returns 0, or -1 with d->msg = "file:line: ...". */

@@ -45,7 +45,9 @@ frame "lie" { params = { { "x", "f32[n]" }, { "y", "f32[n]" }, { "z", "f32[n]" }
 
 -- hangs where y = 777 (the host puts x = 388.5 there), touching y and z
 -- only at the own index; the next stage reads z within halo 1, so the
--- hung block's neighbours sit in their neighbour wait
+-- hung block's neighbours sit in their neighbour wait - or, with the halo
+-- exchange (n = 1000 on 8 blocks fits its slots), in the poll of the
+-- tagged word the hung block never publishes
 kernel "spin_own" { pattern = "for", range = { "n" },
   params = { { "y", "f32[n]" }, { "z", "f32[n]", access = "out" },
              { "flag", "i32[1]", space = "mapped" } },

@@ -17,7 +17,9 @@
  *         view's check traps, so the error is a fault, like trap's
  *   nhang stage 1 hangs at one element (where y = 777), stage 2 reads its
  *         output within halo 1: the neighbours wait for the hung block
- *         in a neighbour wait, not a grid barrier; the errors are hang's
+ *         in the poll of a tagged word it never publishes (the halo
+ *         exchange; on one block, a block barrier), not a grid barrier;
+ *         the errors are hang's
  * The element is n - 1 - k for k in {0, 300}: in the last block or not.
  */
 #include <signal.h>

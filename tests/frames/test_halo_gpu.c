@@ -9,6 +9,12 @@
  * reference (exact: every value is a short binary fraction).  A neighbour
  * wait that let a stage start before a neighbour finished writing (or
  * reading) its chunk's edge shows as a wrong element near a chunk border.
+ * Where a frame's ranges fit the halo exchange's slots (two grid-stride
+ * steps: 32768 and 30001 on 64 to 132 blocks and more, 32768 on the
+ * 64-thread pseudo-blocks when enough co-reside) the halos travel in
+ * tagged words (common/halo_exchange.cuh); elsewhere (1, 2, 3 blocks,
+ * hybrid, the 1M size) the same frames wait for neighbours, and a session
+ * switches between the two from one frame to the next.
  * Label gpu; exit 77 without one.  GG_FRAMES_QUICK=1: 30 frames per size,
  * no 1M size (for compute-sanitizer).
  * (A stage that lies about its halo: test_faults_gpu.c, mode "lie".)
@@ -174,8 +180,9 @@ int main(void)
   static const struct {
     const char *kernel;
     int blocks;
-  } runs[] = {{"many", 1}, {"many", 2}, {"many", 3}, {"many", 132}, {"many", 0},
-              {"one", 0},  {"groups", 0}, {"hybrid", 0}, {"hybrid", 5}};
+  } runs[] = {{"many", 1},   {"many", 2},  {"many", 3},   {"many", 64},    {"many", 100},
+              {"many", 132}, {"many", 0},  {"one", 0},    {"groups", 0},   {"hybrid", 0},
+              {"hybrid", 5}};
   static const int sizes[] = {32768, 30001, 1000003};
   const char *q = getenv("GG_FRAMES_QUICK");
   int quick = q && *q && *q != '0', seed = 1;

@@ -117,15 +117,18 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
  * target: a 64-bit word stored and polled at GPU scope, relaxed (a
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
- * a pause between slow polls, and a look at the host's abort line. */
+ * a pause between slow polls, and a look at the host's abort line.  No
+ * "memory" clobber: the words order nothing else, so the compiler may
+ * keep the body's own loads in flight across them (and take a published
+ * value from the register it was just stored from). */
 GG_INLINE void gg_xchg_st(unsigned long long *p, unsigned long long v)
 {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v));
 }
 GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
 {
   unsigned long long v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p));
   return v;
 }
 GG_INLINE void gg_xchg_pause() { __nanosleep(64); }
@@ -460,7 +463,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     for (int e = 0; e < 32; e++) acc += A(r, e) * B(e, c);
     C(r, c) = acc;
   
-#line 464 "persistent_three.cu"
+#line 467 "persistent_three.cu"
 
     }();
   }
@@ -577,7 +580,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 581 "persistent_three.cu"
+#line 584 "persistent_three.cu"
 
   );
   
@@ -794,7 +797,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
       [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 798 "persistent_three.cu"
+#line 801 "persistent_three.cu"
 
       }();
 

@@ -114,15 +114,18 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
  * target: a 64-bit word stored and polled at GPU scope, relaxed (a
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
- * a pause between slow polls, and a look at the host's abort line. */
+ * a pause between slow polls, and a look at the host's abort line.  No
+ * "memory" clobber: the words order nothing else, so the compiler may
+ * keep the body's own loads in flight across them (and take a published
+ * value from the register it was just stored from). */
 GG_INLINE void gg_xchg_st(unsigned long long *p, unsigned long long v)
 {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v));
 }
 GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
 {
   unsigned long long v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p));
   return v;
 }
 GG_INLINE void gg_xchg_pause() { __nanosleep(64); }
@@ -452,7 +455,7 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
       [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 456 "saxpy.cu"
+#line 459 "saxpy.cu"
 
       }();
 
