@@ -687,9 +687,8 @@ int ggi_text_may_name(const char *s, const char *name) { return names(s, name, 1
  * reference), no '[' (no lambda, capture or structured binding), no
  * directive and none of opaque_text's spellings.  Conservative on
  * purpose: a stage that fails keeps its grid barrier. */
-int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
+static int own_index_text(const ggi_kernel *kn, const char *s, const ggi_param *view)
 {
-  const char *s = kn->body;
   if (!s || !view || view->rank != kn->rank || kn->rank < 1 || opaque_text(s)) return 0;
   for (int d = 0; d < kn->rank; d++)
     if (!kn->index[d]) return 0; /* unnamed: the body cannot say V(i) */
@@ -722,6 +721,16 @@ int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
       if (same_word(s, p, e, kn->index[d])) return 0; /* an index outside V(i, ...) */
   }
   return p == n; /* not SIZE_MAX: no text the proof gives up on */
+}
+
+/* A reduce's value expressions are what its body is to a for kernel: the
+ * text evaluated at each index. */
+int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
+{
+  if (kn->pattern != GG_PATTERN_REDUCE) return own_index_text(kn, kn->body, view);
+  for (int v = 0; v < kn->nvalues; v++)
+    if (!own_index_text(kn, kn->values[v], view)) return 0;
+  return kn->nvalues > 0;
 }
 
 /* 1 when every use of `view` in a team body is V(league_rank, ...): the

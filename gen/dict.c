@@ -229,7 +229,7 @@ static int exchange_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
     if (pp->exchanged & GGI_XCHG_READ) ggi_buf_printf(&st, "  gg_xchg_rd %s;\n", pp->name);
     if (!(pp->exchanged & GGI_XCHG_PUBLISH)) continue;
     ggi_buf_printf(&st, "  gg_xchg_pub %s;\n", pp->name);
-    ggi_buf_printf(&pub, "      gg_halo_pub(gg_io.%s, %s, gg_lin, gg_lo, gg_chunk, gg_c);\n",
+    ggi_buf_printf(&pub, "  gg_halo_pub(gg_io.%s, %s, gg_lin, gg_lo, gg_chunk, gg_c);\n",
                    pp->name, pp->name);
   }
   int rc = 0;
@@ -241,9 +241,16 @@ static int exchange_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
                             k->name, k->name, st.p));
     rc |= ggi_dict_set(dict, "IO_PARAM", afmt(a, ", const gg_io_%s &gg_io = gg_io_%s()", k->name,
                                               k->name));
+    /* the index's chunk, for the macros and gg_halo_pub */
+    rc |= ggi_dict_set(dict, "IO_AT_PARAMS",
+                       afmt(a, ", const gg_io_%s &gg_io, const long long gg_lo, "
+                               "const long long gg_chunk, const long long gg_c", k->name));
+    rc |= ggi_dict_set(dict, "IO_AT_ARGS", ", gg_io, gg_lo, gg_chunk, gg_c");
   } else {
     rc |= ggi_dict_set(dict, "IO_STRUCT", "");
     rc |= ggi_dict_set(dict, "IO_PARAM", "");
+    rc |= ggi_dict_set(dict, "IO_AT_PARAMS", "");
+    rc |= ggi_dict_set(dict, "IO_AT_ARGS", "");
   }
   rc |= ggi_dict_set(dict, "IO_PUBLISH", pub.len ? buf_to_arena(a, &pub) : "");
   if (!ggi_buf_ok(&st)) rc = -1;

@@ -90,16 +90,33 @@ static int same_extent(const ggi_kernel *fr, int r, ggi_extent er, int s, ggi_ex
   return a == b;
 }
 
+/* The vector of stage s's grid-stride mapping: a for stage's, 1 for a
+ * reduction that runs a fused for stage (its fold then walks the range
+ * index by index, as a for stage of vector 1: reduce_fold.cuh); 0 when
+ * it maps no index to a thread that way. */
+static int mapping_vector(const ggi_kernel *fr, int s)
+{
+  const ggi_kernel *k = stage_kernel(fr, s);
+  if (k->pattern == GG_PATTERN_FOR) return k->spec.vector;
+  return k->pattern == GG_PATTERN_REDUCE && fr->frame->stages[s].fused ? 1 : 0;
+}
+
 /* Stages r and s map every index of their range to the same thread. */
-static int same_mapping(const ggi_kernel *fr, int r, int s)
+/* Stages r and s have one range, linear indices decoded alike. */
+static int same_range(const ggi_kernel *fr, int r, int s)
 {
   const ggi_kernel *kr = stage_kernel(fr, r), *ks = stage_kernel(fr, s);
-  if (kr->pattern != GG_PATTERN_FOR || ks->pattern != GG_PATTERN_FOR) return 0;
-  if (kr->rank != ks->rank || kr->spec.vector != ks->spec.vector) return 0;
+  if (kr->rank != ks->rank) return 0;
   if (kr->rank > 1 && ggi_first_index_fastest(kr) != ggi_first_index_fastest(ks)) return 0;
   for (int d = 0; d < kr->rank; d++)
     if (!same_extent(fr, r, kr->range[d], s, ks->range[d])) return 0;
   return 1;
+}
+
+static int same_mapping(const ggi_kernel *fr, int r, int s)
+{
+  const int vr = mapping_vector(fr, r);
+  return vr != 0 && vr == mapping_vector(fr, s) && same_range(fr, r, s);
 }
 
 /* ---- dependencies between neighbouring (pseudo-)blocks ----
@@ -155,6 +172,8 @@ static int index_uses(const ggi_kernel *fr, int s, int p, int *first_stage,
   for (int j = 0; j < k->nparams; j++) {
     const ggi_param *kp = &k->params[j];
     if (st->bind[j] != p || kp->kind != GG_PARAM_VIEW) continue;
+    /* a reduction's result: stored by one thread, whatever the values say */
+    if (k->into && strcmp(kp->name, k->into) == 0) return 0;
     if (ggi_body_own_index(k, kp)) {
       /* run-time strides may overlap (1, 1 makes V(0,1) and V(1,0) one
        * element): two threads' own indices could then be one element */
@@ -250,6 +269,73 @@ static int same_block(const ggi_kernel *fr, int r, int s, int p)
   const ggi_extent *lr = item_league(fr, r), *ls = item_league(fr, s);
   return lr && ls && same_extent(fr, r, *lr, s, *ls) && own_item_uses(fr, r, p) &&
          own_item_uses(fr, s, p);
+}
+
+/* ---- a for stage run inside the reduction after it ----
+ * A reduction's fold hands index i to thread i mod (blocks x threads)
+ * (templates/common/reduce_fold.cuh), as a for stage of vector 1 does.
+ * When a reduce stage over the same range reads what the for stage just
+ * before it wrote, both only at their own index, the frame runs the for
+ * body inside the fold, just before the fold reads index i's value
+ * (gg_at_<for>, then value_at): one pass instead of two, no barrier, and
+ * the values the for stage stores are taken from registers instead of
+ * being read back (on host-mapped memory, a PCIe round trip each).  The
+ * for stage's writes stay in the thread that owns the index, so what
+ * later stages proved about it (same thread) still holds.  Left out:
+ * for stages that touch a halo (their chunks would not be the fold's),
+ * and a reduction that writes what the for stage touches. */
+static int fusable(const ggi_kernel *fr, int s)
+{
+  if (s < 1) return 0;
+  const ggi_kernel *kf = stage_kernel(fr, s - 1), *kr = stage_kernel(fr, s);
+  if (kf->pattern != GG_PATTERN_FOR || kr->pattern != GG_PATTERN_REDUCE || kf->spec.vector != 1 ||
+      !same_range(fr, s - 1, s))
+    return 0;
+  for (int j = 0; j < kf->nparams; j++)
+    if (kf->params[j].halo > 0) return 0;
+  int conflicts = 0;
+  for (int p = 0; p < fr->nparams; p++) {
+    const char *vs, *vr;
+    const ggi_param *first = NULL;
+    int first_stage = -1;
+    if (!conflict(fr, s - 1, s, p, &vs, &vr)) continue;
+    if ((use_of(fr, s, p) & 2) || !index_uses(fr, s - 1, p, &first_stage, &first, NULL) ||
+        !index_uses(fr, s, p, &first_stage, &first, NULL))
+      return 0;
+    conflicts++;
+  }
+  /* independent stages gain nothing, and the fold would give up its
+     vector loads (a plain x(i) value) for the per-index loop */
+  return conflicts > 0;
+}
+
+/* Where stage s depends on earlier stages, nearest first of each kind
+ * (-1: none): across the grid (dep), within threads (local), within
+ * league items (item), between neighbours (near); with fuse, on stage
+ * s - 1 as a fused stage (counted as local). */
+typedef struct ggi_deps {
+  int dep, dep_view, local, local_view, item, item_view, near, near_view;
+} ggi_deps;
+
+static ggi_deps find_deps(const ggi_kernel *fr, int s, int fence, int fuse)
+{
+  ggi_deps x = {-1, -1, -1, -1, -1, -1, -1, -1};
+  int halo;
+  for (int r = s - 1; r >= 0 && x.dep < 0; r--)
+    for (int p = 0; p < fr->nparams && x.dep < 0; p++) {
+      const char *vs, *vr;
+      if (!conflict(fr, r, s, p, &vs, &vr)) continue;
+      if (r >= fence && ((fuse && r == s - 1) || same_thread(fr, r, s, p))) {
+        if (x.local < 0) x.local = r, x.local_view = p;
+      } else if (r >= fence && same_block(fr, r, s, p)) {
+        if (x.item < 0) x.item = r, x.item_view = p;
+      } else if (r >= fence && same_neighbours(fr, r, s, p, &halo)) {
+        if (x.near < 0) x.near = r, x.near_view = p;
+      } else {
+        x.dep = r, x.dep_view = p;
+      }
+    }
+  return x;
 }
 
 enum { DEP_GRID, DEP_THREAD, DEP_BLOCK, DEP_NEIGHBOUR }; /* where a dependency is kept */
@@ -516,7 +602,8 @@ static void find_sources(const ggi_kernel *fr, int s, int fence)
     if (p < 0 || kp->exchange != GGI_XCHG_READ || ggi_body_own_index(k, kp)) continue;
     int w = s - 1;
     while (w >= fence && !(use_of(fr, w, p) & 2)) w--;
-    if (w < fence || !same_mapping(fr, w, s)) continue;
+    /* a stage fused into a reduction runs in the fold's loop: no chunks */
+    if (w < fence || !same_mapping(fr, w, s) || fr->frame->stages[w + 1].fused) continue;
     const int wj = publisher_param(fr, w, p);
     if (wj < 0) continue;
     st->xchg[j].src = w;
@@ -643,23 +730,18 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
     /* The latest earlier stage it depends on across threads decides: a
        barrier is needed when that stage is not yet behind one.  Stages
        since the last barrier that it depends on only within each thread
-       (same_thread) need none. */
-    int dep = -1, dep_view = -1, local = -1, local_view = -1, item = -1, item_view = -1;
-    int near = -1, near_view = -1, halo;
-    for (int r = s - 1; r >= 0 && dep < 0; r--)
-      for (int p = 0; p < fr->nparams && dep < 0; p++) {
-        const char *vs, *vr;
-        if (!conflict(fr, r, s, p, &vs, &vr)) continue;
-        if (r >= fence && same_thread(fr, r, s, p)) {
-          if (local < 0) local = r, local_view = p;
-        } else if (r >= fence && same_block(fr, r, s, p)) {
-          if (item < 0) item = r, item_view = p;
-        } else if (r >= fence && same_neighbours(fr, r, s, p, &halo)) {
-          if (near < 0) near = r, near_view = p;
-        } else {
-          dep = r, dep_view = p;
-        }
-      }
+       (same_thread) need none.  A reduction fuses with the for stage
+       before it only where nothing else makes it wait. */
+    st->fused = 0;
+    ggi_deps x = find_deps(fr, s, fence, 0);
+    st->fused = fusable(fr, s); /* same_mapping reads it: the fold's mapping */
+    if (st->fused) {
+      const ggi_deps y = find_deps(fr, s, fence, 1);
+      if ((y.dep >= fence && y.dep >= 0) || y.item >= 0 || y.near >= 0) st->fused = 0;
+      else x = y;
+    }
+    const int dep = x.dep, dep_view = x.dep_view, local = x.local, local_view = x.local_view;
+    const int item = x.item, item_view = x.item_view, near = x.near, near_view = x.near_view;
     if (dep >= fence && dep >= 0) {
       st->barrier = 1;
       st->after = dep;
@@ -679,6 +761,15 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
       f->nneighbours++;
       shared_since = -1; /* it syncs the (pseudo-)block too */
       st->why = dep_words(m, fr, near, s, near_view, DEP_NEIGHBOUR);
+    } else if (st->fused) {
+      st->after = s - 1;
+      ggi_buf b = {0};
+      ggi_buf_printf(&b, "fused: stage %d's for body (%s) runs inside this reduction's fold, at "
+                         "each index just before the fold reads the index's value, in the same "
+                         "thread: no barrier, and what it stores there is taken from registers, "
+                         "not read back from memory", s - 1, stage_kernel(fr, s - 1)->name);
+      st->why = b.p ? ggi_strdup(m->arena, b.p) : NULL;
+      ggi_buf_free(&b);
     } else if (local >= 0) {
       st->after = local;
       st->why = dep_words(m, fr, local, s, local_view, DEP_THREAD);
@@ -863,15 +954,51 @@ static void put_exchange(const ggi_kernel *fr, ggi_buf *b)
   ggi_buf_free(&c);
 }
 
-/* `gg_a.field = value;` for every field of stage s's argument struct. */
-static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned target,
-                     ggi_buf *b, ggi_diag *d)
+/* `name.field = value;` for every field of stage s's argument struct. */
+static void put_args(const ggi_kernel *fr, int s, const ggi_plan *sp, const char *name, ggi_buf *b)
 {
   const ggi_stage *st = &fr->frame->stages[s];
   const ggi_kernel *k = stage_kernel(fr, s);
+  ggi_buf_printf(b, "    gg_args_%s %s;\n", k->name, name);
+  for (int j = 0; j < k->nparams; j++) {
+    const ggi_param *kp = &k->params[j];
+    if (st->constant[j])
+      ggi_buf_printf(b, "    %s.%s = (%s)(%s);\n", name, kp->name, ctype(kp->dtype), st->constant[j]);
+    else
+      ggi_buf_printf(b, "    %s.%s = args.%s;\n", name, kp->name, fr->params[st->bind[j]].name);
+  }
+  for (int j = 0; j < k->nextents; j++) {
+    ggi_buf_printf(b, "    %s.%s = ", name, k->extents[j]);
+    put_extent(b, st->ext[j]);
+    ggi_buf_puts(b, ";\n");
+  }
+  for (int j = 0; j < k->nparams; j++) {
+    const ggi_param *kp = &k->params[j];
+    if (kp->kind != GG_PARAM_VIEW || kp->layout != GG_LAYOUT_STRIDE) continue;
+    for (int dim = 0; dim < kp->rank; dim++)
+      ggi_buf_printf(b, "    %s.%s_s%d = args.%s_s%d;\n", name, kp->name, dim,
+                     fr->params[st->bind[j]].name, dim);
+  }
+  if (sp->ws_fixed || sp->ws_per_block) {
+    ggi_buf_printf(b, "    %s.gg_ws = gg_ws + gg_off;\n"
+                      "    gg_off += (%uull + %uull * g.nblocks + %uu) / %uu * %uu;\n",
+                   name, (unsigned)sp->ws_fixed, (unsigned)sp->ws_per_block, GGI_FRAME_WS_ALIGN - 1,
+                   GGI_FRAME_WS_ALIGN, GGI_FRAME_WS_ALIGN);
+  }
+  if (sp->needs_seq) ggi_buf_printf(b, "    %s.gg_seq = args.gg_seq;\n", name);
+}
+
+/* Stage s: what it waits for, then its body on the virtual grid.  A for
+ * stage fused into the reduction after it (stages[s + 1].fused) only
+ * waits here; the reduction's fold runs its body index by index (pre). */
+static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned target,
+                     ggi_buf *b, ggi_diag *d)
+{
+  const ggi_frame *f = fr->frame;
+  const ggi_stage *st = &f->stages[s];
+  const ggi_kernel *k = stage_kernel(fr, s);
   const ggi_plan *spp = ggi_plan_of(k, target);
   if (!spp) return ggi_fail_at(d, m->file, st->line, "stage %d: kernel '%s' has no plan", s, k->name);
-  const ggi_plan sp = *spp;
   ggi_buf_printf(b, "  /* stage %d: %s (%s:%d): %s */\n", s, k->name, m->file ? m->file : "?",
                  st->line, st->why);
   if (st->barrier)
@@ -887,35 +1014,21 @@ static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned 
     ggi_buf_puts(b, "  gg_sync(g); /* the block's own items: its writes before its reads */\n");
   else if (st->block_sync)
     ggi_buf_puts(b, "  gg_sync(g); /* shared memory: the previous stage may still read it */\n");
-  ggi_buf_printf(b, "  {\n    gg_args_%s gg_a;\n", k->name);
-  for (int j = 0; j < k->nparams; j++) {
-    const ggi_param *kp = &k->params[j];
-    if (st->constant[j])
-      ggi_buf_printf(b, "    gg_a.%s = (%s)(%s);\n", kp->name, ctype(kp->dtype), st->constant[j]);
-    else
-      ggi_buf_printf(b, "    gg_a.%s = args.%s;\n", kp->name, fr->params[st->bind[j]].name);
+  if (s + 1 < f->nstages && f->stages[s + 1].fused) return 0;
+  ggi_buf_puts(b, "  {\n");
+  if (st->fused) {
+    const ggi_plan *pp = ggi_plan_of(stage_kernel(fr, s - 1), target);
+    if (!pp) return ggi_fail_at(d, m->file, st->line, "stage %d has no plan", s - 1);
+    put_args(fr, s - 1, pp, "gg_p", b);
   }
-  for (int j = 0; j < k->nextents; j++) {
-    ggi_buf_printf(b, "    gg_a.%s = ", k->extents[j]);
-    put_extent(b, st->ext[j]);
-    ggi_buf_puts(b, ";\n");
-  }
-  for (int j = 0; j < k->nparams; j++) {
-    const ggi_param *kp = &k->params[j];
-    if (kp->kind != GG_PARAM_VIEW || kp->layout != GG_LAYOUT_STRIDE) continue;
-    for (int dim = 0; dim < kp->rank; dim++)
-      ggi_buf_printf(b, "    gg_a.%s_s%d = args.%s_s%d;\n", kp->name, dim,
-                     fr->params[st->bind[j]].name, dim);
-  }
-  if (sp.ws_fixed || sp.ws_per_block) {
-    ggi_buf_printf(b, "    gg_a.gg_ws = gg_ws + gg_off;\n"
-                      "    gg_off += (%uull + %uull * g.nblocks + %uu) / %uu * %uu;\n",
-                   (unsigned)sp.ws_fixed, (unsigned)sp.ws_per_block, GGI_FRAME_WS_ALIGN - 1,
-                   GGI_FRAME_WS_ALIGN, GGI_FRAME_WS_ALIGN);
-  }
-  if (sp.needs_seq) ggi_buf_puts(b, "    gg_a.gg_seq = args.gg_seq;\n");
+  put_args(fr, s, spp, "gg_a", b);
   const int io = put_stage_io(fr, s, b);
-  ggi_buf_printf(b, "    gg_body_%s(gg_a, g%s);\n  }\n", k->name, io ? ", gg_io" : "");
+  if (st->fused)
+    ggi_buf_printf(b, "    gg_body_%s(gg_a, g, gg_each_of([&](long long gg_i) { gg_at_%s(gg_p, gg_i); }));\n",
+                   k->name, stage_kernel(fr, s - 1)->name);
+  else
+    ggi_buf_printf(b, "    gg_body_%s(gg_a, g%s);\n", k->name, io ? ", gg_io" : "");
+  ggi_buf_puts(b, "  }\n");
   return 0;
 }
 
@@ -964,13 +1077,15 @@ int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
 void ggi_frame_summary(const ggi_kernel *fr, ggi_buf *b)
 {
   ggi_buf_printf(b, "%d grid barrier(s)  stages:", fr->frame->nbarriers);
-  for (int s = 0; s < fr->frame->nstages; s++)
+  for (int s = 0; s < fr->frame->nstages; s++) {
+    const ggi_stage *st = &fr->frame->stages[s];
     ggi_buf_printf(b, " %s%s",
-                   fr->frame->stages[s].barrier                                 ? "| "
-                   : fr->frame->stages[s].block_sync == GGI_SYNC_NEIGHBOURS ||
-                           fr->frame->stages[s].block_sync == GGI_SYNC_HALO ? "~ "
-                                                                            : "",
+                   st->barrier                                                          ? "| "
+                   : st->block_sync == GGI_SYNC_NEIGHBOURS || st->block_sync == GGI_SYNC_HALO ? "~ "
+                   : st->fused                                                          ? "+ "
+                                                                                        : "",
                    stage_kernel(fr, s)->name);
+  }
 }
 
 void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
@@ -995,6 +1110,8 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
       fprintf(out, "      neighbour wait before it: %s\n", st->why);
     else if (st->block_sync == GGI_SYNC_HALO)
       fprintf(out, "      halo exchange before it: %s\n", st->why);
+    else if (st->fused)
+      fprintf(out, "      %s\n", st->why);
     else fprintf(out, "      no barrier: %s\n", st->why);
     for (int j = 0; j < k->nparams; j++) {
       const ggi_xchg *x = &st->xchg[j];
@@ -1032,8 +1149,11 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
             fr->params[f->result].name);
   const ggi_plan *pp = ggi_plan_of(fr, ggi_desc_target(fr->targets));
   const ggi_plan p = pp ? *pp : (ggi_plan){0};
+  int halo_stages = 0;
+  for (int s = 0; s < f->nstages; s++) halo_stages += f->stages[s].block_sync == GGI_SYNC_HALO;
   if (f->nneighbours > 0)
-    fprintf(out, "neighbour waits: %d per frame; chunks sized for %s\n", f->nneighbours,
+    fprintf(out, "neighbour waits: %d per frame%s; chunks sized for %s\n", f->nneighbours,
+            halo_stages ? " (those before a halo exchange only when the frame cannot exchange)" : "",
             f->threads_why);
   if (f->npublished > 0)
     fprintf(out, "halo exchange: %d publication(s), used in a frame when there are several "

@@ -116,6 +116,8 @@ typedef struct ggi_stage {
   int64_t chunk;            /* a rank-1 for stage: the consecutive indices one (pseudo-)block
                                takes per grid-stride step (frame threads x vector), the
                                largest halo its neighbour wait covers; 0 otherwise */
+  int fused;                /* a reduce that runs the for stage before it inside its fold
+                               (gen/frame.c: fusion); that stage only waits, then this runs */
   int after;                /* the earlier stage that forces the barrier (-1: none) */
   const char *why;          /* one sentence for `gpugen explain` */
   ggi_xchg *xchg;           /* per kernel param: its halo exchange */

@@ -114,7 +114,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
         if (ck->pattern == GG_PATTERN_FRAME) {
           ggi_buf fs = {0};
           ggi_frame_summary(ck, &fs);
-          fprintf(out, "    frame: %s (a grid barrier at each |)\n", fs.p ? fs.p : "");
+          fprintf(out, "    frame: %s (| grid barrier, ~ neighbour wait or halo exchange, + fused with the for stage before it)\n", fs.p ? fs.p : "");
           ggi_buf_free(&fs);
         }
       }

@@ -10,7 +10,7 @@
  *
  *   --mode persistent  one kernel launched once, fed frames through a
  *                      mailbox (gg_session): each app frame is ONE frame
- *                      command ("step": scale, grid barrier, energy), one
+ *                      command ("step": scale fused into energy), one
  *                      start and one wait; with --overlap, double buffered:
  *                      while the GPU runs a frame on one buffer set, the
  *                      CPU fills or checks the other

@@ -33,11 +33,14 @@ kernel "energy" {
   into  = "e",
 }
 
--- The app's frame: both kernels back to back inside the persistent kernel.
--- energy reads y, which scale writes: gpugen puts a grid barrier between
--- them (`gpugen explain app.lua step`); one handshake for the whole frame
--- where two commands cost two (measured on an H100, n = 1000, mapped:
--- 8.5 us p50 as two commands, one handshake ~3.2 us).
+-- The app's frame: both kernels inside the persistent kernel, one
+-- handshake for the whole frame where two commands cost two (measured on
+-- an H100, n = 1000, mapped: 8.5 us p50 as two commands, one handshake
+-- ~3.2 us).  energy reads y only at the index scale wrote it, over the
+-- same range, so gpugen fuses them (`gpugen explain app.lua step`):
+-- energy's fold runs scale's body at each index just before it reads
+-- y(i), in the same thread - no barrier, and y's value comes from a
+-- register instead of back across PCIe.
 frame "step" {
   params = {
     { "gain", "f32" },
@@ -70,10 +73,11 @@ kernel "store" {
   body    = "dst(i) = src(i);",
 }
 
--- load | scale | energy, store: store needs no barrier of its own (it
--- reads y, already behind the barrier before energy, and writes only yh);
--- yh is host memory the host reads, so the acknowledgement keeps its
--- release (gpugen explain app.lua step_dev).
+-- load, scale + energy, store: no barrier at all - scale reads x where
+-- load wrote it, energy runs scale inside its fold (fused), store reads y
+-- where scale wrote it, each in the same thread; yh is host memory the
+-- host reads, so the acknowledgement keeps its release (gpugen explain
+-- app.lua step_dev).
 frame "step_dev" {
   params = {
     { "gain", "f32" },

@@ -32,15 +32,21 @@ GG_INLINE acc value_at(const {{ARGS_T}} &args, long long gg_lin)
 }
 
 /* Phase 1: each thread folds its share of the range into one accumulator,
- * striding by the whole virtual grid so any grid covers any size. */
-GG_INLINE acc thread_fold(const {{ARGS_T}} &args, const gg_grid &g)
+ * striding by the whole virtual grid so any grid covers any size.  Index
+ * i goes to thread i mod (blocks x threads), as in a for kernel of vector
+ * 1, so a frame may run such a for stage inside the fold (gen/frame.c:
+ * fusion): gg_pre(i) runs its body at i just before value_at(i) reads what
+ * it wrote, in the same thread (the compiler then takes the values from
+ * registers).  gg_no_pre (the prelude): a reduction on its own. */
+template <class gg_Pre>
+GG_INLINE acc thread_fold(const {{ARGS_T}} &args, const gg_grid &g, const gg_Pre &gg_pre)
 {
   const long long gg_n = work(args);
   const long long gg_tid = (long long)g.block * g.nthreads + g.thread;
   const long long gg_nthr = (long long)g.nblocks * g.nthreads;
   acc gg_acc_ = identity();
 #if {{RVEC}} > 1
-  {
+  if constexpr (gg_Pre::none) {
     {{UNPACK}}
     /* A plain read x(i): 16-byte vector loads.  Elements before the first
      * 16-byte boundary (head) and after the last whole vector (tail) are
@@ -71,19 +77,26 @@ GG_INLINE acc thread_fold(const {{ARGS_T}} &args, const gg_grid &g)
     }
     const long long gg_tail = gg_head + gg_nvec * VEC;
     if (gg_tid < gg_n - gg_tail) gg_acc_.v[0] = GG_COMBINE(gg_acc_.v[0], (acc_t)gg_src[gg_tail + gg_tid]);
-  }
-#else
-  /* Any value expression: scalar loads, UNROLL elements in flight. */
-  long long gg_i = gg_tid;
-  for (; gg_i + (UNROLL - 1) * gg_nthr < gg_n; gg_i += UNROLL * gg_nthr) {
-    acc gg_r[UNROLL];
-#pragma unroll
-    for (int gg_u = 0; gg_u < UNROLL; ++gg_u) gg_r[gg_u] = value_at(args, gg_i + gg_u * gg_nthr);
-#pragma unroll
-    for (int gg_u = 0; gg_u < UNROLL; ++gg_u) combine(gg_acc_, gg_r[gg_u]);
-  }
-  for (; gg_i < gg_n; gg_i += gg_nthr) combine(gg_acc_, value_at(args, gg_i));
+  } else /* a fused stage runs per index: the scalar loop */
 #endif
+  {
+    /* Any value expression: scalar loads, UNROLL elements in flight. */
+    long long gg_i = gg_tid;
+    for (; gg_i + (UNROLL - 1) * gg_nthr < gg_n; gg_i += UNROLL * gg_nthr) {
+      acc gg_r[UNROLL];
+#pragma unroll
+      for (int gg_u = 0; gg_u < UNROLL; ++gg_u) {
+        gg_pre(gg_i + gg_u * gg_nthr);
+        gg_r[gg_u] = value_at(args, gg_i + gg_u * gg_nthr);
+      }
+#pragma unroll
+      for (int gg_u = 0; gg_u < UNROLL; ++gg_u) combine(gg_acc_, gg_r[gg_u]);
+    }
+    for (; gg_i < gg_n; gg_i += gg_nthr) {
+      gg_pre(gg_i);
+      combine(gg_acc_, value_at(args, gg_i));
+    }
+  }
   return gg_acc_;
 }
 

@@ -1,7 +1,8 @@
 -- Frames checked on the GPU by test_frames_gpu.c: chains of 1, 2, 4 and 8
 -- dependent stages of y = 0.5 y + x (each reads y only where its own
 -- thread wrote it: no barrier), independent stages (no barrier), a mix
--- with two reductions (a workspace per stage), and a chain whose stages
+-- with two reductions (a workspace per stage), a step fused into the sum
+-- after it, and a chain whose stages
 -- need their barriers (a neighbour read, another range, a reduction), on
 -- one_block, many_blocks and hybrid persistent kernels.  Every value is exact in f32
 -- and every sum exact in f64, so the CPU reference compares with ==.
@@ -50,7 +51,15 @@ frame "nb" {
              { "head" }, { "total", v = "y", e = "e1" } },
 }
 
-local cmds = { "d1", "d2", "d4", "d8", "i2", "i8", "m4", "nb", "step" }
+-- a step, then the sum of the y it wrote: the sum's fold runs the step's
+-- body index by index (fused, gen/frame.c), with shared-memory atomics
+-- (m4's last total is fused too, with the default strategy)
+kernel "total_sa" { pattern = "reduce", range = { "n" }, type = "f64", strategy = "shared_atomic",
+  params = { { "v", "f32[n]" }, { "e", "f64[1]", access = "out" } }, value = "v(i)", into = "e" }
+frame "fz" { params = { { "x", "f32[n]" }, { "y", "f32[n]" }, { "e1", "f64[1]" } },
+  stages = { { "step" }, { "total_sa", v = "y", e = "e1" } } }
+
+local cmds = { "d1", "d2", "d4", "d8", "i2", "i8", "m4", "nb", "fz", "step" }
 persistent "p_one_block" { layout = "one_block", block = 256, commands = cmds }
 persistent "p_many_blocks" { layout = "many_blocks", block = 256, commands = cmds }
 persistent "p_hybrid" { layout = "hybrid", block = 512, groups = 2, commands = cmds }

@@ -2,8 +2,10 @@
  * test_frames_gpu.c - frames (tests/frames/frames_gpu.lua) on the GPU:
  * chains of 1, 2, 4 and 8 dependent stages (no barrier: each stage reads
  * y where its own thread wrote it), 2 and 8 independent stages, a mix
- * with two reductions, and a chain whose every stage needs its barrier
- * (a neighbour read, another range, a reduction), on one_block, many_blocks and hybrid
+ * with two reductions, a step fused into the shared-atomic sum after it
+ * (the sum's fold runs the step's body: fz), and a chain whose every
+ * stage needs its barrier (a neighbour read, another range, a
+ * reduction), on one_block, many_blocks and hybrid
  * persistent kernels with 1, 2 and 4 frame slots, at sizes that are not
  * powers of two and at powers of two; then thousands of frames with
  * varying inputs through a ring.  Every frame is checked against a CPU
@@ -53,10 +55,12 @@ typedef struct frame_kind {
   int independent;
   int mix;         /* m4 */
   int needs;       /* nb: y, y2 = y[1], w = y[2] (first m = n / 3 + 1), e1 */
+  int fused;       /* fz: one step, then e1 = sum y (the step runs inside the sum's fold) */
 } frame_kind;
 static const frame_kind kinds[] = {
-  {"d1", 1, 0, 0, 0}, {"d2", 2, 0, 0, 0}, {"d4", 4, 0, 0, 0}, {"d8", 8, 0, 0, 0},
-  {"i2", 2, 1, 0, 0}, {"i8", 8, 1, 0, 0}, {"m4", 2, 0, 1, 0}, {"nb", 1, 0, 0, 1},
+  {"d1", 1, 0, 0, 0, 0}, {"d2", 2, 0, 0, 0, 0}, {"d4", 4, 0, 0, 0, 0}, {"d8", 8, 0, 0, 0, 0},
+  {"i2", 2, 1, 0, 0, 0}, {"i8", 8, 1, 0, 0, 0}, {"m4", 2, 0, 1, 0, 0}, {"nb", 1, 0, 0, 1, 0},
+  {"fz", 1, 0, 0, 0, 1},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -157,6 +161,11 @@ static void verify(const set *st, const char *where)
       bad++;
     }
   }
+  if (fk->fused && *(const double *)gg_array_host(st->e1) != sy) {
+    fprintf(stderr, "%s: frame fz n=%d seed %d: sum %g, want %g\n", where, st->n, st->seed,
+            *(const double *)gg_array_host(st->e1), sy);
+    bad++;
+  }
   if (bad) failures++;
 }
 
@@ -178,7 +187,7 @@ static void start(gg_session *s, int cmd, set *st, via how)
     a[na++] = gg_arg_array(st->e1);
     a[na++] = gg_arg_array(st->e2);
   }
-  if (fk->needs) a[na++] = gg_arg_array(st->e1);
+  if (fk->needs || fk->fused) a[na++] = gg_arg_array(st->e1);
   a[na++] = gg_arg_i64(st->n);
   if (fk->needs) a[na++] = gg_arg_i64(m_of(st->n));
   if (how == VIA_TYPED && strcmp(fk->name, "d1") == 0) {

@@ -46,6 +46,20 @@ struct gg_grid {
   gg_result_shadow *note;    /* a persistent kernel's result note; null elsewhere */
 };
 
+/* What a reduction's fold runs before it reads index i (reduce_fold.cuh):
+ * nothing on its own; the body of a for stage a frame fused into it
+ * (gen/frame.c), through gg_each_of(lambda). */
+struct gg_no_pre {
+  static constexpr bool none = true;
+  __device__ void operator()(long long) const {}
+};
+template <class F> struct gg_each {
+  static constexpr bool none = false;
+  F f;
+  __device__ void operator()(long long i) const { f(i); }
+};
+template <class F> __device__ gg_each<F> gg_each_of(F f) { return gg_each<F>{f}; }
+
 /* Dynamic shared memory of the launch (size given by the descriptor). */
 extern __shared__ __align__(16) char gg_smem[];
 
@@ -475,7 +489,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     }
     C(row, col) = acc;
   
-#line 479 "matmul32.cu"
+#line 493 "matmul32.cu"
 
     }();
   }

@@ -49,6 +49,20 @@ struct gg_grid {
   gg_result_shadow *note;    /* a persistent kernel's result note; null elsewhere */
 };
 
+/* What a reduction's fold runs before it reads index i (reduce_fold.cuh):
+ * nothing on its own; the body of a for stage a frame fused into it
+ * (gen/frame.c), through gg_each_of(lambda). */
+struct gg_no_pre {
+  static constexpr bool none = true;
+  __device__ void operator()(long long) const {}
+};
+template <class F> struct gg_each {
+  static constexpr bool none = false;
+  F f;
+  __device__ void operator()(long long i) const { f(i); }
+};
+template <class F> __device__ gg_each<F> gg_each_of(F f) { return gg_each<F>{f}; }
+
 /* Dynamic shared memory of the launch (size given by the descriptor). */
 extern __shared__ __align__(16) char gg_smem[];
 
@@ -463,7 +477,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     for (int e = 0; e < 32; e++) acc += A(r, e) * B(e, c);
     C(r, c) = acc;
   
-#line 467 "persistent_three.cu"
+#line 481 "persistent_three.cu"
 
     }();
   }
@@ -580,7 +594,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 584 "persistent_three.cu"
+#line 598 "persistent_three.cu"
 
   );
   
@@ -591,15 +605,21 @@ x(i)
 }
 
 /* Phase 1: each thread folds its share of the range into one accumulator,
- * striding by the whole virtual grid so any grid covers any size. */
-GG_INLINE acc thread_fold(const gg_args_sum1k &args, const gg_grid &g)
+ * striding by the whole virtual grid so any grid covers any size.  Index
+ * i goes to thread i mod (blocks x threads), as in a for kernel of vector
+ * 1, so a frame may run such a for stage inside the fold (gen/frame.c:
+ * fusion): gg_pre(i) runs its body at i just before value_at(i) reads what
+ * it wrote, in the same thread (the compiler then takes the values from
+ * registers).  gg_no_pre (the prelude): a reduction on its own. */
+template <class gg_Pre>
+GG_INLINE acc thread_fold(const gg_args_sum1k &args, const gg_grid &g, const gg_Pre &gg_pre)
 {
   const long long gg_n = work(args);
   const long long gg_tid = (long long)g.block * g.nthreads + g.thread;
   const long long gg_nthr = (long long)g.nblocks * g.nthreads;
   acc gg_acc_ = identity();
 #if 4 > 1
-  {
+  if constexpr (gg_Pre::none) {
     const float *__restrict__ x = args.x;
   float *__restrict__ out = args.out;
   const long long x_e0 = 1024LL;
@@ -634,19 +654,26 @@ GG_INLINE acc thread_fold(const gg_args_sum1k &args, const gg_grid &g)
     }
     const long long gg_tail = gg_head + gg_nvec * VEC;
     if (gg_tid < gg_n - gg_tail) gg_acc_.v[0] = GG_COMBINE(gg_acc_.v[0], (acc_t)gg_src[gg_tail + gg_tid]);
-  }
-#else
-  /* Any value expression: scalar loads, UNROLL elements in flight. */
-  long long gg_i = gg_tid;
-  for (; gg_i + (UNROLL - 1) * gg_nthr < gg_n; gg_i += UNROLL * gg_nthr) {
-    acc gg_r[UNROLL];
-#pragma unroll
-    for (int gg_u = 0; gg_u < UNROLL; ++gg_u) gg_r[gg_u] = value_at(args, gg_i + gg_u * gg_nthr);
-#pragma unroll
-    for (int gg_u = 0; gg_u < UNROLL; ++gg_u) combine(gg_acc_, gg_r[gg_u]);
-  }
-  for (; gg_i < gg_n; gg_i += gg_nthr) combine(gg_acc_, value_at(args, gg_i));
+  } else /* a fused stage runs per index: the scalar loop */
 #endif
+  {
+    /* Any value expression: scalar loads, UNROLL elements in flight. */
+    long long gg_i = gg_tid;
+    for (; gg_i + (UNROLL - 1) * gg_nthr < gg_n; gg_i += UNROLL * gg_nthr) {
+      acc gg_r[UNROLL];
+#pragma unroll
+      for (int gg_u = 0; gg_u < UNROLL; ++gg_u) {
+        gg_pre(gg_i + gg_u * gg_nthr);
+        gg_r[gg_u] = value_at(args, gg_i + gg_u * gg_nthr);
+      }
+#pragma unroll
+      for (int gg_u = 0; gg_u < UNROLL; ++gg_u) combine(gg_acc_, gg_r[gg_u]);
+    }
+    for (; gg_i < gg_n; gg_i += gg_nthr) {
+      gg_pre(gg_i);
+      combine(gg_acc_, value_at(args, gg_i));
+    }
+  }
   return gg_acc_;
 }
 
@@ -747,10 +774,11 @@ GG_INLINE void finish(const gg_args_sum1k &args, const gg_grid &g, const acc &a)
 
 } /* namespace GG_NS_sum1k */
 
-__device__ void gg_body_sum1k(const gg_args_sum1k &args, const gg_grid &g)
+template <class gg_Pre = gg_no_pre> /* a fused for stage (reduce_fold.cuh) */
+__device__ void gg_body_sum1k(const gg_args_sum1k &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
 {
   using namespace GG_NS_sum1k;
-  acc a = thread_fold(args, g);
+  acc a = thread_fold(args, g, gg_pre);
   a = block_reduce(a, g);
   finish(args, g, a);
 }
@@ -768,6 +796,28 @@ struct gg_args_inc32k {
   int *v; /* offset 0 */
 };
 
+/* for inc32k at linear index gg_lin: the body once.  The loop below
+ * calls it; a frame may also call it from a reduction's fold that reads
+ * what it writes at the same index (gen/frame.c: fusion). */
+GG_INLINE void gg_at_inc32k(const gg_args_inc32k &args, const long long gg_lin)
+{
+  int *__restrict__ v = args.v;
+  const long long v_e0 = 32768LL;
+  (void)args;
+#define v(i0) v[(i0)]
+
+  const long long i = gg_lin;
+  /* the body runs in a lambda so that `return;` skips one index */
+  [&]() {
+#line 29 "examples/persistent_three.lua"
+v(i) += 1;
+#line 815 "persistent_three.cu"
+
+  }();
+#undef v
+
+}
+
 /* for inc32k: every index of the range once.  Consecutive threads take
  * consecutive linear indices (coalesced on the contiguous dimension),
  * 1 per thread and step, striding by the whole virtual grid, so
@@ -780,8 +830,6 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
   int *__restrict__ v = args.v;
   const long long v_e0 = 32768LL;
   (void)args;
-#define v(i0) v[(i0)]
-
   const long long gg_work = ((long long)32768LL);
   const long long gg_chunk = (long long)g.nthreads * 1;
   const long long gg_step = gg_chunk * g.nblocks;
@@ -790,22 +838,11 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
        gg_base += gg_step, gg_lo += gg_step, gg_c += g.nblocks) {
 #pragma unroll
     for (int gg_v = 0; gg_v < 1; ++gg_v) {
-      const long long gg_lin = gg_base + gg_v;
-      if (gg_lin >= gg_work) break;
-      const long long i = gg_lin;
-      /* the body runs in a lambda so that `return;` skips one index */
-      [&]() {
-#line 29 "examples/persistent_three.lua"
-v(i) += 1;
-#line 801 "persistent_three.cu"
-
-      }();
-
+      if (gg_base + gg_v >= gg_work) break;
+      gg_at_inc32k(args, gg_base + gg_v);
     }
   }
-  (void)gg_lo; (void)gg_c;
-#undef v
-
+  (void)gg_lo; (void)gg_c; (void)gg_chunk;
 }
 
 /* gg_inc32k: classic launch, one virtual block per hardware block. */

@@ -46,6 +46,20 @@ struct gg_grid {
   gg_result_shadow *note;    /* a persistent kernel's result note; null elsewhere */
 };
 
+/* What a reduction's fold runs before it reads index i (reduce_fold.cuh):
+ * nothing on its own; the body of a for stage a frame fused into it
+ * (gen/frame.c), through gg_each_of(lambda). */
+struct gg_no_pre {
+  static constexpr bool none = true;
+  __device__ void operator()(long long) const {}
+};
+template <class F> struct gg_each {
+  static constexpr bool none = false;
+  F f;
+  __device__ void operator()(long long i) const { f(i); }
+};
+template <class F> __device__ gg_each<F> gg_each_of(F f) { return gg_each<F>{f}; }
+
 /* Dynamic shared memory of the launch (size given by the descriptor). */
 extern __shared__ __align__(16) char gg_smem[];
 
@@ -421,6 +435,34 @@ struct gg_args_saxpy {
   long long n; /* offset 24 */
 };
 
+/* for saxpy at linear index gg_lin: the body once.  The loop below
+ * calls it; a frame may also call it from a reduction's fold that reads
+ * what it writes at the same index (gen/frame.c: fusion). */
+GG_INLINE void gg_at_saxpy(const gg_args_saxpy &args, const long long gg_lin)
+{
+  const float a = args.a;
+  const float *__restrict__ x = args.x;
+  float *__restrict__ y = args.y;
+  const long long n = args.n;
+  const long long x_e0 = (n);
+  const long long y_e0 = (n);
+  (void)args;
+#define x(i0) x[(i0)]
+#define y(i0) y[(i0)]
+
+  const long long i = gg_lin;
+  /* the body runs in a lambda so that `return;` skips one index */
+  [&]() {
+#line 10 "examples/saxpy.lua"
+y(i) = a * x(i) + y(i);
+#line 459 "saxpy.cu"
+
+  }();
+#undef x
+#undef y
+
+}
+
 /* for saxpy: every index of the range once.  Consecutive threads take
  * consecutive linear indices (coalesced on the contiguous dimension),
  * 1 per thread and step, striding by the whole virtual grid, so
@@ -437,9 +479,6 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
   const long long x_e0 = (n);
   const long long y_e0 = (n);
   (void)args;
-#define x(i0) x[(i0)]
-#define y(i0) y[(i0)]
-
   const long long gg_work = ((long long)(n));
   const long long gg_chunk = (long long)g.nthreads * 1;
   const long long gg_step = gg_chunk * g.nblocks;
@@ -448,23 +487,11 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
        gg_base += gg_step, gg_lo += gg_step, gg_c += g.nblocks) {
 #pragma unroll
     for (int gg_v = 0; gg_v < 1; ++gg_v) {
-      const long long gg_lin = gg_base + gg_v;
-      if (gg_lin >= gg_work) break;
-      const long long i = gg_lin;
-      /* the body runs in a lambda so that `return;` skips one index */
-      [&]() {
-#line 10 "examples/saxpy.lua"
-y(i) = a * x(i) + y(i);
-#line 459 "saxpy.cu"
-
-      }();
-
+      if (gg_base + gg_v >= gg_work) break;
+      gg_at_saxpy(args, gg_base + gg_v);
     }
   }
-  (void)gg_lo; (void)gg_c;
-#undef x
-#undef y
-
+  (void)gg_lo; (void)gg_c; (void)gg_chunk;
 }
 
 /* gg_saxpy: classic launch, one virtual block per hardware block. */

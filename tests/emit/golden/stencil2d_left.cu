@@ -46,6 +46,20 @@ struct gg_grid {
   gg_result_shadow *note;    /* a persistent kernel's result note; null elsewhere */
 };
 
+/* What a reduction's fold runs before it reads index i (reduce_fold.cuh):
+ * nothing on its own; the body of a for stage a frame fused into it
+ * (gen/frame.c), through gg_each_of(lambda). */
+struct gg_no_pre {
+  static constexpr bool none = true;
+  __device__ void operator()(long long) const {}
+};
+template <class F> struct gg_each {
+  static constexpr bool none = false;
+  F f;
+  __device__ void operator()(long long i) const { f(i); }
+};
+template <class F> __device__ gg_each<F> gg_each_of(F f) { return gg_each<F>{f}; }
+
 /* Dynamic shared memory of the launch (size given by the descriptor). */
 extern __shared__ __align__(16) char gg_smem[];
 
@@ -421,6 +435,43 @@ struct gg_args_stencil2d_left {
   long long m; /* offset 24 */
 };
 
+/* for stencil2d_left at linear index gg_lin: the body once.  The loop below
+ * calls it; a frame may also call it from a reduction's fold that reads
+ * what it writes at the same index (gen/frame.c: fusion). */
+GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const long long gg_lin)
+{
+  const float *__restrict__ u = args.u;
+  float *__restrict__ lap = args.lap;
+  const long long n = args.n;
+  const long long m = args.m;
+  const long long u_e0 = (n);
+  const long long u_e1 = (m);
+  const long long lap_e0 = (n);
+  const long long lap_e1 = (m);
+  (void)args;
+#define u(i0, i1) u[(i0) + (i1)*u_e0]
+#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
+
+  long long gg_r = gg_lin, gg_q, gg_m;
+      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
+      const long long j = gg_r;
+      (void)gg_q; (void)gg_m;
+  /* the body runs in a lambda so that `return;` skips one index */
+  [&]() {
+#line 12 "examples/stencil2d_left.lua"
+    if (i > 0 && j > 0 && i < n - 1 && j < m - 1)
+      lap(i, j) = u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4.0f * u(i, j);
+    else
+      lap(i, j) = 0.0f;   /* boundary */
+  
+#line 468 "stencil2d_left.cu"
+
+  }();
+#undef u
+#undef lap
+
+}
+
 /* for stencil2d_left: every index of the range once.  Consecutive threads take
  * consecutive linear indices (coalesced on the contiguous dimension),
  * 1 per thread and step, striding by the whole virtual grid, so
@@ -439,9 +490,6 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
   const long long lap_e0 = (n);
   const long long lap_e1 = (m);
   (void)args;
-#define u(i0, i1) u[(i0) + (i1)*u_e0]
-#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
-
   const long long gg_work = ((long long)(n) * (long long)(m));
   const long long gg_chunk = (long long)g.nthreads * 1;
   const long long gg_step = gg_chunk * g.nblocks;
@@ -450,30 +498,11 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
        gg_base += gg_step, gg_lo += gg_step, gg_c += g.nblocks) {
 #pragma unroll
     for (int gg_v = 0; gg_v < 1; ++gg_v) {
-      const long long gg_lin = gg_base + gg_v;
-      if (gg_lin >= gg_work) break;
-      long long gg_r = gg_lin, gg_q, gg_m;
-      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
-      const long long j = gg_r;
-      (void)gg_q; (void)gg_m;
-      /* the body runs in a lambda so that `return;` skips one index */
-      [&]() {
-#line 12 "examples/stencil2d_left.lua"
-    if (i > 0 && j > 0 && i < n - 1 && j < m - 1)
-      lap(i, j) = u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4.0f * u(i, j);
-    else
-      lap(i, j) = 0.0f;   /* boundary */
-  
-#line 468 "stencil2d_left.cu"
-
-      }();
-
+      if (gg_base + gg_v >= gg_work) break;
+      gg_at_stencil2d_left(args, gg_base + gg_v);
     }
   }
-  (void)gg_lo; (void)gg_c;
-#undef u
-#undef lap
-
+  (void)gg_lo; (void)gg_c; (void)gg_chunk;
 }
 
 /* gg_stencil2d_left: classic launch, one virtual block per hardware block. */

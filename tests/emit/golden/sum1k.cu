@@ -46,6 +46,20 @@ struct gg_grid {
   gg_result_shadow *note;    /* a persistent kernel's result note; null elsewhere */
 };
 
+/* What a reduction's fold runs before it reads index i (reduce_fold.cuh):
+ * nothing on its own; the body of a for stage a frame fused into it
+ * (gen/frame.c), through gg_each_of(lambda). */
+struct gg_no_pre {
+  static constexpr bool none = true;
+  __device__ void operator()(long long) const {}
+};
+template <class F> struct gg_each {
+  static constexpr bool none = false;
+  F f;
+  __device__ void operator()(long long i) const { f(i); }
+};
+template <class F> __device__ gg_each<F> gg_each_of(F f) { return gg_each<F>{f}; }
+
 /* Dynamic shared memory of the launch (size given by the descriptor). */
 extern __shared__ __align__(16) char gg_smem[];
 
@@ -509,7 +523,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 10 "examples/sum1k.lua"
 x(i)
-#line 513 "sum1k.cu"
+#line 527 "sum1k.cu"
 
   );
   
@@ -520,15 +534,21 @@ x(i)
 }
 
 /* Phase 1: each thread folds its share of the range into one accumulator,
- * striding by the whole virtual grid so any grid covers any size. */
-GG_INLINE acc thread_fold(const gg_args_sum1k &args, const gg_grid &g)
+ * striding by the whole virtual grid so any grid covers any size.  Index
+ * i goes to thread i mod (blocks x threads), as in a for kernel of vector
+ * 1, so a frame may run such a for stage inside the fold (gen/frame.c:
+ * fusion): gg_pre(i) runs its body at i just before value_at(i) reads what
+ * it wrote, in the same thread (the compiler then takes the values from
+ * registers).  gg_no_pre (the prelude): a reduction on its own. */
+template <class gg_Pre>
+GG_INLINE acc thread_fold(const gg_args_sum1k &args, const gg_grid &g, const gg_Pre &gg_pre)
 {
   const long long gg_n = work(args);
   const long long gg_tid = (long long)g.block * g.nthreads + g.thread;
   const long long gg_nthr = (long long)g.nblocks * g.nthreads;
   acc gg_acc_ = identity();
 #if 4 > 1
-  {
+  if constexpr (gg_Pre::none) {
     const float *__restrict__ x = args.x;
   float *__restrict__ out = args.out;
   const long long x_e0 = 1024LL;
@@ -563,19 +583,26 @@ GG_INLINE acc thread_fold(const gg_args_sum1k &args, const gg_grid &g)
     }
     const long long gg_tail = gg_head + gg_nvec * VEC;
     if (gg_tid < gg_n - gg_tail) gg_acc_.v[0] = GG_COMBINE(gg_acc_.v[0], (acc_t)gg_src[gg_tail + gg_tid]);
-  }
-#else
-  /* Any value expression: scalar loads, UNROLL elements in flight. */
-  long long gg_i = gg_tid;
-  for (; gg_i + (UNROLL - 1) * gg_nthr < gg_n; gg_i += UNROLL * gg_nthr) {
-    acc gg_r[UNROLL];
-#pragma unroll
-    for (int gg_u = 0; gg_u < UNROLL; ++gg_u) gg_r[gg_u] = value_at(args, gg_i + gg_u * gg_nthr);
-#pragma unroll
-    for (int gg_u = 0; gg_u < UNROLL; ++gg_u) combine(gg_acc_, gg_r[gg_u]);
-  }
-  for (; gg_i < gg_n; gg_i += gg_nthr) combine(gg_acc_, value_at(args, gg_i));
+  } else /* a fused stage runs per index: the scalar loop */
 #endif
+  {
+    /* Any value expression: scalar loads, UNROLL elements in flight. */
+    long long gg_i = gg_tid;
+    for (; gg_i + (UNROLL - 1) * gg_nthr < gg_n; gg_i += UNROLL * gg_nthr) {
+      acc gg_r[UNROLL];
+#pragma unroll
+      for (int gg_u = 0; gg_u < UNROLL; ++gg_u) {
+        gg_pre(gg_i + gg_u * gg_nthr);
+        gg_r[gg_u] = value_at(args, gg_i + gg_u * gg_nthr);
+      }
+#pragma unroll
+      for (int gg_u = 0; gg_u < UNROLL; ++gg_u) combine(gg_acc_, gg_r[gg_u]);
+    }
+    for (; gg_i < gg_n; gg_i += gg_nthr) {
+      gg_pre(gg_i);
+      combine(gg_acc_, value_at(args, gg_i));
+    }
+  }
   return gg_acc_;
 }
 
@@ -676,10 +703,11 @@ GG_INLINE void finish(const gg_args_sum1k &args, const gg_grid &g, const acc &a)
 
 } /* namespace GG_NS_sum1k */
 
-__device__ void gg_body_sum1k(const gg_args_sum1k &args, const gg_grid &g)
+template <class gg_Pre = gg_no_pre> /* a fused for stage (reduce_fold.cuh) */
+__device__ void gg_body_sum1k(const gg_args_sum1k &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
 {
   using namespace GG_NS_sum1k;
-  acc a = thread_fold(args, g);
+  acc a = thread_fold(args, g, gg_pre);
   a = block_reduce(a, g);
   finish(args, g, a);
 }

@@ -37,6 +37,13 @@ struct gg_grid {
   char *smem;
 };
 
+/* What a reduction's fold runs before it reads index i (as the CUDA
+ * prelude's): nothing here. */
+struct gg_no_pre {
+  static constexpr bool none = true;
+  void operator()(long long) const {}
+};
+
 /* What each emulated thread knows about itself; set by the launcher. */
 struct gg_emu_block {
   std::barrier<> *block_bar;
