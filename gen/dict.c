@@ -241,10 +241,12 @@ static int exchange_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
                             k->name, k->name, st.p));
     rc |= ggi_dict_set(dict, "IO_PARAM", afmt(a, ", const gg_io_%s &gg_io = gg_io_%s()", k->name,
                                               k->name));
-    /* the index's chunk, for the macros and gg_halo_pub */
+    /* the index's chunk, for the macros and gg_halo_pub; left out (a
+       fused stage, gen/frame.c), nothing is exchanged */
     rc |= ggi_dict_set(dict, "IO_AT_PARAMS",
-                       afmt(a, ", const gg_io_%s &gg_io, const long long gg_lo, "
-                               "const long long gg_chunk, const long long gg_c", k->name));
+                       afmt(a, ", const gg_io_%s &gg_io = gg_io_%s(), const long long gg_lo = 0, "
+                               "const long long gg_chunk = 0, const long long gg_c = 0",
+                            k->name, k->name));
     rc |= ggi_dict_set(dict, "IO_AT_ARGS", ", gg_io, gg_lo, gg_chunk, gg_c");
   } else {
     rc |= ggi_dict_set(dict, "IO_STRUCT", "");

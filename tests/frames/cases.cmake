@@ -42,7 +42,7 @@ else()
   endforeach()
   # fuse.lua: a for stage run inside the reduction after it, and every
   # way out of that proof (expected/fuse_*.txt)
-  foreach(name fused next vec2 writes range rows cols mirror list)
+  foreach(name fused next vec2 writes range rows cols mirror pub list)
     if(name STREQUAL "list")
       execute_process(COMMAND ${GPUGEN} list fuse.lua RESULT_VARIABLE rc OUTPUT_VARIABLE out)
     else()

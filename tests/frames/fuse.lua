@@ -3,7 +3,7 @@
 -- (fused: no barrier, the values from registers), and every way out of
 -- that proof keeps the barrier (expected/fuse_*.txt: `gpugen explain
 -- fuse.lua NAME`).
-module { name = "fuse", targets = { "cuda" } }
+module { name = "fuse", targets = { "cuda", "hip" } }
 
 kernel "scale" { pattern = "for", range = { "n" },
   params = { { "gain", "f32" }, { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
@@ -64,5 +64,14 @@ frame "cols" { params = { { "x", "f32[r][c]" }, { "y", "f32[r][c]" }, { "e", "f6
 frame "mirror" { params = { { "gain", "f32" }, { "x", "f32[n]" }, { "y", "f32[n]" }, { "z", "f32[n]" }, { "e", "f64[1]" } },
   stages = { { "dup", y = "z" }, { "scale" }, { "mirror_sum", v = "y" } } }
 
+-- scale publishes y's chunk edges for a halo stage here (halo exchange)
+-- and is fused into sum in "fused": one body for both (compiled by
+-- frames.check_fuse_module)
+kernel "smooth" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", halo = 1 }, { "y", "f32[n]", access = "out" } },
+  body = "y(i) = 0.5f * x(i) + 0.5f * x(i + 1 < n ? i + 1 : i);" }
+frame "pub" { params = { { "gain", "f32" }, { "x", "f32[n]" }, { "y", "f32[n]" }, { "z", "f32[n]" } },
+  stages = { { "scale" }, { "smooth", x = "y", y = "z" } } }
+
 persistent "p" { layout = "many_blocks", block = 256,
-  commands = { "fused", "next", "vec2", "writes", "range", "rows", "cols", "mirror" } }
+  commands = { "fused", "next", "vec2", "writes", "range", "rows", "cols", "mirror", "pub" } }
