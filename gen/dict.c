@@ -83,27 +83,11 @@ static void stmt(ggi_buf *b, const char *fmt, ...)
   free(tmp);
 }
 
-/* Per view: the extents its index macro needs, then the macro. */
-static void view_unpack(ggi_buf *un, ggi_buf *mac, ggi_buf *undef, const ggi_param *pp,
-                        ggi_arena *a)
+/* A view's index macro: V(i0, ...) is the element. */
+static void view_macro(ggi_buf *mac, const ggi_param *pp)
 {
   const char *v = pp->name;
-  for (int dim = 0; dim < pp->rank; dim++)
-    stmt(un, "const long long %s_e%d = %s;", v, dim, extent_expr(a, &pp->ext[dim]));
-  if (pp->layout == GG_LAYOUT_STRIDE)
-    for (int dim = 0; dim < pp->rank; dim++)
-      stmt(un, "const long long %s_s%d = args.%s_s%d;", v, dim, v, dim);
-
   static const char *params[] = {"(i0)", "(i0, i1)", "(i0, i1, i2)"};
-  if (pp->exchanged & GGI_XCHG_READ) {
-    /* a halo view a frame may read through a neighbour's publication
-       (plan.c: the body reads it only through this macro); a value, and
-       the halo checked as below */
-    ggi_buf_printf(mac, "#define %s(i0) gg_halo_ld(%s, (i0), gg_lin, %dLL, gg_io.%s, gg_lo, gg_chunk, "
-                        "gg_c)\n", v, v, pp->halo, v);
-    ggi_buf_printf(undef, "#undef %s\n", v);
-    return;
-  }
   ggi_buf_printf(mac, "#define %s%s %s[", v, params[pp->rank - 1], v);
   if (pp->layout == GG_LAYOUT_STRIDE) {
     for (int dim = 0; dim < pp->rank; dim++)
@@ -124,6 +108,19 @@ static void view_unpack(ggi_buf *un, ggi_buf *mac, ggi_buf *undef, const ggi_par
     else ggi_buf_printf(mac, "(i0) + ((i1) + (i2)*%s_e1)*%s_e0", v, v);
   }
   ggi_buf_puts(mac, "]\n");
+}
+
+/* Per view: the extents its index macro needs, then the macro. */
+static void view_unpack(ggi_buf *un, ggi_buf *mac, ggi_buf *undef, const ggi_param *pp,
+                        ggi_arena *a)
+{
+  const char *v = pp->name;
+  for (int dim = 0; dim < pp->rank; dim++)
+    stmt(un, "const long long %s_e%d = %s;", v, dim, extent_expr(a, &pp->ext[dim]));
+  if (pp->layout == GG_LAYOUT_STRIDE)
+    for (int dim = 0; dim < pp->rank; dim++)
+      stmt(un, "const long long %s_s%d = args.%s_s%d;", v, dim, v, dim);
+  view_macro(mac, pp);
   ggi_buf_printf(undef, "#undef %s\n", v);
 }
 
@@ -217,47 +214,43 @@ static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict,
   return rc;
 }
 
-/* The for template's halo exchange keys, for the views a frame exchanges
- * (ggi_param.exchanged): the struct a frame fills per stage, the body's
- * parameter for it (a classic launch passes none: nothing is exchanged),
- * and a publish statement per published view.  Empty for other kernels. */
+/* The for template's halo exchange keys (for.cuh's #if {{EXCHANGED}}
+ * part), for the views a frame exchanges (ggi_param.exchanged): the
+ * struct a frame fills per stage, the view macros of that body - a halo
+ * view read through gg_halo_ld (plan.c: the body reads it only through
+ * its macro; a value, the halo checked as gg_halo_index does) - and a
+ * publish statement per published view.  EXCHANGED 0 for other kernels. */
 static int exchange_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
 {
-  ggi_buf st = {0}, pub = {0};
+  ggi_buf st = {0}, pub = {0}, mac = {0};
   for (int i = 0; i < k->nparams; i++) {
     const ggi_param *pp = &k->params[i];
-    if (pp->exchanged & GGI_XCHG_READ) ggi_buf_printf(&st, "  gg_xchg_rd %s;\n", pp->name);
+    if (pp->kind != GG_PARAM_VIEW) continue;
+    if (pp->exchanged & GGI_XCHG_READ) {
+      ggi_buf_printf(&st, "  gg_xchg_rd %s;\n", pp->name);
+      ggi_buf_printf(&mac, "#define %s(i0) gg_halo_ld(%s, (i0), gg_lin, %dLL, gg_io.%s, gg_lo, "
+                           "gg_chunk, gg_c)\n", pp->name, pp->name, pp->halo, pp->name);
+    } else {
+      view_macro(&mac, pp);
+    }
     if (!(pp->exchanged & GGI_XCHG_PUBLISH)) continue;
     ggi_buf_printf(&st, "  gg_xchg_pub %s;\n", pp->name);
     ggi_buf_printf(&pub, "  gg_halo_pub(gg_io.%s, %s, gg_lin, gg_lo, gg_chunk, gg_c);\n",
                    pp->name, pp->name);
   }
-  int rc = 0;
-  if (st.len) {
-    rc |= ggi_dict_set(dict, "IO_STRUCT",
-                       afmt(a, "/* %s in a frame: its halo views read and its written views "
-                               "published in tagged\n * words where the frame's plan says so "
-                               "(halo_exchange.cuh) */\nstruct gg_io_%s {\n%s};\n",
-                            k->name, k->name, st.p));
-    rc |= ggi_dict_set(dict, "IO_PARAM", afmt(a, ", const gg_io_%s &gg_io = gg_io_%s()", k->name,
-                                              k->name));
-    /* the index's chunk, for the macros and gg_halo_pub; left out (a
-       fused stage, gen/frame.c), nothing is exchanged */
-    rc |= ggi_dict_set(dict, "IO_AT_PARAMS",
-                       afmt(a, ", const gg_io_%s &gg_io = gg_io_%s(), const long long gg_lo = 0, "
-                               "const long long gg_chunk = 0, const long long gg_c = 0",
-                            k->name, k->name));
-    rc |= ggi_dict_set(dict, "IO_AT_ARGS", ", gg_io, gg_lo, gg_chunk, gg_c");
-  } else {
-    rc |= ggi_dict_set(dict, "IO_STRUCT", "");
-    rc |= ggi_dict_set(dict, "IO_PARAM", "");
-    rc |= ggi_dict_set(dict, "IO_AT_PARAMS", "");
-    rc |= ggi_dict_set(dict, "IO_AT_ARGS", "");
-  }
+  int rc = 0, any = st.len > 0;
+  rc |= ggi_dict_set(dict, "EXCHANGED", any ? "1" : "0");
+  rc |= ggi_dict_set(dict, "IO_STRUCT",
+                     any ? afmt(a, "/* %s's halo views read and written views published in tagged "
+                                   "words, as\n * the frame's plan says (halo_exchange.cuh) */\n"
+                                   "struct gg_io_%s {\n%s};", k->name, k->name, st.p)
+                         : "");
+  rc |= ggi_dict_set(dict, "XVIEW_MACROS", any ? buf_to_arena(a, &mac) : "");
   rc |= ggi_dict_set(dict, "IO_PUBLISH", pub.len ? buf_to_arena(a, &pub) : "");
   if (!ggi_buf_ok(&st)) rc = -1;
   ggi_buf_free(&st);
   ggi_buf_free(&pub);
+  ggi_buf_free(&mac);
   return rc;
 }
 

@@ -894,9 +894,10 @@ static void put_stage_work(ggi_buf *b, const ggi_kernel *fr, int s)
   put_extent(b, e);
 }
 
-/* Stage s's halo exchange: its body's gg_io, while the frame exchanges
- * (gg_xchg): a publication's slots per view it publishes, the source's
- * per halo view it reads from one.  0 when it has none. */
+/* Stage s's body while the frame exchanges halos (gg_xchg): the for
+ * template's exchange overload with its gg_io - a publication's slots per
+ * view it publishes, the source's per halo view it reads from one - and
+ * the plain body otherwise.  0 when the stage takes no part. */
 static int put_stage_io(const ggi_kernel *fr, int s, ggi_buf *b)
 {
   const ggi_stage *st = &fr->frame->stages[s];
@@ -905,7 +906,7 @@ static int put_stage_io(const ggi_kernel *fr, int s, ggi_buf *b)
   for (int j = 0; j < k->nparams; j++) {
     const ggi_xchg *x = &st->xchg[j];
     if (x->pub_h == 0 && x->src < 0) continue;
-    if (!any++) ggi_buf_printf(b, "    gg_io_%s gg_io;\n    if (gg_xchg) {\n", k->name);
+    if (!any++) ggi_buf_printf(b, "    if (gg_xchg) {\n      gg_io_%s gg_io;\n", k->name);
     if (x->pub_h > 0)
       ggi_buf_printf(b, "      gg_io.%s = gg_xchg_pub_of(gg_pub%d_%d, %dLL, gg_tag);\n",
                      k->params[j].name, s, j, x->pub_h);
@@ -916,7 +917,9 @@ static int put_stage_io(const ggi_kernel *fr, int s, ggi_buf *b)
       ggi_buf_puts(b, ", gg_tag, gg_mbox);\n");
     }
   }
-  if (any) ggi_buf_puts(b, "    }\n");
+  if (any)
+    ggi_buf_printf(b, "      gg_body_%s(gg_a, g, gg_io);\n    } else {\n      gg_body_%s(gg_a, g);\n"
+                      "    }\n", k->name, k->name);
   return any;
 }
 
@@ -1022,12 +1025,11 @@ static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned 
     put_args(fr, s - 1, pp, "gg_p", b);
   }
   put_args(fr, s, spp, "gg_a", b);
-  const int io = put_stage_io(fr, s, b);
   if (st->fused)
     ggi_buf_printf(b, "    gg_body_%s(gg_a, g, gg_each_of([&](long long gg_i) { gg_at_%s(gg_p, gg_i); }));\n",
                    k->name, stage_kernel(fr, s - 1)->name);
-  else
-    ggi_buf_printf(b, "    gg_body_%s(gg_a, g%s);\n", k->name, io ? ", gg_io" : "");
+  else if (!put_stage_io(fr, s, b))
+    ggi_buf_printf(b, "    gg_body_%s(gg_a, g);\n", k->name);
   ggi_buf_puts(b, "  }\n");
   return 0;
 }
