@@ -45,9 +45,10 @@ GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
 }
 /* Block 0, several blocks: before relaying frame f, wait until every
  * block has finished frame f-1 (and so read its record), so frames stay
- * in order when the host queues them (ring).  With one slot the host
- * cannot post f before f-1 is done, so this costs nothing.  False when
- * the abort line is set. */
+ * in order when the host queues them (ring).  Called before the poll for
+ * frame f: with one slot the host cannot post f before f-1 is done, so
+ * the wait overlaps the host's round trip.  False when the abort line is
+ * set. */
 GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned long long target,
                                   const char *mbox)
 {
@@ -302,7 +303,18 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
       unsigned long long word[(GG_P_NW_{{NAME}} + 31) / 32];
       unsigned cmd;
       if (blockIdx.x == 0) {
-        if constexpr (GG_P_BATCH_{{NAME}} > 1) {
+        /* Several blocks: the relay below overwrites the record they all
+           read, so first every block must have finished frame f - 1.
+           Waited for before the poll, where it overlaps the host's round
+           trip (after it, as this kernel once did, it added one L2 trip
+           to every frame of a many-block layout). */
+        bool go = true;
+        if (multi && leader && frame > 1)
+          go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
+        if (!__shfl_sync(0xffffffffu, (unsigned)go, 0)) {
+          cmd = GG_MBOX_CMD_EXIT;
+          reason = GG_MBOX_EXIT_ABORT;
+        } else if constexpr (GG_P_BATCH_{{NAME}} > 1) {
           if (pp.nslots > 1)
             cmd = gg_p_next<GG_P_NW_{{NAME}}, GG_P_BATCH_{{NAME}}>(
                 mbox, mbox + GG_MBOX_SLOTS_OFF, pp.slot_stride, pp.nslots, slot_i, frame,
@@ -315,13 +327,6 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
                                                    args_words, word, &reason);
         }
         if (multi) { /* relay: the tagged words as they came, or the exit word */
-          bool go = true;
-          if (leader && frame > 1)
-            go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
-          if (!__shfl_sync(0xffffffffu, (unsigned)go, 0)) {
-            cmd = GG_MBOX_CMD_EXIT;
-            reason = GG_MBOX_EXIT_ABORT;
-          }
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
             if (leader)
