@@ -20,7 +20,14 @@ endforeach()
 # followed by , or )) and members (after a .): locals never clash with a
 # generated global.
 foreach(_f IN LISTS _templates)
-  file(STRINGS "${_f}" _lines)
+  # lines by hand: file(STRINGS) and list splitting both stumble on an
+  # unbalanced '[' (a comment's "[0, work)"), which would hide every name
+  # after it; ';' would split a line
+  file(READ "${_f}" _text)
+  string(REPLACE "[" " " _text "${_text}")
+  string(REPLACE "]" " " _text "${_text}")
+  string(REPLACE ";" " " _text "${_text}")
+  string(REPLACE "\n" ";" _lines "${_text}")
   foreach(_line IN LISTS _lines)
     if(NOT _line MATCHES "^[^ \t/*]")
       continue()

@@ -642,21 +642,29 @@ static void size_publications(const ggi_kernel *fr)
 }
 
 /* Are all of neighbour-wait stage s's dependencies on stages from
- * `from` on carried by publications ((a) and (b) above)? */
+ * `from` on carried by publications ((a) and (b) above)?  0: no; 1: yes;
+ * 2: there is none to carry - its dependencies on its neighbours all lie
+ * before `from`, which an earlier neighbour wait (or the grid barrier)
+ * already ordered, and those since stay in each thread. */
 static int exchange_carries(const ggi_kernel *fr, int s, int from)
 {
+  int carried = 0;
   for (int r = from; r < s; r++)
     for (int p = 0; p < fr->nparams; p++) {
       const char *vs, *vr;
       int halo;
       if (!conflict(fr, r, s, p, &vs, &vr) || same_thread(fr, r, s, p)) continue;
       if (!same_neighbours(fr, r, s, p, &halo)) return 0;
-      if ((use_of(fr, r, p) & 2) && halo_reads(fr, s, p) && !halo_reads_published(fr, s, p))
-        return 0;
-      if ((use_of(fr, s, p) & 2) && halo_reads(fr, r, p) && !halo_reads_published(fr, r, p))
-        return 0;
+      if ((use_of(fr, r, p) & 2) && halo_reads(fr, s, p)) {
+        if (!halo_reads_published(fr, s, p)) return 0;
+        carried = 1;
+      }
+      if ((use_of(fr, s, p) & 2) && halo_reads(fr, r, p)) {
+        if (!halo_reads_published(fr, r, p)) return 0;
+        carried = 1;
+      }
     }
-  return 1;
+  return carried ? 1 : 2;
 }
 
 unsigned ggi_frame_xchg_chunk_bytes(const ggi_kernel *fr, int w, int j)
@@ -695,8 +703,22 @@ static int plan_exchange(const ggi_module *m, ggi_kernel *fr, const int *fence_o
     /* a neighbour wait before stage t leaves the neighbours done with
        every stage before t; a grid barrier, everybody */
     const int from = waited > fence_of[s] ? waited : fence_of[s];
-    if (!exchange_carries(fr, s, from)) {
+    const int carries = exchange_carries(fr, s, from);
+    if (carries == 0) {
       waited = s;
+      continue;
+    }
+    if (carries == 2) { /* a block barrier, exchange or not */
+      st->block_sync = GGI_SYNC_ORDERED;
+      f->nneighbours--;
+      ggi_buf b = {0};
+      ggi_buf_printf(&b, "%s; but those neighbour dependencies are on stages before %d, which "
+                         "the %s before stage %d ordered, and its dependencies on the stages "
+                         "since stay in each thread: a block barrier suffices", st->why, from,
+                     from == fence_of[s] ? "grid barrier" : "neighbour wait", from);
+      st->why = b.p ? ggi_strdup(m->arena, b.p) : NULL;
+      ggi_buf_free(&b);
+      if (!st->why) return ggi_fail_at(d, m->file, fr->line, "out of memory");
       continue;
     }
     st->block_sync = GGI_SYNC_HALO;
@@ -1015,6 +1037,8 @@ static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned 
                     "    return false;\n");
   else if (st->block_sync == GGI_SYNC_ITEMS)
     ggi_buf_puts(b, "  gg_sync(g); /* the block's own items: its writes before its reads */\n");
+  else if (st->block_sync == GGI_SYNC_ORDERED)
+    ggi_buf_puts(b, "  gg_sync(g); /* the neighbours: ordered by an earlier wait */\n");
   else if (st->block_sync)
     ggi_buf_puts(b, "  gg_sync(g); /* shared memory: the previous stage may still read it */\n");
   if (s + 1 < f->nstages && f->stages[s + 1].fused) return 0;
@@ -1107,7 +1131,8 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
     const ggi_kernel *k = stage_kernel(fr, s);
     fprintf(out, "  %d %s (%s:%d)\n", s, k->name, m->file ? m->file : "?", st->line);
     if (st->barrier) fprintf(out, "      grid barrier before it: %s\n", st->why);
-    else if (st->block_sync == GGI_SYNC_ITEMS) fprintf(out, "      block barrier before it: %s\n", st->why);
+    else if (st->block_sync == GGI_SYNC_ITEMS || st->block_sync == GGI_SYNC_ORDERED)
+      fprintf(out, "      block barrier before it: %s\n", st->why);
     else if (st->block_sync == GGI_SYNC_NEIGHBOURS)
       fprintf(out, "      neighbour wait before it: %s\n", st->why);
     else if (st->block_sync == GGI_SYNC_HALO)

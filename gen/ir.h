@@ -88,7 +88,8 @@ typedef struct ggi_spec {
  * to a parameter of the frame or to a constant, and what the frame's plan
  * (gen/frame.c) decided about the stage: whether a grid barrier or a
  * block barrier comes before it, and why. */
-enum { GGI_SYNC_SHARED = 1, GGI_SYNC_ITEMS = 2, GGI_SYNC_NEIGHBOURS = 3, GGI_SYNC_HALO = 4 };
+enum { GGI_SYNC_SHARED = 1, GGI_SYNC_ITEMS = 2, GGI_SYNC_NEIGHBOURS = 3, GGI_SYNC_HALO = 4,
+       GGI_SYNC_ORDERED = 5 };
 
 /* A stage's halo exchange, per kernel param (gen/frame.c decides it). */
 typedef struct ggi_xchg {
@@ -112,7 +113,8 @@ typedef struct ggi_stage {
                                NEIGHBOURS: wait until (pseudo-)blocks b - 1 and b + 1 have
                                finished every earlier stage (declared halos); HALO: the
                                same wait, or only a block barrier when the frame's halos
-                               travel in tagged words (xchg) */
+                               travel in tagged words (xchg); ORDERED: a block barrier, an
+                               earlier neighbour wait having ordered its neighbours' part */
   int64_t chunk;            /* a rank-1 for stage: the consecutive indices one (pseudo-)block
                                takes per grid-stride step (frame threads x vector), the
                                largest halo its neighbour wait covers; 0 otherwise */

@@ -277,6 +277,11 @@ static void collect(const ggi_module *m, int module_line, names *ns)
     add(ns, 0, k->line, what, "gg_body_", K, 0, 0, 0);
     add(ns, 0, k->line, what, "GG_NS_", K, 0, 0, 0);
     if (k->pattern == GG_PATTERN_GEMM) add(ns, 0, k->line, what, "gg_gemm_", K, 0, 0, 0);
+    if (k->pattern == GG_PATTERN_FOR) { /* for.cuh: one index; the halo exchange's body and io */
+      add(ns, 0, k->line, what, "gg_at_", K, 0, 0, 0);
+      add(ns, 0, k->line, what, "gg_xat_", K, 0, 0, 0);
+      add(ns, 0, k->line, what, "gg_io_", K, 0, 0, 0);
+    }
     /* one enum constant per launch argument: params, extents, strides */
     char mk[GGI_NAME_MAX + GGI_NAME_PART_MAX];
     snprintf(mk, sizeof mk, "%s%s", M, part);

@@ -29,7 +29,7 @@ else()
   endforeach()
   # halo.lua: stencil stages that wait only for their neighbour blocks,
   # and every way out of that proof (expected/halo_*.txt)
-  foreach(name h1 h2 hfar4 hmix hfar hvec hnext hrw haddr hsneak hteam hgroups hidle hnest hhidew hshadow list)
+  foreach(name h1 h2 hfar4 hmix hfar hvec hnext hrw haddr hsneak hteam hgroups hidle hnest hhidew hshadow hput list)
     if(name STREQUAL "list")
       execute_process(COMMAND ${GPUGEN} list halo.lua RESULT_VARIABLE rc OUTPUT_VARIABLE out)
     else()

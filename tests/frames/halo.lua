@@ -102,8 +102,15 @@ frame "hgroups" { params = xy, stages = { { "smooth" }, { "smooth", x = "y", y =
                                           { "far4" }, { "far4", x = "y", y = "x" } } }
 -- run by no persistent kernel: no chunk, grid barriers
 frame "hidle" { params = xy, stages = pp("smooth") }
+-- stage 1 overwrites x, whose halo stage 0 read from memory: a neighbour
+-- wait; stage 2 writes x too, but its only neighbour dependency (on stage
+-- 0) is behind that wait, and on stage 1 it stays in each thread: a block
+-- barrier, with or without the halo exchange
+kernel "put" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", access = "out" } }, body = "x(i) = 1.0f;" }
+frame "hput" { params = xy, stages = { { "smooth" }, { "put" }, { "put" } } }
 
 persistent "p" { layout = "many_blocks", block = 256,
   commands = { "h1", "h2", "hfar4", "hmix", "hfar", "hvec", "hnext", "hrw", "haddr", "hsneak", "hteam",
-               "hgroups", "hnest", "hhidew", "hshadow" } }
+               "hgroups", "hnest", "hhidew", "hshadow", "hput" } }
 persistent "tg" { layout = "thread_groups", block = 256, groups = 4, commands = { "hgroups" } }

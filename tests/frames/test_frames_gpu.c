@@ -19,7 +19,9 @@
  * fails.
  * Label gpu; exit 77 without one.  GG_FRAMES_QUICK=1 runs two sizes, two
  * frames each and a short ring: for compute-sanitizer (racecheck runs
- * the full test for more than 150 s).
+ * the full test for more than 150 s).  GG_FRAMES_LONG=N runs about N
+ * frames through the ring instead of 4000 (1000000: every kind, each
+ * frame checked, about a minute).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -287,6 +289,8 @@ int main(void)
   static const int slots[] = {1, 2, 4};
   const char *q = getenv("GG_FRAMES_QUICK");
   int quick = q && *q && *q != '0', nsizes = quick ? 2 : 5, rounds = quick ? 16 : 500;
+  const char *lg = getenv("GG_FRAMES_LONG"); /* the ring's frames, e.g. 1000000 */
+  if (lg && atoi(lg) > 0) rounds = (atoi(lg) + 7) / 8;
   int seed = 1;
   for (int p = 0; p < 3; p++)
     for (int b = 0; b < 3; b++) {

@@ -15,6 +15,7 @@
  * tagged words (common/halo_exchange.cuh); elsewhere (1, 2, 3 blocks,
  * hybrid, the 1M size) the same frames wait for neighbours, and a session
  * switches between the two from one frame to the next.
+ * GG_FRAMES_LONG=N: N frames per run at 32768 and 30001 instead of 600.
  * Label gpu; exit 77 without one.  GG_FRAMES_QUICK=1: 30 frames per size,
  * no 1M size (for compute-sanitizer).
  * (A stage that lies about its halo: test_faults_gpu.c, mode "lie".)
@@ -186,6 +187,8 @@ int main(void)
   static const int sizes[] = {32768, 30001, 1000003};
   const char *q = getenv("GG_FRAMES_QUICK");
   int quick = q && *q && *q != '0', seed = 1;
+  const char *lg = getenv("GG_FRAMES_LONG"); /* frames per run at the two small sizes */
+  const int many = lg && atoi(lg) > 0 ? atoi(lg) : 600;
   for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
     gg_session_options opt = {0};
     opt.buffering = 4;
@@ -201,7 +204,7 @@ int main(void)
     snprintf(where, sizeof where, "%s, %d blocks", runs[r].kernel, gg_session_blocks(s));
     int frames = 0;
     for (int z = 0; z < (quick ? 2 : 3); z++) { /* quick: not the 1M size */
-      int count = sizes[z] > 100000 ? 6 : quick ? 30 : 600;
+      int count = sizes[z] > 100000 ? 6 : quick ? 30 : many;
       run(s, sizes[z], count, &seed, where);
       frames += count;
     }
