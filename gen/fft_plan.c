@@ -111,20 +111,11 @@ int ggi_fft_path(const ggi_kernel *k)
   return k->fft_type == 0 ? GGI_FFT_REGISTERS : GGI_FFT_SHARED;
 }
 
-/* One {{KEY}} of the template; value copied into the arena. */
-static int put(ggi_plan *p, ggi_arena *a, const char *key, const char *value)
-{
-  if (p->nvars >= GGI_PLAN_MAX_VARS || !(value = ggi_strdup(a, value))) return -1;
-  p->keys[p->nvars] = key;
-  p->values[p->nvars++] = value;
-  return 0;
-}
-
 static int put_int(ggi_plan *p, ggi_arena *a, const char *key, long long v)
 {
   char buf[32];
   snprintf(buf, sizeof buf, "%lld", v);
-  return put(p, a, key, buf);
+  return ggi_plan_set(p, a, key, buf);
 }
 
 /* The views path's element gg_i (its part gg_c: 0 re, 1 im) of item
@@ -140,7 +131,7 @@ static int put_element(ggi_plan *p, ggi_arena *a, const char *side, const ggi_pa
   char key[32], at[128]; /* a name is at most 64 characters (names.c) */
   snprintf(at, sizeof at, "%s(%sgg_i%s)", v->name, batch ? "gg_item, " : "", cplx ? ", gg_c" : "");
   snprintf(key, sizeof key, "FFT_%s_AT", side);
-  int rc = put(p, a, ggi_strdup(a, key), at);
+  int rc = ggi_plan_set(p, a, ggi_strdup(a, key), at);
   snprintf(key, sizeof key, "FFT_%s_ELEMS", side);
   rc |= put_int(p, a, ggi_strdup(a, key), len / parts);
   snprintf(key, sizeof key, "FFT_%s_PARTS", side);
@@ -206,17 +197,17 @@ int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p
   rc |= put_int(p, a, "FFT_PATH", ggi_fft_path(k)); /* GGI_FFT_REGISTERS, _SHARED, _VIEWS */
   rc |= put_element(p, a, "IN", in, k->fft_type != 1, in_len);
   rc |= put_element(p, a, "OUT", out, k->fft_type != 2, out_len);
-  rc |= put(p, a, "FFT_TYPE", ggi_fft_type_names[k->fft_type]);
-  rc |= put(p, a, "FFT_DIR", ggi_fft_dir_names[k->fft_inverse]);
-  rc |= put(p, a, "FFT_T", ggi_dtype_ctype(in->dtype));
-  rc |= put(p, a, "FFT_IN", in->name);
-  rc |= put(p, a, "FFT_OUT", out->name);
+  rc |= ggi_plan_set(p, a, "FFT_TYPE", ggi_fft_type_names[k->fft_type]);
+  rc |= ggi_plan_set(p, a, "FFT_DIR", ggi_fft_dir_names[k->fft_inverse]);
+  rc |= ggi_plan_set(p, a, "FFT_T", ggi_dtype_ctype(in->dtype));
+  rc |= ggi_plan_set(p, a, "FFT_IN", in->name);
+  rc |= ggi_plan_set(p, a, "FFT_OUT", out->name);
   rc |= put_int(p, a, "FFT_POST", k->body != NULL);
   /* a round trip's way back: the opposite direction (else the same
      transform again, never run: fft.cuh's second descriptor stays valid
      for r2c and c2r) */
   rc |= put_int(p, a, "FFT_ROUNDTRIP", k->fft_between != NULL);
-  rc |= put(p, a, "FFT_BACK_DIR", ggi_fft_dir_names[k->fft_inverse ^ (k->fft_between != NULL)]);
+  rc |= ggi_plan_set(p, a, "FFT_BACK_DIR", ggi_fft_dir_names[k->fft_inverse ^ (k->fft_between != NULL)]);
   if (rc) return ggi_fail(d, "out of memory");
   return pieces(k, a, p, d);
 }

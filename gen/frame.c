@@ -550,27 +550,17 @@ static void plan_chunks(ggi_kernel *fr)
  * publication (gg_xchg_fits) and, when one does not fit, publishes
  * nothing, reads memory and waits for neighbours as before. */
 
-/* Does stage s read frame view p beyond its own index (a halo view)? */
-static int halo_reads(const ggi_kernel *fr, int s, int p)
-{
-  const ggi_kernel *k = stage_kernel(fr, s);
-  for (int j = 0; j < k->nparams; j++)
-    if (fr->frame->stages[s].bind[j] == p && k->params[j].kind == GG_PARAM_VIEW &&
-        k->params[j].halo > 0 && !ggi_body_own_index(k, &k->params[j]))
-      return 1;
-  return 0;
-}
-
-/* ... and every such read comes from a publication. */
-static int halo_reads_published(const ggi_kernel *fr, int s, int p)
+/* Does stage s read frame view p beyond its own index (a halo view)?
+ * With from_memory, only such reads that come from no publication count. */
+static int halo_reads(const ggi_kernel *fr, int s, int p, int from_memory)
 {
   const ggi_kernel *k = stage_kernel(fr, s);
   const ggi_stage *st = &fr->frame->stages[s];
   for (int j = 0; j < k->nparams; j++)
     if (st->bind[j] == p && k->params[j].kind == GG_PARAM_VIEW && k->params[j].halo > 0 &&
-        !ggi_body_own_index(k, &k->params[j]) && st->xchg[j].src < 0)
-      return 0;
-  return 1;
+        !ggi_body_own_index(k, &k->params[j]) && (!from_memory || st->xchg[j].src < 0))
+      return 1;
+  return 0;
 }
 
 /* The param of stage w that writes frame view p and may publish it
@@ -655,12 +645,12 @@ static int exchange_carries(const ggi_kernel *fr, int s, int from)
       int halo;
       if (!conflict(fr, r, s, p, &vs, &vr) || same_thread(fr, r, s, p)) continue;
       if (!same_neighbours(fr, r, s, p, &halo)) return 0;
-      if ((use_of(fr, r, p) & 2) && halo_reads(fr, s, p)) {
-        if (!halo_reads_published(fr, s, p)) return 0;
+      if ((use_of(fr, r, p) & 2) && halo_reads(fr, s, p, 0)) {
+        if (halo_reads(fr, s, p, 1)) return 0;
         carried = 1;
       }
-      if ((use_of(fr, s, p) & 2) && halo_reads(fr, r, p)) {
-        if (!halo_reads_published(fr, r, p)) return 0;
+      if ((use_of(fr, s, p) & 2) && halo_reads(fr, r, p, 0)) {
+        if (halo_reads(fr, r, p, 1)) return 0;
         carried = 1;
       }
     }

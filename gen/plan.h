@@ -99,8 +99,8 @@ typedef struct ggi_persistent_shape {
   char why[8][200];
 } ggi_persistent_shape;
 
-/* Sets template key `key` of plan p to a copy of value (in arena a).
- * Returns 0, or -1 when out of memory or keys. */
+/* Sets template key `key` of plan p (a {{KEY}} of its template) to a
+ * copy of value in arena a.  Returns 0, or -1 when out of memory or keys. */
 int ggi_plan_set(ggi_plan *p, ggi_arena *a, const char *key, const char *value);
 
 /* The stage: plans every kernel (frames after their stages) and every
