@@ -20,6 +20,10 @@
 #define GGI_MAX_VALUES 8     /* values of one multi-value reduce */
 #define GGI_MAX_COMMANDS 16  /* workloads in one persistent kernel */
 #define GGI_MAX_STAGES 16    /* stages of one frame */
+/* A frame's argument struct with views in the slot (space = "slot") holds
+ * at most this many bytes: the slot crosses PCIe as tagged words, twice
+ * its bytes, in every poll, and the kernel keeps a copy in shared memory. */
+#define GGI_SLOT_MAX_BYTES 16384
 
 enum { GGI_TARGET_CUDA = 1u << 0, GGI_TARGET_HIP = 1u << 1 };
 

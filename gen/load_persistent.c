@@ -15,7 +15,6 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "gg_protocol.h"
 #include "loader.h"
 
 #include "vocab.h"
@@ -342,8 +341,8 @@ static void frame_slots(ggi_decl *k, ggi_kernel *fr) {
     int64_t fixed = 1, runtime = 0;
     for (int d = 0; d < p->rank; d++) {
       if (p->ext[d].name) runtime = 1;
-      else if (__builtin_mul_overflow(fixed, p->ext[d].value, &fixed) || fixed > (int64_t)GG_MBOX_VIEWS_MAX)
-        fixed = (int64_t)GG_MBOX_VIEWS_MAX + 1;
+      else if (__builtin_mul_overflow(fixed, p->ext[d].value, &fixed) || fixed > GGI_SLOT_MAX_BYTES)
+        fixed = GGI_SLOT_MAX_BYTES + 1;
     }
     if (runtime && p->max == 0)
       ggi_decl_fail(k, p->line, "frame parameter \"%s\" is in the slot, which is sized when the code is "
@@ -353,14 +352,14 @@ static void frame_slots(ggi_decl *k, ggi_kernel *fr) {
     if (!runtime && fixed > p->max)
       ggi_decl_fail(k, p->line, "frame parameter \"%s\" has %lld elements but max = %lld; max is the "
             "most elements the slot holds", p->name, (long long)fixed, (long long)p->max);
-    int64_t b = p->max > (int64_t)GG_MBOX_VIEWS_MAX ? (int64_t)GG_MBOX_VIEWS_MAX + 1
+    int64_t b = p->max > GGI_SLOT_MAX_BYTES ? GGI_SLOT_MAX_BYTES + 1
                                             : p->max * (int64_t)ggi_dtype_size(p->dtype);
     bytes += b;
-    if (bytes > (int64_t)GG_MBOX_VIEWS_MAX)
+    if (bytes > GGI_SLOT_MAX_BYTES)
       ggi_decl_fail(k, p->line, "frame parameter \"%s\": the frame's views in the slot take more than "
-            "%u bytes (%lld elements of %u bytes here); the slot crosses PCIe in every poll and is "
+            "%d bytes (%lld elements of %u bytes here); the slot crosses PCIe in every poll and is "
             "copied into shared memory: keep larger inputs in mapped or device memory", p->name,
-            GG_MBOX_VIEWS_MAX, (long long)p->max, ggi_dtype_size(p->dtype));
+            GGI_SLOT_MAX_BYTES, (long long)p->max, ggi_dtype_size(p->dtype));
   }
 }
 

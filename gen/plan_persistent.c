@@ -110,11 +110,6 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
     if (plan.args.size > s->slot_bytes)
       s->slot_bytes = plan.args.size;
   }
-  if (s->slot_bytes > GG_MBOX_ARGS_MAX)
-    return fail(d, m, p,
-                "a command's argument struct has %u bytes; a mailbox slot carries at most %u "
-                "(%u of views in the slot and 4096 of other fields): give it fewer parameters",
-                (unsigned)s->slot_bytes, GG_MBOX_ARGS_MAX, GG_MBOX_VIEWS_MAX);
   s->group_smem = (smem + 15u) & ~15u;
   uint64_t total = (uint64_t)s->group_smem * (uint64_t)s->groups;
   /* the kernel also keeps its copy of the slot's arguments in shared memory */

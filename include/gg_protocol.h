@@ -73,13 +73,6 @@
 #define GG_MBOX_SLOT_STRIDE(args) (GG_MBOX_DONE_OFFSET(args) + GG_MBOX_LINE)
 #define GG_MBOX_DONE_IN_SLOT(stride) ((stride) - GG_MBOX_LINE) /* the slot's last line */
 #define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
-/* The largest argument struct a slot carries: a frame's views in the slot
- * (space = "slot", GG_MBOX_VIEWS_MAX bytes of them in all: the slot
- * crosses PCIe as tagged words, twice its bytes, in every poll, and the
- * kernel keeps a copy in shared memory) and 4096 bytes of other fields
- * (the kernel-parameter limit a launched kernel has). */
-#define GG_MBOX_VIEWS_MAX 16384u
-#define GG_MBOX_ARGS_MAX (GG_MBOX_VIEWS_MAX + 4096u)
 #define GG_MBOX_ACK2_OFF 8u      /* ack2, from the done line's start */
 #define GG_MBOX_RESULT_MAX 8u    /* bytes a result may have */
 #define GG_MBOX_ACK(frame, bits) \

@@ -168,8 +168,8 @@ static gg_status resolve_commands(gg_session *s)
       return bad_desc(s, "command \"%s\" returns a result of %u bytes from param %d", kd->name,
                       kd->result_bytes, kd->result_param);
   }
-  if (s->args_size > GG_MBOX_ARGS_MAX)
-    return bad_desc(s, "slots of %u argument bytes; at most %u", s->args_size, GG_MBOX_ARGS_MAX);
+  if (s->args_size > GGR_MAX_ARGS)
+    return bad_desc(s, "slots of %u argument bytes; at most %d", s->args_size, GGR_MAX_ARGS);
   s->args_size = (s->args_size + 7u) & ~7u; /* the kernel copies 8-byte words */
   if (s->args_size == 0)
     s->args_size = 8;
