@@ -47,8 +47,6 @@ const char *ggi_field_ctype(const ggi_kernel *k, const ggi_field *f, ggi_arena *
 {
   if (f->kind == GG_PARAM_VIEW) {
     const ggi_param *pp = &k->params[f->param];
-    if (ggi_in_slot(pp)) /* the elements inline (read-only) */
-      return afmt(a, "const %s[%lld]", ggi_dtype_ctype(f->dtype), (long long)pp->max);
     return afmt(a, "%s%s *", pp->access == GG_ACCESS_IN ? "const " : "", ggi_dtype_ctype(f->dtype));
   }
   if (f->hidden == GG_HIDDEN_WORKSPACE) return "void *";
@@ -264,16 +262,9 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   memset(dict, 0, sizeof *dict);
 
   ggi_buf fields = {0}, un = {0}, mac = {0}, undef = {0}, scratch = {0};
-  for (int i = 0; i < lay.n; i++) {
-    const ggi_field *f = &lay.f[i];
-    if (f->kind == GG_PARAM_VIEW && ggi_in_slot(&k->params[f->param]))
-      ggi_buf_printf(&fields, "  %s %s[%lld]; /* offset %u: in the slot */\n",
-                     ggi_dtype_ctype(f->dtype), f->name, (long long)k->params[f->param].max,
-                     f->offset);
-    else
-      ggi_buf_printf(&fields, "  %s%s%s; /* offset %u */\n", ggi_field_ctype(k, f, a),
-                     f->kind == GG_PARAM_VIEW ? "" : " ", f->name, f->offset);
-  }
+  for (int i = 0; i < lay.n; i++)
+    ggi_buf_printf(&fields, "  %s%s%s; /* offset %u */\n", ggi_field_ctype(k, &lay.f[i], a),
+                   lay.f[i].kind == GG_PARAM_VIEW ? "" : " ", lay.f[i].name, lay.f[i].offset);
   for (int i = 0; i < k->nparams; i++) {
     const ggi_param *pp = &k->params[i];
     if (pp->kind == GG_PARAM_SCALAR) {

@@ -65,9 +65,8 @@ static void put_extent_desc(ggi_buf *b, const ggi_kernel *k, const ggi_extent *e
 static const char *const kind_enum[] = {"GG_PARAM_SCALAR", "GG_PARAM_VIEW", "GG_PARAM_EXTENT",
                                         "GG_PARAM_STRIDE", "GG_PARAM_HIDDEN"};
 static const char *const layout_enum[] = {"GG_LAYOUT_RIGHT", "GG_LAYOUT_LEFT", "GG_LAYOUT_STRIDE"};
-#define SPACE_ENUM_(e, name) #e,
-static const char *const space_enum[] = {GG_SPACE_LIST(SPACE_ENUM_)};
-#undef SPACE_ENUM_
+static const char *const space_enum[] = {"GG_SPACE_DEVICE", "GG_SPACE_MAPPED", "GG_SPACE_MANAGED",
+                                         "GG_SPACE_HOST"};
 static const char *const access_enum[] = {"GG_ACCESS_IN", "GG_ACCESS_OUT", "GG_ACCESS_INOUT",
                                           "GG_ACCESS_ATOMIC"};
 static const char *const hidden_enum[] = {"GG_HIDDEN_NONE", "GG_HIDDEN_WORKSPACE", "GG_HIDDEN_SEQ"};
@@ -332,11 +331,6 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   ggi_buf_printf(b, "typedef struct gg_%s_args%s {\n", m->name, part);
   for (int i = 0; i < lay->n; i++) {
     const ggi_field *f = &lay->f[i];
-    if (f->kind == GG_PARAM_VIEW && ggi_in_slot(&k->params[f->param])) { /* inline elements */
-      ggi_buf_printf(b, "  %s %s[%lld];\n", ggi_dtype_host_ctype(f->dtype), f->name,
-                     (long long)k->params[f->param].max);
-      continue;
-    }
     const char *t = f->kind == GG_PARAM_VIEW || f->hidden == GG_HIDDEN_WORKSPACE
                         ? "void *" : ggi_dtype_host_ctype(f->dtype);
     ggi_buf_printf(b, "  %s%s%s;\n", t, t[strlen(t) - 1] == '*' ? "" : " ", f->name);

@@ -20,10 +20,6 @@
 #define GGI_MAX_VALUES 8     /* values of one multi-value reduce */
 #define GGI_MAX_COMMANDS 16  /* workloads in one persistent kernel */
 #define GGI_MAX_STAGES 16    /* stages of one frame */
-/* A frame's argument struct with views in the slot (space = "slot") holds
- * at most this many bytes: the slot crosses PCIe as tagged words, twice
- * its bytes, in every poll, and the kernel keeps a copy in shared memory. */
-#define GGI_SLOT_MAX_BYTES 16384
 
 enum { GGI_TARGET_CUDA = 1u << 0, GGI_TARGET_HIP = 1u << 1 };
 
@@ -64,9 +60,6 @@ typedef struct ggi_param {
    * at indices within [i - h, i + h] of its own index i; the view's macro
    * checks it (a trap otherwise).  0: not declared. */
   int halo;
-  /* space = "slot" (a frame's views only): the most elements the slot
-   * holds, max = N as written (0: not written) */
-  int64_t max;
   /* A rank-1 for kernel's view (the plan stage's, plan.c): how a frame
    * may move its elements between (pseudo-)blocks in tagged words
    * (templates/common/halo_exchange.cuh).  GGI_XCHG_READ: a halo view

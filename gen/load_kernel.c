@@ -25,7 +25,7 @@
 
 /* Fields each declaration accepts.  kernel_fields is the union, used for
  * "did you mean"; pattern_fields says which apply to which pattern. */
-static const char *const param_fields[] = {"access", "layout", "space", "halo", "max", NULL};
+static const char *const param_fields[] = {"access", "layout", "space", "halo", NULL};
 static const char *const kernel_fields[] = {
   "pattern", "range", "index", "params", "body", "block", "items", "vector", "launch",
   "value", "op", "combine", "identity", "into", "type", "strategy", "allow_cas", "kind",
@@ -240,14 +240,6 @@ static void read_param(ggi_decl *k, int idx, size_t *pos, int params_line, int s
       ggi_decl_fail(k, line, "\"%s\": halo = %lld; a halo is an integer 1..%d (the body touches the "
             "view only within [i - halo, i + halo] of its own index i)", name, (long long)h, GGI_MAX_HALO);
     p->halo = (int)h;
-  }
-  if (ggi_opt_int(&e, "max", &p->max)) {
-    if (p->space != GG_SPACE_SLOT)
-      ggi_decl_fail(k, line, "\"%s\": max applies to a view in the frame's slot (space = \"slot\"): "
-            "the most elements the slot holds", name);
-    if (p->max < 1)
-      ggi_decl_fail(k, line, "\"%s\": max = %lld; max is the most elements the slot holds, at least 1",
-            name, (long long)p->max);
   }
   if (scratch) p->access = GG_ACCESS_INOUT;
 }
@@ -797,15 +789,6 @@ static void check_halos(ggi_decl *k, const ggi_kernel *kn) {
   }
 }
 
-/* space = "slot" is a frame's: only a frame's views travel in a slot. */
-static void check_slots(ggi_decl *k, const ggi_kernel *kn) {
-  for (int i = 0; i < kn->nparams; i++)
-    if (kn->params[i].kind == GG_PARAM_VIEW && kn->params[i].space == GG_SPACE_SLOT)
-      ggi_decl_fail(k, kn->params[i].line, "\"%s\": space \"slot\" is for a frame's parameters (the "
-            "frame's mailbox slot carries the view's elements); a kernel's view is device, mapped, "
-            "managed or host memory", kn->params[i].name);
-}
-
 void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   char buf[256];
   kn->targets = targets;
@@ -834,7 +817,6 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   ggi_check_scope(k, kn);
   check_hidden(k, kn);
   check_halos(k, kn);
-  check_slots(k, kn);
 
   switch (kn->pattern) {
   case GG_PATTERN_FRAME: /* declared with frame "name" { ... }, never a kernel's pattern */

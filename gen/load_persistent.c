@@ -323,46 +323,6 @@ static void frame_result(ggi_decl *k, ggi_kernel *fr) {
           "written by a stage of the frame", name, name);
 }
 
-/* space = "slot": the view's elements travel in the frame's mailbox slot
- * (read-only, contiguous, a known largest size: the slot is sized for
- * it).  Sets max (the elements the argument struct holds inline). */
-static void frame_slots(ggi_decl *k, ggi_kernel *fr) {
-  int64_t bytes = 0;
-  for (int i = 0; i < fr->nparams; i++) {
-    ggi_param *p = &fr->params[i];
-    if (p->kind != GG_PARAM_VIEW || p->space != GG_SPACE_SLOT) continue;
-    if (p->access != GG_ACCESS_IN)
-      ggi_decl_fail(k, p->line, "frame parameter \"%s\" is in the slot (space = \"slot\"), which the "
-            "host writes and the kernel only reads, but a stage writes it (access \"%s\"); keep it "
-            "\"in\", or give it another space", p->name, ggi_access_names[p->access]);
-    if (p->layout == GG_LAYOUT_STRIDE)
-      ggi_decl_fail(k, p->line, "frame parameter \"%s\": a view in the slot is contiguous (layout "
-            "\"right\" or \"left\"), not \"stride\"", p->name);
-    int64_t fixed = 1, runtime = 0;
-    for (int d = 0; d < p->rank; d++) {
-      if (p->ext[d].name) runtime = 1;
-      else if (__builtin_mul_overflow(fixed, p->ext[d].value, &fixed) || fixed > GGI_SLOT_MAX_BYTES)
-        fixed = GGI_SLOT_MAX_BYTES + 1;
-    }
-    if (runtime && p->max == 0)
-      ggi_decl_fail(k, p->line, "frame parameter \"%s\" is in the slot, which is sized when the code is "
-            "generated, but its extents are set at run time: give the most elements it may have, "
-            "e.g. max = 1024", p->name);
-    if (p->max == 0) p->max = fixed > 0 ? fixed : 1;
-    if (!runtime && fixed > p->max)
-      ggi_decl_fail(k, p->line, "frame parameter \"%s\" has %lld elements but max = %lld; max is the "
-            "most elements the slot holds", p->name, (long long)fixed, (long long)p->max);
-    int64_t b = p->max > GGI_SLOT_MAX_BYTES ? GGI_SLOT_MAX_BYTES + 1
-                                            : p->max * (int64_t)ggi_dtype_size(p->dtype);
-    bytes += b;
-    if (bytes > GGI_SLOT_MAX_BYTES)
-      ggi_decl_fail(k, p->line, "frame parameter \"%s\": the frame's views in the slot take more than "
-            "%d bytes (%lld elements of %u bytes here); the slot crosses PCIe in every poll and is "
-            "copied into shared memory: keep larger inputs in mapped or device memory", p->name,
-            GGI_SLOT_MAX_BYTES, (long long)p->max, ggi_dtype_size(p->dtype));
-  }
-}
-
 void ggi_convert_frame(ggi_decl *k, ggi_kernel *fr, const ggi_module *m) {
   lua_State *L = k->c->L;
   ggi_check_fields(k, k->t, frame_fields, NULL, "");
@@ -397,7 +357,6 @@ void ggi_convert_frame(ggi_decl *k, ggi_kernel *fr, const ggi_module *m) {
   }
   lua_pop(L, 1);
   frame_access(k, fr, params_line);
-  frame_slots(k, fr);
   frame_result(k, fr);
 }
 

@@ -149,8 +149,6 @@ static int plan_abi(const ggi_kernel *k, ggi_plan *p, ggi_arena *a, ggi_diag *d)
     const ggi_param *pp = &k->params[i];
     f[n++] = (ggi_field){pp->name, pp->kind, pp->dtype, i, GG_HIDDEN_NONE, 0,
                          pp->kind == GG_PARAM_VIEW ? 8 : ggi_dtype_size(pp->dtype), 0};
-    if (ggi_in_slot(pp)) /* the elements themselves, inline (frame_slots bounds max) */
-      f[n - 1].size = (unsigned)pp->max * ggi_dtype_size(pp->dtype);
   }
   for (int i = 0; i < k->nextents; i++)
     f[n++] = (ggi_field){k->extents[i], GG_PARAM_EXTENT, GG_I64, -1, GG_HIDDEN_NONE, 0, 8, 0};
@@ -169,9 +167,7 @@ static int plan_abi(const ggi_kernel *k, ggi_plan *p, ggi_arena *a, ggi_diag *d)
   unsigned off = 0, align = 1;
   for (int i = 0; i < n; i++) {
     if (!f[i].name) return ggi_fail(d, "out of memory");
-    /* every field type is naturally aligned; an inline array as its element */
-    f[i].align = f[i].kind == GG_PARAM_VIEW && ggi_in_slot(&k->params[f[i].param])
-                     ? ggi_dtype_size(f[i].dtype) : f[i].size;
+    f[i].align = f[i].size; /* every field type is naturally aligned */
     off = (off + f[i].align - 1) / f[i].align * f[i].align;
     f[i].offset = off;
     off += f[i].size;

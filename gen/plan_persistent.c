@@ -112,13 +112,11 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
   }
   s->group_smem = (smem + 15u) & ~15u;
   uint64_t total = (uint64_t)s->group_smem * (uint64_t)s->groups;
-  /* the kernel also keeps its copy of the slot's arguments in shared memory */
-  if (total + s->slot_bytes > ggi_shared_limit(target))
+  if (total > ggi_shared_limit(target))
     return fail(d, m, p,
                 "needs %llu bytes of shared memory per block (groups %d x %u, the largest "
-                "command's, and %u for the slot's arguments); a %s block holds at most %u",
-                (unsigned long long)(total + s->slot_bytes), s->groups,
-                (unsigned)s->group_smem, (unsigned)s->slot_bytes,
+                "command's); a %s block holds at most %u",
+                (unsigned long long)total, s->groups, (unsigned)s->group_smem,
                 target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
                 (unsigned)ggi_shared_limit(target));
   s->shared_bytes = (uint32_t)total;
@@ -127,12 +125,8 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
   why(s, "shared memory %u bytes per pseudo-block: the largest command's, rounded to 16; "
          "mailbox slot %u bytes: the largest command's argument struct",
       (unsigned)s->group_smem, (unsigned)s->slot_bytes);
-  if (words > 32)
-    why(s, "the slot has %u tagged words (a frame's views in the slot): every thread of the "
-           "block polls it, so that one round trip brings all of them", words);
-  else
-    why(s, "a ring's poll reads %d slot%s at once (%u tagged words per slot, 32 per warp-wide "
-           "read)", s->ring_batch, s->ring_batch > 1 ? "s" : "", words);
+  why(s, "a ring's poll reads %d slot%s at once (%u tagged words per slot, 32 per warp-wide "
+         "read)", s->ring_batch, s->ring_batch > 1 ? "s" : "", words);
   return 0;
 }
 

@@ -156,8 +156,6 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
             f->kind == GG_PARAM_HIDDEN ? "hidden, filled by the runtime"
             : f->kind == GG_PARAM_EXTENT ? "run-time extent"
             : f->kind == GG_PARAM_STRIDE ? "element stride"
-            : f->kind == GG_PARAM_VIEW && ggi_in_slot(&k->params[f->param])
-                ? "in, its elements in the mailbox slot (copied by gg_session_start)"
             : f->kind == GG_PARAM_VIEW ? access_word[k->params[f->param].access]
                                        : "scalar");
   }

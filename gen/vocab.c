@@ -101,11 +101,6 @@ int ggi_has_reduction(const ggi_kernel *k)
   return ggi_is_reduce_like(k->pattern) || ggi_is_team_reduce(k);
 }
 
-int ggi_in_slot(const ggi_param *p)
-{
-  return p->kind == GG_PARAM_VIEW && p->space == GG_SPACE_SLOT;
-}
-
 void ggi_put_features(ggi_buf *b, unsigned feat)
 {
   static const char *names[] = {"GG_FEAT_COOPERATIVE", "GG_FEAT_FLOAT_ATOMIC",

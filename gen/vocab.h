@@ -65,8 +65,5 @@ int ggi_is_reduce_like(gg_pattern p);
 int ggi_is_team_reduce(const ggi_kernel *k);
 /* Reduces with an operator and an accumulator: reduce-like or a team reduce. */
 int ggi_has_reduction(const ggi_kernel *k);
-/* A frame's view whose elements travel in the mailbox slot (space = "slot"):
- * its argument field holds max elements inline. */
-int ggi_in_slot(const ggi_param *p);
 
 #endif

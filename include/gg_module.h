@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GG_MODULE_ABI 7
+#define GG_MODULE_ABI 6
 
 /* The element types, defined once for the generator and the runtime:
  * X(enum, spelling in workload files, bytes, is a floating type,
@@ -54,14 +54,10 @@ typedef enum gg_param_kind {
   GG_PARAM_HIDDEN  /* filled by the runtime: workspace, launch sequence */
 } gg_param_kind;
 
-/* Memory spaces, defined once: X(enum, spelling in workload files and messages).
- * GG_SPACE_SLOT is no allocation: a frame's view whose elements travel
- * inside the frame's mailbox slot (gg_protocol.h), copied there from a
- * host array by gg_session_start; the kernel reads them from its copy of
- * the slot in shared memory. */
+/* Memory spaces, defined once: X(enum, spelling in workload files and messages). */
 #define GG_SPACE_LIST(X)                                                                      \
   X(GG_SPACE_DEVICE, "device") X(GG_SPACE_MAPPED, "mapped") X(GG_SPACE_MANAGED, "managed")      \
-  X(GG_SPACE_HOST, "host") X(GG_SPACE_SLOT, "slot")
+  X(GG_SPACE_HOST, "host")
 
 typedef enum gg_space {
 #define GG_SPACE_ENUM_(e, name) e,
@@ -145,9 +141,7 @@ typedef struct gg_param_desc {
   gg_access access;
   int hidden;          /* GG_HIDDEN_* for GG_PARAM_HIDDEN */
   uint32_t offset;     /* byte offset inside the argument struct */
-  uint32_t size;       /* bytes of the field (8 for pointers); a view in
-                          GG_SPACE_SLOT: its elements inline, size / element
-                          bytes of them at most (the workload's max) */
+  uint32_t size;       /* bytes of the field (8 for pointers) */
 } gg_param_desc;
 
 typedef struct gg_kernel_desc {

@@ -53,8 +53,6 @@ static gg_status alloc_space(gg_context *ctx, gg_array *a) {
     a->dptr = (ggr_dptr)(uintptr_t)a->host; /* unified addressing: copies take it as is */
     return st;
   }
-  case GG_SPACE_SLOT: /* refused by gg_array_alloc */
-    break;
   }
   return ggr_set_error(GG_ERR_INVALID, "unknown memory space %d", (int)a->space);
 }
@@ -63,10 +61,6 @@ gg_status gg_array_alloc(gg_context *ctx, gg_space space, size_t bytes, gg_array
   if (out) *out = NULL;
   if (!ctx || !out) return GGR_NULL_ARG();
   if (bytes == 0) return ggr_set_error(GG_ERR_INVALID, "gg_array_alloc: zero bytes");
-  if (space == GG_SPACE_SLOT)
-    return ggr_set_error(GG_ERR_INVALID, "gg_array_alloc: space \"slot\" is no memory to allocate: "
-                         "a frame's view in the slot takes its elements from a host array "
-                         "(GG_SPACE_HOST or GG_SPACE_MAPPED) at gg_session_start");
   if ((unsigned)space > GG_SPACE_HOST)
     return ggr_set_error(GG_ERR_INVALID, "gg_array_alloc: unknown memory space %d", (int)space);
   /* offsets into an array are added to its address in 64 bits, and the

@@ -180,13 +180,6 @@ static gg_status pack_one(const gg_param_desc *p, const gg_arg *a, char *buf, ch
     if (!a->v.array)
       return FAIL("parameter %s: NULL array (gg_arg_array(NULL)): pass an array from "
                   "gg_array_alloc", nm(p->name));
-    if (p->space == GG_SPACE_SLOT) { /* copied inline by fill_slot_views */
-      if (!a->v.array->host)
-        return FAIL("parameter %s travels in the frame's slot, copied from host memory: pass a "
-                    "host or mapped array, got a %s array", nm(p->name),
-                    a->v.array->space == GG_SPACE_DEVICE ? "device" : "device-only");
-      return GG_OK;
-    }
     if (a->v.array->space == GG_SPACE_HOST)
       return FAIL("parameter %s: a host array is not visible to kernels; copy it to a device "
                   "array or allocate it mapped", nm(p->name));
@@ -283,9 +276,8 @@ static gg_status view_elements(const gg_kernel_desc *kd, const gg_param_desc *p,
   return GG_OK;
 }
 
-/* Views must hold what their extents (and strides) say; a view in the
- * slot (a frame's) gets its elements copied into its field. */
-static gg_status check_views(const gg_kernel_desc *kd, const gg_arg *args, void *buf,
+/* Views must hold what their extents (and strides) say. */
+static gg_status check_views(const gg_kernel_desc *kd, const gg_arg *args, const void *buf,
                              char *err, size_t err_size) {
   int next_stride = 0;
   for (int i = 0, j = 0; i < kd->nparams; i++) {
@@ -303,13 +295,6 @@ static gg_status check_views(const gg_kernel_desc *kd, const gg_arg *args, void 
       return FAIL("view %s needs %llu bytes (%llu elements of %u bytes) but its array has %zu",
                   nm(p->name), (unsigned long long)need, (unsigned long long)count,
                   dtype_size(p->dtype), a->v.array->bytes);
-    if (p->space != GG_SPACE_SLOT) continue;
-    /* a view in the slot: its elements, inline (check_layout bounded the field) */
-    if (need > p->size)
-      return FAIL("view %s has %llu elements, but the frame's slot holds at most %u (its max "
-                  "in the workload)", nm(p->name), (unsigned long long)count,
-                  p->size / dtype_size(p->dtype));
-    memcpy((char *)buf + p->offset, a->v.array->host, (size_t)need);
   }
   return GG_OK;
 }
@@ -340,16 +325,12 @@ static gg_status check_layout(const gg_kernel_desc *kd, size_t buf_size, char *e
                                             buf_size, kd->args_size);
   for (int i = 0; i < kd->nparams; i++) {
     const gg_param_desc *p = &kd->params[i];
-    /* a view in the slot: whole elements inline, any number of them */
-    int inline_ = p->kind == GG_PARAM_VIEW && p->space == GG_SPACE_SLOT;
-    uint32_t esize = dtype_size(p->dtype);
-    uint32_t want = inline_ && esize && p->size % esize == 0 ? p->size
-                  : p->kind == GG_PARAM_VIEW ? 8
+    uint32_t want = p->kind == GG_PARAM_VIEW ? 8
                   : p->kind == GG_PARAM_EXTENT || p->kind == GG_PARAM_STRIDE ? 8
                   : p->kind == GG_PARAM_HIDDEN ? p->size
-                  : esize;
-    if (p->size != want || p->size == 0 || (p->size > 8 && !inline_) ||
-        p->offset > kd->args_size || p->size > kd->args_size - p->offset)
+                  : dtype_size(p->dtype);
+    if (p->size != want || p->size == 0 || p->size > 8 || p->offset > kd->args_size ||
+        p->size > kd->args_size - p->offset)
       return FAIL("descriptor of %s: field %s (offset %u, size %u) does not fit its type or the "
                   "%u-byte struct", nm(kd->name), nm(p->name), p->offset, p->size,
                   kd->args_size);

@@ -63,7 +63,6 @@ typedef struct options {
   enum mode mode;
   enum memory memory;
   int overlap;     /* persistent: double-buffered pipeline */
-  int no_slot;     /* persistent, mapped: x read across PCIe (frame step), not in the slot */
   int layout;      /* index into layout_names */
   const char *csv;
 } options;
@@ -91,7 +90,6 @@ typedef struct app {
   long nlat;
   double t_first, t_end; /* wall clock of the measured frames, for the period */
   long bad;        /* frames that did not match */
-  const char *frame; /* persistent: the frame command run */
 } app;
 
 /* ---- command line ---- */
@@ -104,7 +102,7 @@ static const char *layout_names[] = {"one_block", "many_blocks", "thread_groups"
 static void usage(FILE *f) {
   fprintf(f,
           "usage: app [--frames N] [--n N] [--warmup N] [--mode persistent|launch|graph]\n"
-          "           [--memory mapped|device] [--overlap] [--no-slot]\n"
+          "           [--memory mapped|device] [--overlap]\n"
           "           [--layout one_block|many_blocks|thread_groups|hybrid|one_block_1024]\n"
           "           [--csv FILE] [--help]\n"
           "\n"
@@ -116,9 +114,6 @@ static void usage(FILE *f) {
           "--memory: host-mapped buffers (default) or device arrays with explicit\n"
           "copies (persistent: frame step_dev moves the data itself, as stages).\n"
           "--overlap (persistent): double-buffered pipeline.\n"
-          "Persistent with mapped memory runs frame step_slot (x travels in the mailbox\n"
-          "slot, next to the command) when n fits its slot, else step (x read across\n"
-          "PCIe); --no-slot runs step always.\n"
           "--layout picks the persistent kernel (default one_block_1024).  --csv writes one\n"
           "line per measured frame: frame,latency_us (input of bench/plot_latency.py).\n"
           "\n"
@@ -144,10 +139,6 @@ static int parse_options(int argc, char **argv, options *o) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
     if (!strcmp(a, "--overlap")) {
       o->overlap = 1;
-      continue;
-    }
-    if (!strcmp(a, "--no-slot")) {
-      o->no_slot = 1;
       continue;
     }
     if (!v) {
@@ -464,11 +455,7 @@ static gg_status open_session(app *A, pipeline *p) {
   snprintf(name, sizeof name, "frame_%s", layout_names[A->opt.layout]);
   gg_status st = gg_session_open(A->mod, name, &so, &p->s);
   if (st) return fail(A, "opening the persistent session", st);
-  /* the most elements step_slot's slot holds: app.lua's max, as generated */
-  const long slot_max = (long)(sizeof(((gg_app_args_step_slot *)0)->x) / sizeof(float));
-  const char *frame = A->opt.memory == MEM_DEVICE ? "step_dev"
-                    : !A->opt.no_slot && A->opt.n <= slot_max ? "step_slot" : "step";
-  A->frame = frame;
+  const char *frame = A->opt.memory == MEM_DEVICE ? "step_dev" : "step";
   if ((st = gg_session_command(p->s, frame, &p->cmd)))
     fprintf(stderr, "app: session command %s: %s: %s\n", frame, gg_strerror(st), gg_error_detail());
   return st;
@@ -548,7 +535,7 @@ static void report(app *A) {
          gg_context_device_name(A->ctx), gg_context_arch(A->ctx),
          A->bad ? "SOME RESULTS WRONG" : "every result matches the CPU reference");
   if (o->mode == MODE_PERSISTENT)
-    printf("     kernel frame_%s, frame %s, %s\n", layout_names[o->layout], A->frame ? A->frame : "?",
+    printf("     kernel frame_%s, %s\n", layout_names[o->layout],
            o->overlap ? "double buffered (latency spans include neighbouring frames' CPU work)"
                       : o->memory == MEM_DEVICE
                       ? "one frame at a time, one frame command (load | scale | energy, store; e in the ack), one handshake"
@@ -579,10 +566,9 @@ static void report(app *A) {
   double period = (A->t_end - A->t_first) / (double)A->nlat;
   printf("frame period (us): %.2f  (%.0f frames/s, input generation and checking included)\n",
          period / 1e3, 1e9 / period);
-  printf("summary,%s,%s,%s%s%s,%ld,%.2f,%.2f,%.2f,%.2f,%.2f\n", mode,
+  printf("summary,%s,%s,%s%s,%ld,%.2f,%.2f,%.2f,%.2f,%.2f\n", mode,
          o->memory == MEM_MAPPED ? "mapped" : "device",
          o->mode != MODE_PERSISTENT ? "-" : layout_names[o->layout], o->overlap ? "+overlap" : "",
-         A->frame && !strcmp(A->frame, "step") ? "+step" : "",
          o->n,
          s.mean_ns / 1e3, s.p50_ns / 1e3, s.p99_ns / 1e3, s.max_ns / 1e3, period / 1e3);
 }

@@ -51,24 +51,6 @@ frame "step" {
   stages = { { "scale" }, { "energy" } },
 }
 
--- The same frame with x in the mailbox slot (space = "slot"): the host's
--- start copies x into the slot's tagged words next to the command, and
--- the kernel's poll brings it in the same PCIe round trip as the command
--- (every thread of the block polls a slot this size), where "step" reads
--- x across PCIe once more after the poll.  The slot is sized for max
--- elements and every poll reads all of it, so max is the app's usual n
--- rounded up, not the largest n it takes: app.c runs "step" when n is
--- larger (its max comes from the generated header, gg_app_args_step_slot).
-frame "step_slot" {
-  params = {
-    { "gain", "f32" },
-    { "x", "f32[n]", space = "slot", max = 1024 },
-    { "y", "f32[n]" },
-    { "e", "f32[1]" },
-  },
-  stages = { { "scale" }, { "energy" } },
-}
-
 -- --memory device: the frame keeps its state in device arrays and moves
 -- the host's data itself, as stages, so a frame costs no copy API call:
 -- "load" reads the input from host-mapped memory into a device array,
@@ -120,7 +102,7 @@ frame "step_dev" {
 for _, layout in ipairs { "one_block", "many_blocks", "thread_groups", "hybrid" } do
   persistent ("frame_" .. layout) {
     layout    = layout,
-    commands  = { "step", "step_slot", "step_dev" },
+    commands  = { "step", "step_dev" },
     buffering = "double",
   }
 end
@@ -135,6 +117,6 @@ end
 persistent "frame_one_block_1024" {
   layout    = "one_block",
   block     = 1024,
-  commands  = { "step", "step_slot", "step_dev" },
+  commands  = { "step", "step_dev" },
   buffering = "double",
 }

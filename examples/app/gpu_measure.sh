@@ -22,7 +22,7 @@ rm -rf "$B" "$I" "$A"
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u +%Y-%m-%dT%H:%MZ; } | tee "$OUT/gpu.txt"
 if ! { cmake -S . -B "$B" $F -DCMAKE_BUILD_TYPE=Release &&
        cmake --build "$B" -j"$(nproc)" --target gpugen gg_static gg_shared test_graph test_gpu_runtime \
-         test_frames_gpu test_results_gpu test_slot_gpu &&
+         test_frames_gpu test_results_gpu &&
        cmake --install "$B" --prefix "$I" &&
        cmake -S examples/app -B "$A" -DCMAKE_PREFIX_PATH="$I" -DCMAKE_BUILD_TYPE=Release &&
        cmake --build "$A"; } > "$OUT/build.log" 2>&1; then
@@ -30,7 +30,7 @@ if ! { cmake -S . -B "$B" $F -DCMAKE_BUILD_TYPE=Release &&
 fi
 export GG_CACHE_DIR="$B/ggcache"
 rc=0
-for t in gpu/test_graph gpu/test_gpu_runtime frames/test_frames_gpu frames/test_results_gpu frames/test_slot_gpu; do
+for t in gpu/test_graph gpu/test_gpu_runtime frames/test_frames_gpu frames/test_results_gpu; do
   n=$(basename $t)
   "$B/tests/$t" > "$OUT/$n.log" 2>&1; r=$?; echo "$n: rc=$r $(tail -1 "$OUT/$n.log")"; [ $r = 0 ] || rc=1
 done
@@ -52,7 +52,6 @@ for mem in mapped device; do
   row --mode graph --memory $mem
   for k in one_block one_block_1024 many_blocks; do row --mode persistent --memory $mem --layout $k; done
 done
-row --mode persistent --memory mapped --layout one_block_1024 --no-slot
 for mem in mapped device; do row --mode persistent --memory $mem --overlap --layout one_block_1024; done
 { command -v column >/dev/null && column -s, -t "$OUT/app-table.csv"; } || cat "$OUT/app-table.csv"
 exit $rc

@@ -1,5 +1,4 @@
 /* gg_pack_args on a hand-written descriptor: layout, kinds, sizes. */
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,53 +68,6 @@ int main(void) {
     CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf) == GG_ERR_INVALID);
     ta[3] = gg_arg_i64(144);
     CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf) == GG_OK);
-  }
-  /* a frame's view in the slot (space "slot"): its elements inline, from
-   * a host array; at most the field's elements; never a device array */
-  {
-    /* struct { float g; float x[10]; long long n; } */
-    static const gg_param_desc sp[] = {
-      {"g", GG_PARAM_SCALAR, GG_F32, 0, {{0, -1}}, GG_LAYOUT_RIGHT, GG_SPACE_DEVICE, GG_ACCESS_IN, 0, 0, 4},
-      {"x", GG_PARAM_VIEW, GG_F32, 1, {{0, 2}}, GG_LAYOUT_RIGHT, GG_SPACE_SLOT, GG_ACCESS_IN, 0, 4, 40},
-      {"n", GG_PARAM_EXTENT, GG_I64, 0, {{0, -1}}, GG_LAYOUT_RIGHT, GG_SPACE_DEVICE, GG_ACCESS_IN, 0, 48, 8},
-    };
-    const gg_kernel_desc sk = {
-      .name = "f", .symbol = "", .pattern = GG_PATTERN_FRAME, .mode = GG_LAUNCH_PERSISTENT,
-      .rank = 1, .range = {{0, 2}}, .block_size = 256, .items_per_thread = 1, .args_size = 56,
-      .args_align = 8, .nparams = 3, .params = sp,
-    };
-    float host[16];
-    for (int i = 0; i < 16; i++) host[i] = 1.5f * (float)i - 3.0f;
-    struct gg_array h = {.space = GG_SPACE_HOST, .bytes = sizeof host, .host = host,
-                         .dptr = (uintptr_t)host};
-    gg_arg sa[3] = {gg_arg_f32(2), gg_arg_array(&h), gg_arg_i64(7)};
-    memset(buf, 0xee, sizeof buf);
-    CHECK(gg_pack_args(&sk, sa, 3, buf, sizeof buf) == GG_OK);
-    CHECK(memcmp(buf + 4, host, 7 * sizeof(float)) == 0);  /* the 7 elements, inline */
-    float rest[3] = {0, 0, 0};
-    CHECK(memcmp(buf + 4 + 28, rest, sizeof rest) == 0);   /* the unused ones zero */
-    sa[2] = gg_arg_i64(10); /* exactly max */
-    CHECK(gg_pack_args(&sk, sa, 3, buf, sizeof buf) == GG_OK);
-    CHECK(memcmp(buf + 4, host, 10 * sizeof(float)) == 0);
-    sa[2] = gg_arg_i64(11); /* one more than the slot holds (the array has 16) */
-    CHECK(gg_pack_args(&sk, sa, 3, buf, sizeof buf) == GG_ERR_INVALID);
-    CHECK(strstr(gg_error_detail(), "11 elements") && strstr(gg_error_detail(), "at most 10"));
-    sa[2] = gg_arg_i64(7);
-    sa[1] = gg_arg_array(&arr); /* a device array: the host cannot read it */
-    CHECK(gg_pack_args(&sk, sa, 3, buf, sizeof buf) == GG_ERR_INVALID);
-    CHECK(strstr(gg_error_detail(), "slot") && strstr(gg_error_detail(), "device"));
-    struct gg_array small = h;
-    small.bytes = 6 * sizeof(float); /* fewer elements than n */
-    sa[1] = gg_arg_array(&small);
-    CHECK(gg_pack_args(&sk, sa, 3, buf, sizeof buf) == GG_ERR_INVALID);
-    /* a slot field that is no whole number of elements is a bad descriptor */
-    gg_param_desc bad_sp[3];
-    memcpy(bad_sp, sp, sizeof bad_sp);
-    bad_sp[1].size = 38;
-    gg_kernel_desc bad_sk = sk;
-    bad_sk.params = bad_sp;
-    sa[1] = gg_arg_array(&h);
-    CHECK(gg_pack_args(&bad_sk, sa, 3, buf, sizeof buf) == GG_ERR_INVALID);
   }
   /* a bad descriptor (field past the end) is refused, never written */
   gg_param_desc badp[5];

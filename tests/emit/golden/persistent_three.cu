@@ -1219,11 +1219,10 @@ struct gg_p_batch {
 template <unsigned NW, unsigned BATCH>
 GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned stride,
                              unsigned nslots, unsigned slot_i, unsigned long long frame,
-                             unsigned *args, unsigned long long (&word)[(NW + 31) / 32],
-                             gg_p_batch &b, unsigned *reason)
+                             unsigned *args, unsigned long long (&word)[1], gg_p_batch &b,
+                             unsigned *reason)
 {
-  /* (compiled, never run, for slots of more than 32 words: BATCH is 1) */
-  static_assert(NW * BATCH <= 32 || BATCH == 1, "a batch is one warp-wide load");
+  static_assert(NW * BATCH <= 32, "a batch is one warp-wide load");
   const unsigned lane = threadIdx.x & 31u, j = lane / NW;
   if (frame - b.first >= b.count) { /* not in the batch: read the next one */
     const unsigned k = BATCH < nslots ? BATCH : nslots;
@@ -1263,115 +1262,6 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
   if (lane >= 1 && lane < NW)
     args[lane - 1] = (unsigned)mine;
   return (unsigned)__shfl_sync(0xffffffffu, b.w, base);
-}
-/* A slot of more than 32 words (a frame with views in the slot, space =
- * "slot"): every thread of the block polls.  Thread t reads words t,
- * t + B, ... (B threads; with SYS the host's slot across PCIe, without
- * block 0's record in L2) relaxed, and thread 0 then word 0 with acquire:
- * an acquire orders only what comes after it, so all the loads of a poll
- * are in flight together - ONE round trip for the whole slot, where warp
- * 0 alone would issue its acquires one after another.  Each word proves
- * by its tag that it is this frame's (as in gg_p_poll); the block votes
- * and polls again while any word is stale.  Then every thread copies its
- * words' payloads to args.  Returns, in thread 0, the command or
- * GG_MBOX_CMD_EXIT with *reason set (every thread sees the exit). */
-GG_INLINE unsigned long long gg_p_ld_relaxed_gpu(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE void gg_p_st_relaxed_gpu(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-template <unsigned NW, unsigned B, bool SYS>
-GG_INLINE unsigned gg_p_poll_block(const char *mbox, const unsigned long long *w,
-                                   unsigned long long frame, unsigned *args,
-                                   unsigned long long (&word)[(NW + B - 1) / B], unsigned *reason)
-{
-  constexpr unsigned K = (NW + B - 1) / B;
-  const unsigned t = threadIdx.x, tag = (unsigned)frame;
-  unsigned long long hb_seen = 0, hb_time = 0;
-  for (unsigned spins = 1;; ++spins) {
-#pragma unroll
-    for (unsigned k = 0; k < K; ++k) {
-      const unsigned i = k * B + t;
-      if (i > 0 && i < NW)
-        word[k] = SYS ? gg_p_ld_relaxed_sys(w + i) : gg_p_ld_relaxed_gpu(w + i);
-    }
-    if (t == 0)
-      word[0] = SYS ? gg_load_acquire_sys(w) : gg_p_ld_acquire_gpu(w);
-    bool ok = true;
-#pragma unroll
-    for (unsigned k = 0; k < K; ++k)
-      if (k * B + t < NW)
-        ok = ok && (unsigned)(word[k] >> 32) == tag;
-    if (__syncthreads_or(t == 0 && (unsigned)word[0] == GG_MBOX_CMD_EXIT)) { /* any tag */
-      *reason = GG_MBOX_EXIT_ABORT;
-      return GG_MBOX_CMD_EXIT;
-    }
-    if (__syncthreads_and(ok)) {
-#pragma unroll
-      for (unsigned k = 0; k < K; ++k)
-        if (k * B + t >= 1 && k * B + t < NW)
-          args[k * B + t - 1] = (unsigned)word[k];
-      return (unsigned)word[0];
-    }
-    if ((spins & 1023u) == 0) {
-      unsigned why = 0;
-      if (t == 0)
-        why = SYS ? gg_p_check_host(mbox, &hb_seen, &hb_time)
-                  : (gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF))
-                         ? (unsigned)GG_MBOX_EXIT_ABORT : 0u);
-      *reason = why ? why : (unsigned)GG_MBOX_EXIT_ABORT; /* thread 0's is the one kept */
-      if (__syncthreads_or(why != 0))
-        return GG_MBOX_CMD_EXIT;
-    }
-  }
-}
-/* The whole block takes frame `frame` (a slot of more than 32 words):
- * block 0 polls the host's slot and, with several blocks, relays its
- * words to the record as gg_p_poll's callers do for a warp; the other
- * blocks poll the record.  Returns what gg_p_poll_block returns. */
-template <unsigned NW, unsigned B>
-GG_INLINE unsigned gg_p_take_block(const char *mbox, const char *slot,
-                                   const unsigned long long *arrive, unsigned long long *record,
-                                   unsigned long long frame, int multi, unsigned *args,
-                                   unsigned *reason)
-{
-  unsigned long long word[(NW + B - 1) / B];
-  const unsigned t = threadIdx.x;
-  if (blockIdx.x != 0)
-    return gg_p_poll_block<NW, B, false>(mbox, record, frame, args, word, reason);
-  /* several blocks: every block has read frame f - 1's record (gg_p_wait_arrivals) */
-  bool go = true;
-  if (multi && t == 0 && frame > 1)
-    go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
-  if (!__syncthreads_and(go)) {
-    *reason = GG_MBOX_EXIT_ABORT;
-    return GG_MBOX_CMD_EXIT;
-  }
-  const unsigned cmd =
-      gg_p_poll_block<NW, B, true>(mbox, (const unsigned long long *)slot, frame, args, word, reason);
-  if (multi) {
-    /* thread 0's acquire from the host before word 0's release below
-       (bar.sync is cumulative); the other words carry values, not
-       publications, and prove themselves by their tags: relaxed */
-    const bool exiting = __syncthreads_or(t == 0 && cmd == GG_MBOX_CMD_EXIT);
-    if (exiting) {
-      if (t == 0)
-        gg_p_st_release_gpu(record, GG_MBOX_WORD_ABORT);
-    } else {
-      if (t == 0)
-        gg_p_st_release_gpu(record, word[0]);
-#pragma unroll
-      for (unsigned k = 0; k < (NW + B - 1) / B; ++k)
-        if (k * B + t >= 1 && k * B + t < NW)
-          gg_p_st_relaxed_gpu(record + k * B + t, word[k]);
-    }
-  }
-  return cmd;
 }
 /* The larger of two sizes, for the largest argument struct below. */
 __host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, unsigned long long b)
@@ -1425,14 +1315,7 @@ extern "C" __global__ void __launch_bounds__(1024) gg_persist_loop(gg_persist_pa
   gg_p_batch batch = {0, 0, 0}; /* block 0's warp 0, a ring: frames read ahead */
   for (;; ++frame, slot_i = slot_i + 1 == pp.nslots ? 0 : slot_i + 1) {
     char *slot = mbox + GG_MBOX_SLOTS_OFF + slot_i * pp.slot_stride;
-    if constexpr (GG_P_NW_loop > 32) { /* views in the slot: the whole block polls */
-      const unsigned cmd = gg_p_take_block<GG_P_NW_loop, 1024u>(
-          mbox, slot, arrive, record, frame, multi, args_words, &reason);
-      if (leader) {
-        command = cmd;
-        gg_note.p = nullptr; /* no result noted in this frame yet */
-      }
-    } else if (threadIdx.x < 32) {
+    if (threadIdx.x < 32) {
       unsigned long long word[(GG_P_NW_loop + 31) / 32];
       unsigned cmd;
       if (blockIdx.x == 0) {

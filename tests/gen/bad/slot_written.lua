@@ -1,6 +1,0 @@
--- the host fills the slot; a stage cannot write it
-kernel "scale" { pattern = "for", range = { "n" },
-  params = { { "gain", "f32" }, { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
-  body = "y(i) = gain * x(i);" }
-frame "f" { params = { { "gain", "f32" }, { "x", "f32[n]" }, { "y", "f32[n]", space = "slot", max = 64 } },
-  stages = { { "scale" } } }
