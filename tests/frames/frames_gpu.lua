@@ -4,7 +4,7 @@
 -- with two reductions (a workspace per stage), a step fused into the sum
 -- after it, and a chain whose stages
 -- need their barriers (a neighbour read, another range, a reduction), on
--- one_block, many_blocks and hybrid persistent kernels.  Every value is exact in f32
+-- one_block, many_blocks, hybrid and thread_groups persistent kernels.  Every value is exact in f32
 -- and every sum exact in f64, so the CPU reference compares with ==.
 module { name = "frames_gpu", targets = { "cuda" } }
 
@@ -63,3 +63,4 @@ local cmds = { "d1", "d2", "d4", "d8", "i2", "i8", "m4", "nb", "fz", "step" }
 persistent "p_one_block" { layout = "one_block", block = 256, commands = cmds }
 persistent "p_many_blocks" { layout = "many_blocks", block = 256, commands = cmds }
 persistent "p_hybrid" { layout = "hybrid", block = 512, groups = 2, commands = cmds }
+persistent "p_groups" { layout = "thread_groups", block = 512, groups = 4, commands = cmds }

@@ -5,10 +5,10 @@
  * with two reductions, a step fused into the shared-atomic sum after it
  * (the sum's fold runs the step's body: fz), and a chain whose every
  * stage needs its barrier (a neighbour read, another range, a
- * reduction), on one_block, many_blocks and hybrid
+ * reduction), on one_block, many_blocks, hybrid and thread_groups
  * persistent kernels with 1, 2 and 4 frame slots, at sizes that are not
  * powers of two and at powers of two; then thousands of frames with
- * varying inputs through a ring.  Every frame is checked against a CPU
+ * varying inputs through a ring on each of them.  Every frame is checked against a CPU
  * reference (exact: every value is a short binary fraction).  Frames are
  * started with gg_session_start, the generated typed starter and
  * gg_session_start_packed.  Then the peer the frames are measured
@@ -20,8 +20,8 @@
  * Label gpu; exit 77 without one.  GG_FRAMES_QUICK=1 runs two sizes, two
  * frames each and a short ring: for compute-sanitizer (racecheck runs
  * the full test for more than 150 s).  GG_FRAMES_LONG=N runs about N
- * frames through the ring instead of 4000 (1000000: every kind, each
- * frame checked, about a minute).
+ * frames through the ring of each layout instead of 4000 (1000000: every
+ * kind, each frame checked, about a minute a layout).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -284,7 +284,7 @@ int main(void)
     CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, 8, &sets[i].e1));
     CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, 8, &sets[i].e2));
   }
-  static const char *const kernels[] = {"p_one_block", "p_many_blocks", "p_hybrid"};
+  static const char *const kernels[] = {"p_one_block", "p_many_blocks", "p_hybrid", "p_groups"};
   static const int sizes[] = {1000, 4097, 32771, 1024, 65536};
   static const int slots[] = {1, 2, 4};
   const char *q = getenv("GG_FRAMES_QUICK");
@@ -292,7 +292,7 @@ int main(void)
   const char *lg = getenv("GG_FRAMES_LONG"); /* the ring's frames, e.g. 1000000 */
   if (lg && atoi(lg) > 0) rounds = (atoi(lg) + 7) / 8;
   int seed = 1;
-  for (int p = 0; p < 3; p++)
+  for (int p = 0; p < 4; p++)
     for (int b = 0; b < 3; b++) {
       gg_session_options opt = {0};
       opt.buffering = slots[b];
@@ -312,19 +312,23 @@ int main(void)
       printf("%s: %s\n", failures ? "FAIL" : "ok  ", where);
       fflush(stdout);
     }
-  /* thousands of frames with varying inputs: a ring of 4 on many blocks */
-  {
+  /* thousands of frames with varying inputs through a ring of 4, on
+     every layout (GG_FRAMES_LONG: that many on each) */
+  for (int p = 0; p < 4; p++) {
     gg_session_options opt = {0};
     opt.buffering = 4;
     gg_session *s;
-    CHECK_OK(gg_session_open(mod, "p_many_blocks", &opt, &s));
+    CHECK_OK(gg_session_open(mod, kernels[p], &opt, &s));
+    char where[128];
+    snprintf(where, sizeof where, "ring of 4, %s", kernels[p]);
     for (int r = 0; r < rounds; r++) {
       int kind = r % NKINDS;
-      run(s, kind, r % 2 ? 4097 : 1000, 8, seed, (via)(r % 3), "ring of 4, many blocks");
+      run(s, kind, r % 2 ? 4097 : 1000, 8, seed, (via)(r % 3), where);
       seed += 8;
     }
-    printf("%s: %d frames through a ring of 4 on %d blocks\n", failures ? "FAIL" : "ok  ",
-           rounds * 8, gg_session_blocks(s));
+    printf("%s: %d frames through a ring of 4 on %s, %d blocks\n", failures ? "FAIL" : "ok  ",
+           rounds * 8, kernels[p], gg_session_blocks(s));
+    fflush(stdout);
     CHECK_OK(gg_session_terminate(s));
     gg_session_free(s);
   }

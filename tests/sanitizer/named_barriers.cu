@@ -1,0 +1,124 @@
+/*
+ * named_barriers.cu - is a racecheck report on a pseudo-block layout a
+ * race, or racecheck not seeing named barriers?  The persistent kernels
+ * of layouts thread_groups and hybrid split a block into pseudo-blocks,
+ * each synchronized by its own named barrier (`bar.sync 1 + group,
+ * threads`, templates/cuda/prelude.cuh gg_sync), and racecheck reports
+ * shared-memory hazards there between accesses those barriers order.
+ * This kernel does the same in twenty lines: two groups of 128 threads,
+ * each writes its half of a shared array, meets its group at a named
+ * barrier, and reads a neighbour's element.  Mode "named" is correct (the
+ * output is checked); "block" uses __syncthreads (no hazard expected);
+ * "none" has no barrier (a real race, which racecheck must report);
+ * "mixed" is the persistent kernel's loop: warp 0 writes the frame's
+ * arguments, __syncthreads, each group reads them and works behind its
+ * named barrier, __syncthreads; "loop" adds a block-wide flag and
+ * neighbour-style spins between named barriers (see loop below).
+ * Run by scripts/racecheck-named-barriers on a GPU machine.
+ */
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#define GROUP 128
+#define ROUNDS 8
+
+__device__ __forceinline__ void group_sync(unsigned id, unsigned threads)
+{
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+/* Mode "loop": the persistent kernel's loop more closely - thread 0 of
+ * the block writes a flag and the command, __syncthreads, every thread
+ * reads them (gg_frame_barrier, persistent.cuh); inside, each group's
+ * thread 0 publishes its progress and spins (with __nanosleep) on the
+ * other group's word in global memory between two named barriers, as a
+ * neighbour wait does (frame.cuh gg_fn_wait_neighbours). */
+__global__ void loop(int *out, unsigned long long *progress)
+{
+  __shared__ int s[2 * GROUP];
+  __shared__ int args[32];
+  __shared__ unsigned flag[3];
+  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
+  unsigned long long *mine_p = progress + (blockIdx.x * 2 + group) * 16;
+  unsigned long long *other_p = progress + (blockIdx.x * 2 + (1 - group)) * 16;
+  int *mine = s + group * GROUP;
+  for (int r = 0; r < ROUNDS; ++r) {
+    if (threadIdx.x < 32) args[threadIdx.x] = r * 1000;
+    if (threadIdx.x == 0) flag[0] = r + 1;
+    __syncthreads();
+    const int a = args[t % 32] + (flag[0] == (unsigned)r + 1 ? 0 : 1 << 20);
+    mine[t] = a + (int)threadIdx.x;
+    group_sync(1 + group, GROUP);
+    if (t == 0) {
+      asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(mine_p), "l"((unsigned long long)r + 1) : "memory");
+      unsigned long long v;
+      do {
+        asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(other_p) : "memory");
+        if (v < (unsigned long long)r + 1) __nanosleep(64);
+      } while (v < (unsigned long long)r + 1);
+      flag[1 + group] = 1;
+    }
+    group_sync(1 + group, GROUP);
+    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP] + (int)(flag[1 + group] - 1);
+    group_sync(1 + group, GROUP);
+    __syncthreads();
+  }
+}
+
+template <int MODE> /* 0 named barrier per group, 1 __syncthreads, 2 none, 3 mixed */
+__global__ void exchange(int *out)
+{
+  __shared__ int s[2 * GROUP];
+  __shared__ int args[32];
+  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
+  int *mine = s + group * GROUP;
+  for (int r = 0; r < ROUNDS; ++r) {
+    /* mixed, as the persistent kernel's loop: warp 0 writes the frame's
+       arguments, the whole block meets (__syncthreads), every group reads
+       them and works behind its own named barriers, the block meets again */
+    if (MODE == 3 && threadIdx.x < 32) args[threadIdx.x] = r * 1000;
+    if (MODE == 3) __syncthreads();
+    mine[t] = (MODE == 3 ? args[t % 32] : r * 1000) + (int)threadIdx.x;
+    if (MODE == 0 || MODE == 3) group_sync(1 + group, GROUP);
+    if (MODE == 1) __syncthreads();
+    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
+    if (MODE == 0 || MODE == 3) group_sync(1 + group, GROUP);
+    if (MODE == 1 || MODE == 3) __syncthreads();
+  }
+}
+
+int main(int argc, char **argv)
+{
+  static const char *const names[] = {"named", "block", "none", "mixed", "loop"};
+  int mode = 0;
+  for (int m = 0; m < 5; ++m)
+    if (argc > 1 && !strcmp(argv[1], names[m])) mode = m;
+  enum { BLOCKS = 3 };
+  static int h[BLOCKS * ROUNDS * 2 * GROUP];
+  int *d;
+  if (cudaMalloc(&d, sizeof h) != cudaSuccess) {
+    fprintf(stderr, "no GPU\n");
+    return 77;
+  }
+  if (mode == 0) exchange<0><<<BLOCKS, 2 * GROUP>>>(d);
+  if (mode == 1) exchange<1><<<BLOCKS, 2 * GROUP>>>(d);
+  if (mode == 2) exchange<2><<<BLOCKS, 2 * GROUP>>>(d);
+  if (mode == 3) exchange<3><<<BLOCKS, 2 * GROUP>>>(d);
+  unsigned long long *progress = nullptr;
+  if (mode == 4 && cudaMalloc(&progress, BLOCKS * 2 * 16 * 8) == cudaSuccess &&
+      cudaMemset(progress, 0, BLOCKS * 2 * 16 * 8) == cudaSuccess)
+    loop<<<BLOCKS, 2 * GROUP>>>(d, progress);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  int bad = 0;
+  for (int b = 0; b < BLOCKS; ++b)
+    for (int r = 0; r < ROUNDS; ++r)
+      for (int i = 0; i < 2 * GROUP; ++i) {
+        const int group = i / GROUP, want = r * 1000 + group * GROUP + (i % GROUP + 1) % GROUP;
+        bad += h[(b * ROUNDS + r) * 2 * GROUP + i] != want;
+      }
+  printf("mode %s: %d wrong values of %d\n", names[mode], bad, BLOCKS * ROUNDS * 2 * GROUP);
+  cudaFree(d);
+  cudaFree(progress);
+  return mode != 2 && bad ? 1 : 0;
+}
