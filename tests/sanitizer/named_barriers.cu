@@ -23,6 +23,7 @@
 #define GROUP 128
 #define ROUNDS 8
 
+/* threads comes from a register (blockDim.x / 2), as gg_sync's g.nthreads */
 __device__ __forceinline__ void group_sync(unsigned id, unsigned threads)
 {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
@@ -49,7 +50,7 @@ __global__ void loop(int *out, unsigned long long *progress)
     __syncthreads();
     const int a = args[t % 32] + (flag[0] == (unsigned)r + 1 ? 0 : 1 << 20);
     mine[t] = a + (int)threadIdx.x;
-    group_sync(1 + group, GROUP);
+    group_sync(1 + group, blockDim.x / 2);
     if (t == 0) {
       asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(mine_p), "l"((unsigned long long)r + 1) : "memory");
       unsigned long long v;
@@ -59,9 +60,9 @@ __global__ void loop(int *out, unsigned long long *progress)
       } while (v < (unsigned long long)r + 1);
       flag[1 + group] = 1;
     }
-    group_sync(1 + group, GROUP);
+    group_sync(1 + group, blockDim.x / 2);
     out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP] + (int)(flag[1 + group] - 1);
-    group_sync(1 + group, GROUP);
+    group_sync(1 + group, blockDim.x / 2);
     __syncthreads();
   }
 }
@@ -80,10 +81,10 @@ __global__ void exchange(int *out)
     if (MODE == 3 && threadIdx.x < 32) args[threadIdx.x] = r * 1000;
     if (MODE == 3) __syncthreads();
     mine[t] = (MODE == 3 ? args[t % 32] : r * 1000) + (int)threadIdx.x;
-    if (MODE == 0 || MODE == 3) group_sync(1 + group, GROUP);
+    if (MODE == 0 || MODE == 3) group_sync(1 + group, blockDim.x / 2);
     if (MODE == 1) __syncthreads();
     out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
-    if (MODE == 0 || MODE == 3) group_sync(1 + group, GROUP);
+    if (MODE == 0 || MODE == 3) group_sync(1 + group, blockDim.x / 2);
     if (MODE == 1 || MODE == 3) __syncthreads();
   }
 }
