@@ -8,8 +8,9 @@
  * reduction), on one_block, many_blocks, hybrid and thread_groups
  * persistent kernels with 1, 2 and 4 frame slots, at sizes that are not
  * powers of two and at powers of two; then thousands of frames with
- * varying inputs through a ring on each of them.  Every frame is checked against a CPU
- * reference (exact: every value is a short binary fraction).  Frames are
+ * varying inputs through a ring on each of them.  Every frame is
+ * checked against a CPU reference (exact: every value is a short binary
+ * fraction).  Frames are
  * started with gg_session_start, the generated typed starter and
  * gg_session_start_packed.  Then the peer the frames are measured
  * against: chains of classic launches of the same step with programmatic
@@ -285,6 +286,7 @@ int main(void)
     CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, 8, &sets[i].e2));
   }
   static const char *const kernels[] = {"p_one_block", "p_many_blocks", "p_hybrid", "p_groups"};
+  const int nkernels = (int)(sizeof kernels / sizeof kernels[0]);
   static const int sizes[] = {1000, 4097, 32771, 1024, 65536};
   static const int slots[] = {1, 2, 4};
   const char *q = getenv("GG_FRAMES_QUICK");
@@ -292,7 +294,7 @@ int main(void)
   const char *lg = getenv("GG_FRAMES_LONG"); /* the ring's frames, e.g. 1000000 */
   if (lg && atoi(lg) > 0) rounds = (atoi(lg) + 7) / 8;
   int seed = 1;
-  for (int p = 0; p < 4; p++)
+  for (int p = 0; p < nkernels; p++)
     for (int b = 0; b < 3; b++) {
       gg_session_options opt = {0};
       opt.buffering = slots[b];
@@ -314,7 +316,7 @@ int main(void)
     }
   /* thousands of frames with varying inputs through a ring of 4, on
      every layout (GG_FRAMES_LONG: that many on each) */
-  for (int p = 0; p < 4; p++) {
+  for (int p = 0; p < nkernels; p++) {
     gg_session_options opt = {0};
     opt.buffering = 4;
     gg_session *s;
