@@ -13,7 +13,9 @@
  * "mixed" is the persistent kernel's loop: warp 0 writes the frame's
  * arguments, __syncthreads, each group reads them and works behind its
  * named barrier, __syncthreads; "loop" adds a block-wide flag and
- * neighbour-style spins between named barriers (see loop below).
+ * neighbour-style spins between named barriers (see loop below);
+ * "uneven": one group meets at its named barrier more often than the
+ * other.
  * Run by scripts/racecheck-named-barriers on a GPU machine.
  */
 #include <cstdio>
@@ -67,6 +69,29 @@ __global__ void loop(int *out, unsigned long long *progress)
   }
 }
 
+/* Mode "uneven": "mixed" where group 1 meets at its named barrier once
+ * more per round than group 0 (as pseudo-blocks do whose stages take
+ * different paths: the block that finishes a reduction, a neighbour wait
+ * that one group skips).  Still correct: every group's barriers are its
+ * own, and the block meets at __syncthreads as before. */
+__global__ void uneven(int *out)
+{
+  __shared__ int s[2 * GROUP];
+  __shared__ int args[32];
+  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
+  int *mine = s + group * GROUP;
+  for (int r = 0; r < ROUNDS; ++r) {
+    if (threadIdx.x < 32) args[threadIdx.x] = r * 1000;
+    __syncthreads();
+    mine[t] = args[t % 32] + (int)threadIdx.x;
+    group_sync(1 + group, blockDim.x / 2);
+    if (group == 1) group_sync(1 + group, blockDim.x / 2);
+    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
+    group_sync(1 + group, blockDim.x / 2);
+    __syncthreads();
+  }
+}
+
 template <int MODE> /* 0 named barrier per group, 1 __syncthreads, 2 none, 3 mixed */
 __global__ void exchange(int *out)
 {
@@ -91,9 +116,9 @@ __global__ void exchange(int *out)
 
 int main(int argc, char **argv)
 {
-  static const char *const names[] = {"named", "block", "none", "mixed", "loop"};
+  static const char *const names[] = {"named", "block", "none", "mixed", "loop", "uneven"};
   int mode = 0;
-  for (int m = 0; m < 5; ++m)
+  for (int m = 0; m < 6; ++m)
     if (argc > 1 && !strcmp(argv[1], names[m])) mode = m;
   enum { BLOCKS = 3 };
   static int h[BLOCKS * ROUNDS * 2 * GROUP];
@@ -110,6 +135,7 @@ int main(int argc, char **argv)
   if (mode == 4 && cudaMalloc(&progress, BLOCKS * 2 * 16 * 8) == cudaSuccess &&
       cudaMemset(progress, 0, BLOCKS * 2 * 16 * 8) == cudaSuccess)
     loop<<<BLOCKS, 2 * GROUP>>>(d, progress);
+  if (mode == 5) uneven<<<BLOCKS, 2 * GROUP>>>(d);
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   int bad = 0;
   for (int b = 0; b < BLOCKS; ++b)
