@@ -15,7 +15,7 @@
  * named barrier, __syncthreads; "loop" adds a block-wide flag and
  * neighbour-style spins between named barriers (see loop below);
  * "uneven": one group meets at its named barrier more often than the
- * other.
+ * other; "calls": the pieces called as the generated kernel calls them.
  * Run by scripts/racecheck-named-barriers on a GPU machine.
  */
 #include <cstdio>
@@ -92,6 +92,51 @@ __global__ void uneven(int *out)
   }
 }
 
+/* Mode "calls": the loop's pieces as the generated kernel has them -
+ * called, not inlined: warp 0 polls a word with warp votes and writes
+ * the arguments, a block barrier function writes and reads a flag around
+ * its __syncthreads (gg_frame_barrier), the groups' work is a function of
+ * its own; dynamic shared memory for the groups, a block of 512. */
+__device__ __noinline__ void calls_flag_barrier(int r)
+{
+  __shared__ unsigned ok;
+  __syncthreads();
+  if (threadIdx.x == 0) ok = (unsigned)r + 1;
+  __syncthreads();
+  if (ok != (unsigned)r + 1) __trap();
+}
+__device__ __noinline__ void calls_group(int *out, int *smem, const int *args, int r)
+{
+  const unsigned half = blockDim.x / 2, group = threadIdx.x / half, t = threadIdx.x % half;
+  int *mine = smem + group * half;
+  mine[t] = args[t % 32] + (int)threadIdx.x;
+  group_sync(1 + group, half);
+  out[(blockIdx.x * ROUNDS + r) * blockDim.x + threadIdx.x] = mine[(t + 1) % half] - (int)(group * half) - (int)((t + 1) % half);
+  group_sync(1 + group, half);
+}
+__global__ void calls(int *out, const unsigned *word)
+{
+  extern __shared__ int dyn[];
+  __shared__ int args[32];
+  __shared__ unsigned command;
+  for (int r = 0; r < ROUNDS; ++r) {
+    if (threadIdx.x < 32) {
+      unsigned v;
+      do {
+        asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(word) : "memory");
+        if (!__all_sync(0xffffffffu, v != 0)) __nanosleep(32);
+      } while (!__all_sync(0xffffffffu, v != 0));
+      args[threadIdx.x] = __shfl_sync(0xffffffffu, (int)v, 0) * 0 + r * 1000;
+      if (threadIdx.x == 0) command = (unsigned)r;
+    }
+    __syncthreads();
+    if (command != (unsigned)r) __trap();
+    calls_group(out, dyn, args, r);
+    calls_flag_barrier(r);
+    __syncthreads();
+  }
+}
+
 template <int MODE> /* 0 named barrier per group, 1 __syncthreads, 2 none, 3 mixed */
 __global__ void exchange(int *out)
 {
@@ -116,9 +161,9 @@ __global__ void exchange(int *out)
 
 int main(int argc, char **argv)
 {
-  static const char *const names[] = {"named", "block", "none", "mixed", "loop", "uneven"};
+  static const char *const names[] = {"named", "block", "none", "mixed", "loop", "uneven", "calls"};
   int mode = 0;
-  for (int m = 0; m < 6; ++m)
+  for (int m = 0; m < 7; ++m)
     if (argc > 1 && !strcmp(argv[1], names[m])) mode = m;
   enum { BLOCKS = 3 };
   static int h[BLOCKS * ROUNDS * 2 * GROUP];
@@ -136,8 +181,20 @@ int main(int argc, char **argv)
       cudaMemset(progress, 0, BLOCKS * 2 * 16 * 8) == cudaSuccess)
     loop<<<BLOCKS, 2 * GROUP>>>(d, progress);
   if (mode == 5) uneven<<<BLOCKS, 2 * GROUP>>>(d);
+  unsigned *word = nullptr;
+  if (mode == 6 && cudaMalloc(&word, 4) == cudaSuccess && cudaMemset(word, 0xff, 4) == cudaSuccess)
+    calls<<<1, 4 * GROUP, 4 * GROUP * sizeof(int)>>>(d, word);
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   int bad = 0;
+  if (mode == 6) { /* calls: one block of 512, out = r * 1000 */
+    for (int r = 0; r < ROUNDS; ++r)
+      for (int i = 0; i < 4 * GROUP; ++i)
+        bad += h[r * 4 * GROUP + i] != r * 1000;
+    printf("mode calls: %d wrong values of %d\n", bad, ROUNDS * 4 * GROUP);
+    cudaFree(d);
+    cudaFree(word);
+    return bad ? 1 : 0;
+  }
   for (int b = 0; b < BLOCKS; ++b)
     for (int r = 0; r < ROUNDS; ++r)
       for (int i = 0; i < 2 * GROUP; ++i) {
