@@ -69,29 +69,6 @@ __global__ void loop(int *out, unsigned long long *progress)
   }
 }
 
-/* Mode "uneven": "mixed" where group 1 meets at its named barrier once
- * more per round than group 0 (as pseudo-blocks do whose stages take
- * different paths: the block that finishes a reduction, a neighbour wait
- * that one group skips).  Still correct: every group's barriers are its
- * own, and the block meets at __syncthreads as before. */
-__global__ void uneven(int *out)
-{
-  __shared__ int s[2 * GROUP];
-  __shared__ int args[32];
-  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
-  int *mine = s + group * GROUP;
-  for (int r = 0; r < ROUNDS; ++r) {
-    if (threadIdx.x < 32) args[threadIdx.x] = r * 1000;
-    __syncthreads();
-    mine[t] = args[t % 32] + (int)threadIdx.x;
-    group_sync(1 + group, blockDim.x / 2);
-    if (group == 1) group_sync(1 + group, blockDim.x / 2);
-    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
-    group_sync(1 + group, blockDim.x / 2);
-    __syncthreads();
-  }
-}
-
 /* Mode "calls": the loop's pieces as the generated kernel has them -
  * called, not inlined: warp 0 polls a word with warp votes and writes
  * the arguments, a block barrier function writes and reads a flag around
@@ -137,9 +114,16 @@ __global__ void calls(int *out, const unsigned *word)
   }
 }
 
-template <int MODE> /* 0 named barrier per group, 1 __syncthreads, 2 none, 3 mixed */
+/* MODE: 0 named barrier per group, 1 __syncthreads, 2 none, 3 mixed,
+ * 5 uneven: "mixed" where group 1 meets at its named barrier once more
+ * per round than group 0 (as pseudo-blocks do whose stages take
+ * different paths: the block that finishes a reduction, a neighbour wait
+ * that one group skips); still correct, every group's barriers are its
+ * own and the block meets at __syncthreads as before. */
+template <int MODE>
 __global__ void exchange(int *out)
 {
+  constexpr bool mixed = MODE == 3 || MODE == 5;
   __shared__ int s[2 * GROUP];
   __shared__ int args[32];
   const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
@@ -148,14 +132,15 @@ __global__ void exchange(int *out)
     /* mixed, as the persistent kernel's loop: warp 0 writes the frame's
        arguments, the whole block meets (__syncthreads), every group reads
        them and works behind its own named barriers, the block meets again */
-    if (MODE == 3 && threadIdx.x < 32) args[threadIdx.x] = r * 1000;
-    if (MODE == 3) __syncthreads();
-    mine[t] = (MODE == 3 ? args[t % 32] : r * 1000) + (int)threadIdx.x;
-    if (MODE == 0 || MODE == 3) group_sync(1 + group, blockDim.x / 2);
+    if (mixed && threadIdx.x < 32) args[threadIdx.x] = r * 1000;
+    if (mixed) __syncthreads();
+    mine[t] = (mixed ? args[t % 32] : r * 1000) + (int)threadIdx.x;
+    if (MODE == 0 || mixed) group_sync(1 + group, blockDim.x / 2);
+    if (MODE == 5 && group == 1) group_sync(1 + group, blockDim.x / 2);
     if (MODE == 1) __syncthreads();
     out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
-    if (MODE == 0 || MODE == 3) group_sync(1 + group, blockDim.x / 2);
-    if (MODE == 1 || MODE == 3) __syncthreads();
+    if (MODE == 0 || mixed) group_sync(1 + group, blockDim.x / 2);
+    if (MODE == 1 || mixed) __syncthreads();
   }
 }
 
@@ -180,7 +165,7 @@ int main(int argc, char **argv)
   if (mode == 4 && cudaMalloc(&progress, BLOCKS * 2 * 16 * 8) == cudaSuccess &&
       cudaMemset(progress, 0, BLOCKS * 2 * 16 * 8) == cudaSuccess)
     loop<<<BLOCKS, 2 * GROUP>>>(d, progress);
-  if (mode == 5) uneven<<<BLOCKS, 2 * GROUP>>>(d);
+  if (mode == 5) exchange<5><<<BLOCKS, 2 * GROUP>>>(d);
   unsigned *word = nullptr;
   if (mode == 6 && cudaMalloc(&word, 4) == cudaSuccess && cudaMemset(word, 0xff, 4) == cudaSuccess)
     calls<<<1, 4 * GROUP, 4 * GROUP * sizeof(int)>>>(d, word);
