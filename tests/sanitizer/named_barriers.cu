@@ -1,22 +1,35 @@
 /*
- * named_barriers.cu - is a racecheck report on a pseudo-block layout a
- * race, or racecheck not seeing named barriers?  The persistent kernels
- * of layouts thread_groups and hybrid split a block into pseudo-blocks,
- * each synchronized by its own named barrier (`bar.sync 1 + group,
- * threads`, templates/cuda/prelude.cuh gg_sync), and racecheck reports
- * shared-memory hazards there between accesses those barriers order.
- * This kernel does the same in twenty lines: two groups of 128 threads,
- * each writes its half of a shared array, meets its group at a named
- * barrier, and reads a neighbour's element.  Mode "named" is correct (the
- * output is checked); "block" uses __syncthreads (no hazard expected);
- * "none" has no barrier (a real race, which racecheck must report);
- * "mixed" is the persistent kernel's loop: warp 0 writes the frame's
- * arguments, __syncthreads, each group reads them and works behind its
- * named barrier, __syncthreads; "loop" adds a block-wide flag and
- * neighbour-style spins between named barriers (see loop below);
- * "uneven": one group meets at its named barrier more often than the
- * other; "calls": the pieces called as the generated kernel calls them.
- * Run by scripts/racecheck-named-barriers on a GPU machine.
+ * named_barriers.cu - when does compute-sanitizer's racecheck report a
+ * hazard on a pseudo-block layout that is not there?  The persistent
+ * kernels of layouts thread_groups and hybrid split a block into
+ * pseudo-blocks, each synchronized by its own named barrier (`bar.sync
+ * 1 + group, threads`, templates/cuda/prelude.cuh gg_sync), and the block
+ * as a whole by __syncthreads.  Every mode below is a correct kernel
+ * whose output is checked, except "none" (no barrier: a real race, which
+ * racecheck must report).  Run by scripts/racecheck-named-barriers.
+ *
+ * What racecheck says (H100, CUDA 13.0, 2026-11-27): nothing in every
+ * correct mode but "ticket", where it reports hundreds of hazards between
+ * warp 0's write of the round's arguments and the other group's reads of
+ * them after __syncthreads.  What sets "ticket" apart: the group that
+ * passes more named barriers than the other is chosen at run time (by a
+ * global atomic ticket, as a reduction picks its last block).  The
+ * generated kernels did the same in the reduction's finish and in the
+ * scan's last round; they now keep every pseudo-block's count of named
+ * barriers equal (reduce_finish_ticket.cuh, scan.cuh), and the frames,
+ * halo and decide_once tests are racecheck-clean.
+ *
+ * Modes: "named" - named barrier per group; "block" - __syncthreads;
+ * "none"; "mixed" - the persistent loop: warp 0 writes the arguments,
+ * __syncthreads, each group works behind its named barrier,
+ * __syncthreads; "loop" - flags and neighbour spins between named
+ * barriers; "uneven" - one group meets its named barrier once more per
+ * round; "calls" - the pieces called (not inlined) as the generated
+ * kernel calls them; "drift" - each group meets 0-3 more times, varying
+ * by round; "either" - gg_sync's former if/else (two predicated BAR.SYNC);
+ * "skew_*" - one party slow (the poll, group 0, group 1); "ticket" - the
+ * extra barriers in a group chosen at run time.  Every round loop is a
+ * real loop (#pragma unroll 1), as the persistent kernel's.
  */
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +42,107 @@
 __device__ __forceinline__ void group_sync(unsigned id, unsigned threads)
 {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+/* Mode "either": gg_sync as it was - __syncthreads for a whole block,
+ * the named barrier for a pseudo-block, chosen at run time.  The
+ * compiler turns the if/else into two predicated BAR.SYNC instructions
+ * (`@!P BAR.SYNC 0x0` next to `@P BAR.SYNC R, R`).  The id comes from a
+ * kernel argument so that it cannot fold the choice away. */
+__device__ __forceinline__ void either_sync(unsigned id, unsigned threads)
+{
+  if (id == 0)
+    __syncthreads();
+  else
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+__global__ void either(int *out, unsigned base)
+{
+  __shared__ int s[2 * GROUP];
+  __shared__ int args[32];
+  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
+  int *mine = s + group * GROUP;
+  #pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
+  for (int r = 0; r < ROUNDS; ++r) {
+    if (threadIdx.x < 32) args[threadIdx.x] = r * 1000;
+    __syncthreads();
+    mine[t] = args[t % 32] + (int)threadIdx.x;
+    either_sync(base + group, blockDim.x / 2);
+    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
+    either_sync(base + group, blockDim.x / 2);
+    __syncthreads();
+  }
+}
+
+/* Modes "skew_*": "mixed" with one party slow, as in the persistent
+ * kernel, where warp 0 waits for the host's next frame while the rest of
+ * the block waits at __syncthreads, and one group may still work behind
+ * its named barriers while the others already wait at the frame's end:
+ * SLOW 0 - warp 0 spins ~20 us before it writes the arguments (the
+ * poll); 1 - group 0 (warp 0's) spins between its named barriers; 2 -
+ * group 1 does. */
+__device__ __noinline__ void spin_us(unsigned us)
+{
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    __nanosleep(500);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < us * 1000ull);
+}
+template <int SLOW>
+__global__ void skew(int *out)
+{
+  __shared__ int s[2 * GROUP];
+  __shared__ int args[32];
+  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
+  int *mine = s + group * GROUP;
+  #pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
+  for (int r = 0; r < ROUNDS; ++r) {
+    if (threadIdx.x < 32) {
+      if (SLOW == 0) spin_us(20);
+      args[threadIdx.x] = r * 1000;
+    }
+    __syncthreads();
+    mine[t] = args[t % 32] + (int)threadIdx.x;
+    group_sync(1 + group, blockDim.x / 2);
+    if ((SLOW == 1 && group == 0) || (SLOW == 2 && group == 1)) spin_us(20);
+    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
+    group_sync(1 + group, blockDim.x / 2);
+    __syncthreads();
+  }
+}
+
+/* Mode "ticket": the reduction's finish as the persistent kernel runs
+ * it on pseudo-blocks (templates/common/reduce_finish_ticket.cuh): each
+ * group's thread 0 takes a ticket from a global counter, the group learns
+ * through shared memory whether it came last, and only the last group
+ * meets twice more at its named barrier (its block_reduce) - which group
+ * that is changes from round to round, at run time. */
+__global__ void ticket(int *out, unsigned *tickets)
+{
+  __shared__ int s[2 * GROUP];
+  __shared__ int args[32];
+  __shared__ unsigned last_of[2];
+  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
+  int *mine = s + group * GROUP;
+#pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
+  for (int r = 0; r < ROUNDS; ++r) {
+    if (threadIdx.x < 32) args[threadIdx.x] = r * 1000;
+    __syncthreads();
+    mine[t] = args[t % 32] + (int)threadIdx.x;
+    group_sync(1 + group, blockDim.x / 2);
+    if (t == 0) last_of[group] = atomicAdd(&tickets[blockIdx.x], 1u) % 2 == 1;
+    group_sync(1 + group, blockDim.x / 2);
+    const unsigned last = last_of[group];
+    group_sync(1 + group, blockDim.x / 2);
+    if (last) {
+      group_sync(1 + group, blockDim.x / 2);
+      group_sync(1 + group, blockDim.x / 2);
+    }
+    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
+    __syncthreads();
+  }
 }
 
 /* Mode "loop": the persistent kernel's loop more closely - thread 0 of
@@ -46,6 +160,7 @@ __global__ void loop(int *out, unsigned long long *progress)
   unsigned long long *mine_p = progress + (blockIdx.x * 2 + group) * 16;
   unsigned long long *other_p = progress + (blockIdx.x * 2 + (1 - group)) * 16;
   int *mine = s + group * GROUP;
+  #pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
   for (int r = 0; r < ROUNDS; ++r) {
     if (threadIdx.x < 32) args[threadIdx.x] = r * 1000;
     if (threadIdx.x == 0) flag[0] = r + 1;
@@ -96,6 +211,7 @@ __global__ void calls(int *out, const unsigned *word)
   extern __shared__ int dyn[];
   __shared__ int args[32];
   __shared__ unsigned command;
+  #pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
   for (int r = 0; r < ROUNDS; ++r) {
     if (threadIdx.x < 32) {
       unsigned v;
@@ -115,6 +231,11 @@ __global__ void calls(int *out, const unsigned *word)
 }
 
 /* MODE: 0 named barrier per group, 1 __syncthreads, 2 none, 3 mixed,
+ * 7 drift: "mixed" where each group meets at its named barrier 0 to 3
+ * more times per round, a count that changes with the round and differs
+ * between the groups (group 0, warp 0's, included), so the groups' counts
+ * of passed barriers drift apart and meet again, as they do when the
+ * pseudo-block that finishes a reduction changes from frame to frame;
  * 5 uneven: "mixed" where group 1 meets at its named barrier once more
  * per round than group 0 (as pseudo-blocks do whose stages take
  * different paths: the block that finishes a reduction, a neighbour wait
@@ -123,11 +244,12 @@ __global__ void calls(int *out, const unsigned *word)
 template <int MODE>
 __global__ void exchange(int *out)
 {
-  constexpr bool mixed = MODE == 3 || MODE == 5;
+  constexpr bool mixed = MODE == 3 || MODE == 5 || MODE == 7;
   __shared__ int s[2 * GROUP];
   __shared__ int args[32];
   const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
   int *mine = s + group * GROUP;
+  #pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
   for (int r = 0; r < ROUNDS; ++r) {
     /* mixed, as the persistent kernel's loop: warp 0 writes the frame's
        arguments, the whole block meets (__syncthreads), every group reads
@@ -137,6 +259,8 @@ __global__ void exchange(int *out)
     mine[t] = (mixed ? args[t % 32] : r * 1000) + (int)threadIdx.x;
     if (MODE == 0 || mixed) group_sync(1 + group, blockDim.x / 2);
     if (MODE == 5 && group == 1) group_sync(1 + group, blockDim.x / 2);
+    if (MODE == 7)
+      for (int k = 0; k < (r * 7 + (int)group * 3) % 4; ++k) group_sync(1 + group, blockDim.x / 2);
     if (MODE == 1) __syncthreads();
     out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
     if (MODE == 0 || mixed) group_sync(1 + group, blockDim.x / 2);
@@ -146,9 +270,10 @@ __global__ void exchange(int *out)
 
 int main(int argc, char **argv)
 {
-  static const char *const names[] = {"named", "block", "none", "mixed", "loop", "uneven", "calls"};
+  static const char *const names[] = {"named", "block", "none", "mixed", "loop", "uneven", "calls", "drift", "either",
+                                     "skew_poll", "skew_g0", "skew_g1", "ticket"};
   int mode = 0;
-  for (int m = 0; m < 7; ++m)
+  for (int m = 0; m < 13; ++m)
     if (argc > 1 && !strcmp(argv[1], names[m])) mode = m;
   enum { BLOCKS = 3 };
   static int h[BLOCKS * ROUNDS * 2 * GROUP];
@@ -166,6 +291,15 @@ int main(int argc, char **argv)
       cudaMemset(progress, 0, BLOCKS * 2 * 16 * 8) == cudaSuccess)
     loop<<<BLOCKS, 2 * GROUP>>>(d, progress);
   if (mode == 5) exchange<5><<<BLOCKS, 2 * GROUP>>>(d);
+  if (mode == 7) exchange<7><<<BLOCKS, 2 * GROUP>>>(d);
+  if (mode == 8) either<<<BLOCKS, 2 * GROUP>>>(d, 1u);
+  if (mode == 9) skew<0><<<BLOCKS, 2 * GROUP>>>(d);
+  if (mode == 10) skew<1><<<BLOCKS, 2 * GROUP>>>(d);
+  if (mode == 11) skew<2><<<BLOCKS, 2 * GROUP>>>(d);
+  unsigned *tickets = nullptr;
+  if (mode == 12 && cudaMalloc(&tickets, BLOCKS * 4) == cudaSuccess &&
+      cudaMemset(tickets, 0, BLOCKS * 4) == cudaSuccess)
+    ticket<<<BLOCKS, 2 * GROUP>>>(d, tickets);
   unsigned *word = nullptr;
   if (mode == 6 && cudaMalloc(&word, 4) == cudaSuccess && cudaMemset(word, 0xff, 4) == cudaSuccess)
     calls<<<1, 4 * GROUP, 4 * GROUP * sizeof(int)>>>(d, word);
@@ -189,5 +323,6 @@ int main(int argc, char **argv)
   printf("mode %s: %d wrong values of %d\n", names[mode], bad, BLOCKS * ROUNDS * 2 * GROUP);
   cudaFree(d);
   cudaFree(progress);
+  cudaFree(tickets);
   return mode != 2 && bad ? 1 : 0;
 }
