@@ -208,8 +208,16 @@ GG_INLINE void scan_tiles(const {{ARGS_T}} &args, const gg_grid &g)
   const unsigned seq = args.gg_seq; /* never 0: the runtime skips it */
   const unsigned lane = g.thread % gg_warp_size();
   acc_t carry = identity(); /* one block: the running prefix, no look-back */
+  /* Pseudo-blocks (named barriers) all run as many rounds as the busiest
+     one: a round past the last tile (t >= ntiles) loads nothing, stores
+     nothing and publishes nothing, but passes the same barriers, so that
+     every pseudo-block passes as many named barriers as the others:
+     compute-sanitizer's racecheck reports hazards that do not exist
+     where their counts differ (tests/sanitizer/named_barriers.cu, mode
+     ticket).  A pseudo-block without a tile of its own would be idle. */
+  const long long end = g.bar_id ? (ntiles + g.nblocks - 1) / g.nblocks * g.nblocks : ntiles;
 
-  for (long long t = g.block; t < ntiles; t += g.nblocks) {
+  for (long long t = g.block; t < end; t += g.nblocks) {
     const long long base = t * tile_len;
     /* every tile but the last is whole: no bounds checks there */
     const bool whole = base + tile_len <= n;
@@ -253,7 +261,9 @@ GG_INLINE void scan_tiles(const {{ARGS_T}} &args, const gg_grid &g)
       if (g.thread == 0) *bcast = carry;
       carry = combine(carry, aggregate);
     } else if (g.thread < (unsigned)gg_warp_size()) {
-      if (t == 0) {
+      if (t >= ntiles) { /* a round past the last tile */
+        if (g.thread == 0) *bcast = identity();
+      } else if (t == 0) {
         if (g.thread == 0) {
           publish(st, 0, seq, ST_INCLUSIVE, aggregate);
           *bcast = identity();
