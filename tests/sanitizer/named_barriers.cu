@@ -56,31 +56,7 @@ __device__ __forceinline__ void either_sync(unsigned id, unsigned threads)
   else
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
-__global__ void either(int *out, unsigned base)
-{
-  __shared__ int s[2 * GROUP];
-  __shared__ int args[32];
-  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
-  int *mine = s + group * GROUP;
-  #pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
-  for (int r = 0; r < ROUNDS; ++r) {
-    if (threadIdx.x < 32) args[threadIdx.x] = r * 1000;
-    __syncthreads();
-    mine[t] = args[t % 32] + (int)threadIdx.x;
-    either_sync(base + group, blockDim.x / 2);
-    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
-    either_sync(base + group, blockDim.x / 2);
-    __syncthreads();
-  }
-}
-
-/* Modes "skew_*": "mixed" with one party slow, as in the persistent
- * kernel, where warp 0 waits for the host's next frame while the rest of
- * the block waits at __syncthreads, and one group may still work behind
- * its named barriers while the others already wait at the frame's end:
- * SLOW 0 - warp 0 spins ~20 us before it writes the arguments (the
- * poll); 1 - group 0 (warp 0's) spins between its named barriers; 2 -
- * group 1 does. */
+/* A slow party (modes skew_*): ~us microseconds of sleeping. */
 __device__ __noinline__ void spin_us(unsigned us)
 {
   unsigned long long t0, t;
@@ -89,60 +65,6 @@ __device__ __noinline__ void spin_us(unsigned us)
     __nanosleep(500);
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   } while (t - t0 < us * 1000ull);
-}
-template <int SLOW>
-__global__ void skew(int *out)
-{
-  __shared__ int s[2 * GROUP];
-  __shared__ int args[32];
-  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
-  int *mine = s + group * GROUP;
-  #pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
-  for (int r = 0; r < ROUNDS; ++r) {
-    if (threadIdx.x < 32) {
-      if (SLOW == 0) spin_us(20);
-      args[threadIdx.x] = r * 1000;
-    }
-    __syncthreads();
-    mine[t] = args[t % 32] + (int)threadIdx.x;
-    group_sync(1 + group, blockDim.x / 2);
-    if ((SLOW == 1 && group == 0) || (SLOW == 2 && group == 1)) spin_us(20);
-    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
-    group_sync(1 + group, blockDim.x / 2);
-    __syncthreads();
-  }
-}
-
-/* Mode "ticket": the reduction's finish as the persistent kernel runs
- * it on pseudo-blocks (templates/common/reduce_finish_ticket.cuh): each
- * group's thread 0 takes a ticket from a global counter, the group learns
- * through shared memory whether it came last, and only the last group
- * meets twice more at its named barrier (its block_reduce) - which group
- * that is changes from round to round, at run time. */
-__global__ void ticket(int *out, unsigned *tickets)
-{
-  __shared__ int s[2 * GROUP];
-  __shared__ int args[32];
-  __shared__ unsigned last_of[2];
-  const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
-  int *mine = s + group * GROUP;
-#pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
-  for (int r = 0; r < ROUNDS; ++r) {
-    if (threadIdx.x < 32) args[threadIdx.x] = r * 1000;
-    __syncthreads();
-    mine[t] = args[t % 32] + (int)threadIdx.x;
-    group_sync(1 + group, blockDim.x / 2);
-    if (t == 0) last_of[group] = atomicAdd(&tickets[blockIdx.x], 1u) % 2 == 1;
-    group_sync(1 + group, blockDim.x / 2);
-    const unsigned last = last_of[group];
-    group_sync(1 + group, blockDim.x / 2);
-    if (last) {
-      group_sync(1 + group, blockDim.x / 2);
-      group_sync(1 + group, blockDim.x / 2);
-    }
-    out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
-    __syncthreads();
-  }
 }
 
 /* Mode "loop": the persistent kernel's loop more closely - thread 0 of
@@ -230,40 +152,74 @@ __global__ void calls(int *out, const unsigned *word)
   }
 }
 
-/* MODE: 0 named barrier per group, 1 __syncthreads, 2 none, 3 mixed,
- * 7 drift: "mixed" where each group meets at its named barrier 0 to 3
- * more times per round, a count that changes with the round and differs
- * between the groups (group 0, warp 0's, included), so the groups' counts
- * of passed barriers drift apart and meet again, as they do when the
- * pseudo-block that finishes a reduction changes from frame to frame;
- * 5 uneven: "mixed" where group 1 meets at its named barrier once more
- * per round than group 0 (as pseudo-blocks do whose stages take
- * different paths: the block that finishes a reduction, a neighbour wait
- * that one group skips); still correct, every group's barriers are its
- * own and the block meets at __syncthreads as before. */
+/* The modes of one round loop.  MODE: 0 named - a named barrier per
+ * group; 1 block - __syncthreads; 2 none; 3 mixed - as the persistent
+ * kernel's loop; and "mixed" with one thing more:
+ * 5 uneven - group 1 meets at its named barrier once more per round than
+ *   group 0 (as pseudo-blocks do whose stages take different paths);
+ * 7 drift - each group meets 0 to 3 more times per round, a count that
+ *   changes with the round and differs between the groups;
+ * 8 either - the group barrier is gg_sync's former if/else (either_sync);
+ * 9 skew_poll, 10 skew_g0, 11 skew_g1 - one party slow, as in the
+ *   persistent kernel, where warp 0 waits for the host's next frame while
+ *   the rest of the block waits at __syncthreads, and one group may still
+ *   work behind its named barriers while the others wait at the frame's
+ *   end: warp 0 before it writes the arguments, group 0 or group 1
+ *   between its named barriers;
+ * 12 ticket - the reduction's finish as the persistent kernel ran it on
+ *   pseudo-blocks (templates/common/reduce_finish_ticket.cuh): each
+ *   group's thread 0 takes a ticket from a global counter, the group
+ *   learns through shared memory whether it came last, and only the last
+ *   group meets twice more at its named barrier (its block_reduce) -
+ *   which group that is changes from round to round, at run time.
+ * Every mode but none is correct: every group's barriers are its own and
+ * the block meets at __syncthreads. */
 template <int MODE>
-__global__ void exchange(int *out)
+__global__ void exchange(int *out, unsigned base, unsigned *tickets)
 {
-  constexpr bool mixed = MODE == 3 || MODE == 5 || MODE == 7;
+  constexpr bool mixed = MODE == 3 || MODE == 5 || MODE >= 7;
   __shared__ int s[2 * GROUP];
   __shared__ int args[32];
+  __shared__ unsigned last_of[2];
   const unsigned group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
   int *mine = s + group * GROUP;
-  #pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
+  /* the group's barrier: gg_sync's former if/else in mode either, with an
+     id from a kernel argument (base = 1) that the compiler cannot fold */
+  const auto sync = [&] {
+    if (MODE == 8)
+      either_sync(base + group, blockDim.x / 2);
+    else
+      group_sync(1 + group, blockDim.x / 2);
+  };
+#pragma unroll 1 /* a real loop, as the persistent kernel's: its barriers are the same instructions every round */
   for (int r = 0; r < ROUNDS; ++r) {
     /* mixed, as the persistent kernel's loop: warp 0 writes the frame's
        arguments, the whole block meets (__syncthreads), every group reads
        them and works behind its own named barriers, the block meets again */
-    if (mixed && threadIdx.x < 32) args[threadIdx.x] = r * 1000;
+    if (mixed && threadIdx.x < 32) {
+      if (MODE == 9) spin_us(20);
+      args[threadIdx.x] = r * 1000;
+    }
     if (mixed) __syncthreads();
     mine[t] = (mixed ? args[t % 32] : r * 1000) + (int)threadIdx.x;
-    if (MODE == 0 || mixed) group_sync(1 + group, blockDim.x / 2);
-    if (MODE == 5 && group == 1) group_sync(1 + group, blockDim.x / 2);
+    if (MODE == 0 || mixed) sync();
+    if (MODE == 5 && group == 1) sync();
     if (MODE == 7)
-      for (int k = 0; k < (r * 7 + (int)group * 3) % 4; ++k) group_sync(1 + group, blockDim.x / 2);
+      for (int k = 0; k < (r * 7 + (int)group * 3) % 4; ++k) sync();
+    if ((MODE == 10 && group == 0) || (MODE == 11 && group == 1)) spin_us(20);
+    if (MODE == 12) {
+      if (t == 0) last_of[group] = atomicAdd(&tickets[blockIdx.x], 1u) % 2 == 1;
+      sync();
+      const unsigned last = last_of[group];
+      sync();
+      if (last) { /* the last group's block_reduce */
+        sync();
+        sync();
+      }
+    }
     if (MODE == 1) __syncthreads();
     out[(blockIdx.x * ROUNDS + r) * 2 * GROUP + threadIdx.x] = mine[(t + 1) % GROUP];
-    if (MODE == 0 || mixed) group_sync(1 + group, blockDim.x / 2);
+    if (MODE == 0 || mixed) sync();
     if (MODE == 1 || mixed) __syncthreads();
   }
 }
@@ -282,24 +238,29 @@ int main(int argc, char **argv)
     fprintf(stderr, "no GPU\n");
     return 77;
   }
-  if (mode == 0) exchange<0><<<BLOCKS, 2 * GROUP>>>(d);
-  if (mode == 1) exchange<1><<<BLOCKS, 2 * GROUP>>>(d);
-  if (mode == 2) exchange<2><<<BLOCKS, 2 * GROUP>>>(d);
-  if (mode == 3) exchange<3><<<BLOCKS, 2 * GROUP>>>(d);
   unsigned long long *progress = nullptr;
+  unsigned *tickets = nullptr;
   if (mode == 4 && cudaMalloc(&progress, BLOCKS * 2 * 16 * 8) == cudaSuccess &&
       cudaMemset(progress, 0, BLOCKS * 2 * 16 * 8) == cudaSuccess)
     loop<<<BLOCKS, 2 * GROUP>>>(d, progress);
-  if (mode == 5) exchange<5><<<BLOCKS, 2 * GROUP>>>(d);
-  if (mode == 7) exchange<7><<<BLOCKS, 2 * GROUP>>>(d);
-  if (mode == 8) either<<<BLOCKS, 2 * GROUP>>>(d, 1u);
-  if (mode == 9) skew<0><<<BLOCKS, 2 * GROUP>>>(d);
-  if (mode == 10) skew<1><<<BLOCKS, 2 * GROUP>>>(d);
-  if (mode == 11) skew<2><<<BLOCKS, 2 * GROUP>>>(d);
-  unsigned *tickets = nullptr;
-  if (mode == 12 && cudaMalloc(&tickets, BLOCKS * 4) == cudaSuccess &&
-      cudaMemset(tickets, 0, BLOCKS * 4) == cudaSuccess)
-    ticket<<<BLOCKS, 2 * GROUP>>>(d, tickets);
+  if (mode == 12 && (cudaMalloc(&tickets, BLOCKS * 4) != cudaSuccess ||
+                     cudaMemset(tickets, 0, BLOCKS * 4) != cudaSuccess)) {
+    fprintf(stderr, "no memory for the tickets\n");
+    return 1;
+  }
+  switch (mode) {
+  case 0: exchange<0><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 1: exchange<1><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 2: exchange<2><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 3: exchange<3><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 5: exchange<5><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 7: exchange<7><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 8: exchange<8><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 9: exchange<9><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 10: exchange<10><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 11: exchange<11><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  case 12: exchange<12><<<BLOCKS, 2 * GROUP>>>(d, 1u, tickets); break;
+  }
   unsigned *word = nullptr;
   if (mode == 6 && cudaMalloc(&word, 4) == cudaSuccess && cudaMemset(word, 0xff, 4) == cudaSuccess)
     calls<<<1, 4 * GROUP, 4 * GROUP * sizeof(int)>>>(d, word);
