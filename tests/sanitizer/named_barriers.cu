@@ -228,9 +228,16 @@ int main(int argc, char **argv)
 {
   static const char *const names[] = {"named", "block", "none", "mixed", "loop", "uneven", "calls", "drift", "either",
                                      "skew_poll", "skew_g0", "skew_g1", "ticket"};
-  int mode = 0;
-  for (int m = 0; m < 13; ++m)
+  const int nmodes = (int)(sizeof names / sizeof names[0]);
+  int mode = argc > 1 ? -1 : 0;
+  for (int m = 0; m < nmodes; ++m)
     if (argc > 1 && !strcmp(argv[1], names[m])) mode = m;
+  if (mode < 0) {
+    fprintf(stderr, "named_barriers: unknown mode %s; the modes:", argv[1]);
+    for (int m = 0; m < nmodes; ++m) fprintf(stderr, " %s", names[m]);
+    fprintf(stderr, "\n");
+    return 2;
+  }
   enum { BLOCKS = 3 };
   static int h[BLOCKS * ROUNDS * 2 * GROUP];
   int *d;
@@ -264,7 +271,11 @@ int main(int argc, char **argv)
   unsigned *word = nullptr;
   if (mode == 6 && cudaMalloc(&word, 4) == cudaSuccess && cudaMemset(word, 0xff, 4) == cudaSuccess)
     calls<<<1, 4 * GROUP, 4 * GROUP * sizeof(int)>>>(d, word);
-  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  const cudaError_t e = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost); /* after the kernel */
+  if (e != cudaSuccess) {
+    fprintf(stderr, "named_barriers %s: %s\n", names[mode], cudaGetErrorString(e));
+    return 1;
+  }
   int bad = 0;
   if (mode == 6) { /* calls: one block of 512, out = r * 1000 */
     for (int r = 0; r < ROUNDS; ++r)
