@@ -52,11 +52,14 @@ static const int sizes[] = {1, 1000, 4096, 4097, 32771, 65536, 777};
 static void fill(set *s, long f)
 {
   s->kind = (int)(f % NKINDS);
-  s->n = sizes[(f / NKINDS) % NSIZES] - (int)(f % 3); /* and a few neighbours */
+  /* every kind meets every size, then (a cycle of NKINDS x NSIZES frames
+     later) the sizes' neighbours below and other gains */
+  const long cycle = f / (NKINDS * NSIZES);
+  s->n = sizes[(f / NKINDS) % NSIZES] - (int)(cycle % 3);
   if (s->n < 1) s->n = 1;
   /* integer gains: |partial sums| <= 65536 * 30 * 7 < 2^24, so the f32
    * sum is exact in any order */
-  s->gain = (float)(1 + f % 7);
+  s->gain = (float)(1 + cycle % 7);
   float *x = gg_array_host(s->x);
   int32_t *k = gg_array_host(s->k);
   double sx = 0;
