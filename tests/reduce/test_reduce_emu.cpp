@@ -14,6 +14,11 @@
  * runtime does, so tickets, accumulators and scan flags must be left as
  * found (or tagged by gg_seq).  Integers compare exactly; f64 sums within
  * 1e-12 of sum|x|, products within 1e-9 relative.
+ *
+ * Reductions and scans also run on the persistent kernels' pseudo-blocks
+ * (pseudo_grids: blocks split into 2, 3 or 4 groups, each with its own
+ * barrier), where every pseudo-block must also pass as many barriers as
+ * the others (check_even_barriers).
  */
 #include <cstdio>
 #include <algorithm>
@@ -31,29 +36,54 @@ struct workspace {
   unsigned seq = 0;
 };
 
-/* Run kernel k over nblocks x nthreads host threads, all at once. */
-template <class A> static void launch(void (*k)(A), const A &args, unsigned nblocks, unsigned nthreads)
+/* gg_sync calls of each thread of the last launch. */
+static std::vector<unsigned> syncs_of;
+
+/* Run kernel k over nblocks x nthreads host threads, all at once; with
+ * groups > 1 each block holds that many pseudo-blocks (gg_emu_grid). */
+template <class A>
+static void launch(void (*k)(A), const A &args, unsigned nblocks, unsigned nthreads, unsigned groups = 1)
 {
   std::barrier<> grid_bar(nblocks * nthreads);
   std::vector<gg_emu_block *> blocks;
   for (unsigned b = 0; b < nblocks; b++) {
     gg_emu_block *eb = new gg_emu_block();
     eb->block_bar = new std::barrier<>(nthreads);
+    for (unsigned g = 0; g < groups; g++) eb->group_bar[g] = new std::barrier<>(nthreads / groups);
     for (unsigned w = 0; w < nthreads / 32; w++) eb->warp_bar[w] = new std::barrier<>(32);
     blocks.push_back(eb);
   }
+  syncs_of.assign(nblocks * nthreads, 0);
   std::vector<std::thread> threads;
   for (unsigned b = 0; b < nblocks; b++)
     for (unsigned t = 0; t < nthreads; t++)
       threads.emplace_back([=, &grid_bar, &blocks] {
-        gg_emu = gg_emu_thread{ b, nblocks, t, nthreads, blocks[b], &grid_bar };
+        gg_emu = gg_emu_thread{ b, nblocks, t, nthreads, groups, blocks[b], &grid_bar, 0 };
         k(args);
+        syncs_of[b * nthreads + t] = gg_emu.syncs;
       });
   for (auto &t : threads) t.join();
   for (auto *eb : blocks) {
     delete eb->block_bar;
+    for (unsigned g = 0; g < groups; g++) delete eb->group_bar[g];
     for (unsigned w = 0; w < nthreads / 32; w++) delete eb->warp_bar[w];
     delete eb;
+  }
+}
+
+/* After a launch on pseudo-blocks: did every pseudo-block pass as many
+ * barriers as the others?  Where one of them, chosen at run time, passes
+ * more, compute-sanitizer's racecheck reports hazards that are not there
+ * (tests/sanitizer/named_barriers.cu, mode ticket), so the templates keep
+ * the counts equal (reduce_finish_ticket.cuh, scan.cuh). */
+static void check_even_barriers(const char *name, const unsigned *gr, long long n)
+{
+  const auto [lo, hi] = std::minmax_element(syncs_of.begin(), syncs_of.end());
+  checks++;
+  if (*lo != *hi) {
+    failures++;
+    std::printf("FAIL %s grid %ux%u in %u groups n=%lld: pseudo-blocks passed %u to %u barriers\n",
+                name, gr[0], gr[1], gr[2], n, *lo, *hi);
   }
 }
 
@@ -65,7 +95,10 @@ template <class A> static void set_hidden(A &a, workspace &ws)
 
 /* 0: an empty range writes the identity (reduce) or nothing (scan, tiles) */
 static const long long sizes[] = { 0, 1, 31, 1000, 4097, 20000 };
-static const unsigned grids[][2] = { { 1, 64 }, { 3, 96 }, { 8, 32 } };
+static const unsigned grids[][3] = { { 1, 64, 1 }, { 3, 96, 1 }, { 8, 32, 1 } };
+/* blocks x threads in groups pseudo-blocks: 4 of 64 on 2 blocks, 9 of 32
+ * on 3 blocks, 4 of 32 in one block (hybrid and thread_groups) */
+static const unsigned pseudo_grids[][3] = { { 2, 128, 2 }, { 3, 96, 3 }, { 1, 128, 4 } };
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ull;
 static long long next_int(long long lo, long long hi)
@@ -116,12 +149,14 @@ template <class T> static bool close(T got, T want, int op, double mag)
   else return got == want;
 }
 
-template <class T, class A> static void check_reduce(const char *name, void (*k)(A), int op)
+template <class T, class A>
+static void check_reduce(const char *name, void (*k)(A), int op, const unsigned (*gr_list)[3] = grids)
 {
   workspace ws;
   int off = 0;
-  for (auto &gr : grids)
+  for (int gi = 0; gi < 3; gi++)
     for (long long n : sizes) {
+      const unsigned *gr = gr_list[gi];
       std::vector<T> x = input<T>(op, n);
       /* the view starts 0..3 elements past a 16-byte boundary: the vector
        * loads' scalar head and tail */
@@ -134,7 +169,8 @@ template <class T, class A> static void check_reduce(const char *name, void (*k)
       a.out = out;
       a.n = n;
       set_hidden(a, ws);
-      launch(k, a, gr[0], gr[1]);
+      launch(k, a, gr[0], gr[1], gr[2]);
+      if (gr[2] > 1) check_even_barriers(name, gr, n);
       double mag = 0;
       for (T v : x) mag += std::fabs((double)v);
       T want = reference(x, op);
@@ -149,7 +185,7 @@ template <class T, class A> static void check_reduce(const char *name, void (*k)
 
 /* Scan kernel k on `nb` grids gr (blocks x threads), in one workspace. */
 template <class T, class A>
-static void scan_grids(const char *name, void (*k)(A), bool inclusive, const unsigned (*gr_list)[2], int nb)
+static void scan_grids(const char *name, void (*k)(A), bool inclusive, const unsigned (*gr_list)[3], int nb)
 {
   workspace ws;
   for (int gi = 0; gi < nb; gi++) {
@@ -162,7 +198,8 @@ static void scan_grids(const char *name, void (*k)(A), bool inclusive, const uns
         a.y = y.data();
         a.n = n;
         set_hidden(a, ws);
-        launch(k, a, gr[0], gr[1]);
+        launch(k, a, gr[0], gr[1], gr[2]);
+        if (gr[2] > 1) check_even_barriers(name, gr, n);
         checks++;
         if (y[n] != (T)-77) {
           failures++;
@@ -188,15 +225,19 @@ static void scan_grids(const char *name, void (*k)(A), bool inclusive, const uns
 
 /* A scan's classic launch runs exactly its block (the scan body for a
  * whole block strides by that constant), on 1, 3 and 8 blocks; `body`,
- * the persistent kernels' entry, runs pseudo-blocks of 64, 96 and 32
- * threads, at most the block. */
+ * the persistent kernels' entry (on gg_emu_grid), runs blocks of 64, 96
+ * and 32 threads, then pseudo-blocks of 64 and 32 (pseudo_grids), at most
+ * the block. */
 template <class T, class A>
 static void check_scan(const char *name, void (*k)(A), bool inclusive, unsigned block,
                        void (*body)(A) = nullptr)
 {
-  const unsigned classic[][2] = { { 1, block }, { 3, block }, { 8, block } };
+  const unsigned classic[][3] = { { 1, block, 1 }, { 3, block, 1 }, { 8, block, 1 } };
   scan_grids<T>(name, k, inclusive, classic, 3);
-  if (body) scan_grids<T>(name, body, inclusive, grids, 3);
+  if (body) {
+    scan_grids<T>(name, body, inclusive, grids, 3);
+    scan_grids<T>(name, body, inclusive, pseudo_grids, 3);
+  }
 }
 
 template <class A> static void check_tile(const char *name, void (*k)(A), int tile)
@@ -475,6 +516,20 @@ static void check_team_mixed()
   std::printf("strategy %s: %d failures so far\n", #s, failures);                               \
   std::fflush(stdout);
 
+/* A reduction's body on the persistent kernels' pseudo-blocks
+ * (pseudo_grids): every strategy a persistent kernel may run (grid_sync
+ * needs a cooperative launch). */
+#define REDUCE_BODY(name) +[](gg_args_##name a) { gg_body_##name(a, gg_emu_grid()); }
+#define PSEUDO(s)                                                                               \
+  check_reduce<int>("e_" #s "_sum_i32 (pseudo-blocks)", REDUCE_BODY(e_##s##_sum_i32), SUM,        \
+                    pseudo_grids);                                                              \
+  check_reduce<int>("e_" #s "_min_i32 (pseudo-blocks)", REDUCE_BODY(e_##s##_min_i32), MIN,        \
+                    pseudo_grids);                                                              \
+  check_reduce<double>("e_" #s "_sum_f64 (pseudo-blocks)", REDUCE_BODY(e_##s##_sum_f64), SUM,     \
+                       pseudo_grids);                                                           \
+  check_reduce<double>("e_" #s "_prod_f64 (pseudo-blocks)", REDUCE_BODY(e_##s##_prod_f64), PROD,  \
+                       pseudo_grids);
+
 int main()
 {
   STRAT(global_atomic)
@@ -484,6 +539,14 @@ int main()
   STRAT(cg_tile)
   STRAT(grid_sync)
   STRAT(deterministic)
+  PSEUDO(global_atomic)
+  PSEUDO(shared_atomic)
+  PSEUDO(warp_shuffle)
+  PSEUDO(shared_tree)
+  PSEUDO(cg_tile)
+  PSEUDO(deterministic)
+  std::printf("reductions on pseudo-blocks: %d failures so far\n", failures);
+  std::fflush(stdout);
   check_moments();
   MD(global_atomic)
   MD(shared_atomic)
@@ -504,7 +567,7 @@ int main()
   TEAM(deterministic)
   check_team_mixed();
   std::printf("team reduces: %d failures so far\n", failures);
-#define SCAN_BODY(name) +[](gg_args_##name a) { gg_body_##name(a, gg_grid_hw()); }
+#define SCAN_BODY(name) +[](gg_args_##name a) { gg_body_##name(a, gg_emu_grid()); }
   check_scan<int>("s_inclusive_i32", gg_s_inclusive_i32, true, 96, SCAN_BODY(s_inclusive_i32));
   check_scan<int>("s_exclusive_i32", gg_s_exclusive_i32, false, 96, SCAN_BODY(s_exclusive_i32));
   check_scan<double>("s_inclusive_f64", gg_s_inclusive_f64, true, 96, SCAN_BODY(s_inclusive_f64));

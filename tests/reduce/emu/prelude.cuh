@@ -47,14 +47,17 @@ struct gg_no_pre {
 /* What each emulated thread knows about itself; set by the launcher. */
 struct gg_emu_block {
   std::barrier<> *block_bar;
+  std::barrier<> *group_bar[15]; /* the pseudo-blocks' named barriers, bar_id 1..15 */
   std::barrier<> *warp_bar[32];
   unsigned long long xchg[32][32]; /* shuffle exchange, per warp and lane */
   alignas(16) char smem[64 * 1024];
 };
 struct gg_emu_thread {
   unsigned block, nblocks, thread, nthreads;
+  unsigned groups; /* pseudo-blocks per block (gg_emu_grid) */
   gg_emu_block *b;
   std::barrier<> *grid_bar;
+  unsigned syncs; /* gg_sync calls this thread made */
 };
 inline thread_local gg_emu_thread gg_emu;
 
@@ -69,9 +72,32 @@ inline gg_grid gg_grid_hw()
   g.smem = gg_emu.b->smem;
   return g;
 }
+/* The virtual grid of a persistent kernel (templates/cuda/persistent.cuh):
+ * with groups > 1 each block's threads split into pseudo-blocks of
+ * nthreads / groups (whole warps), each with its own shared memory and
+ * its own barrier (bar_id 1 + group), as layouts thread_groups and hybrid
+ * run them; with one group, the hardware grid. */
+inline gg_grid gg_emu_grid()
+{
+  const unsigned groups = gg_emu.groups, gt = gg_emu.nthreads / groups, group = gg_emu.thread / gt;
+  gg_grid g;
+  g.block = gg_emu.block * groups + group;
+  g.nblocks = gg_emu.nblocks * groups;
+  g.thread = gg_emu.thread - group * gt;
+  g.nthreads = gt;
+  g.bar_id = groups > 1 ? 1 + group : 0;
+  g.smem = gg_emu.b->smem + group * (sizeof gg_emu.b->smem / groups / 16 * 16);
+  return g;
+}
 /* no programmatic dependent launch on host threads: launches are in order */
 inline void gg_pdl_entry() {}
-inline void gg_sync(const gg_grid &) { gg_emu.b->block_bar->arrive_and_wait(); }
+/* The (pseudo-)block's barrier, counted: the test checks that every
+ * pseudo-block passes as many as the others (docs/internals.md). */
+inline void gg_sync(const gg_grid &g)
+{
+  gg_emu.syncs++;
+  (g.bar_id ? gg_emu.b->group_bar[g.bar_id - 1] : gg_emu.b->block_bar)->arrive_and_wait();
+}
 
 #define GG_WARP_SIZE 32
 inline int gg_warp_size() { return 32; }
