@@ -518,15 +518,12 @@ static void check_team_mixed()
 
 /* A reduction's body on the persistent kernels' pseudo-blocks
  * (pseudo_grids): every strategy a persistent kernel may run (grid_sync
- * needs a cooperative launch). */
+ * needs a cooperative launch), an i32 sum and an f64 product (two of the
+ * four operators and both types: the tails do not depend on them). */
 #define REDUCE_BODY(name) +[](gg_args_##name a) { gg_body_##name(a, gg_emu_grid()); }
 #define PSEUDO(s)                                                                               \
   check_reduce<int>("e_" #s "_sum_i32 (pseudo-blocks)", REDUCE_BODY(e_##s##_sum_i32), SUM,        \
                     pseudo_grids);                                                              \
-  check_reduce<int>("e_" #s "_min_i32 (pseudo-blocks)", REDUCE_BODY(e_##s##_min_i32), MIN,        \
-                    pseudo_grids);                                                              \
-  check_reduce<double>("e_" #s "_sum_f64 (pseudo-blocks)", REDUCE_BODY(e_##s##_sum_f64), SUM,     \
-                       pseudo_grids);                                                           \
   check_reduce<double>("e_" #s "_prod_f64 (pseudo-blocks)", REDUCE_BODY(e_##s##_prod_f64), PROD,  \
                        pseudo_grids);
 
