@@ -20,12 +20,15 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -298,10 +301,27 @@ static int l_module(lua_State *L) {
   return 0;
 }
 
+/* The workload, whole.  Only a regular file: opening a FIFO without
+ * O_NONBLOCK would wait for a writer, and reading a device or a FIFO
+ * might never end, all before the sandbox's time limit applies. */
 static int read_file(ggi_load_ctx *c, char **out, size_t *len) {
-  FILE *f = fopen(c->path, "rb");
+  int fd = open(c->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    snprintf(c->d->msg, sizeof c->d->msg, "%s: cannot open: %s", c->path, strerror(errno));
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(c->d->msg, sizeof c->d->msg, "%s: not a regular file (%s): a workload is a .lua file",
+             c->path, S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket");
+    close(fd);
+    return -1;
+  }
+  FILE *f = fdopen(fd, "rb");
   if (!f) {
     snprintf(c->d->msg, sizeof c->d->msg, "%s: cannot open: %s", c->path, strerror(errno));
+    close(fd);
     return -1;
   }
   size_t cap = 4096, n = 0;
