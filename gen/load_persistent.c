@@ -88,7 +88,17 @@ static const char *scalar_constant(ggi_decl *k, int line, const ggi_kernel *kn, 
     double v = lua_tonumber(L, -1);
     if (v != v || v - v != 0)
       ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g is not a finite number", kn->name, kp->name, v);
+    /* the largest finite value of the scalar's type: beyond it the
+       literal would become infinity in the kernel */
+    const double max = kp->dtype == GG_F16 ? 65504.0 : kp->dtype == GG_BF16 ? 3.3895313892515355e38
+                     : kp->dtype == GG_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+    if (fabs(v) > max)
+      ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g does not fit in %s (at most %g either side of 0)",
+            kn->name, kp->name, v, ggi_dtype_names[kp->dtype], max);
+    /* a floating literal, so that -0.0 keeps its sign ("-0" is the
+       integer 0) */
     snprintf(buf, sizeof buf, "%.17g", v);
+    if (!strpbrk(buf, ".e")) strncat(buf, ".0", sizeof buf - strlen(buf) - 1);
   } else {
     if (!isint) ggi_decl_fail(k, line, "stage \"%s\": \"%s\" is %s; bind it to an integer, not a fractional number",
                       kn->name, kp->name, ggi_dtype_names[kp->dtype]);
@@ -97,7 +107,10 @@ static const char *scalar_constant(ggi_decl *k, int line, const ggi_kernel *kn, 
            : kp->dtype == GG_U64 ? iv >= 0 : 1;
     if (!ok) ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %lld does not fit in %s", kn->name, kp->name,
                    (long long)iv, ggi_dtype_names[kp->dtype]);
-    snprintf(buf, sizeof buf, "%lld%s", (long long)iv, kp->dtype == GG_U32 || kp->dtype == GG_U64 ? "u" : "");
+    if (iv == LUA_MININTEGER) /* -9223372036854775808 would negate an unsigned literal */
+      snprintf(buf, sizeof buf, "(-%lld - 1)", (long long)LUA_MAXINTEGER);
+    else
+      snprintf(buf, sizeof buf, "%lld%s", (long long)iv, kp->dtype == GG_U32 || kp->dtype == GG_U64 ? "u" : "");
   }
   return ggi_load_strdup(k->c, buf);
 }
@@ -230,6 +243,9 @@ static void read_stage(ggi_decl *k, int idx, size_t *pos, int stages_line, const
       if (!isint || v <= 0)
         ggi_decl_fail(k, line, "stage \"%s\": extent \"%s\" must be bound to a positive integer or a frame extent", name,
               kn->extents[j]);
+      if (v > GGI_MAX_STATIC)
+        ggi_decl_fail(k, line, "stage \"%s\": extent \"%s\" = %lld is too large; an extent known when the kernel is "
+              "generated is at most " GGI_MAX_STATIC_TEXT, name, kn->extents[j], (long long)v);
       x.value = v;
     } else if (t != LUA_TNIL) {
       ggi_decl_fail(k, line, "stage \"%s\": extent \"%s\" must be bound to a frame extent's name or an integer, got %s",
@@ -248,6 +264,19 @@ static void read_stage(ggi_decl *k, int idx, size_t *pos, int stages_line, const
             ggi_extent_text(x, a, sizeof a), ggi_extent_text(st->ext[j], b, sizeof b));
     st->ext[j] = x;
     set[j] = 1;
+  }
+  /* the stage's range, with the numbers bound above, stays within what
+     the generator and the kernels may multiply (loader.h) */
+  int64_t indices = 1;
+  for (int r = 0; r < kn->rank; r++) {
+    int64_t v = kn->range[r].value;
+    for (int j = 0; j < kn->nextents && kn->range[r].name; j++)
+      if (strcmp(kn->extents[j], kn->range[r].name) == 0) v = st->ext[j].name ? 0 : st->ext[j].value;
+    if (v <= 0) continue; /* known only at run time */
+    if (v > GGI_MAX_STATIC / indices)
+      ggi_decl_fail(k, line, "stage \"%s\": its extents, known when the kernel is generated, make its range "
+            "more than " GGI_MAX_STATIC_TEXT " indices, the limit for such sizes", name);
+    indices *= v;
   }
 }
 
