@@ -40,12 +40,36 @@ static void why(ggi_persistent_shape *s, const char *fmt, ...)
   va_end(ap);
 }
 
+/* The most threads per (pseudo-)block a command's body works with, 0 for
+ * any: its plan's max_threads (a scan's tile, a tree's slots, a team), a
+ * frame's the smallest of its stages'.  Stages are kernels, planned before
+ * any frame, so a frame's schedule (frame.c) and the shape here read the
+ * same figures. */
+static int command_max_threads(const ggi_module *m, const ggi_kernel *k)
+{
+  int mx = 0;
+  if (k->pattern == GG_PATTERN_FRAME) {
+    for (int s = 0; s < k->frame->nstages; s++) {
+      const int v = command_max_threads(m, &m->kernels[k->frame->stages[s].kernel_index]);
+      if (v > 0 && (mx == 0 || v < mx)) mx = v;
+    }
+    return mx;
+  }
+  const ggi_plan *p = ggi_plan_of(k, ggi_desc_target(k->targets)); /* cuda and hip agree (plan.c) */
+  return p ? p->max_threads : 0;
+}
+
 /* Threads per pseudo-block when the workload file gives no block: the
  * largest block its commands were specialized for, so each body gets at
- * least the threads it was planned with. */
-static int command_threads(const ggi_module *m, const ggi_persistent *p, const char **from)
+ * least the threads it was planned with - but no more than a command's
+ * body works with (a frame whose scan is sized for 256 threads next to a
+ * reduction of 1024 gets 256). */
+static int command_threads(const ggi_module *m, const ggi_persistent *p, const char **from,
+                           int *capped)
 {
-  int t = 0;
+  int t = 0, cap = 0;
+  *capped = 0;
+  const char *cap_from = NULL;
   *from = NULL;
   for (int i = 0; i < p->ncommands; i++) {
     const ggi_kernel *k = &m->kernels[p->command_index[i]];
@@ -54,6 +78,16 @@ static int command_threads(const ggi_module *m, const ggi_persistent *p, const c
       t = b;
       *from = k->name;
     }
+    const int mx = command_max_threads(m, k);
+    if (mx > 0 && (cap == 0 || mx < cap)) {
+      cap = mx;
+      cap_from = k->name;
+    }
+  }
+  if (cap > 0 && t > cap) {
+    t = cap;
+    *from = cap_from;
+    *capped = 1;
   }
   return t ? t : DEFAULT_THREADS;
 }
@@ -135,27 +169,28 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
  * block times groups.  Unchecked; returns the threads per pseudo-block
  * when the block is left out (else 0), *from the command that decided. */
 static int block_rule(const ggi_module *m, const ggi_persistent *p, int *block, int *groups,
-                      const char **from)
+                      const char **from, int *capped)
 {
   *groups = ggi_playout_has_groups(p->layout) && p->groups > 0 ? p->groups : 1;
   *from = NULL;
+  *capped = 0;
   if (p->block > 0) {
     *block = p->block;
     return 0;
   }
-  int t = command_threads(m, p, from);
+  int t = command_threads(m, p, from, capped);
   *block = t * *groups;
   return t;
 }
 
 int ggi_persistent_group_threads(const ggi_module *m, const ggi_persistent *p)
 {
-  int block, groups;
+  int block, groups, capped;
   const char *from;
   if (p->ncommands < 1 || p->ncommands > GGI_MAX_COMMANDS) return 0;
   for (int i = 0; i < p->ncommands; i++)
     if (p->command_index[i] < 0 || p->command_index[i] >= m->nkernels) return 0;
-  (void)block_rule(m, p, &block, &groups, &from);
+  (void)block_rule(m, p, &block, &groups, &from, &capped);
   if (block < 32 || block > 1024 || block % 32 || groups < 1 || block % groups) return 0;
   return block / groups;
 }
@@ -172,11 +207,16 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
                   p->commands[i] ? p->commands[i] : "?");
   s->blocks = ggi_playout_has_blocks(p->layout) ? p->blocks : 1;
   const char *from = NULL;
-  int t = block_rule(m, p, &s->block, &s->groups, &from);
+  int capped = 0;
+  int t = block_rule(m, p, &s->block, &s->groups, &from, &capped);
   if (p->block > 0) {
     why(s, "block %d: as written", s->block);
   } else {
-    if (from)
+    if (capped)
+      why(s, "block %d: %d threads per pseudo-block, the most command \"%s\"'s body works with "
+             "(its shared memory or team is sized for them), times groups (%d)", s->block, t, from,
+          s->groups);
+    else if (from)
       why(s, "block %d: the largest block of the commands (%d, \"%s\") times groups (%d), so "
              "every body gets at least the threads it was planned with", s->block, t, from, s->groups);
     else
