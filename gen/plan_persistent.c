@@ -115,13 +115,22 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
                   "%d, or the kernel block = %d (an fft: when cuFFTDx has that thread count for "
                   "its size; a wrong block lists the counts it has)",
                   k->name, plan.min_threads, s->block, plan.min_threads, s->block);
-    if (plan.min_threads > 0 && s->group_threads < plan.min_threads)
+    if (plan.min_threads > 0 && s->group_threads < plan.min_threads) {
+      if (plan.min_threads * s->groups > 1024) /* block = team x groups would pass 1024 */
+        return fail(d, m, p,
+                    "command \"%s\" is a team of %d threads (team_size), but a pseudo-block "
+                    "here has %d (block %d / groups %d), and %d groups of %d make more than "
+                    "the 1024 threads of a block: give groups at most %d, or a smaller "
+                    "team_size",
+                    k->name, plan.min_threads, s->group_threads, s->block, s->groups, s->groups,
+                    plan.min_threads, 1024 / plan.min_threads);
       return fail(d, m, p,
                   "command \"%s\" is a team of %d threads (team_size), but a pseudo-block here "
                   "has %d (block %d / groups %d): a team must have all its threads; give "
                   "block = %d x groups",
                   k->name, plan.min_threads, s->group_threads, s->block, s->groups,
                   plan.min_threads);
+    }
     if (plan.max_threads > 0 && s->group_threads > plan.max_threads)
       return fail(d, m, p,
                   "command \"%s\" sizes its shared memory for %d threads per block, but a "
@@ -253,8 +262,9 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
   if (s->groups > 1 && target == GGI_TARGET_HIP && s->group_threads > HIP_GROUP_MAX)
     return fail(d, m, p,
                 "block / groups = %d threads: on HIP a pseudo-block is at most %d threads "
-                "(one wavefront; AMD has no named barriers)",
-                s->group_threads, HIP_GROUP_MAX);
+                "(one wavefront; AMD has no named barriers): give block = %d x groups (%d), "
+                "or targets = { \"cuda\" }",
+                s->group_threads, HIP_GROUP_MAX, HIP_GROUP_MAX, HIP_GROUP_MAX * s->groups);
   if (s->blocks < 0)
     return fail(d, m, p, "blocks = %d must be >= 0 (0 = as many as are co-resident)", s->blocks);
   return plan_commands(m, p, target, s, d);
