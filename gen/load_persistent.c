@@ -136,8 +136,8 @@ static void read_stage(ggi_decl *k, int idx, size_t *pos, int stages_line, const
   st->line = line;
   st->kernel_index = find_kernel(m, name);
   if (st->kernel_index < 0 || st->kernel_index >= m->nkernels)
-    ggi_decl_fail(k, line, "stage %d: \"%s\" is not a kernel declared in this file (a stage is a kernel: "
-          "not a persistent kernel, not a frame declared after this one)", idx, name);
+    ggi_decl_fail(k, line, "stage %d: \"%s\" is not a kernel declared in this file (a stage is a kernel "
+          "declared before the frame: not a persistent kernel, not a frame - frames do not nest)", idx, name);
   const ggi_kernel *kn = &m->kernels[st->kernel_index];
   if (kn->pattern == GG_PATTERN_FRAME)
     ggi_decl_fail(k, line, "stage %d: \"%s\" is a frame; a stage is a kernel (frames do not nest)", idx, name);
