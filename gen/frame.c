@@ -340,6 +340,27 @@ static ggi_deps find_deps(const ggi_kernel *fr, int s, int fence, int fuse)
 
 enum { DEP_GRID, DEP_THREAD, DEP_BLOCK, DEP_NEIGHBOUR }; /* where a dependency is kept */
 
+/* A param of stage r or s bound to view p that reads within a declared
+ * halo larger than its stage's chunk: why neighbour waits cannot keep
+ * that dependency (near_use).  Its stage, or -1. */
+static int halo_past_chunk(const ggi_kernel *fr, int r, int s, int p, const ggi_param **out)
+{
+  const int stages[2] = {r, s};
+  for (int i = 0; i < 2; i++) {
+    const ggi_kernel *k = stage_kernel(fr, stages[i]);
+    const ggi_stage *st = &fr->frame->stages[stages[i]];
+    for (int j = 0; j < k->nparams; j++) {
+      const ggi_param *kp = &k->params[j];
+      if (st->bind[j] == p && kp->kind == GG_PARAM_VIEW && kp->halo > 0 && st->chunk > 0 &&
+          kp->halo > st->chunk) {
+        *out = kp;
+        return stages[i];
+      }
+    }
+  }
+  return -1;
+}
+
 /* The dependency of stage s on stage r through view p, in words. */
 static const char *dep_words(const ggi_module *m, const ggi_kernel *fr, int r, int s, int p,
                              int where)
@@ -366,9 +387,18 @@ static const char *dep_words(const ggi_module *m, const ggi_kernel *fr, int r, i
                        "them, so it waits for its two neighbours, no grid barrier", s, vs,
                    fr->params[p].name, r, stage_kernel(fr, r)->name, vr, halo, halo,
                    (long long)st->chunk, fr->frame->threads, stage_kernel(fr, s)->spec.vector);
-  } else
+  } else {
     ggi_buf_printf(&b, "%s %s, which stage %d (%s) %s", vs, fr->params[p].name, r,
                    stage_kernel(fr, r)->name, vr);
+    const ggi_param *kp = NULL;
+    const int h = halo_past_chunk(fr, r, s, p, &kp);
+    if (h >= 0)
+      ggi_buf_printf(&b, "; stage %d's view %s declares halo %d, more than the chunk of %lld "
+                         "indices a (pseudo-)block takes per step (%d threads x vector %d), so "
+                         "waiting for the neighbour blocks would not cover it",
+                     h, kp->name, kp->halo, (long long)fr->frame->stages[h].chunk,
+                     fr->frame->threads, stage_kernel(fr, h)->spec.vector);
+  }
   const char *w = b.p ? ggi_strdup(m->arena, b.p) : NULL;
   ggi_buf_free(&b);
   return w;
