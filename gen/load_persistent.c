@@ -88,13 +88,15 @@ static const char *scalar_constant(ggi_decl *k, int line, const ggi_kernel *kn, 
     double v = lua_tonumber(L, -1);
     if (v != v || v - v != 0)
       ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g is not a finite number", kn->name, kp->name, v);
-    /* the largest finite value of the scalar's type: beyond it the
-       literal would become infinity in the kernel */
-    const double max = kp->dtype == GG_F16 ? 65504.0 : kp->dtype == GG_BF16 ? 3.3895313892515355e38
-                     : kp->dtype == GG_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
-    if (fabs(v) > max)
-      ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g does not fit in %s (at most %g either side of 0)",
-            kn->name, kp->name, v, ggi_dtype_names[kp->dtype], max);
+    /* The scalar's type rounds to nearest: a literal from halfway past
+       its largest finite value on (2^emax (2 - 2^-(mantissa + 1))) would
+       be infinity in the kernel.  FLT_MAX as printed (3.40282347e38) is
+       still FLT_MAX. */
+    const int mant = kp->dtype == GG_F16 ? 10 : kp->dtype == GG_BF16 ? 7 : kp->dtype == GG_F32 ? 23 : 0;
+    const int emax = kp->dtype == GG_F16 ? 15 : 127;
+    if (mant && fabs(v) >= ldexp(2.0 - ldexp(1.0, -(mant + 1)), emax))
+      ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g does not fit in %s (its largest value is %g)",
+            kn->name, kp->name, v, ggi_dtype_names[kp->dtype], ldexp(2.0 - ldexp(1.0, -mant), emax));
     /* a floating literal, so that -0.0 keeps its sign ("-0" is the
        integer 0) */
     snprintf(buf, sizeof buf, "%.17g", v);
