@@ -373,9 +373,7 @@ static const char *read_identity(ggi_decl *k, int *infinite) {
   *infinite = 0;
   if (t == LUA_TNUMBER) {
     if (lua_isinteger(L, -1)) {
-      lua_Integer v = lua_tointeger(L, -1);
-      if (v == LUA_MININTEGER) snprintf(buf, sizeof buf, "(-%lldLL - 1)", (long long)LUA_MAXINTEGER);
-      else snprintf(buf, sizeof buf, "%lld", (long long)v);
+      ggi_int_literal((long long)lua_tointeger(L, -1), "", buf, sizeof buf);
     } else {
       double v = (double)lua_tonumber(L, -1);
       if (isnan(v))
@@ -385,7 +383,7 @@ static const char *read_identity(ggi_decl *k, int *infinite) {
         *infinite = 1;
         snprintf(buf, sizeof buf, "%s", v > 0 ? "(GG_INF)" : "(-GG_INF)");
       } else {
-        snprintf(buf, sizeof buf, "%.17g", v);
+        ggi_float_literal(v, buf, sizeof buf);
       }
     }
     s = ggi_load_strdup(k->c, buf);

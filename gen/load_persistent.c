@@ -97,10 +97,7 @@ static const char *scalar_constant(ggi_decl *k, int line, const ggi_kernel *kn, 
     if (mant && fabs(v) >= ldexp(2.0 - ldexp(1.0, -(mant + 1)), emax))
       ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g does not fit in %s (its largest value is %g)",
             kn->name, kp->name, v, ggi_dtype_names[kp->dtype], ldexp(2.0 - ldexp(1.0, -mant), emax));
-    /* a floating literal, so that -0.0 keeps its sign ("-0" is the
-       integer 0) */
-    snprintf(buf, sizeof buf, "%.17g", v);
-    if (!strpbrk(buf, ".e")) strncat(buf, ".0", sizeof buf - strlen(buf) - 1);
+    ggi_float_literal(v, buf, sizeof buf);
   } else {
     if (!isint) ggi_decl_fail(k, line, "stage \"%s\": \"%s\" is %s; bind it to an integer, not a fractional number",
                       kn->name, kp->name, ggi_dtype_names[kp->dtype]);
@@ -109,10 +106,7 @@ static const char *scalar_constant(ggi_decl *k, int line, const ggi_kernel *kn, 
            : kp->dtype == GG_U64 ? iv >= 0 : 1;
     if (!ok) ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %lld does not fit in %s", kn->name, kp->name,
                    (long long)iv, ggi_dtype_names[kp->dtype]);
-    if (iv == LUA_MININTEGER) /* -9223372036854775808 would negate an unsigned literal */
-      snprintf(buf, sizeof buf, "(-%lld - 1)", (long long)LUA_MAXINTEGER);
-    else
-      snprintf(buf, sizeof buf, "%lld%s", (long long)iv, kp->dtype == GG_U32 || kp->dtype == GG_U64 ? "u" : "");
+    ggi_int_literal((long long)iv, kp->dtype == GG_U32 || kp->dtype == GG_U64 ? "u" : "", buf, sizeof buf);
   }
   return ggi_load_strdup(k->c, buf);
 }

@@ -92,6 +92,13 @@ int ggi_opt_enum(ggi_decl *k, const char *f, const char *const *names, int dflt)
 int ggi_opt_range(ggi_decl *k, const char *f, int lo, int hi, int multiple);
 int ggi_list_len(ggi_decl *k, const char *f, int line);
 
+/* Numbers of the workload as C literals, written one way everywhere: a
+ * finite double as a floating literal that keeps -0.0's sign ("-0.0", not
+ * the integer "-0"); an integer with `suffix` ("", "u"), the smallest i64
+ * as an expression whose literal does not overflow.  buf: 64 bytes. */
+void ggi_float_literal(double v, char *buf, size_t size);
+void ggi_int_literal(long long v, const char *suffix, char *buf, size_t size);
+
 /* Names: index in a NULL-terminated table (-1), the table as "a|b|c",
  * the closest entry for "did you mean" (NULL when none is close), unknown
  * fields, and the name rules of names.h. */
