@@ -173,10 +173,12 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
   return 0;
 }
 
-/* The same rules as the runtime's (session.c), which sees only the
- * descriptor: groups left out = 1; block left out = the commands' largest
- * block times groups.  Unchecked; returns the threads per pseudo-block
- * when the block is left out (else 0), *from the command that decided. */
+/* The kernel's block and groups, decided here once: the descriptor
+ * carries them and the runtime reads its block_size (session.c).  Groups
+ * left out = 1; block left out = command_threads() times groups.
+ * Unchecked; returns the threads per pseudo-block when the block is left
+ * out (else 0), *from the command that decided, *capped when that was a
+ * command's body taking no more threads. */
 static int block_rule(const ggi_module *m, const ggi_persistent *p, int *block, int *groups,
                       const char **from, int *capped)
 {
