@@ -761,6 +761,31 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view)
   return p == n;
 }
 
+/* For a view that passed ggi_body_own_index: 1 when the body may read
+ * it - some use V(i, ...) is not the left side of a plain assignment
+ * (V(i) = ..., not V(i) == or V(i) += ...); 0 when the body only
+ * assigns it or never names it. */
+int ggi_body_reads_own(const ggi_kernel *kn, const ggi_param *view)
+{
+  const char *s = kn->body;
+  if (!s || kn->rank < 1) return 0;
+  size_t n = strlen(s), p, e, q, qe, end;
+  tok k;
+  for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
+    if (!same_word(s, p, e, view->name)) continue;
+    q = next_tok(s, n, e, &qe, &k);
+    if (k != T_PUNCT || s[q] != '(' ||
+        !own_call(s, n, q, (const char *const *)kn->index, kn->rank, &end))
+      return 1; /* not V(i, ...): not what the proof allowed; say it reads */
+    q = next_tok(s, n, end, &qe, &k);
+    if (k != T_PUNCT || s[q] != '=') return 1;
+    q = next_tok(s, n, qe, &qe, &k);
+    if (k == T_PUNCT && s[q] == '=') return 1; /* V(i) == ... */
+    e = end;
+  }
+  return 0;
+}
+
 /* 1 when every use of `view` in a for body is a call V(...) - the view's
  * macro, which checks a declared halo at run time (gg_halo_index) - and
  * the check cannot be dodged: no '&' (no pointer to an element, which

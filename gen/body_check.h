@@ -55,6 +55,10 @@ int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size);
  * drop barriers between stages of a frame.  For a reduce, every value
  * expression must pass. */
 int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view);
+/* For a view that passed ggi_body_own_index: whether the body may read
+ * it (a use other than V(i, ...) = ...); 0 when it only assigns it or
+ * never names it. */
+int ggi_body_reads_own(const ggi_kernel *kn, const ggi_param *view);
 /* A team kernel touches `view` only at its own league item,
  * V(league_rank, ...) (body_check.c says how strictly). */
 int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view);

@@ -83,12 +83,14 @@ static void stmt(ggi_buf *b, const char *fmt, ...)
   free(tmp);
 }
 
+/* A view macro's parameter list, by rank */
+static const char *const macro_params[] = {"(i0)", "(i0, i1)", "(i0, i1, i2)"};
+
 /* A view's index macro: V(i0, ...) is the element. */
 static void view_macro(ggi_buf *mac, const ggi_param *pp)
 {
   const char *v = pp->name;
-  static const char *params[] = {"(i0)", "(i0, i1)", "(i0, i1, i2)"};
-  ggi_buf_printf(mac, "#define %s%s %s[", v, params[pp->rank - 1], v);
+  ggi_buf_printf(mac, "#define %s%s %s[", v, macro_params[pp->rank - 1], v);
   if (pp->layout == GG_LAYOUT_STRIDE) {
     for (int dim = 0; dim < pp->rank; dim++)
       ggi_buf_printf(mac, "%s(i%d)*%s_s%d", dim ? " + " : "", dim, v, dim);
@@ -254,6 +256,54 @@ static int exchange_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
   return rc;
 }
 
+/* The for template's staged-steps keys (for.cuh's #if {{STAGED}} part),
+ * for the views plan.c staged (ggi_param.staged): the registers of one
+ * index, their loads and the stores of the inout ones, the macros the
+ * body runs with (the register, a const one for an in view; the index
+ * still evaluated, so the body names it as before), and the steps.
+ * STAGED 0 when the plan staged nothing. */
+static int staging_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
+{
+  ggi_buf st = {0}, ld = {0}, sto = {0}, mac = {0}, names = {0}, idx = {0};
+  for (int d = 0; d < k->rank && k->stage_steps > 0; d++)
+    ggi_buf_printf(&idx, "%s%s", d ? ", " : "", k->index[d]);
+  for (int i = 0; i < k->nparams && k->stage_steps > 0; i++) {
+    const ggi_param *pp = &k->params[i];
+    if (pp->kind != GG_PARAM_VIEW) continue;
+    if (!pp->staged) {
+      view_macro(&mac, pp);
+      continue;
+    }
+    const char *t = ggi_dtype_ctype(pp->dtype);
+    ggi_buf_printf(&st, "  %s %s;\n", t, pp->name);
+    ggi_buf_printf(&names, "%s%s", names.len ? ", " : "", pp->name);
+    stmt(&ld, "gg_s.%s = %s(%s);", pp->name, pp->name, idx.p);
+    if (pp->access == GG_ACCESS_INOUT) stmt(&sto, "%s(%s) = gg_s.%s;", pp->name, idx.p, pp->name);
+    if (pp->access == GG_ACCESS_IN)
+      ggi_buf_printf(&mac, "#define %s%s ((void)(i0), static_cast<const %s &>(gg_s.%s))\n",
+                     pp->name, macro_params[pp->rank - 1], t, pp->name);
+    else
+      ggi_buf_printf(&mac, "#define %s%s ((void)(i0), gg_s.%s)\n", pp->name,
+                     macro_params[pp->rank - 1], pp->name);
+  }
+  int rc = 0, any = st.len > 0;
+  rc |= ggi_dict_set(dict, "STAGED", any ? "1" : "0");
+  rc |= ggi_dict_set(dict, "STAGE_STEPS", afmt(a, "%d", any ? k->stage_steps : 1));
+  rc |= ggi_dict_set(dict, "STAGED_VIEWS", any ? buf_to_arena(a, &names) : "");
+  rc |= ggi_dict_set(dict, "STAGE_FIELDS", any ? buf_to_arena(a, &st) : "");
+  rc |= ggi_dict_set(dict, "STAGE_LOAD", any ? buf_to_arena(a, &ld) : "");
+  rc |= ggi_dict_set(dict, "STAGE_STORE", sto.len ? buf_to_arena(a, &sto) : "");
+  rc |= ggi_dict_set(dict, "STAGE_VIEW_MACROS", any ? buf_to_arena(a, &mac) : "");
+  if (!ggi_buf_ok(&idx)) rc = -1; /* the others: a NULL value, which the caller refuses */
+  ggi_buf_free(&st);
+  ggi_buf_free(&ld);
+  ggi_buf_free(&sto);
+  ggi_buf_free(&mac);
+  ggi_buf_free(&names);
+  ggi_buf_free(&idx);
+  return rc;
+}
+
 int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
                     const ggi_plan *p, ggi_dict *dict, ggi_diag *d)
 {
@@ -330,7 +380,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   if (k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT)
     rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
   if (ggi_has_reduction(k)) rc |= reduce_keys(m, k, dict, a);
-  if (k->pattern == GG_PATTERN_FOR) rc |= exchange_keys(k, dict, a);
+  if (k->pattern == GG_PATTERN_FOR) rc |= exchange_keys(k, dict, a) | staging_keys(k, dict, a);
   for (int i = 0; i < p->nvars; i++) rc |= ggi_dict_set(dict, p->keys[i], p->values[i]);
   for (int i = 0; i < dict->n; i++)
     if (!dict->values[i]) rc = -1;

@@ -70,6 +70,10 @@ typedef struct ggi_param {
    * of the module uses of it (gen/frame.c), which the kernel's source
    * then has (its body's gg_io, gen/dict.c). */
   int exchange, exchanged;
+  /* A for kernel's view read (in, inout) only at the thread's own index,
+   * over the whole range (plan.c, plan_staging): its loop loads it for
+   * several steps into registers before the bodies run on them. */
+  int staged;
 } ggi_param;
 
 enum { GGI_XCHG_READ = 1, GGI_XCHG_PUBLISH = 2 };
@@ -218,6 +222,10 @@ typedef struct ggi_kernel {
 
   ggi_spec spec;            /* filled by ggi_specialize() */
   const struct ggi_plan *plan[2]; /* the plan stage's, per target (cuda, hip): plan.h */
+  /* for: grid-stride steps whose staged views (ggi_param.staged) a thread
+   * loads before running their bodies (plan.c, plan_staging;
+   * templates/common/for.cuh); 0: the plain loop, one body after another */
+  int stage_steps;
 
   /* GG_PATTERN_FRAME: the kernel is a frame; params and extents are the
    * frame's, launch is GG_LAUNCH_PERSISTENT. */

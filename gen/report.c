@@ -62,6 +62,22 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
 
 static const char *const access_word[] = {"view, in", "view, out", "view, inout", "view, atomic"};
 
+/* A for kernel's staged views (plan.c, plan_staging): which, how many
+ * steps, or why none. */
+static void explain_staging(const ggi_kernel *k, FILE *out)
+{
+  if (k->stage_steps == 0) {
+    fprintf(out, "staged loads: none (no view is read, at the own index only, over the whole "
+                 "range, in few enough registers)\n");
+    return;
+  }
+  fprintf(out, "staged loads:");
+  for (int i = 0, n = 0; i < k->nparams; i++)
+    if (k->params[i].staged) fprintf(out, "%s %s", n++ ? "," : "", k->params[i].name);
+  fprintf(out, ", %d grid-stride steps a thread loaded before their bodies run\n",
+          k->stage_steps);
+}
+
 static const char *grid_rule_text(const ggi_kernel *k, const ggi_plan *p)
 {
   switch (p->grid_rule) {
@@ -168,6 +184,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   if (ggi_has_reduction(k)) fprintf(out, ", strategy %s", ggi_strategy_name(k->spec.strategy));
   fprintf(out, "%s\n", k->spec.cas_emulation ? ", CAS emulation" : "");
   for (int i = 0; i < k->spec.n_why && i < 8; i++) fprintf(out, "  why: %s\n", k->spec.why[i]);
+  if (k->pattern == GG_PATTERN_FOR) explain_staging(k, out);
   if (pl->nparts == 0) fprintf(out, "template: %s\n", pl->template_path);
   for (int i = 0; i < pl->nparts; i++)
     fprintf(out, "%s%s", i == 0 ? "templates: " : " + ", pl->template_parts[i]);

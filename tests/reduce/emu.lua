@@ -112,3 +112,30 @@ kernel "team_mixed" {
     for (long long c = team_rank; c < cols; c += team_size) contribute(A(league_rank, c), A(league_rank, c), 1);
   ]],
 }
+
+-- for kernels whose views, read at the own index only, are staged
+-- (gen/plan.c, plan_staging: loads of several grid-stride steps before
+-- their bodies).  The emulator's small grids give a thread up to 313
+-- steps, so full and partial rounds of steps and tails inside a vector
+-- all run.  f_affine: an inout and an in view staged, a `return;` that
+-- leaves x and z as they were, and an out view written on some indices
+-- only; f_vec: vector 2 of i64 (4 steps); f_md: a 2-D range, views of
+-- both layouts.
+kernel "f_affine" {
+  pattern = "for", range = { "n" },
+  params = { { "x", "i32[n]", access = "inout" }, { "y", "i32[n]" }, { "z", "i32[n]", access = "out" } },
+  body = [[
+    if (y(i) % 5 == 0) return;
+    x(i) = x(i) * 3 + y(i);
+    if (y(i) % 2 == 0) z(i) = x(i) - 1;
+  ]],
+}
+kernel "f_vec" {
+  pattern = "for", range = { "n" }, vector = 2,
+  params = { { "x", "i64[n]", access = "inout" } }, body = "x(i) = x(i) * 2 + 1;",
+}
+kernel "f_md" {
+  pattern = "for", range = { "m", "n" },
+  params = { { "A", "i32[m][n]", access = "inout" }, { "B", "i32[m][n]", layout = "left" } },
+  body = "A(i, j) += 7 * B(i, j);",
+}

@@ -15,6 +15,9 @@
  * found (or tagged by gg_seq).  Integers compare exactly; f64 sums within
  * 1e-12 of sum|x|, products within 1e-9 relative.
  *
+ * for kernels with staged loads (gen/plan.c, plan_staging) run on the
+ * same grids and on pseudo-blocks, against a CPU loop (check_staged).
+ *
  * Reductions and scans also run on the persistent kernels' pseudo-blocks
  * (pseudo_grids: blocks split into 2, 3 or 4 groups, each with its own
  * barrier), where every pseudo-block must also pass as many barriers as
@@ -22,6 +25,7 @@
  */
 #include <cstdio>
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <limits>
 #include <thread>
@@ -527,6 +531,66 @@ static void check_team_mixed()
   check_reduce<double>("e_" #s "_prod_f64 (pseudo-blocks)", REDUCE_BODY(e_##s##_prod_f64), PROD,  \
                        pseudo_grids);
 
+/* The for kernels of emu.lua whose loads the plan staged: every grid,
+ * pseudo-blocks too (as a persistent kernel runs the body), every size,
+ * against the body run index by index on the CPU.  A gg_stage_ struct
+ * exists only where the plan staged the kernel, so this does not compile
+ * when it did not. */
+static_assert(sizeof(gg_stage_f_affine) == 8 && sizeof(gg_stage_f_vec) == 8 &&
+              sizeof(gg_stage_f_md) == 8, "emu.lua's f_ kernels are staged");
+
+template <class T> static void expect_same(const char *what, const std::vector<T> &got,
+                                           const std::vector<T> &want, long long n, unsigned b, unsigned t)
+{
+  checks++;
+  for (size_t i = 0; i < want.size(); i++)
+    if (got[i] != want[i]) {
+      failures++;
+      std::printf("FAIL %s n=%lld grid %ux%u: [%zu] = %lld, want %lld\n", what, n, b, t, i,
+                  (long long)got[i], (long long)want[i]);
+      return;
+    }
+}
+
+static void check_staged()
+{
+  std::vector<std::array<unsigned, 3>> all;
+  for (auto &gr : grids) all.push_back({ gr[0], gr[1], gr[2] });
+  for (auto &gr : pseudo_grids) all.push_back({ gr[0], gr[1], gr[2] });
+  for (auto &gr : all)
+    for (long long n : sizes) {
+      std::vector<int> x = input<int>(SUM, n), y = input<int>(SUM, n), z(n, -77);
+      std::vector<int> wx = x, wz = z;
+      for (long long i = 0; i < n; i++) {
+        if (y[i] % 5 == 0) continue;
+        wx[i] = wx[i] * 3 + y[i];
+        if (y[i] % 2 == 0) wz[i] = wx[i] - 1;
+      }
+      gg_args_f_affine a{};
+      a.x = x.data(); a.y = y.data(); a.z = z.data(); a.n = n;
+      launch(+[](gg_args_f_affine a) { gg_body_f_affine(a, gg_emu_grid()); }, a, gr[0], gr[1], gr[2]);
+      expect_same("f_affine x", x, wx, n, gr[0], gr[1]);
+      expect_same("f_affine z", z, wz, n, gr[0], gr[1]);
+
+      std::vector<long long> v = input<long long>(SUM, n), wv = v;
+      for (auto &e : wv) e = e * 2 + 1;
+      gg_args_f_vec b{};
+      b.x = v.data(); b.n = n;
+      launch(+[](gg_args_f_vec a) { gg_body_f_vec(a, gg_emu_grid()); }, b, gr[0], gr[1], gr[2]);
+      expect_same("f_vec", v, wv, n, gr[0], gr[1]);
+
+      /* m x q, q = 7: rows of a length that is no multiple of anything */
+      const long long q = 7, m = n / q;
+      std::vector<int> A = input<int>(SUM, m * q), B = input<int>(SUM, m * q), wA = A;
+      for (long long i = 0; i < m; i++)
+        for (long long j = 0; j < q; j++) wA[i * q + j] += 7 * B[i + j * m]; /* A right, B left */
+      gg_args_f_md c{};
+      c.A = A.data(); c.B = B.data(); c.m = m; c.n = q;
+      launch(+[](gg_args_f_md a) { gg_body_f_md(a, gg_emu_grid()); }, c, gr[0], gr[1], gr[2]);
+      expect_same("f_md", A, wA, m * q, gr[0], gr[1]);
+    }
+}
+
 int main()
 {
   STRAT(global_atomic)
@@ -578,6 +642,7 @@ int main()
   check_tile("t_33", gg_t_33, 33);
   check_tile("t_100", gg_t_100, 100);
   check_tile("t_1024", gg_t_1024, 1024);
+  check_staged();
   std::printf("%d checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;
 }

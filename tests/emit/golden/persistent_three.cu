@@ -827,6 +827,36 @@ template <int V, class F> GG_INLINE void gg_grid_stride(const gg_grid &g, long l
     }
   }
 }
+
+/* The same indices as gg_grid_stride, U steps at a time in three passes:
+ * load(i, s) the staged views of every index into registers s, run(i, s)
+ * the bodies on them, store(i, s) the views they write.  The U x V loads
+ * of a pass are independent, so they are in flight together; the plain
+ * loop waits one memory round trip per step (gen/plan.c, plan_staging). */
+template <int V, int U, class S, class L, class R, class W>
+GG_INLINE void gg_grid_stride_staged(const gg_grid &g, long long work, L load, R run, W store)
+{
+  const long long chunk = (long long)g.nthreads * V, step = chunk * g.nblocks;
+  for (long long base = (long long)g.block * chunk + (long long)g.thread * V; base < work;
+       base += U * step) {
+    S s[U][V];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (base + u * step + v < work) load(base + u * step + v, s[u][v]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (base + u * step + v < work) run(base + u * step + v, s[u][v]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (base + u * step + v < work) store(base + u * step + v, s[u][v]);
+  }
+}
 #endif
 
 /* for inc32k at linear index gg_lin: the body once.  A frame may also
@@ -844,13 +874,77 @@ GG_INLINE void gg_at_inc32k(const gg_args_inc32k &args, const long long gg_lin)
   [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 848 "persistent_three.cu"
+#line 878 "persistent_three.cu"
 
   }();
 #undef v
 
 }
 
+#if 1
+/* for inc32k staged: v, read only at the own index, in
+ * registers for 8 steps at a time (gen/plan.c, plan_staging). */
+struct gg_stage_inc32k {
+  int v;
+};
+
+GG_INLINE void gg_load_inc32k(const gg_args_inc32k &args, const long long gg_lin, gg_stage_inc32k &gg_s)
+{
+  int *__restrict__ v = args.v;
+  const long long v_e0 = 32768LL;
+  (void)args;
+#define v(i0) v[(i0)]
+
+  const long long i = gg_lin;
+  gg_s.v = v(i);
+#undef v
+
+}
+
+GG_INLINE void gg_run_inc32k(const gg_args_inc32k &args, const long long gg_lin, gg_stage_inc32k &gg_s)
+{
+  int *__restrict__ v = args.v;
+  const long long v_e0 = 32768LL;
+  (void)args;
+#define v(i0) ((void)(i0), gg_s.v)
+
+  const long long i = gg_lin;
+  [&]() {
+#line 29 "examples/persistent_three.lua"
+v(i) += 1;
+#line 916 "persistent_three.cu"
+
+  }();
+#undef v
+
+}
+
+GG_INLINE void gg_store_inc32k(const gg_args_inc32k &args, const long long gg_lin, const gg_stage_inc32k &gg_s)
+{
+  int *__restrict__ v = args.v;
+  const long long v_e0 = 32768LL;
+  (void)args;
+#define v(i0) v[(i0)]
+
+  const long long i = gg_lin;
+  v(i) = gg_s.v;
+#undef v
+
+}
+
+/* for inc32k: every index of the range once, 1 per thread and
+ * step, 8 steps at a time. */
+__device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
+{
+  int *__restrict__ v = args.v;
+  const long long v_e0 = 32768LL;
+  (void)args;
+  gg_grid_stride_staged<1, 8, gg_stage_inc32k>(g, ((long long)32768LL),
+      [&](long long gg_i, gg_stage_inc32k &gg_s) { gg_load_inc32k(args, gg_i, gg_s); },
+      [&](long long gg_i, gg_stage_inc32k &gg_s) { gg_run_inc32k(args, gg_i, gg_s); },
+      [&](long long gg_i, gg_stage_inc32k &gg_s) { gg_store_inc32k(args, gg_i, gg_s); });
+}
+#else
 /* for inc32k: every index of the range once, 1 per thread and step. */
 __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
 {
@@ -861,6 +955,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
     gg_at_inc32k(args, gg_i);
   });
 }
+#endif
 #if 0
 
 
@@ -883,7 +978,7 @@ GG_INLINE void gg_xat_inc32k(const gg_args_inc32k &args, const long long gg_lin,
   [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 887 "persistent_three.cu"
+#line 982 "persistent_three.cu"
 
   }();
 #undef v
@@ -1292,7 +1387,16 @@ static_assert(GG_P_ARGS_loop == 24u || (24u == 0 && GG_P_ARGS_loop == 1),
 /* Slots a ring's poll reads at once (the plan: 32 / words per slot). */
 #define GG_P_BATCH_loop 4u
 
-extern "C" __global__ void __launch_bounds__(1024) gg_persist_loop(gg_persist_params pp)
+/* The fewest blocks an SM must hold, which bounds the registers ptxas
+ * may give a thread: the runtime passes it as -DGG_MIN_BLOCKS_<symbol>
+ * for a kernel of several blocks, from the block and this device's SMs
+ * (runtime/module.c, ggr_module_options); one block otherwise.  Left to
+ * its own guess ptxas kept these kernels to 64 registers and batched a
+ * body's loads less. */
+#ifndef GG_MIN_BLOCKS_gg_persist_loop
+#define GG_MIN_BLOCKS_gg_persist_loop 1
+#endif
+extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop) gg_persist_loop(gg_persist_params pp)
 {
   __shared__ __align__(16) unsigned args_words[GG_P_WORDS_loop];
   __shared__ unsigned command;

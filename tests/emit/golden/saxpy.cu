@@ -458,6 +458,36 @@ template <int V, class F> GG_INLINE void gg_grid_stride(const gg_grid &g, long l
     }
   }
 }
+
+/* The same indices as gg_grid_stride, U steps at a time in three passes:
+ * load(i, s) the staged views of every index into registers s, run(i, s)
+ * the bodies on them, store(i, s) the views they write.  The U x V loads
+ * of a pass are independent, so they are in flight together; the plain
+ * loop waits one memory round trip per step (gen/plan.c, plan_staging). */
+template <int V, int U, class S, class L, class R, class W>
+GG_INLINE void gg_grid_stride_staged(const gg_grid &g, long long work, L load, R run, W store)
+{
+  const long long chunk = (long long)g.nthreads * V, step = chunk * g.nblocks;
+  for (long long base = (long long)g.block * chunk + (long long)g.thread * V; base < work;
+       base += U * step) {
+    S s[U][V];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (base + u * step + v < work) load(base + u * step + v, s[u][v]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (base + u * step + v < work) run(base + u * step + v, s[u][v]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (base + u * step + v < work) store(base + u * step + v, s[u][v]);
+  }
+}
 #endif
 
 /* for saxpy at linear index gg_lin: the body once.  A frame may also
@@ -480,7 +510,7 @@ GG_INLINE void gg_at_saxpy(const gg_args_saxpy &args, const long long gg_lin)
   [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 484 "saxpy.cu"
+#line 514 "saxpy.cu"
 
   }();
 #undef x
@@ -488,6 +518,94 @@ y(i) = a * x(i) + y(i);
 
 }
 
+#if 1
+/* for saxpy staged: x, y, read only at the own index, in
+ * registers for 8 steps at a time (gen/plan.c, plan_staging). */
+struct gg_stage_saxpy {
+  float x;
+  float y;
+};
+
+GG_INLINE void gg_load_saxpy(const gg_args_saxpy &args, const long long gg_lin, gg_stage_saxpy &gg_s)
+{
+  const float a = args.a;
+  const float *__restrict__ x = args.x;
+  float *__restrict__ y = args.y;
+  const long long n = args.n;
+  const long long x_e0 = (n);
+  const long long y_e0 = (n);
+  (void)args;
+#define x(i0) x[(i0)]
+#define y(i0) y[(i0)]
+
+  const long long i = gg_lin;
+  gg_s.x = x(i);
+  gg_s.y = y(i);
+#undef x
+#undef y
+
+}
+
+GG_INLINE void gg_run_saxpy(const gg_args_saxpy &args, const long long gg_lin, gg_stage_saxpy &gg_s)
+{
+  const float a = args.a;
+  const float *__restrict__ x = args.x;
+  float *__restrict__ y = args.y;
+  const long long n = args.n;
+  const long long x_e0 = (n);
+  const long long y_e0 = (n);
+  (void)args;
+#define x(i0) ((void)(i0), static_cast<const float &>(gg_s.x))
+#define y(i0) ((void)(i0), gg_s.y)
+
+  const long long i = gg_lin;
+  [&]() {
+#line 10 "examples/saxpy.lua"
+y(i) = a * x(i) + y(i);
+#line 566 "saxpy.cu"
+
+  }();
+#undef x
+#undef y
+
+}
+
+GG_INLINE void gg_store_saxpy(const gg_args_saxpy &args, const long long gg_lin, const gg_stage_saxpy &gg_s)
+{
+  const float a = args.a;
+  const float *__restrict__ x = args.x;
+  float *__restrict__ y = args.y;
+  const long long n = args.n;
+  const long long x_e0 = (n);
+  const long long y_e0 = (n);
+  (void)args;
+#define x(i0) x[(i0)]
+#define y(i0) y[(i0)]
+
+  const long long i = gg_lin;
+  y(i) = gg_s.y;
+#undef x
+#undef y
+
+}
+
+/* for saxpy: every index of the range once, 1 per thread and
+ * step, 8 steps at a time. */
+__device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
+{
+  const float a = args.a;
+  const float *__restrict__ x = args.x;
+  float *__restrict__ y = args.y;
+  const long long n = args.n;
+  const long long x_e0 = (n);
+  const long long y_e0 = (n);
+  (void)args;
+  gg_grid_stride_staged<1, 8, gg_stage_saxpy>(g, ((long long)(n)),
+      [&](long long gg_i, gg_stage_saxpy &gg_s) { gg_load_saxpy(args, gg_i, gg_s); },
+      [&](long long gg_i, gg_stage_saxpy &gg_s) { gg_run_saxpy(args, gg_i, gg_s); },
+      [&](long long gg_i, gg_stage_saxpy &gg_s) { gg_store_saxpy(args, gg_i, gg_s); });
+}
+#else
 /* for saxpy: every index of the range once, 1 per thread and step. */
 __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
 {
@@ -502,6 +620,7 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
     gg_at_saxpy(args, gg_i);
   });
 }
+#endif
 #if 0
 
 
@@ -528,7 +647,7 @@ GG_INLINE void gg_xat_saxpy(const gg_args_saxpy &args, const long long gg_lin,
   [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 532 "saxpy.cu"
+#line 651 "saxpy.cu"
 
   }();
 #undef x

@@ -458,6 +458,36 @@ template <int V, class F> GG_INLINE void gg_grid_stride(const gg_grid &g, long l
     }
   }
 }
+
+/* The same indices as gg_grid_stride, U steps at a time in three passes:
+ * load(i, s) the staged views of every index into registers s, run(i, s)
+ * the bodies on them, store(i, s) the views they write.  The U x V loads
+ * of a pass are independent, so they are in flight together; the plain
+ * loop waits one memory round trip per step (gen/plan.c, plan_staging). */
+template <int V, int U, class S, class L, class R, class W>
+GG_INLINE void gg_grid_stride_staged(const gg_grid &g, long long work, L load, R run, W store)
+{
+  const long long chunk = (long long)g.nthreads * V, step = chunk * g.nblocks;
+  for (long long base = (long long)g.block * chunk + (long long)g.thread * V; base < work;
+       base += U * step) {
+    S s[U][V];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (base + u * step + v < work) load(base + u * step + v, s[u][v]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (base + u * step + v < work) run(base + u * step + v, s[u][v]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (base + u * step + v < work) store(base + u * step + v, s[u][v]);
+  }
+}
 #endif
 
 /* for stencil2d_left at linear index gg_lin: the body once.  A frame may also
@@ -489,7 +519,7 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
     else
       lap(i, j) = 0.0f;   /* boundary */
   
-#line 493 "stencil2d_left.cu"
+#line 523 "stencil2d_left.cu"
 
   }();
 #undef u
@@ -497,6 +527,110 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
 
 }
 
+#if 0
+/* for stencil2d_left staged: , read only at the own index, in
+ * registers for 1 steps at a time (gen/plan.c, plan_staging). */
+struct gg_stage_stencil2d_left {
+};
+
+GG_INLINE void gg_load_stencil2d_left(const gg_args_stencil2d_left &args, const long long gg_lin, gg_stage_stencil2d_left &gg_s)
+{
+  const float *__restrict__ u = args.u;
+  float *__restrict__ lap = args.lap;
+  const long long n = args.n;
+  const long long m = args.m;
+  const long long u_e0 = (n);
+  const long long u_e1 = (m);
+  const long long lap_e0 = (n);
+  const long long lap_e1 = (m);
+  (void)args;
+#define u(i0, i1) u[(i0) + (i1)*u_e0]
+#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
+
+  long long gg_r = gg_lin, gg_q, gg_m;
+      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
+      const long long j = gg_r;
+      (void)gg_q; (void)gg_m;
+  
+#undef u
+#undef lap
+
+}
+
+GG_INLINE void gg_run_stencil2d_left(const gg_args_stencil2d_left &args, const long long gg_lin, gg_stage_stencil2d_left &gg_s)
+{
+  const float *__restrict__ u = args.u;
+  float *__restrict__ lap = args.lap;
+  const long long n = args.n;
+  const long long m = args.m;
+  const long long u_e0 = (n);
+  const long long u_e1 = (m);
+  const long long lap_e0 = (n);
+  const long long lap_e1 = (m);
+  (void)args;
+
+  long long gg_r = gg_lin, gg_q, gg_m;
+      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
+      const long long j = gg_r;
+      (void)gg_q; (void)gg_m;
+  [&]() {
+#line 12 "examples/stencil2d_left.lua"
+    if (i > 0 && j > 0 && i < n - 1 && j < m - 1)
+      lap(i, j) = u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4.0f * u(i, j);
+    else
+      lap(i, j) = 0.0f;   /* boundary */
+  
+#line 584 "stencil2d_left.cu"
+
+  }();
+#undef u
+#undef lap
+
+}
+
+GG_INLINE void gg_store_stencil2d_left(const gg_args_stencil2d_left &args, const long long gg_lin, const gg_stage_stencil2d_left &gg_s)
+{
+  const float *__restrict__ u = args.u;
+  float *__restrict__ lap = args.lap;
+  const long long n = args.n;
+  const long long m = args.m;
+  const long long u_e0 = (n);
+  const long long u_e1 = (m);
+  const long long lap_e0 = (n);
+  const long long lap_e1 = (m);
+  (void)args;
+#define u(i0, i1) u[(i0) + (i1)*u_e0]
+#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
+
+  long long gg_r = gg_lin, gg_q, gg_m;
+      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
+      const long long j = gg_r;
+      (void)gg_q; (void)gg_m;
+  
+#undef u
+#undef lap
+
+}
+
+/* for stencil2d_left: every index of the range once, 1 per thread and
+ * step, 1 steps at a time. */
+__device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const gg_grid &g)
+{
+  const float *__restrict__ u = args.u;
+  float *__restrict__ lap = args.lap;
+  const long long n = args.n;
+  const long long m = args.m;
+  const long long u_e0 = (n);
+  const long long u_e1 = (m);
+  const long long lap_e0 = (n);
+  const long long lap_e1 = (m);
+  (void)args;
+  gg_grid_stride_staged<1, 1, gg_stage_stencil2d_left>(g, ((long long)(n) * (long long)(m)),
+      [&](long long gg_i, gg_stage_stencil2d_left &gg_s) { gg_load_stencil2d_left(args, gg_i, gg_s); },
+      [&](long long gg_i, gg_stage_stencil2d_left &gg_s) { gg_run_stencil2d_left(args, gg_i, gg_s); },
+      [&](long long gg_i, gg_stage_stencil2d_left &gg_s) { gg_store_stencil2d_left(args, gg_i, gg_s); });
+}
+#else
 /* for stencil2d_left: every index of the range once, 1 per thread and step. */
 __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const gg_grid &g)
 {
@@ -513,6 +647,7 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
     gg_at_stencil2d_left(args, gg_i);
   });
 }
+#endif
 #if 0
 
 
@@ -548,7 +683,7 @@ GG_INLINE void gg_xat_stencil2d_left(const gg_args_stencil2d_left &args, const l
     else
       lap(i, j) = 0.0f;   /* boundary */
   
-#line 552 "stencil2d_left.cu"
+#line 687 "stencil2d_left.cu"
 
   }();
 #undef u

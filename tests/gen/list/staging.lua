@@ -1,0 +1,35 @@
+-- Which for views the plan stages (gen/plan.c, plan_staging; `gpugen
+-- explain` says): views read at the own index only, over the whole range,
+-- in at most 16 registers a thread for at least two steps.
+module { name = "staging", targets = { "cuda", "hip" } }
+
+-- staged: x (inout) and y (in); z is out (its stores do not wait)
+kernel "both" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", access = "inout" }, { "y", "f32[n]" }, { "z", "f32[n]", access = "out" } },
+  body = "x(i) += y(i); z(i) = x(i);" }
+-- f64 x vector 4: 8 registers an index, so two steps
+kernel "wide" { pattern = "for", range = { "n" }, vector = 4,
+  params = { { "x", "f64[n]", access = "inout" } }, body = "x(i) *= 2.0;" }
+-- x not staged: shorter than the range (a load of an index the body
+-- skips would be out of bounds); m is
+kernel "shorter" { pattern = "for", range = { "n" },
+  params = { { "m", "f32[n]" }, { "x", "f32[k]", access = "inout" } },
+  body = "if (m(i) > 0.0f) x(i) += 1.0f;" }
+-- not staged: a neighbour's index
+kernel "shifted" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = "y(i) = i > 0 ? x(i - 1) : 0.0f;" }
+-- not staged: only an out view
+kernel "fill" { pattern = "for", range = { "n" },
+  params = { { "y", "f32[n]", access = "out" } }, body = "y(i) = 1.0f;" }
+-- not staged: f64 x vector 8 leaves room for one step only
+kernel "widest" { pattern = "for", range = { "n" }, vector = 8,
+  params = { { "x", "f64[n]", access = "inout" } }, body = "x(i) *= 2.0;" }
+-- not staged: x is only assigned (a store does not wait), and w is never named
+kernel "assigned" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", access = "inout" }, { "w", "f32[n]", access = "inout" } },
+  body = "x(i) = 2.0f;" }
+-- staged: a comparison reads (==), and so does a compound assignment
+kernel "compared" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]", access = "inout" }, { "y", "f32[n]", access = "inout" } },
+  body = "if (x(i) == 0.0f) x(i) = 1.0f; y(i) *= 2.0f;" }
