@@ -149,6 +149,19 @@ static inline gg_status ggr_make_current(gg_context *ctx) {
 gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void *buf,
                                size_t buf_size);
 
+/* Threads a multi-block persistent kernel's compile keeps room for on
+ * one SM (module.c, ggr_module_options): 2 blocks of 256, 128 registers
+ * a thread at most. */
+#define GGR_PERSIST_SM_THREADS 512
+/* A module's compile options on this context (module.c says which):
+ * list is NULL-terminated; free it with ggr_module_options_free. */
+typedef struct ggr_options {
+  const char **list;
+  int n, nbase; /* entries; the descriptor's, which are not ours to free */
+} ggr_options;
+gg_status ggr_module_options(const gg_context *ctx, const gg_module_desc *d, ggr_options *o);
+void ggr_module_options_free(ggr_options *o);
+
 /* Load (or share) the module of `desc`, its binary made by `b`. */
 gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, const ggr_builder *b,
                                gg_module **out);

@@ -221,12 +221,16 @@ static gg_status rdc_key(gg_context *ctx, const gg_module_desc *d, ggr_key *key)
   snprintf(ident, sizeof ident, "%s %d.%d %s -rdc=true nvJitLink %s %lld %lld", ctx->rtc->name,
            ctx->rtc->version_major, ctx->rtc->version_minor, ctx->rtc->lib_path, devrt,
            (long long)sb.st_size, (long long)sb.st_mtim.tv_sec);
+  ggr_options opts;
+  gg_status st = ggr_module_options(ctx, d, &opts);
+  if (st) return st;
   ggr_key_parts p = {
-    .source = d->cuda_source, .options = d->cuda_options, .arch = ctx->arch,
+    .source = d->cuda_source, .options = opts.list, .arch = ctx->arch,
     .compiler = ident, .driver_version = ctx->driver_version,
     .gpugen_version = gg_version(), .abi = GG_MODULE_ABI,
   };
   *key = ggr_cache_key(&p);
+  ggr_module_options_free(&opts);
   return GG_OK;
 }
 
@@ -234,10 +238,14 @@ static gg_status rdc_key(gg_context *ctx, const gg_module_desc *d, ggr_key *key)
 static gg_status rdc_compile(gg_context *ctx, const gg_module_desc *d, void **bin, size_t *size,
                              double *ms) {
   gg_compile_result res;
+  ggr_options opts;
+  gg_status st = ggr_module_options(ctx, d, &opts);
+  if (st) return st;
   double t0 = ggr_now_ms();
-  gg_status st = ggr_compile_rdc_with(ctx->rtc, ctx->arch, d->lua_file ? d->lua_file : d->name,
-                                      d->cuda_source, d->cuda_options, &res);
+  st = ggr_compile_rdc_with(ctx->rtc, ctx->arch, d->lua_file ? d->lua_file : d->name,
+                            d->cuda_source, opts.list, &res);
   *ms = ggr_now_ms() - t0;
+  ggr_module_options_free(&opts);
   if (st) {
     ggr_set_error(st, "%s: NVRTC -rdc + nvJitLink for %s failed:",
                   d->name ? d->name : "module", ctx->arch);

@@ -53,13 +53,75 @@ static unsigned module_features(const gg_module_desc *d) {
   return f;
 }
 
-static ggr_key module_key(gg_context *ctx, const gg_module_desc *d, const char *compiler,
-                          const char *extra) {
+/* ---- the compile's options ----
+ * The descriptor's, then for CUDA one -DGG_MIN_BLOCKS_<symbol>=N per
+ * persistent kernel of several blocks: the minimum of its
+ * __launch_bounds__ (templates/cuda/persistent.cuh), the blocks ptxas
+ * must let share an SM, so registers a thread <= 65536 / (N x block).
+ * N is what gives an SM GGR_PERSIST_SM_THREADS threads, or more where
+ * the descriptor's blocks need more on this context's SMs (rounded up);
+ * one-block layouts keep the template's 1.  Without a minimum ptxas
+ * guessed: it kept 256-thread persistent kernels to 64 registers,
+ * spilled, and batched a matmul's loads 2 deep (its frame 7.8 -> 13.1 us
+ * on the H100 once another command's loop got staged); with 2 blocks of
+ * 256 an SM it used 101 and issued all 32 loads of an unrolled step
+ * first (6.4 us).  A session may still ask for more blocks than N an SM
+ * (gg_session_options.blocks); choose_blocks (session.c) refuses what
+ * cannot co-reside, with the figures. */
+gg_status ggr_module_options(const gg_context *ctx, const gg_module_desc *d, ggr_options *o) {
+  memset(o, 0, sizeof *o);
+  int cuda = ctx->be->kind == GG_BACKEND_CUDA;
+  const char *const *base = cuda ? d->cuda_options : d->hip_options;
+  int nbase = 0, np = cuda && d->persistent && d->npersistent > 0 ? d->npersistent : 0;
+  while (base && base[nbase]) nbase++;
+  o->list = calloc((size_t)nbase + (size_t)np + 1, sizeof *o->list);
+  if (!o->list) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "module options");
+  for (int i = 0; i < nbase; i++) o->list[o->n++] = base[i];
+  o->nbase = o->n;
+  for (int i = 0; i < np; i++) {
+    const gg_persistent_desc *pd = &d->persistent[i];
+    if (pd->layout == GG_PLAYOUT_ONE_BLOCK || pd->layout == GG_PLAYOUT_THREAD_GROUPS ||
+        pd->block_size <= 0)
+      continue;
+    long long per_sm = (GGR_PERSIST_SM_THREADS + pd->block_size - 1) / pd->block_size;
+    if (pd->blocks > 0 && ctx->sm_count > 0 &&
+        ((long long)pd->blocks + ctx->sm_count - 1) / ctx->sm_count > per_sm)
+      per_sm = ((long long)pd->blocks + ctx->sm_count - 1) / ctx->sm_count;
+    if (per_sm <= 1) continue;
+    size_t len = pd->symbol ? strlen(pd->symbol) : 0;
+    for (size_t c = 0; c < len; c++)
+      if (!(pd->symbol[c] == '_' || (pd->symbol[c] >= 'a' && pd->symbol[c] <= 'z') ||
+            (pd->symbol[c] >= 'A' && pd->symbol[c] <= 'Z') || (pd->symbol[c] >= '0' && pd->symbol[c] <= '9')))
+        len = 0;
+    if (len == 0 || len > 200) {
+      ggr_module_options_free(o);
+      return ggr_set_error(GG_ERR_INVALID, "module %s: persistent kernel %d's symbol is not a C "
+                           "identifier", d->name ? d->name : "?", i);
+    }
+    char *def = malloc(len + 48);
+    if (!def) {
+      ggr_module_options_free(o);
+      return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "module options");
+    }
+    snprintf(def, len + 48, "-DGG_MIN_BLOCKS_%s=%lld", pd->symbol, per_sm);
+    o->list[o->n++] = def;
+  }
+  return GG_OK;
+}
+
+void ggr_module_options_free(ggr_options *o) {
+  for (int i = o->nbase; o->list && i < o->n; i++) free((char *)o->list[i]);
+  free(o->list);
+  memset(o, 0, sizeof *o);
+}
+
+static ggr_key module_key(gg_context *ctx, const gg_module_desc *d, const ggr_options *opts,
+                          const char *compiler, const char *extra) {
   int cuda = ctx->be->kind == GG_BACKEND_CUDA;
   ggr_key_parts p = {
     .extra = extra,
     .source = cuda ? d->cuda_source : d->hip_source,
-    .options = cuda ? d->cuda_options : d->hip_options,
+    .options = opts->list,
     .arch = ctx->arch,
     .compiler = compiler,
     .driver_version = ctx->driver_version,
@@ -92,11 +154,14 @@ static gg_status compile_module(gg_context *ctx, const gg_module_desc *d, void *
   char target[32];
   pick_target(ctx, target, sizeof target);
   gg_compile_result res;
+  ggr_options opts;
+  if ((st = ggr_module_options(ctx, d, &opts))) return st;
   double t0 = ggr_now_ms();
   st = ggr_compile_features(ctx->rtc, target, d->lua_file ? d->lua_file : d->name,
-                            cuda ? d->cuda_source : d->hip_source,
-                            cuda ? d->cuda_options : d->hip_options, module_features(d), &res);
+                            cuda ? d->cuda_source : d->hip_source, opts.list, module_features(d),
+                            &res);
   *ms = ggr_now_ms() - t0;
+  ggr_module_options_free(&opts);
   if (st) {
     ggr_set_error(st, "%s: %s for %s failed:", d->name ? d->name : "module",
                   ctx->rtc->name, target);
@@ -139,7 +204,11 @@ static gg_status key_for(gg_context *ctx, const gg_module_desc *d, ggr_key *key)
       return ggr_set_error(GG_ERR_NO_LIBRARY, "module %s: %s", d->name ? d->name : "?", why);
     ggr_mathdx_identity(dir, mathdx, sizeof mathdx);
   }
-  *key = module_key(ctx, d, ident, mathdx[0] ? mathdx : NULL);
+  ggr_options opts;
+  gg_status st = ggr_module_options(ctx, d, &opts);
+  if (st) return st;
+  *key = module_key(ctx, d, &opts, ident, mathdx[0] ? mathdx : NULL);
+  ggr_module_options_free(&opts);
   return GG_OK;
 }
 

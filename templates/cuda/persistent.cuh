@@ -268,7 +268,16 @@ static_assert(GG_P_ARGS_{{NAME}} == {{SLOT_BYTES}}u || ({{SLOT_BYTES}}u == 0 && 
 /* Slots a ring's poll reads at once (the plan: 32 / words per slot). */
 #define GG_P_BATCH_{{NAME}} {{RING_BATCH}}u
 
-extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_params pp)
+/* The fewest blocks an SM must hold, which bounds the registers ptxas
+ * may give a thread: the runtime passes it as -DGG_MIN_BLOCKS_<symbol>
+ * for a kernel of several blocks, from the block and this device's SMs
+ * (runtime/module.c, ggr_module_options); one block otherwise.  Left to
+ * its own guess ptxas kept these kernels to 64 registers and batched a
+ * body's loads less. */
+#ifndef GG_MIN_BLOCKS_{{SYMBOL}}
+#define GG_MIN_BLOCKS_{{SYMBOL}} 1
+#endif
+extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}) {{SYMBOL}}(gg_persist_params pp)
 {
   __shared__ __align__(16) unsigned args_words[GG_P_WORDS_{{NAME}}];
   __shared__ unsigned command;
