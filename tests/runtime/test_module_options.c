@@ -91,6 +91,7 @@ int main(void)
   pd[6].symbol = NULL;
   EXPECT(ggr_module_options(ctx, &d, &o) == GG_ERR_INVALID, "no symbol");
 
+  gg_context_free(ctx);
   printf("%s\n", failures ? "FAILED" : "ok");
   return failures ? 1 : 0;
 }
