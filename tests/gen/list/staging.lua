@@ -33,3 +33,7 @@ kernel "assigned" { pattern = "for", range = { "n" },
 kernel "compared" { pattern = "for", range = { "n" },
   params = { { "x", "f32[n]", access = "inout" }, { "y", "f32[n]", access = "inout" } },
   body = "if (x(i) == 0.0f) x(i) = 1.0f; y(i) *= 2.0f;" }
+-- staged: 16-bit floats (one register each), compiled by NVRTC and hiprtc
+kernel "halves" { pattern = "for", range = { "n" },
+  params = { { "x", "f16[n]", access = "inout" }, { "y", "f16[n]" } },
+  body = "x(i) = x(i) + y(i);" }
