@@ -561,13 +561,14 @@ static int call_from(const char *s, size_t n, size_t e, const char *first, size_
 /* Text that can rename an index, take an address or hide a use from the
  * token scan below: digraphs and trigraphs (%:define, <: for [), decltype
  * declarations, parameter packs, std::addressof, line splices (a
- * backslash before a newline joins S and p into Sp).  Found anywhere, even in
- * a comment, the proof gives up: a barrier too many costs time, one too
- * few a race. */
+ * backslash before a newline joins S and p into Sp), _Pragma (a directive
+ * without '#': pop_macro("x") would give a view back its memory macro).
+ * Found anywhere, even in a comment, the proof gives up: a barrier too
+ * many costs time, one too few a race. */
 static int opaque_text(const char *s)
 {
   static const char *const bad[] = {"%:", "<:", ":>", "<%", "%>", "??", "decltype", "...",
-                                    "addressof", "\\\n", "\\\r"};
+                                    "addressof", "_Pragma", "\\\n", "\\\r"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     if (strstr(s, bad[i])) return 1;
   return 0;
@@ -685,7 +686,8 @@ int ggi_text_may_name(const char *s, const char *name) { return names(s, name, 1
  * [u, i], auto... i: each puts an index outside such a call) and the body
  * holds no '&' (no address, no reference bound to V(i), no rvalue
  * reference), no '[' (no lambda, capture or structured binding), no
- * directive and none of opaque_text's spellings.  Conservative on
+ * directive, no name of gpugen's own (gg_...) and none of opaque_text's
+ * spellings.  Conservative on
  * purpose: a stage that fails keeps its grid barrier. */
 static int own_index_text(const ggi_kernel *kn, const char *s, const ggi_param *view)
 {
@@ -694,6 +696,10 @@ static int own_index_text(const ggi_kernel *kn, const char *s, const ggi_param *
     if (!kn->index[d]) return 0; /* unnamed: the body cannot say V(i) */
   size_t n = strlen(s), p, e, in_halo = 0; /* index names allowed before in_halo */
   for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
+    /* gpugen's own names (gg_s, the staged registers; gg_args_<k>, a way
+       to the views' pointers; gg_lin): the body could reach an element
+       past its view's macro */
+    if (e - p > 3 && strncmp(s + p, "gg_", 3) == 0) return 0;
     if (is_view_name(kn, s, p, e)) {
       size_t q, qe, end;
       tok qk;

@@ -50,7 +50,8 @@ int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size);
  * view's rank, which must be the range's), never under & (no pointer to
  * a neighbour) and never the bare name (the pointer itself); no index
  * name is redeclared (float i, auto [i, j], a lambda's (long i)); the
- * body has no preprocessor directive (a macro could hide any of that).
+ * body has no preprocessor directive or _Pragma (a macro could hide any
+ * of that) and names nothing of gpugen's own (gg_...).
  * Conservative: 1 only when proven from the text; gen/frame.c uses it to
  * drop barriers between stages of a frame.  For a reduce, every value
  * expression must pass. */

@@ -175,9 +175,8 @@ static int index_uses(const ggi_kernel *fr, int s, int p, int *first_stage,
     /* a reduction's result: stored by one thread, whatever the values say */
     if (k->into && strcmp(kp->name, k->into) == 0) return 0;
     if (ggi_body_own_index(k, kp)) {
-      /* run-time strides may overlap (1, 1 makes V(0,1) and V(1,0) one
-       * element): two threads' own indices could then be one element */
-      if (kp->layout == GG_LAYOUT_STRIDE && kp->rank > 1) return 0;
+      /* two threads' own indices could be one element */
+      if (ggi_view_may_alias(kp)) return 0;
     } else if (!halo || !near_use(k, st, kp)) {
       return 0;
     } else if (kp->halo > *halo) {

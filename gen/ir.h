@@ -74,9 +74,20 @@ typedef struct ggi_param {
    * over the whole range (plan.c, plan_staging): its loop loads it for
    * several steps into registers before the bodies run on them. */
   int staged;
+  const char *stage_why; /* not staged: why (plan_staging; gpugen explain) */
 } ggi_param;
 
 enum { GGI_XCHG_READ = 1, GGI_XCHG_PUBLISH = 2 };
+
+/* Whether two own indices of view p may be one element: run-time strides
+ * of rank > 1 may overlap (strides 1, 1 make V(0, 1) and V(1, 0) one).
+ * Such a view is never "touched only at the thread's own element": a
+ * frame keeps its barrier (frame.c), a for loop does not stage it
+ * (plan.c). */
+static inline int ggi_view_may_alias(const ggi_param *p)
+{
+  return p->layout == GG_LAYOUT_STRIDE && p->rank > 1;
+}
 
 /* What specialize.c chose, and why (shown by `gpugen explain`). */
 typedef struct ggi_spec {

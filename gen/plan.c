@@ -126,20 +126,41 @@ static int within_range(const ggi_kernel *k, const ggi_param *pp)
   return 1;
 }
 
+/* Why view pp of for kernel k cannot be staged, or NULL when it can. */
+static const char *stage_refusal(const ggi_kernel *k, const ggi_param *pp)
+{
+  if (pp->access == GG_ACCESS_OUT) return "out: its stores do not wait";
+  if (pp->access != GG_ACCESS_IN && pp->access != GG_ACCESS_INOUT) return "atomic";
+  if (pp->rank != k->rank || !within_range(k, pp)) return "its extents are not the range's";
+  if (ggi_view_may_alias(pp)) return "run-time strides: two indices may be one element";
+  if (!ggi_body_own_index(k, pp))
+    return "touched other than as V(own indices), or the body has &, [, a directive or a gg_ name";
+  if (!ggi_body_reads_own(k, pp)) return "the body only assigns it, or never names it";
+  return NULL;
+}
+
 static void plan_staging(ggi_kernel *k)
 {
   int words = 0;
+  k->stage_steps = 0;
   for (int i = 0; i < k->nparams; i++) {
     ggi_param *pp = &k->params[i];
-    pp->staged = k->pattern == GG_PATTERN_FOR && pp->kind == GG_PARAM_VIEW &&
-                 (pp->access == GG_ACCESS_IN || pp->access == GG_ACCESS_INOUT) &&
-                 pp->rank == k->rank && within_range(k, pp) && ggi_body_own_index(k, pp) &&
-                 ggi_body_reads_own(k, pp);
+    pp->staged = 0;
+    pp->stage_why = NULL;
+    if (k->pattern != GG_PATTERN_FOR || pp->kind != GG_PARAM_VIEW) continue;
+    pp->stage_why = stage_refusal(k, pp);
+    pp->staged = pp->stage_why == NULL;
     if (pp->staged) words += (int)(ggi_dtype_size(pp->dtype) + 3) / 4;
   }
   int steps = words > 0 ? GGI_STAGE_WORDS / (words * k->spec.vector) : 0;
-  k->stage_steps = steps < 2 ? 0 : steps > GGI_STAGE_STEPS ? GGI_STAGE_STEPS : steps;
-  for (int i = 0; i < k->nparams && k->stage_steps == 0; i++) k->params[i].staged = 0;
+  if (words > 0 && steps < 2)
+    for (int i = 0; i < k->nparams; i++)
+      if (k->params[i].staged) {
+        k->params[i].staged = 0;
+        k->params[i].stage_why = "the views to stage take more than 8 of 16 registers a step "
+                                 "(4-byte words x vector): fewer than 2 steps fit";
+      }
+  if (steps >= 2) k->stage_steps = steps > GGI_STAGE_STEPS ? GGI_STAGE_STEPS : steps;
 }
 
 /* for and team: one template each (a team reduce: the reduce's pieces

@@ -62,20 +62,21 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
 
 static const char *const access_word[] = {"view, in", "view, out", "view, inout", "view, atomic"};
 
-/* A for kernel's staged views (plan.c, plan_staging): which, how many
- * steps, or why none. */
+/* A for kernel's staged views (plan.c, plan_staging): which and how many
+ * steps, then every other view and why it is not. */
 static void explain_staging(const ggi_kernel *k, FILE *out)
 {
-  if (k->stage_steps == 0) {
-    fprintf(out, "staged loads: none (no view is read, at the own index only, over the whole "
-                 "range, in few enough registers)\n");
-    return;
-  }
   fprintf(out, "staged loads:");
   for (int i = 0, n = 0; i < k->nparams; i++)
     if (k->params[i].staged) fprintf(out, "%s %s", n++ ? "," : "", k->params[i].name);
-  fprintf(out, ", %d grid-stride steps a thread loaded before their bodies run\n",
-          k->stage_steps);
+  if (k->stage_steps > 0)
+    fprintf(out, ", %d grid-stride steps a thread loaded before their bodies run\n",
+            k->stage_steps);
+  else
+    fprintf(out, " none\n");
+  for (int i = 0; i < k->nparams; i++)
+    if (k->params[i].stage_why)
+      fprintf(out, "  not staged: %s (%s)\n", k->params[i].name, k->params[i].stage_why);
 }
 
 static const char *grid_rule_text(const ggi_kernel *k, const ggi_plan *p)

@@ -37,3 +37,15 @@ kernel "compared" { pattern = "for", range = { "n" },
 kernel "halves" { pattern = "for", range = { "n" },
   params = { { "x", "f16[n]", access = "inout" }, { "y", "f16[n]" } },
   body = "x(i) = x(i) + y(i);" }
+-- not staged: _Pragma could pop the view's register macro and write memory behind it
+kernel "pragma" { pattern = "for", range = { "n" },
+  params = { { "x", "i32[n]", access = "inout" } },
+  body = [[_Pragma("pop_macro(\"x\")") x(i) += 1; _Pragma("push_macro(\"x\")")]] }
+-- not staged: a name of gpugen's own (a local gg_s would hide the registers)
+kernel "own_name" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = "float gg_s = 2.0f; y(i) = x(i) + gg_s;" }
+-- not staged: run-time strides of rank 2 may make two own indices one element
+kernel "strided" { pattern = "for", range = { "n", "m" },
+  params = { { "A", "i32[n][m]", layout = "stride", access = "inout" } },
+  body = "A(i, j) += 1;" }

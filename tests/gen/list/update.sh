@@ -28,7 +28,7 @@ for k in left_c2c stride_inplace left_items stride_items; do
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/fft_layouts.lua -DEXPLAIN=$k \
         -DWANT=list/fft_layouts.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
 done
-for k in both wide shorter shifted fill widest assigned compared halves; do
+for k in both wide shorter shifted fill widest assigned compared halves pragma own_name strided; do
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/staging.lua -DEXPLAIN=$k \
         -DWANT=list/staging.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
 done
