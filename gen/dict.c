@@ -292,6 +292,7 @@ static int staging_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
   rc |= ggi_dict_set(dict, "STAGED_VIEWS", any ? buf_to_arena(a, &names) : "");
   rc |= ggi_dict_set(dict, "STAGE_FIELDS", any ? buf_to_arena(a, &st) : "");
   rc |= ggi_dict_set(dict, "STAGE_LOAD", any ? buf_to_arena(a, &ld) : "");
+  rc |= ggi_dict_set(dict, "STAGE_STORES", sto.len ? "1" : "0");
   rc |= ggi_dict_set(dict, "STAGE_STORE", sto.len ? buf_to_arena(a, &sto) : "");
   rc |= ggi_dict_set(dict, "STAGE_VIEW_MACROS", any ? buf_to_arena(a, &mac) : "");
   if (!ggi_buf_ok(&idx)) rc = -1; /* the others: a NULL value, which the caller refuses */

@@ -92,49 +92,44 @@ GG_INLINE void gg_at_{{NAME}}(const {{ARGS_T}} &args, const long long gg_lin)
 }
 
 #if {{STAGED}}
-/* for {{NAME}} staged: {{STAGED_VIEWS}}, read only at the own index, in
- * registers for {{STAGE_STEPS}} steps at a time (gen/plan.c, plan_staging). */
-struct gg_stage_{{NAME}} {
-{{STAGE_FIELDS}}};
-
-GG_INLINE void gg_load_{{NAME}}(const {{ARGS_T}} &args, const long long gg_lin, gg_stage_{{NAME}} &gg_s)
-{
-  {{UNPACK}}
-{{VIEW_MACROS}}
-  {{INDEX_DECODE}}
-  {{STAGE_LOAD}}
-{{VIEW_UNDEFS}}
-}
-
-GG_INLINE void gg_run_{{NAME}}(const {{ARGS_T}} &args, const long long gg_lin, gg_stage_{{NAME}} &gg_s)
-{
-  {{UNPACK}}
-{{STAGE_VIEW_MACROS}}
-  {{INDEX_DECODE}}
-  [&]() {
-{{BODY}}
-  }();
-{{VIEW_UNDEFS}}
-}
-
-GG_INLINE void gg_store_{{NAME}}(const {{ARGS_T}} &args, const long long gg_lin, const gg_stage_{{NAME}} &gg_s)
-{
-  {{UNPACK}}
-{{VIEW_MACROS}}
-  {{INDEX_DECODE}}
-  {{STAGE_STORE}}
-{{VIEW_UNDEFS}}
-}
-
 /* for {{NAME}}: every index of the range once, {{VECTOR}} per thread and
- * step, {{STAGE_STEPS}} steps at a time. */
+ * step; {{STAGED_VIEWS}} (read only at the own index) in registers for up
+ * to {{STAGE_STEPS}} steps at a time (gen/plan.c, plan_staging).  The
+ * passes are lambdas here, so the kernel adds no name to the module. */
 __device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
 {
   {{UNPACK}}
-  gg_grid_stride_staged<{{VECTOR}}, {{STAGE_STEPS}}, gg_stage_{{NAME}}>(g, {{WORK}},
-      [&](long long gg_i, gg_stage_{{NAME}} &gg_s) { gg_load_{{NAME}}(args, gg_i, gg_s); },
-      [&](long long gg_i, gg_stage_{{NAME}} &gg_s) { gg_run_{{NAME}}(args, gg_i, gg_s); },
-      [&](long long gg_i, gg_stage_{{NAME}} &gg_s) { gg_store_{{NAME}}(args, gg_i, gg_s); });
+  struct gg_stage {
+{{STAGE_FIELDS}}  };
+  /* the staged views of index gg_lin into registers */
+  auto gg_load = [&](const long long gg_lin, gg_stage &gg_s) {
+{{VIEW_MACROS}}
+    {{INDEX_DECODE}}
+    {{STAGE_LOAD}}
+{{VIEW_UNDEFS}}
+  };
+  /* the body, the staged views' macros naming the registers */
+  auto gg_run = [&](const long long gg_lin, gg_stage &gg_s) {
+{{STAGE_VIEW_MACROS}}
+    {{INDEX_DECODE}}
+    [&]() {
+{{BODY}}
+    }();
+{{VIEW_UNDEFS}}
+  };
+#if {{STAGE_STORES}}
+  /* the staged inout views back */
+  auto gg_store = [&](const long long gg_lin, const gg_stage &gg_s) {
+{{VIEW_MACROS}}
+    {{INDEX_DECODE}}
+    {{STAGE_STORE}}
+{{VIEW_UNDEFS}}
+  };
+#else
+  auto gg_store = [](long long, const gg_stage &) {}; /* no staged view is written */
+#endif
+  gg_grid_stride_staged<{{VECTOR}}, {{STAGE_STEPS}}, gg_stage>(g, {{WORK}}, gg_load, gg_run,
+                                                              gg_store);
 }
 #else
 /* for {{NAME}}: every index of the range once, {{VECTOR}} per thread and step. */

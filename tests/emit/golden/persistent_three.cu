@@ -905,67 +905,56 @@ v(i) += 1;
 }
 
 #if 1
-/* for inc32k staged: v, read only at the own index, in
- * registers for 8 steps at a time (gen/plan.c, plan_staging). */
-struct gg_stage_inc32k {
-  int v;
-};
-
-GG_INLINE void gg_load_inc32k(const gg_args_inc32k &args, const long long gg_lin, gg_stage_inc32k &gg_s)
-{
-  int *__restrict__ v = args.v;
-  const long long v_e0 = 32768LL;
-  (void)args;
-#define v(i0) v[(i0)]
-
-  const long long i = gg_lin;
-  gg_s.v = v(i);
-#undef v
-
-}
-
-GG_INLINE void gg_run_inc32k(const gg_args_inc32k &args, const long long gg_lin, gg_stage_inc32k &gg_s)
-{
-  int *__restrict__ v = args.v;
-  const long long v_e0 = 32768LL;
-  (void)args;
-#define v(i0) ((void)(i0), gg_s.v)
-
-  const long long i = gg_lin;
-  [&]() {
-#line 29 "examples/persistent_three.lua"
-v(i) += 1;
-#line 939 "persistent_three.cu"
-
-  }();
-#undef v
-
-}
-
-GG_INLINE void gg_store_inc32k(const gg_args_inc32k &args, const long long gg_lin, const gg_stage_inc32k &gg_s)
-{
-  int *__restrict__ v = args.v;
-  const long long v_e0 = 32768LL;
-  (void)args;
-#define v(i0) v[(i0)]
-
-  const long long i = gg_lin;
-  v(i) = gg_s.v;
-#undef v
-
-}
-
 /* for inc32k: every index of the range once, 1 per thread and
- * step, 8 steps at a time. */
+ * step; v (read only at the own index) in registers for up
+ * to 8 steps at a time (gen/plan.c, plan_staging).  The
+ * passes are lambdas here, so the kernel adds no name to the module. */
 __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
 {
   int *__restrict__ v = args.v;
   const long long v_e0 = 32768LL;
   (void)args;
-  gg_grid_stride_staged<1, 8, gg_stage_inc32k>(g, ((long long)32768LL),
-      [&](long long gg_i, gg_stage_inc32k &gg_s) { gg_load_inc32k(args, gg_i, gg_s); },
-      [&](long long gg_i, gg_stage_inc32k &gg_s) { gg_run_inc32k(args, gg_i, gg_s); },
-      [&](long long gg_i, gg_stage_inc32k &gg_s) { gg_store_inc32k(args, gg_i, gg_s); });
+  struct gg_stage {
+  int v;
+  };
+  /* the staged views of index gg_lin into registers */
+  auto gg_load = [&](const long long gg_lin, gg_stage &gg_s) {
+#define v(i0) v[(i0)]
+
+    const long long i = gg_lin;
+    gg_s.v = v(i);
+#undef v
+
+  };
+  /* the body, the staged views' macros naming the registers */
+  auto gg_run = [&](const long long gg_lin, gg_stage &gg_s) {
+#define v(i0) ((void)(i0), gg_s.v)
+
+    const long long i = gg_lin;
+    [&]() {
+#line 29 "examples/persistent_three.lua"
+v(i) += 1;
+#line 938 "persistent_three.cu"
+
+    }();
+#undef v
+
+  };
+#if 1
+  /* the staged inout views back */
+  auto gg_store = [&](const long long gg_lin, const gg_stage &gg_s) {
+#define v(i0) v[(i0)]
+
+    const long long i = gg_lin;
+    v(i) = gg_s.v;
+#undef v
+
+  };
+#else
+  auto gg_store = [](long long, const gg_stage &) {}; /* no staged view is written */
+#endif
+  gg_grid_stride_staged<1, 8, gg_stage>(g, ((long long)32768LL), gg_load, gg_run,
+                                                              gg_store);
 }
 #else
 /* for inc32k: every index of the range once, 1 per thread and step. */
@@ -1001,7 +990,7 @@ GG_INLINE void gg_xat_inc32k(const gg_args_inc32k &args, const long long gg_lin,
   [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 1005 "persistent_three.cu"
+#line 994 "persistent_three.cu"
 
   }();
 #undef v

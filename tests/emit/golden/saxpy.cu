@@ -542,78 +542,10 @@ y(i) = a * x(i) + y(i);
 }
 
 #if 1
-/* for saxpy staged: x, y, read only at the own index, in
- * registers for 8 steps at a time (gen/plan.c, plan_staging). */
-struct gg_stage_saxpy {
-  float x;
-  float y;
-};
-
-GG_INLINE void gg_load_saxpy(const gg_args_saxpy &args, const long long gg_lin, gg_stage_saxpy &gg_s)
-{
-  const float a = args.a;
-  const float *__restrict__ x = args.x;
-  float *__restrict__ y = args.y;
-  const long long n = args.n;
-  const long long x_e0 = (n);
-  const long long y_e0 = (n);
-  (void)args;
-#define x(i0) x[(i0)]
-#define y(i0) y[(i0)]
-
-  const long long i = gg_lin;
-  gg_s.x = x(i);
-  gg_s.y = y(i);
-#undef x
-#undef y
-
-}
-
-GG_INLINE void gg_run_saxpy(const gg_args_saxpy &args, const long long gg_lin, gg_stage_saxpy &gg_s)
-{
-  const float a = args.a;
-  const float *__restrict__ x = args.x;
-  float *__restrict__ y = args.y;
-  const long long n = args.n;
-  const long long x_e0 = (n);
-  const long long y_e0 = (n);
-  (void)args;
-#define x(i0) ((void)(i0), static_cast<const float &>(gg_s.x))
-#define y(i0) ((void)(i0), gg_s.y)
-
-  const long long i = gg_lin;
-  [&]() {
-#line 10 "examples/saxpy.lua"
-y(i) = a * x(i) + y(i);
-#line 589 "saxpy.cu"
-
-  }();
-#undef x
-#undef y
-
-}
-
-GG_INLINE void gg_store_saxpy(const gg_args_saxpy &args, const long long gg_lin, const gg_stage_saxpy &gg_s)
-{
-  const float a = args.a;
-  const float *__restrict__ x = args.x;
-  float *__restrict__ y = args.y;
-  const long long n = args.n;
-  const long long x_e0 = (n);
-  const long long y_e0 = (n);
-  (void)args;
-#define x(i0) x[(i0)]
-#define y(i0) y[(i0)]
-
-  const long long i = gg_lin;
-  y(i) = gg_s.y;
-#undef x
-#undef y
-
-}
-
 /* for saxpy: every index of the range once, 1 per thread and
- * step, 8 steps at a time. */
+ * step; x, y (read only at the own index) in registers for up
+ * to 8 steps at a time (gen/plan.c, plan_staging).  The
+ * passes are lambdas here, so the kernel adds no name to the module. */
 __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
 {
   const float a = args.a;
@@ -623,10 +555,55 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
   const long long x_e0 = (n);
   const long long y_e0 = (n);
   (void)args;
-  gg_grid_stride_staged<1, 8, gg_stage_saxpy>(g, ((long long)(n)),
-      [&](long long gg_i, gg_stage_saxpy &gg_s) { gg_load_saxpy(args, gg_i, gg_s); },
-      [&](long long gg_i, gg_stage_saxpy &gg_s) { gg_run_saxpy(args, gg_i, gg_s); },
-      [&](long long gg_i, gg_stage_saxpy &gg_s) { gg_store_saxpy(args, gg_i, gg_s); });
+  struct gg_stage {
+  float x;
+  float y;
+  };
+  /* the staged views of index gg_lin into registers */
+  auto gg_load = [&](const long long gg_lin, gg_stage &gg_s) {
+#define x(i0) x[(i0)]
+#define y(i0) y[(i0)]
+
+    const long long i = gg_lin;
+    gg_s.x = x(i);
+  gg_s.y = y(i);
+#undef x
+#undef y
+
+  };
+  /* the body, the staged views' macros naming the registers */
+  auto gg_run = [&](const long long gg_lin, gg_stage &gg_s) {
+#define x(i0) ((void)(i0), static_cast<const float &>(gg_s.x))
+#define y(i0) ((void)(i0), gg_s.y)
+
+    const long long i = gg_lin;
+    [&]() {
+#line 10 "examples/saxpy.lua"
+y(i) = a * x(i) + y(i);
+#line 584 "saxpy.cu"
+
+    }();
+#undef x
+#undef y
+
+  };
+#if 1
+  /* the staged inout views back */
+  auto gg_store = [&](const long long gg_lin, const gg_stage &gg_s) {
+#define x(i0) x[(i0)]
+#define y(i0) y[(i0)]
+
+    const long long i = gg_lin;
+    y(i) = gg_s.y;
+#undef x
+#undef y
+
+  };
+#else
+  auto gg_store = [](long long, const gg_stage &) {}; /* no staged view is written */
+#endif
+  gg_grid_stride_staged<1, 8, gg_stage>(g, ((long long)(n)), gg_load, gg_run,
+                                                              gg_store);
 }
 #else
 /* for saxpy: every index of the range once, 1 per thread and step. */
@@ -670,7 +647,7 @@ GG_INLINE void gg_xat_saxpy(const gg_args_saxpy &args, const long long gg_lin,
   [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 674 "saxpy.cu"
+#line 651 "saxpy.cu"
 
   }();
 #undef x

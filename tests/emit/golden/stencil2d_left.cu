@@ -551,92 +551,10 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
 }
 
 #if 0
-/* for stencil2d_left staged: , read only at the own index, in
- * registers for 1 steps at a time (gen/plan.c, plan_staging). */
-struct gg_stage_stencil2d_left {
-};
-
-GG_INLINE void gg_load_stencil2d_left(const gg_args_stencil2d_left &args, const long long gg_lin, gg_stage_stencil2d_left &gg_s)
-{
-  const float *__restrict__ u = args.u;
-  float *__restrict__ lap = args.lap;
-  const long long n = args.n;
-  const long long m = args.m;
-  const long long u_e0 = (n);
-  const long long u_e1 = (m);
-  const long long lap_e0 = (n);
-  const long long lap_e1 = (m);
-  (void)args;
-#define u(i0, i1) u[(i0) + (i1)*u_e0]
-#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
-
-  long long gg_r = gg_lin, gg_q, gg_m;
-      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
-      const long long j = gg_r;
-      (void)gg_q; (void)gg_m;
-  
-#undef u
-#undef lap
-
-}
-
-GG_INLINE void gg_run_stencil2d_left(const gg_args_stencil2d_left &args, const long long gg_lin, gg_stage_stencil2d_left &gg_s)
-{
-  const float *__restrict__ u = args.u;
-  float *__restrict__ lap = args.lap;
-  const long long n = args.n;
-  const long long m = args.m;
-  const long long u_e0 = (n);
-  const long long u_e1 = (m);
-  const long long lap_e0 = (n);
-  const long long lap_e1 = (m);
-  (void)args;
-
-  long long gg_r = gg_lin, gg_q, gg_m;
-      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
-      const long long j = gg_r;
-      (void)gg_q; (void)gg_m;
-  [&]() {
-#line 12 "examples/stencil2d_left.lua"
-    if (i > 0 && j > 0 && i < n - 1 && j < m - 1)
-      lap(i, j) = u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4.0f * u(i, j);
-    else
-      lap(i, j) = 0.0f;   /* boundary */
-  
-#line 607 "stencil2d_left.cu"
-
-  }();
-#undef u
-#undef lap
-
-}
-
-GG_INLINE void gg_store_stencil2d_left(const gg_args_stencil2d_left &args, const long long gg_lin, const gg_stage_stencil2d_left &gg_s)
-{
-  const float *__restrict__ u = args.u;
-  float *__restrict__ lap = args.lap;
-  const long long n = args.n;
-  const long long m = args.m;
-  const long long u_e0 = (n);
-  const long long u_e1 = (m);
-  const long long lap_e0 = (n);
-  const long long lap_e1 = (m);
-  (void)args;
-#define u(i0, i1) u[(i0) + (i1)*u_e0]
-#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
-
-  long long gg_r = gg_lin, gg_q, gg_m;
-      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
-      const long long j = gg_r;
-      (void)gg_q; (void)gg_m;
-  
-#undef u
-#undef lap
-
-}
-
 /* for stencil2d_left: every index of the range once, 1 per thread and
- * step, 1 steps at a time. */
+ * step;  (read only at the own index) in registers for up
+ * to 1 steps at a time (gen/plan.c, plan_staging).  The
+ * passes are lambdas here, so the kernel adds no name to the module. */
 __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const gg_grid &g)
 {
   const float *__restrict__ u = args.u;
@@ -648,10 +566,63 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
   const long long lap_e0 = (n);
   const long long lap_e1 = (m);
   (void)args;
-  gg_grid_stride_staged<1, 1, gg_stage_stencil2d_left>(g, ((long long)(n) * (long long)(m)),
-      [&](long long gg_i, gg_stage_stencil2d_left &gg_s) { gg_load_stencil2d_left(args, gg_i, gg_s); },
-      [&](long long gg_i, gg_stage_stencil2d_left &gg_s) { gg_run_stencil2d_left(args, gg_i, gg_s); },
-      [&](long long gg_i, gg_stage_stencil2d_left &gg_s) { gg_store_stencil2d_left(args, gg_i, gg_s); });
+  struct gg_stage {
+  };
+  /* the staged views of index gg_lin into registers */
+  auto gg_load = [&](const long long gg_lin, gg_stage &gg_s) {
+#define u(i0, i1) u[(i0) + (i1)*u_e0]
+#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
+
+    long long gg_r = gg_lin, gg_q, gg_m;
+      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
+      const long long j = gg_r;
+      (void)gg_q; (void)gg_m;
+    
+#undef u
+#undef lap
+
+  };
+  /* the body, the staged views' macros naming the registers */
+  auto gg_run = [&](const long long gg_lin, gg_stage &gg_s) {
+
+    long long gg_r = gg_lin, gg_q, gg_m;
+      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
+      const long long j = gg_r;
+      (void)gg_q; (void)gg_m;
+    [&]() {
+#line 12 "examples/stencil2d_left.lua"
+    if (i > 0 && j > 0 && i < n - 1 && j < m - 1)
+      lap(i, j) = u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4.0f * u(i, j);
+    else
+      lap(i, j) = 0.0f;   /* boundary */
+  
+#line 600 "stencil2d_left.cu"
+
+    }();
+#undef u
+#undef lap
+
+  };
+#if 0
+  /* the staged inout views back */
+  auto gg_store = [&](const long long gg_lin, const gg_stage &gg_s) {
+#define u(i0, i1) u[(i0) + (i1)*u_e0]
+#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
+
+    long long gg_r = gg_lin, gg_q, gg_m;
+      gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
+      const long long j = gg_r;
+      (void)gg_q; (void)gg_m;
+    
+#undef u
+#undef lap
+
+  };
+#else
+  auto gg_store = [](long long, const gg_stage &) {}; /* no staged view is written */
+#endif
+  gg_grid_stride_staged<1, 1, gg_stage>(g, ((long long)(n) * (long long)(m)), gg_load, gg_run,
+                                                              gg_store);
 }
 #else
 /* for stencil2d_left: every index of the range once, 1 per thread and step. */
@@ -706,7 +677,7 @@ GG_INLINE void gg_xat_stencil2d_left(const gg_args_stencil2d_left &args, const l
     else
       lap(i, j) = 0.0f;   /* boundary */
   
-#line 710 "stencil2d_left.cu"
+#line 681 "stencil2d_left.cu"
 
   }();
 #undef u

@@ -32,3 +32,7 @@ for k in both wide shorter shifted fill widest assigned compared halves pragma o
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/staging.lua -DEXPLAIN=$k \
         -DWANT=list/staging.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
 done
+for k in f_affine f_vec f_md; do
+  cmake -DGPUGEN="$build/gen/gpugen" -DLUA=../reduce/emu.lua -DEXPLAIN=$k \
+        -DWANT=list/emu.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
+done
