@@ -716,8 +716,10 @@ static int own_index_text(const ggi_kernel *kn, const char *s, const ggi_param *
            redeclare it (no '&', no '[', no "({"), so it stays the own
            index.  The argument is scanned on like the rest of the body:
            a view inside it is judged by the same rules. */
-        if ((end = halo_call_end(s, n, q)) == 0) return 0;
-        if (end > in_halo) in_halo = end;
+        if (q >= in_halo) { /* a call inside another was scanned with it */
+          if ((end = halo_call_end(s, n, q)) == 0) return 0;
+          in_halo = end;
+        }
         e = qe;
       }
       continue;
