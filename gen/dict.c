@@ -84,30 +84,32 @@ static void stmt(ggi_buf *b, const char *fmt, ...)
 }
 
 /* A view macro's parameter list, by rank */
-static const char *const macro_params[] = {"(i0)", "(i0, i1)", "(i0, i1, i2)"};
+/* (gg_ names: a view, scalar or extent may be named i0, and the macro
+ * would capture it) */
+static const char *const macro_params[] = {"(gg_i0)", "(gg_i0, gg_i1)", "(gg_i0, gg_i1, gg_i2)"};
 
-/* A view's index macro: V(i0, ...) is the element. */
+/* A view's index macro: V(gg_i0, ...) is the element. */
 static void view_macro(ggi_buf *mac, const ggi_param *pp)
 {
   const char *v = pp->name;
   ggi_buf_printf(mac, "#define %s%s %s[", v, macro_params[pp->rank - 1], v);
   if (pp->layout == GG_LAYOUT_STRIDE) {
     for (int dim = 0; dim < pp->rank; dim++)
-      ggi_buf_printf(mac, "%s(i%d)*%s_s%d", dim ? " + " : "", dim, v, dim);
+      ggi_buf_printf(mac, "%s(gg_i%d)*%s_s%d", dim ? " + " : "", dim, v, dim);
   } else if (pp->rank == 1 && pp->halo) {
     /* a for body's own index is its linear index gg_lin (rank 1; the
        loader allows halo nowhere else), which the body cannot rename */
-    ggi_buf_printf(mac, "gg_halo_index((i0), gg_lin, %dLL)", pp->halo);
+    ggi_buf_printf(mac, "gg_halo_index((gg_i0), gg_lin, %dLL)", pp->halo);
   } else if (pp->rank == 1) {
-    ggi_buf_puts(mac, "(i0)");
+    ggi_buf_puts(mac, "(gg_i0)");
   } else if (pp->layout == GG_LAYOUT_RIGHT) {
     /* row-major: the last index is contiguous */
-    if (pp->rank == 2) ggi_buf_printf(mac, "(i0)*%s_e1 + (i1)", v);
-    else ggi_buf_printf(mac, "((i0)*%s_e1 + (i1))*%s_e2 + (i2)", v, v);
+    if (pp->rank == 2) ggi_buf_printf(mac, "(gg_i0)*%s_e1 + (gg_i1)", v);
+    else ggi_buf_printf(mac, "((gg_i0)*%s_e1 + (gg_i1))*%s_e2 + (gg_i2)", v, v);
   } else {
     /* column-major: the first index is contiguous */
-    if (pp->rank == 2) ggi_buf_printf(mac, "(i0) + (i1)*%s_e0", v);
-    else ggi_buf_printf(mac, "(i0) + ((i1) + (i2)*%s_e1)*%s_e0", v, v);
+    if (pp->rank == 2) ggi_buf_printf(mac, "(gg_i0) + (gg_i1)*%s_e0", v);
+    else ggi_buf_printf(mac, "(gg_i0) + ((gg_i1) + (gg_i2)*%s_e1)*%s_e0", v, v);
   }
   ggi_buf_puts(mac, "]\n");
 }
@@ -230,7 +232,7 @@ static int exchange_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
     if (pp->kind != GG_PARAM_VIEW) continue;
     if (pp->exchanged & GGI_XCHG_READ) {
       ggi_buf_printf(&st, "  gg_xchg_rd %s;\n", pp->name);
-      ggi_buf_printf(&mac, "#define %s(i0) gg_halo_ld(%s, (i0), gg_lin, %dLL, gg_io.%s, gg_lo, "
+      ggi_buf_printf(&mac, "#define %s(gg_i0) gg_halo_ld(%s, (gg_i0), gg_lin, %dLL, gg_io.%s, gg_lo, "
                            "gg_chunk, gg_c)\n", pp->name, pp->name, pp->halo, pp->name);
     } else {
       view_macro(&mac, pp);
@@ -264,6 +266,9 @@ static int exchange_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
  * STAGED 0 when the plan staged nothing. */
 static int staging_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
 {
+  /* the indices evaluated (so a body naming them only in views uses them) */
+  static const char *const voids[] = {"(void)(gg_i0), ", "(void)(gg_i0), (void)(gg_i1), ",
+                                      "(void)(gg_i0), (void)(gg_i1), (void)(gg_i2), "};
   ggi_buf st = {0}, ld = {0}, sto = {0}, mac = {0}, names = {0}, idx = {0};
   for (int d = 0; d < k->rank && k->stage_steps > 0; d++)
     ggi_buf_printf(&idx, "%s%s", d ? ", " : "", k->index[d]);
@@ -280,11 +285,11 @@ static int staging_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
     stmt(&ld, "gg_s.%s = %s(%s);", pp->name, pp->name, idx.p);
     if (pp->access == GG_ACCESS_INOUT) stmt(&sto, "%s(%s) = gg_s.%s;", pp->name, idx.p, pp->name);
     if (pp->access == GG_ACCESS_IN)
-      ggi_buf_printf(&mac, "#define %s%s ((void)(i0), static_cast<const %s &>(gg_s.%s))\n",
-                     pp->name, macro_params[pp->rank - 1], t, pp->name);
+      ggi_buf_printf(&mac, "#define %s%s (%sstatic_cast<const %s &>(gg_s.%s))\n",
+                     pp->name, macro_params[pp->rank - 1], voids[pp->rank - 1], t, pp->name);
     else
-      ggi_buf_printf(&mac, "#define %s%s ((void)(i0), gg_s.%s)\n", pp->name,
-                     macro_params[pp->rank - 1], pp->name);
+      ggi_buf_printf(&mac, "#define %s%s (%sgg_s.%s)\n", pp->name, macro_params[pp->rank - 1],
+                     voids[pp->rank - 1], pp->name);
   }
   int rc = 0, any = st.len > 0;
   rc |= ggi_dict_set(dict, "STAGED", any ? "1" : "0");

@@ -35,6 +35,7 @@ static const char *const fixed[] = {
   "UNROLL", "NV", "ITEMS", "TILE", "TEAM", "identity", "combine", "combine_op", "store", "store_at",
   "value_at", "work", "thread_fold", "block_reduce", "warp_reduce", "tile_reduce", "finish",
   "shfl_down", "a", "b", "k", "K", "x", "X", "i", "j", "I", "A_s0", "A_e1", "GG_INF", "gg_x",
+  "i0", "i1", "i2", /* a view macro's parameters, once */
   "Gg_x", "GG", "gg", "Gg", "main", "stdint", "string", "math", "time", "Stdio", "unistd",
   "gg_module", "gg_session", "hn_scalar0",
   /* C, C++, CUDA, HIP, the C library, compilers */

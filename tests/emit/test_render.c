@@ -148,7 +148,7 @@ static void test_layout(const char *dir)
   for (int i = 0; i < 7; i++)
     EXPECT(fields && strstr(fields, want[i]), "ARGS_FIELDS lacks '%s':\n%s", want[i],
            fields ? fields : "");
-  EXPECT(macros && strstr(macros, "#define v(i0, i1) v[(i0)*v_s0 + (i1)*v_s1]"), "stride macro: %s",
+  EXPECT(macros && strstr(macros, "#define v(gg_i0, gg_i1) v[(gg_i0)*v_s0 + (gg_i1)*v_s1]"), "stride macro: %s",
          macros ? macros : "");
   /* a stride view gives no layout preference: the last index is fastest */
   EXPECT(decode && strstr(decode, "const long long j = gg_r % 3LL;") &&

@@ -464,11 +464,11 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
 #define team_sum(v) gg_group_reduce(g, (v), gg_team_red, gg_op_add())
 #define team_min(v) gg_group_reduce(g, (v), gg_team_red, gg_op_min())
 #define team_max(v) gg_group_reduce(g, (v), gg_team_red, gg_op_max())
-#define A(i0, i1) A[(i0)*A_e1 + (i1)]
-#define B(i0, i1) B[(i0)*B_e1 + (i1)]
-#define C(i0, i1) C[(i0)*C_e1 + (i1)]
-#define As(i0, i1) As[(i0)*As_e1 + (i1)]
-#define Bs(i0, i1) Bs[(i0)*Bs_e1 + (i1)]
+#define A(gg_i0, gg_i1) A[(gg_i0)*A_e1 + (gg_i1)]
+#define B(gg_i0, gg_i1) B[(gg_i0)*B_e1 + (gg_i1)]
+#define C(gg_i0, gg_i1) C[(gg_i0)*C_e1 + (gg_i1)]
+#define As(gg_i0, gg_i1) As[(gg_i0)*As_e1 + (gg_i1)]
+#define Bs(gg_i0, gg_i1) Bs[(gg_i0)*Bs_e1 + (gg_i1)]
 
   for (long long league_rank = g.block; league_rank < league_size; league_rank += g.nblocks) {
     (void)team_size;

@@ -462,9 +462,9 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
 #define team_sum(v) gg_group_reduce(g, (v), gg_team_red, gg_op_add())
 #define team_min(v) gg_group_reduce(g, (v), gg_team_red, gg_op_min())
 #define team_max(v) gg_group_reduce(g, (v), gg_team_red, gg_op_max())
-#define A(i0, i1) A[(i0)*A_e1 + (i1)]
-#define B(i0, i1) B[(i0)*B_e1 + (i1)]
-#define C(i0, i1) C[(i0)*C_e1 + (i1)]
+#define A(gg_i0, gg_i1) A[(gg_i0)*A_e1 + (gg_i1)]
+#define B(gg_i0, gg_i1) B[(gg_i0)*B_e1 + (gg_i1)]
+#define C(gg_i0, gg_i1) C[(gg_i0)*C_e1 + (gg_i1)]
 
   for (long long league_rank = g.block; league_rank < league_size; league_rank += g.nblocks) {
     (void)team_size;
@@ -534,8 +534,8 @@ GG_INLINE void store(const gg_args_sum1k &args, const gg_grid &g, const acc &gg_
   const long long x_e0 = 1024LL;
   const long long out_e0 = 1LL;
   (void)args;
-#define x(i0) x[(i0)]
-#define out(i0) out[(i0)]
+#define x(gg_i0) x[(gg_i0)]
+#define out(gg_i0) out[(gg_i0)]
 
 #pragma unroll
   for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = gg_r.v[gg_k];
@@ -586,8 +586,8 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   const long long x_e0 = 1024LL;
   const long long out_e0 = 1LL;
   (void)args;
-#define x(i0) x[(i0)]
-#define out(i0) out[(i0)]
+#define x(gg_i0) x[(gg_i0)]
+#define out(gg_i0) out[(gg_i0)]
 
   const long long i = gg_lin;
   gg_acc gg_a;
@@ -890,7 +890,7 @@ GG_INLINE void gg_at_inc32k(const gg_args_inc32k &args, const long long gg_lin)
   int *__restrict__ v = args.v;
   const long long v_e0 = 32768LL;
   (void)args;
-#define v(i0) v[(i0)]
+#define v(gg_i0) v[(gg_i0)]
 
   const long long i = gg_lin;
   /* the body runs in a lambda so that `return;` skips one index */
@@ -919,7 +919,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
   };
   /* the staged views of index gg_lin into registers */
   auto gg_load = [&](const long long gg_lin, gg_stage &gg_s) {
-#define v(i0) v[(i0)]
+#define v(gg_i0) v[(gg_i0)]
 
     const long long i = gg_lin;
     gg_s.v = v(i);
@@ -928,7 +928,7 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
   };
   /* the body, the staged views' macros naming the registers */
   auto gg_run = [&](const long long gg_lin, gg_stage &gg_s) {
-#define v(i0) ((void)(i0), gg_s.v)
+#define v(gg_i0) ((void)(gg_i0), gg_s.v)
 
     const long long i = gg_lin;
     [&]() {
@@ -943,7 +943,7 @@ v(i) += 1;
 #if 1
   /* the staged inout views back */
   auto gg_store = [&](const long long gg_lin, const gg_stage &gg_s) {
-#define v(i0) v[(i0)]
+#define v(gg_i0) v[(gg_i0)]
 
     const long long i = gg_lin;
     v(i) = gg_s.v;

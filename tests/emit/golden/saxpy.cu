@@ -525,8 +525,8 @@ GG_INLINE void gg_at_saxpy(const gg_args_saxpy &args, const long long gg_lin)
   const long long x_e0 = (n);
   const long long y_e0 = (n);
   (void)args;
-#define x(i0) x[(i0)]
-#define y(i0) y[(i0)]
+#define x(gg_i0) x[(gg_i0)]
+#define y(gg_i0) y[(gg_i0)]
 
   const long long i = gg_lin;
   /* the body runs in a lambda so that `return;` skips one index */
@@ -561,8 +561,8 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
   };
   /* the staged views of index gg_lin into registers */
   auto gg_load = [&](const long long gg_lin, gg_stage &gg_s) {
-#define x(i0) x[(i0)]
-#define y(i0) y[(i0)]
+#define x(gg_i0) x[(gg_i0)]
+#define y(gg_i0) y[(gg_i0)]
 
     const long long i = gg_lin;
     gg_s.x = x(i);
@@ -573,8 +573,8 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
   };
   /* the body, the staged views' macros naming the registers */
   auto gg_run = [&](const long long gg_lin, gg_stage &gg_s) {
-#define x(i0) ((void)(i0), static_cast<const float &>(gg_s.x))
-#define y(i0) ((void)(i0), gg_s.y)
+#define x(gg_i0) ((void)(gg_i0), static_cast<const float &>(gg_s.x))
+#define y(gg_i0) ((void)(gg_i0), gg_s.y)
 
     const long long i = gg_lin;
     [&]() {
@@ -590,8 +590,8 @@ y(i) = a * x(i) + y(i);
 #if 1
   /* the staged inout views back */
   auto gg_store = [&](const long long gg_lin, const gg_stage &gg_s) {
-#define x(i0) x[(i0)]
-#define y(i0) y[(i0)]
+#define x(gg_i0) x[(gg_i0)]
+#define y(gg_i0) y[(gg_i0)]
 
     const long long i = gg_lin;
     y(i) = gg_s.y;

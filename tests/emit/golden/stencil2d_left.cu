@@ -527,8 +527,8 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
   const long long lap_e0 = (n);
   const long long lap_e1 = (m);
   (void)args;
-#define u(i0, i1) u[(i0) + (i1)*u_e0]
-#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
+#define u(gg_i0, gg_i1) u[(gg_i0) + (gg_i1)*u_e0]
+#define lap(gg_i0, gg_i1) lap[(gg_i0) + (gg_i1)*lap_e0]
 
   long long gg_r = gg_lin, gg_q, gg_m;
       gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
@@ -570,8 +570,8 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
   };
   /* the staged views of index gg_lin into registers */
   auto gg_load = [&](const long long gg_lin, gg_stage &gg_s) {
-#define u(i0, i1) u[(i0) + (i1)*u_e0]
-#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
+#define u(gg_i0, gg_i1) u[(gg_i0) + (gg_i1)*u_e0]
+#define lap(gg_i0, gg_i1) lap[(gg_i0) + (gg_i1)*lap_e0]
 
     long long gg_r = gg_lin, gg_q, gg_m;
       gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;
@@ -606,8 +606,8 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
 #if 0
   /* the staged inout views back */
   auto gg_store = [&](const long long gg_lin, const gg_stage &gg_s) {
-#define u(i0, i1) u[(i0) + (i1)*u_e0]
-#define lap(i0, i1) lap[(i0) + (i1)*lap_e0]
+#define u(gg_i0, gg_i1) u[(gg_i0) + (gg_i1)*u_e0]
+#define lap(gg_i0, gg_i1) lap[(gg_i0) + (gg_i1)*lap_e0]
 
     long long gg_r = gg_lin, gg_q, gg_m;
       gg_divmod(gg_r, (n), gg_q, gg_m); const long long i = gg_m; gg_r = gg_q;

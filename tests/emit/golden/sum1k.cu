@@ -463,8 +463,8 @@ GG_INLINE void store(const gg_args_sum1k &args, const gg_grid &g, const acc &gg_
   const long long x_e0 = 1024LL;
   const long long out_e0 = 1LL;
   (void)args;
-#define x(i0) x[(i0)]
-#define out(i0) out[(i0)]
+#define x(gg_i0) x[(gg_i0)]
+#define out(gg_i0) out[(gg_i0)]
 
 #pragma unroll
   for (int gg_k = 0; gg_k < NV; ++gg_k) out(gg_k) = gg_r.v[gg_k];
@@ -515,8 +515,8 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   const long long x_e0 = 1024LL;
   const long long out_e0 = 1LL;
   (void)args;
-#define x(i0) x[(i0)]
-#define out(i0) out[(i0)]
+#define x(gg_i0) x[(gg_i0)]
+#define out(gg_i0) out[(gg_i0)]
 
   const long long i = gg_lin;
   gg_acc gg_a;
