@@ -83,9 +83,8 @@ static void stmt(ggi_buf *b, const char *fmt, ...)
   free(tmp);
 }
 
-/* A view macro's parameter list, by rank */
-/* (gg_ names: a view, scalar or extent may be named i0, and the macro
- * would capture it) */
+/* A view macro's parameter list, by rank: gg_ names, since a view may be
+ * named i0 (its own macro would capture it) and a body never names gg_. */
 static const char *const macro_params[] = {"(gg_i0)", "(gg_i0, gg_i1)", "(gg_i0, gg_i1, gg_i2)"};
 
 /* A view's index macro: V(gg_i0, ...) is the element. */
@@ -284,12 +283,11 @@ static int staging_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
     ggi_buf_printf(&names, "%s%s", names.len ? ", " : "", pp->name);
     stmt(&ld, "gg_s.%s = %s(%s);", pp->name, pp->name, idx.p);
     if (pp->access == GG_ACCESS_INOUT) stmt(&sto, "%s(%s) = gg_s.%s;", pp->name, idx.p, pp->name);
-    if (pp->access == GG_ACCESS_IN)
-      ggi_buf_printf(&mac, "#define %s%s (%sstatic_cast<const %s &>(gg_s.%s))\n",
-                     pp->name, macro_params[pp->rank - 1], voids[pp->rank - 1], t, pp->name);
-    else
-      ggi_buf_printf(&mac, "#define %s%s (%sgg_s.%s)\n", pp->name, macro_params[pp->rank - 1],
-                     voids[pp->rank - 1], pp->name);
+    const char *reg = pp->access == GG_ACCESS_IN
+                          ? afmt(a, "static_cast<const %s &>(gg_s.%s)", t, pp->name)
+                          : afmt(a, "gg_s.%s", pp->name);
+    ggi_buf_printf(&mac, "#define %s%s (%s%s)\n", pp->name, macro_params[pp->rank - 1],
+                   voids[pp->rank - 1], reg);
   }
   int rc = 0, any = st.len > 0;
   rc |= ggi_dict_set(dict, "STAGED", any ? "1" : "0");

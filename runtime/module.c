@@ -68,6 +68,30 @@ static unsigned module_features(const gg_module_desc *d) {
  * first (6.4 us).  A session may still ask for more blocks than N an SM
  * (gg_session_options.blocks); choose_blocks (session.c) refuses what
  * cannot co-reside, with the figures. */
+/* The minimum for persistent kernel pd on ctx: 1 where the template's
+ * default does. */
+static long long min_blocks_per_sm(const gg_context *ctx, const gg_persistent_desc *pd) {
+  if (pd->layout == GG_PLAYOUT_ONE_BLOCK || pd->layout == GG_PLAYOUT_THREAD_GROUPS ||
+      pd->block_size <= 0)
+    return 1;
+  long long n = (GGR_PERSIST_SM_THREADS + pd->block_size - 1) / pd->block_size;
+  long long need = pd->blocks > 0 && ctx->sm_count > 0
+                       ? ((long long)pd->blocks + ctx->sm_count - 1) / ctx->sm_count
+                       : 0;
+  return need > n ? need : n;
+}
+
+/* Letters, digits and _ only (at most 200): a symbol that may go into an
+ * option without bringing another along. */
+static int plain_symbol(const char *s) {
+  size_t n = s ? strlen(s) : 0;
+  for (size_t c = 0; c < n; c++)
+    if (!(s[c] == '_' || (s[c] >= 'a' && s[c] <= 'z') || (s[c] >= 'A' && s[c] <= 'Z') ||
+          (s[c] >= '0' && s[c] <= '9')))
+      return 0;
+  return n > 0 && n <= 200;
+}
+
 gg_status ggr_module_options(const gg_context *ctx, const gg_module_desc *d, ggr_options *o) {
   memset(o, 0, sizeof *o);
   int cuda = ctx->be->kind == GG_BACKEND_CUDA;
@@ -80,30 +104,20 @@ gg_status ggr_module_options(const gg_context *ctx, const gg_module_desc *d, ggr
   o->nbase = o->n;
   for (int i = 0; i < np; i++) {
     const gg_persistent_desc *pd = &d->persistent[i];
-    if (pd->layout == GG_PLAYOUT_ONE_BLOCK || pd->layout == GG_PLAYOUT_THREAD_GROUPS ||
-        pd->block_size <= 0)
-      continue;
-    long long per_sm = (GGR_PERSIST_SM_THREADS + pd->block_size - 1) / pd->block_size;
-    if (pd->blocks > 0 && ctx->sm_count > 0 &&
-        ((long long)pd->blocks + ctx->sm_count - 1) / ctx->sm_count > per_sm)
-      per_sm = ((long long)pd->blocks + ctx->sm_count - 1) / ctx->sm_count;
+    long long per_sm = min_blocks_per_sm(ctx, pd);
     if (per_sm <= 1) continue;
-    size_t len = pd->symbol ? strlen(pd->symbol) : 0;
-    for (size_t c = 0; c < len; c++)
-      if (!(pd->symbol[c] == '_' || (pd->symbol[c] >= 'a' && pd->symbol[c] <= 'z') ||
-            (pd->symbol[c] >= 'A' && pd->symbol[c] <= 'Z') || (pd->symbol[c] >= '0' && pd->symbol[c] <= '9')))
-        len = 0;
-    if (len == 0 || len > 200) {
+    if (!plain_symbol(pd->symbol)) {
       ggr_module_options_free(o);
       return ggr_set_error(GG_ERR_INVALID, "module %s: persistent kernel %d's symbol is not a C "
                            "identifier", d->name ? d->name : "?", i);
     }
-    char *def = malloc(len + 48);
+    size_t size = strlen(pd->symbol) + 48;
+    char *def = malloc(size);
     if (!def) {
       ggr_module_options_free(o);
       return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "module options");
     }
-    snprintf(def, len + 48, "-DGG_MIN_BLOCKS_%s=%lld", pd->symbol, per_sm);
+    snprintf(def, size, "-DGG_MIN_BLOCKS_%s=%lld", pd->symbol, per_sm);
     o->list[o->n++] = def;
   }
   return GG_OK;
