@@ -17,18 +17,7 @@
 #include "plan.h"
 #include "specialize.h"
 #include "templates.h"
-
-static int fails;
-
-#define EXPECT(cond, ...)                        \
-  do {                                           \
-    if (!(cond)) {                               \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf(__VA_ARGS__);                       \
-      printf("\n");                              \
-      fails++;                                   \
-    }                                            \
-  } while (0)
+#include "../expect.h"
 
 static void write_file(const char *path, const char *text)
 {
@@ -231,6 +220,6 @@ int main(void)
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
-  printf("%s\n", fails ? "FAILED" : "ok");
-  return fails ? 1 : 0;
+  printf("%s\n", failures ? "FAILED" : "ok");
+  return failures ? 1 : 0;
 }

@@ -17,18 +17,7 @@
 
 #include "cdp_host.h"
 #include "gg.h"
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      failures++;                                                             \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-    }                                                                         \
-  } while (0)
+#include "../expect.h"
 
 /* ---- the offline half ---- */
 

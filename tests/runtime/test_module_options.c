@@ -11,19 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../expect.h"
 #include "fake_gpu.h"
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
 
 static const char *const cuda_opts[] = {"-std=c++17", "-default-device", NULL};
 static const char *const hip_opts[] = {"-std=c++17", NULL};
