@@ -10,21 +10,36 @@
  * coming in tagged words where the range takes at most two grid-stride
  * steps, else they wait for neighbours too; its graph rows launch the
  * halo kernel, whose view checks every index).
- * Side by side in one process:
+ * Side by side in one process, the peers of one kind, size and S:
  *   launch + sync   S gg_launch of the kernel, then gg_stream_sync
  *   CUDA graph      the same S launches captured once (gg_graph_*), replayed + sync
  *   graph+PDL       the same, captured from a stream with gg_stream_set_pdl:
  *                   each kernel may start while the one before finishes
  *                   (programmatic dependent launch, sm_90+)
+ *   plain graph+PDL (smooth_h only) the plain smooth kernel's graph+PDL:
+ *                   the stencil without the halo view's index checks
  *   gpugen frame    one frame of S stages in a persistent kernel: one handshake
  *                   (gg_session_start_packed + gg_session_wait), on 16, 132
  *                   and 264 blocks of 256 threads and, at 32K, one block of 1024
- * Prints mean, p50, p99, p99.9, max (us) and the p50 ratios graph / this
- * and graph+PDL / this; then per kind, size and S the best frame against
- * both graphs, and the cost of one more dependent stage: (p50 at S=8 -
- * p50 at S=1) / 7.
- * Usage: frame_bench [iterations per row, default 3000]
+ *
+ * In turn: a row's iterations are split into rounds (5 by default), and
+ * every round times every peer once, so a drift of the machine (clocks,
+ * another tenant) reaches all peers alike instead of the rows timed
+ * last.  Rows pool the rounds' samples; the summary also gives the range
+ * of the per-round p50 ratios, which is this run's noise.
+ *
+ * Inputs are random (x, y in [-1, 1)), restored before every round.  After
+ * the rows of each kind, size and S, every graph and every frame layout
+ * runs once more from the same inputs and both arrays are compared with a
+ * CPU reference of the S stages, so a broken stage cannot post a time.
+ *
+ * Prints mean, p50, p99, p99.9, p99.99, max (us) and the p50 ratios graph /
+ * this and graph+PDL / this; then per kind, size and S the best frame
+ * against both graphs, and the cost of one more dependent stage: (p50 at
+ * S=8 - p50 at S=1) / 7.
+ * Usage: frame_bench [iterations per row, default 3000] [rounds, default 5]
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,10 +56,10 @@
 #define NSIZE 2
 #define NS 4
 #define NLAYOUT 4 /* 16, 132, 264 blocks; one block */
+#define MAXROUNDS 32
 
 static gg_context *ctx;
-static int iters = 3000;
-
+static int iters = 3000, rounds = 5;
 
 static const char *const kind_kernel[NKIND] = {"step", "smooth", "smooth_h"};
 static const char *const kind_frame[NKIND] = {"s", "m", "mh"};
@@ -55,158 +70,320 @@ static const int S[NS] = {1, 2, 4, 8};
 static const long long N[NSIZE] = {32768, 1 << 20};
 static const int blocks[3] = {16, 132, 264};
 
-static double graph_p50[NKIND][NSIZE][NS], pdl_p50[NKIND][NSIZE][NS];
-static double frame_p50[NKIND][NSIZE][NS][NLAYOUT];
+/* The peers of one row set; P_FRAME + l is frame layout l. */
+enum { P_LAUNCH, P_GRAPH, P_PDL, P_PLAIN_PDL, P_FRAME, NPEER = P_FRAME + NLAYOUT };
 
-static double p50_of(bench_stats *st)
+/* Pooled p50 (0: not run) and each round's p50, per kind, size, S and peer. */
+static double p50s[NKIND][NSIZE][NS][NPEER];
+static double round_p50[NKIND][NSIZE][NS][NPEER][MAXROUNDS];
+
+/* One kind, size and S: what every peer runs, and the inputs. */
+typedef struct chain {
+  int kind, z, si, s;
+  gg_kernel *kern, *plain;
+  gg_stream *stream;
+  gg_graph *graph[P_FRAME]; /* indexed by P_GRAPH, P_PDL, P_PLAIN_PDL; NULL: not run */
+  gg_module *mod;
+  gg_array *x, *y;
+  const float *hx, *hy; /* the inputs */
+  gg_arg xy[3], yx[3];
+  gg_kernel *fk;
+  const gg_kernel_desc *kd;
+  unsigned char packed[128];
+  gg_session *se; /* the frame layout's session while it runs */
+  int cmd;
+} chain;
+
+static double p50_of(const bench_stats *st)
 {
   bench_summary r;
   bench_stats_summarize(st, &r);
   return r.p50;
 }
 
-static void row(const char *what, int s, bench_stats *st, double graph, double pdl)
+static void row(const char *what, int s, const bench_stats *st, double graph, double pdl)
 {
   bench_summary r;
   bench_stats_summarize(st, &r);
   char label[96];
   snprintf(label, sizeof label, "S=%d %s", s, what);
-  printf("%-44s %9.2f %9.2f %9.2f %9.2f %9.2f   %5.2fx  %5.2fx\n", label, r.mean, r.p50, r.p99,
-         r.p999, r.max, graph > 0 ? graph / r.p50 : 1.0, pdl > 0 ? pdl / r.p50 : 0.0);
+  printf("%-44s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f   %5.2fx  %5.2fx\n", label, r.mean, r.p50,
+         r.p99, r.p999, r.p9999, r.max, graph > 0 ? graph / r.p50 : 1.0,
+         pdl > 0 ? pdl / r.p50 : 0.0);
   fflush(stdout);
 }
 
 /* Stage k's arguments: step always (x, y); smooth (with or without its
  * halo) ping-pongs. */
-static const gg_arg *stage_args(int kind, int k, const gg_arg *xy, const gg_arg *yx)
+static const gg_arg *stage_args(const chain *c, int k)
 {
-  return kind > 0 && k % 2 ? yx : xy;
+  return c->kind > 0 && k % 2 ? c->yx : c->xy;
 }
 
-/* One timed row: S launches (+ sync), or a graph replay (+ sync). */
-static void time_launches(gg_kernel *kern, int kind, int s, gg_stream *stream, const gg_arg *xy,
-                          const gg_arg *yx, bench_stats *st)
-{
-  bench_stats_reset(st);
-  for (int i = 0; i < iters + iters / 10; i++) {
-    double t0 = bench_now_us();
-    for (int k = 0; k < s; k++) gg_launch(kern, stream, stage_args(kind, k, xy, yx), 3);
-    CHECK_OK(gg_stream_sync(stream));
-    if (i >= iters / 10) bench_stats_add(st, bench_now_us() - t0);
-  }
-}
-
-static void time_graph(gg_kernel *kern, int kind, int s, gg_stream *capture, gg_stream *stream,
-                       const gg_arg *xy, const gg_arg *yx, bench_stats *st)
+static gg_graph *capture(const chain *c, gg_kernel *kern, gg_stream *from)
 {
   gg_graph *g;
-  CHECK_OK(gg_graph_capture_begin(capture, &g));
-  for (int k = 0; k < s; k++) CHECK_OK(gg_launch(kern, capture, stage_args(kind, k, xy, yx), 3));
+  CHECK_OK(gg_graph_capture_begin(from, &g));
+  for (int k = 0; k < c->s; k++) CHECK_OK(gg_launch(kern, from, stage_args(c, k), 3));
   CHECK_OK(gg_graph_capture_end(g));
-  bench_stats_reset(st);
-  for (int i = 0; i < iters + iters / 10; i++) {
-    double t0 = bench_now_us();
-    gg_graph_launch(g, stream);
-    CHECK_OK(gg_stream_sync(stream));
-    if (i >= iters / 10) bench_stats_add(st, bench_now_us() - t0);
-  }
-  gg_graph_free(g);
+  return g;
 }
 
-/* The frame rows of one kind, size and S, on every layout. */
-static void time_frames(gg_module *mod, int kind, int z, int si, const gg_arg *xy,
-                        bench_stats *st)
+static void restore(const chain *c)
 {
-  int s = S[si];
-  char fname[8];
-  snprintf(fname, sizeof fname, "%s%d", kind_frame[kind], s);
-  gg_kernel *fk;
-  CHECK_OK(gg_kernel_get(mod, fname, &fk));
-  const gg_kernel_desc *kd = gg_kernel_describe(fk);
-  unsigned char packed[128];
-  CHECK_OK(gg_pack_args(kd, xy, 3, packed, sizeof packed));
-  for (int l = 0; l < NLAYOUT; l++) {
-    if (l == 3 && z == 1) continue; /* 1M on one block: not a fit */
-    gg_session_options opt = {0};
-    opt.buffering = 1;
-    if (l < 3) opt.blocks = blocks[l];
-    gg_session *se;
-    if (gg_session_open(mod, l < 3 ? "whole" : "one", &opt, &se)) {
-      printf("S=%d frame %s: not run: %s\n", s, l < 3 ? "many_blocks" : "one_block",
+  long long n = N[c->z];
+  CHECK_OK(gg_copy_from_host(c->x, 0, c->hx, (size_t)n * 4, NULL));
+  CHECK_OK(gg_copy_from_host(c->y, 0, c->hy, (size_t)n * 4, NULL));
+}
+
+/* Frame layout l's session: 0 when it runs, -1 (said once) when it does not fit. */
+static int frame_open(chain *c, int l, int say)
+{
+  gg_session_options opt = {0};
+  opt.buffering = 1;
+  if (l < 3) opt.blocks = blocks[l];
+  if (gg_session_open(c->mod, l < 3 ? "whole" : "one", &opt, &c->se)) {
+    if (say)
+      printf("S=%d frame %s: not run: %s\n", c->s, l < 3 ? "many_blocks" : "one_block",
              gg_error_detail());
+    return -1;
+  }
+  CHECK_OK(gg_session_command(c->se, gg_kernel_describe(c->fk)->name, &c->cmd));
+  return 0;
+}
+
+static void frame_close(chain *c)
+{
+  CHECK_OK(gg_session_terminate(c->se));
+  gg_session_free(c->se);
+  c->se = NULL;
+}
+
+/* One iteration of peer p, waited for. */
+static void run_peer(chain *c, int p)
+{
+  if (p == P_LAUNCH) {
+    for (int k = 0; k < c->s; k++) gg_launch(c->kern, c->stream, stage_args(c, k), 3);
+    CHECK_OK(gg_stream_sync(c->stream));
+  } else if (p < P_FRAME) {
+    gg_graph_launch(c->graph[p], c->stream);
+    CHECK_OK(gg_stream_sync(c->stream));
+  } else {
+    gg_session_start_packed(c->se, c->cmd, c->packed, c->kd->args_size, NULL);
+    if (gg_session_wait(c->se, WAIT_NS)) {
+      fprintf(stderr, "frame %s: %s\n", c->kd->name, gg_error_detail());
+      exit(1);
+    }
+  }
+}
+
+/* n timed iterations of peer p into st, after n / 10 + 1 untimed ones. */
+static void time_peer(chain *c, int p, int n, bench_stats *st)
+{
+  bench_stats_reset(st);
+  for (int i = 0; i < n + n / 10 + 1; i++) {
+    double t0 = bench_now_us();
+    run_peer(c, p);
+    if (i > n / 10) bench_stats_add(st, bench_now_us() - t0);
+  }
+}
+
+/* The CPU's S stages from the inputs, in double: rx, ry as x, y end. */
+static void reference(const chain *c, double *rx, double *ry)
+{
+  long long n = N[c->z];
+  for (long long i = 0; i < n; i++) rx[i] = c->hx[i], ry[i] = c->hy[i];
+  for (int k = 0; k < c->s; k++) {
+    if (c->kind == 0) {
+      for (long long i = 0; i < n; i++) ry[i] = 0.5 * ry[i] + rx[i];
       continue;
     }
-    int cmd;
-    CHECK_OK(gg_session_command(se, fname, &cmd));
-    bench_stats_reset(st);
-    for (int i = 0; i < iters + iters / 10; i++) {
-      double t0 = bench_now_us();
-      gg_session_start_packed(se, cmd, packed, kd->args_size, NULL);
-      if (gg_session_wait(se, WAIT_NS)) {
-        fprintf(stderr, "frame %s: %s\n", fname, gg_error_detail());
-        exit(1);
-      }
-      if (i >= iters / 10) bench_stats_add(st, bench_now_us() - t0);
-    }
-    frame_p50[kind][z][si][l] = p50_of(st);
-    char what[64];
-    if (l < 3) snprintf(what, sizeof what, "gpugen frame, %d blocks x 256", gg_session_blocks(se));
-    else snprintf(what, sizeof what, "gpugen frame, one block x 1024");
-    row(what, s, st, graph_p50[kind][z][si], pdl_p50[kind][z][si]);
-    CHECK_OK(gg_session_terminate(se));
-    gg_session_free(se);
+    const double *in = k % 2 ? ry : rx;
+    double *out = k % 2 ? rx : ry;
+    for (long long i = 0; i < n; i++)
+      out[i] = 0.25 * in[i > 0 ? i - 1 : i] + 0.5 * in[i] + 0.25 * in[i + 1 < n ? i + 1 : i];
   }
 }
 
-static double best_frame(int kind, int z, int si)
+/* Both device arrays against the reference; exits on the first wrong element. */
+static void compare(const chain *c, const char *who, const double *rx, const double *ry,
+                    float *got)
 {
-  double best = 0;
+  long long n = N[c->z];
+  for (int a = 0; a < 2; a++) {
+    CHECK_OK(gg_copy_to_host(got, a ? c->y : c->x, 0, (size_t)n * 4, NULL));
+    const double *r = a ? ry : rx;
+    for (long long i = 0; i < n; i++)
+      if (!(fabs(got[i] - r[i]) <= 1e-5 * (1 + fabs(r[i])))) {
+        fprintf(stderr, "WRONG: %s%d %s, n = %lld: %s[%lld] = %.8g, the CPU gives %.8g\n",
+                kind_frame[c->kind], c->s, who, n, a ? "y" : "x", i, got[i], r[i]);
+        exit(1);
+      }
+  }
+}
+
+/* Every graph and every frame layout once from the inputs, checked. */
+static void check(chain *c)
+{
+  long long n = N[c->z];
+  double *rx = malloc((size_t)n * sizeof *rx), *ry = malloc((size_t)n * sizeof *ry);
+  float *got = malloc((size_t)n * sizeof *got);
+  if (!rx || !ry || !got) exit(1);
+  reference(c, rx, ry);
+  static const char *const graph_name[P_FRAME] = {"launches", "graph", "graph+PDL",
+                                                 "plain graph+PDL"};
+  for (int p = P_LAUNCH; p < P_FRAME; p++) {
+    if (p != P_LAUNCH && !c->graph[p]) continue;
+    restore(c);
+    run_peer(c, p);
+    compare(c, graph_name[p], rx, ry, got);
+  }
   for (int l = 0; l < NLAYOUT; l++) {
-    double v = frame_p50[kind][z][si][l];
-    if (v > 0 && (best == 0 || v < best)) best = v;
+    if (!p50s[c->kind][c->z][c->si][P_FRAME + l] || frame_open(c, l, 0)) continue;
+    restore(c);
+    run_peer(c, P_FRAME + l);
+    frame_close(c);
+    char who[32];
+    snprintf(who, sizeof who, "frame layout %d", l);
+    compare(c, who, rx, ry, got);
+  }
+  free(rx);
+  free(ry);
+  free(got);
+}
+
+/* The rows of one kind, size and S: rounds of every peer in turn, pooled. */
+static void time_chain(chain *c)
+{
+  int per = iters / rounds;
+  bench_stats pool[NPEER], one;
+  bench_stats_init(&one, (size_t)per);
+  int runs[NPEER] = {0};
+  for (int p = 0; p < NPEER; p++) {
+    bench_stats_init(&pool[p], (size_t)iters);
+    runs[p] = p == P_LAUNCH || (p < P_FRAME && c->graph[p]) ||
+              (p >= P_FRAME && !(p == P_FRAME + 3 && c->z == 1)); /* 1M on one block: no fit */
+  }
+  double *rp = round_p50[c->kind][c->z][c->si][0];
+  for (int r = 0; r < rounds; r++) {
+    restore(c);
+    for (int p = 0; p < NPEER; p++) {
+      if (!runs[p]) continue;
+      if (p >= P_FRAME && frame_open(c, p - P_FRAME, r == 0)) {
+        runs[p] = 0;
+        continue;
+      }
+      time_peer(c, p, per, &one);
+      if (p >= P_FRAME) frame_close(c);
+      for (size_t i = 0; i < one.n; i++) bench_stats_add(&pool[p], one.v[i]);
+      rp[p * MAXROUNDS + r] = p50_of(&one);
+    }
+  }
+  double *p50 = p50s[c->kind][c->z][c->si];
+  for (int p = 0; p < NPEER; p++) p50[p] = runs[p] ? p50_of(&pool[p]) : 0;
+  double g = p50[P_GRAPH], d = p50[P_PDL];
+  row("launch + sync", c->s, &pool[P_LAUNCH], g, d);
+  row("CUDA graph + sync", c->s, &pool[P_GRAPH], g, d);
+  if (runs[P_PDL]) row("CUDA graph+PDL + sync", c->s, &pool[P_PDL], g, d);
+  if (runs[P_PLAIN_PDL]) row("plain smooth graph+PDL + sync", c->s, &pool[P_PLAIN_PDL], g, d);
+  for (int l = 0; l < NLAYOUT; l++) {
+    if (!runs[P_FRAME + l]) continue;
+    char what[64];
+    if (l < 3) snprintf(what, sizeof what, "gpugen frame, %d blocks x 256", blocks[l]);
+    else snprintf(what, sizeof what, "gpugen frame, one block x 1024");
+    row(what, c->s, &pool[P_FRAME + l], g, d);
+  }
+  for (int p = 0; p < NPEER; p++) bench_stats_free(&pool[p]);
+  bench_stats_free(&one);
+}
+
+static int best_layout(int kind, int z, int si)
+{
+  int best = -1;
+  for (int l = 0; l < NLAYOUT; l++) {
+    double v = p50s[kind][z][si][P_FRAME + l];
+    if (v > 0 && (best < 0 || v < p50s[kind][z][si][P_FRAME + best])) best = l;
   }
   return best;
 }
 
+/* The lowest and highest of the rounds' ratios of peer `over` to frame layout l. */
+static void round_range(int kind, int z, int si, int over, int l, double *lo, double *hi)
+{
+  *lo = *hi = 0;
+  for (int r = 0; r < rounds; r++) {
+    double f = round_p50[kind][z][si][P_FRAME + l][r], v = round_p50[kind][z][si][over][r];
+    if (f <= 0 || v <= 0) continue;
+    double q = v / f;
+    if (*lo == 0 || q < *lo) *lo = q;
+    if (q > *hi) *hi = q;
+  }
+}
+
 static void summary(void)
 {
-  printf("-- best frame (p50) vs CUDA graph and vs graph+PDL\n");
-  printf("%-40s %6s %3s %9s %9s %9s %10s %12s\n", "kind", "n", "S", "graph", "graph+PDL",
-         "frame", "vs graph", "vs graph+PDL");
+  printf("-- best frame (pooled p50) vs CUDA graph and vs graph+PDL; rounds: the range of the\n"
+         "-- %d rounds' p50 ratios graph+PDL / that layout\n", rounds);
+  printf("%-40s %7s %2s %9s %9s %9s %9s %12s %12s\n", "kind", "n", "S", "graph", "graph+PDL",
+         "frame", "vs graph", "vs graph+PDL", "rounds");
   for (int kind = 0; kind < NKIND; kind++)
     for (int z = 0; z < NSIZE; z++)
       for (int si = 0; si < NS; si++) {
-        double f = best_frame(kind, z, si), g = graph_p50[kind][z][si], p = pdl_p50[kind][z][si];
-        printf("%-40s %6lld %3d %9.2f %9.2f %9.2f %9.2fx %11.2fx\n", kind_what[kind], N[z],
-               S[si], g, p, f, f > 0 ? g / f : 0, f > 0 && p > 0 ? p / f : 0);
+        const double *p50 = p50s[kind][z][si];
+        int l = best_layout(kind, z, si);
+        double f = l < 0 ? 0 : p50[P_FRAME + l], g = p50[P_GRAPH], p = p50[P_PDL], lo, hi;
+        if (l >= 0) round_range(kind, z, si, P_PDL, l, &lo, &hi);
+        else lo = hi = 0;
+        printf("%-40s %7lld %2d %9.2f %9.2f %9.2f %8.2fx %11.2fx  %5.2f-%.2fx\n", kind_what[kind],
+               N[z], S[si], g, p, f, f > 0 ? g / f : 0, f > 0 && p > 0 ? p / f : 0, lo, hi);
       }
-  printf("-- the halo frame (mh) against the plain smooth chain's graph+PDL (no index checks)\n");
+  printf("-- the halo frame (mh) against the plain smooth kernel's graph+PDL (no index checks),\n"
+         "-- timed in the same rounds\n");
   for (int z = 0; z < NSIZE; z++)
     for (int si = 0; si < NS; si++) {
-      double f = best_frame(2, z, si), p = pdl_p50[1][z][si], m = best_frame(1, z, si);
-      printf("n = %7lld S = %d: smooth graph+PDL %8.2f  m frame %8.2f  mh frame %8.2f  "
-             "graph+PDL/mh %5.2fx  m/mh %5.2fx\n", N[z], S[si], p, m, f,
-             f > 0 && p > 0 ? p / f : 0, f > 0 ? m / f : 0);
+      const double *p50 = p50s[2][z][si];
+      int l = best_layout(2, z, si);
+      double f = l < 0 ? 0 : p50[P_FRAME + l], p = p50[P_PLAIN_PDL], lo, hi;
+      if (l >= 0) round_range(2, z, si, P_PLAIN_PDL, l, &lo, &hi);
+      else lo = hi = 0;
+      int lm = best_layout(1, z, si);
+      double m = lm < 0 ? 0 : p50s[1][z][si][P_FRAME + lm];
+      printf("n = %7lld S = %d: plain graph+PDL %8.2f  mh frame %8.2f  ratio %5.2fx (rounds "
+             "%.2f-%.2fx)  m frame %8.2f  m/mh %5.2fx\n", N[z], S[si], p, f,
+             f > 0 && p > 0 ? p / f : 0, lo, hi, m, f > 0 ? m / f : 0);
     }
   printf("-- one more dependent stage: (p50 S=8 - p50 S=1) / 7, us\n");
   for (int kind = 0; kind < NKIND; kind++)
     for (int z = 0; z < NSIZE; z++) {
+      const double *one = p50s[kind][z][0], *eight = p50s[kind][z][3];
       printf("%-40s n = %7lld:", kind_what[kind], N[z]);
       for (int l = 0; l < NLAYOUT; l++) {
-        if (frame_p50[kind][z][3][l] <= 0 || frame_p50[kind][z][0][l] <= 0) continue;
-        double per = (frame_p50[kind][z][3][l] - frame_p50[kind][z][0][l]) / 7;
+        if (eight[P_FRAME + l] <= 0 || one[P_FRAME + l] <= 0) continue;
+        double per = (eight[P_FRAME + l] - one[P_FRAME + l]) / 7;
         if (l < 3) printf("  %d blocks %.3f", blocks[l], per);
         else printf("  one block %.3f", per);
       }
-      printf("  | graph %.3f  graph+PDL %.3f\n", (graph_p50[kind][z][3] - graph_p50[kind][z][0]) / 7,
-             (pdl_p50[kind][z][3] - pdl_p50[kind][z][0]) / 7);
+      printf("  | graph %.3f  graph+PDL %.3f\n", (eight[P_GRAPH] - one[P_GRAPH]) / 7,
+             (eight[P_PDL] - one[P_PDL]) / 7);
     }
+}
+
+/* Random floats in [-1, 1) from a fixed seed (xorshift). */
+static void random_fill(float *v, long long n, uint32_t seed)
+{
+  for (long long i = 0; i < n; i++) {
+    seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+    v[i] = (float)((seed >> 8) * (2.0 / 16777216.0) - 1.0);
+  }
 }
 
 int main(int argc, char **argv)
 {
   if (argc > 1) iters = atoi(argv[1]);
-  if (iters < 100) iters = 100;
+  if (argc > 2) rounds = atoi(argv[2]);
+  if (rounds < 1) rounds = 1;
+  if (rounds > MAXROUNDS) rounds = MAXROUNDS;
+  if (iters < 20 * rounds) iters = 20 * rounds;
   if (gg_context_open(&ctx, NULL)) {
     fprintf(stderr, "no GPU: %s\n", gg_error_detail());
     return 77;
@@ -218,53 +395,51 @@ int main(int argc, char **argv)
   CHECK_OK(gg_stream_open(ctx, &pstream));
   int pdl = gg_stream_set_pdl(pstream, 1) == GG_OK;
   if (!pdl) printf("graph+PDL: not run: %s\n", gg_error_detail());
-  bench_stats st;
-  bench_stats_init(&st, (size_t)iters);
-  printf("frame_bench: %d iterations per row; us per frame; %s, %s\n", iters,
+  printf("frame_bench: %d iterations per row in %d rounds; us per frame; %s, %s\n", iters, rounds,
          gg_context_device_name(ctx), gg_context_arch(ctx));
+  gg_kernel *plain;
+  CHECK_OK(gg_kernel_get(mod, "smooth", &plain));
   for (int kind = 0; kind < NKIND; kind++) {
     gg_kernel *kern;
     CHECK_OK(gg_kernel_get(mod, kind_kernel[kind], &kern));
     for (int z = 0; z < NSIZE; z++) {
       long long n = N[z];
-      gg_array *x, *y;
-      CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &x));
-      CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &y));
-      CHECK_OK(gg_fill_zero(x, NULL));
-      CHECK_OK(gg_fill_zero(y, NULL));
-      gg_arg xy[3] = {gg_arg_array(x), gg_arg_array(y), gg_arg_i64(n)};
-      gg_arg yx[3] = {gg_arg_array(y), gg_arg_array(x), gg_arg_i64(n)};
+      float *hx = malloc((size_t)n * 4), *hy = malloc((size_t)n * 4);
+      if (!hx || !hy) return 1;
+      random_fill(hx, n, 0x9e3779b9u + (uint32_t)z);
+      random_fill(hy, n, 0x85ebca6bu + (uint32_t)z);
+      chain c = {.kind = kind, .z = z, .kern = kern, .plain = plain, .stream = stream,
+                 .mod = mod, .hx = hx, .hy = hy};
+      CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &c.x));
+      CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &c.y));
+      c.xy[0] = gg_arg_array(c.x), c.xy[1] = gg_arg_array(c.y), c.xy[2] = gg_arg_i64(n);
+      c.yx[0] = gg_arg_array(c.y), c.yx[1] = gg_arg_array(c.x), c.yx[2] = gg_arg_i64(n);
       printf("-- %s, n = %lld floats\n", kind_what[kind], n);
-      printf("%-44s %9s %9s %9s %9s %9s   %s\n", "frame", "mean", "p50", "p99", "p99.9", "max",
-             "graph/this graph+PDL/this");
+      printf("%-44s %8s %8s %8s %8s %8s %8s   %s\n", "frame", "mean", "p50", "p99", "p99.9",
+             "p99.99", "max", "graph/this graph+PDL/this");
       for (int si = 0; si < NS; si++) {
-        int s = S[si];
-        bench_stats ls, gs, ps;
-        bench_stats_init(&ls, (size_t)iters);
-        bench_stats_init(&gs, (size_t)iters);
-        bench_stats_init(&ps, (size_t)iters);
-        time_launches(kern, kind, s, stream, xy, yx, &ls);
-        time_graph(kern, kind, s, stream, stream, xy, yx, &gs);
-        graph_p50[kind][z][si] = p50_of(&gs);
-        if (pdl) {
-          time_graph(kern, kind, s, pstream, stream, xy, yx, &ps);
-          pdl_p50[kind][z][si] = p50_of(&ps);
-        }
-        double g = graph_p50[kind][z][si], p = pdl_p50[kind][z][si];
-        row("launch + sync", s, &ls, g, p);
-        row("CUDA graph + sync", s, &gs, g, p);
-        if (pdl) row("CUDA graph+PDL + sync", s, &ps, g, p);
-        bench_stats_free(&ls);
-        bench_stats_free(&gs);
-        bench_stats_free(&ps);
-        time_frames(mod, kind, z, si, xy, &st);
+        c.si = si, c.s = S[si];
+        c.graph[P_GRAPH] = capture(&c, kern, stream);
+        c.graph[P_PDL] = pdl ? capture(&c, kern, pstream) : NULL;
+        c.graph[P_PLAIN_PDL] = pdl && kind == 2 ? capture(&c, plain, pstream) : NULL;
+        char fname[8];
+        snprintf(fname, sizeof fname, "%s%d", kind_frame[kind], c.s);
+        CHECK_OK(gg_kernel_get(mod, fname, &c.fk));
+        c.kd = gg_kernel_describe(c.fk);
+        CHECK_OK(gg_pack_args(c.kd, c.xy, 3, c.packed, sizeof c.packed));
+        time_chain(&c);
+        check(&c);
+        for (int p = P_GRAPH; p < P_FRAME; p++)
+          if (c.graph[p]) gg_graph_free(c.graph[p]);
       }
-      gg_array_free(x);
-      gg_array_free(y);
+      gg_array_free(c.x);
+      gg_array_free(c.y);
+      free(hx);
+      free(hy);
     }
   }
+  printf("every graph and frame layout checked against the CPU after its rows\n");
   summary();
-  bench_stats_free(&st);
   gg_stream_free(pstream);
   gg_stream_free(stream);
   gg_module_free(mod);
