@@ -194,7 +194,11 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
  * proves itself, as in gg_p_poll, and lane j*NW's acquire of word 0 of
  * frame first + j pairs with the host's release of that slot.  The
  * frame's words are then handed to lanes 0..NW-1 exactly as gg_p_poll
- * leaves them.  K = min(batch, nslots): never two frames in one slot. */
+ * leaves them.  K = min(batch, nslots): never two frames in one slot.
+ * word is the caller's array of (NW + 31) / 32 words, of which a batch
+ * (NW <= 16) fills the first: a pointer, because the kernel names this
+ * call even where the plan batches nothing, and a kernel that is not a
+ * template type-checks the branch of an `if constexpr` it never takes. */
 struct gg_p_batch {
   unsigned long long w;     /* this lane's word of the batch */
   unsigned long long first; /* the batch's first frame */
@@ -203,7 +207,7 @@ struct gg_p_batch {
 template <unsigned NW, unsigned BATCH>
 GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned stride,
                              unsigned nslots, unsigned slot_i, unsigned long long frame,
-                             unsigned *args, unsigned long long (&word)[1], gg_p_batch &b,
+                             unsigned *args, unsigned long long *word, gg_p_batch &b,
                              unsigned *reason)
 {
   static_assert(NW * BATCH <= 32, "a batch is one warp-wide load");
