@@ -491,6 +491,208 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
   return rc;
 }
 
+/* ---- the text as text: closed, and its macros its own ---- */
+
+/* text with its line splices (a backslash before a newline) removed, as
+ * the preprocessor's second phase does, so that a directive written
+ * across lines (#def\<newline>ine) reads as one.  splice[k]: where the
+ * k-th removed newline was, in the copy. */
+typedef struct spliced {
+  char *s;
+  size_t n, *splice, nsplice;
+} spliced;
+
+static int splice_open(spliced *t, const char *text)
+{
+  size_t n = strlen(text);
+  t->s = malloc(n + 1), t->splice = malloc((n / 2 + 1) * sizeof *t->splice);
+  t->n = t->nsplice = 0;
+  if (!t->s || !t->splice) return -1;
+  for (size_t i = 0; i < n; i++) {
+    size_t nl = text[i] == '\\' && i + 1 < n && text[i + 1] == '\n'                  ? 1
+                : text[i] == '\\' && i + 2 < n && text[i + 1] == '\r' && text[i + 2] == '\n' ? 2
+                                                                                         : 0;
+    if (nl) {
+      t->splice[t->nsplice++] = t->n;
+      i += nl;
+      continue;
+    }
+    t->s[t->n++] = text[i];
+  }
+  t->s[t->n] = '\0';
+  return 0;
+}
+
+static void splice_free(spliced *t) { free(t->s), free(t->splice); }
+
+/* The file line of position p of the copy. */
+static int splice_line(const spliced *t, int base_line, size_t p)
+{
+  int line = base_line;
+  for (size_t i = 0; i < p && i < t->n; i++) line += t->s[i] == '\n';
+  for (size_t k = 0; k < t->nsplice && t->splice[k] <= p; k++) line++;
+  return line;
+}
+
+/* The directive name after a '#' (or its digraph "%:") that begins a
+ * line at p: [*a, *b).  0 when p begins no directive. */
+static int directive_name(const char *s, size_t n, size_t p, size_t *a, size_t *b)
+{
+  if (s[p] == '#') p += 1;
+  else if (s[p] == '%' && p + 1 < n && s[p + 1] == ':') p += 2;
+  else return 0;
+  *a = *b = skip_space(s, n, p);
+  while (*b < n && is_id(s[*b])) ++*b;
+  return 1;
+}
+
+static int word_is(const char *s, size_t a, size_t b, const char *w)
+{
+  return b - a == strlen(w) && memcmp(s + a, w, b - a) == 0;
+}
+
+/* Calls each(ctx, name, len) for every name the text #defines, in order,
+ * repeats included. */
+static void each_macro(const spliced *t, void (*each)(void *, const char *, size_t), void *ctx)
+{
+  int line_start = 1;
+  for (size_t p = 0; p < t->n;) {
+    tok k;
+    size_t e = token(t->s, t->n, p, &k), a, b;
+    if (k == T_SPACE || k == T_COMMENT) {
+      for (size_t i = p; i < e; i++) line_start |= t->s[i] == '\n';
+    } else {
+      if (line_start && directive_name(t->s, t->n, p, &a, &b) && word_is(t->s, a, b, "define")) {
+        size_t m = skip_space(t->s, t->n, b), me = m;
+        while (me < t->n && is_id(t->s[me])) me++;
+        if (me > m) each(ctx, t->s + m, me - m);
+      }
+      line_start = 0;
+    }
+    p = e;
+  }
+}
+
+void ggi_text_defines(const char *text, void (*each)(void *ctx, const char *name, size_t len),
+                     void *ctx)
+{
+  spliced t;
+  if (text && splice_open(&t, text) == 0) each_macro(&t, each, ctx);
+  if (text) splice_free(&t);
+}
+
+/* What no body or value may hold, whatever it compiles to:
+ *   - #include (and its kin): the GPU compiler runs on the user's machine
+ *     when the program starts, and a workload file must not make it read
+ *     that machine's files;
+ *   - a #define or #undef of a name of gpugen's (gg_..., GG_...): its code
+ *     and the body's share one translation unit, and gpugen #undefs every
+ *     name a text #defines after the text (dict.c, snippet), so that one
+ *     body's macros never reach another kernel or gpugen's own code;
+ *   - #pragma push_macro / pop_macro and _Pragma: they would save or bring
+ *     back macros behind the scan's back (a view's memory macro over its
+ *     staged register, on hiprtc; NVRTC ignores the two pragmas);
+ *   - a comment or literal that does not end, or a (, [ or { that does not
+ *     close (or a closer with no opener) outside directives: the text
+ *     would reach into the code gpugen puts around it. */
+/* Whether the raw string literal [p, e) ends with its )delim". */
+static int raw_closed(const char *s, size_t p, size_t e)
+{
+  const char *q = memchr(s + p, '"', e - p), *open = q ? memchr(q, '(', (size_t)(s + e - q)) : NULL;
+  if (!open) return 0;
+  size_t dlen = (size_t)(open - q - 1);
+  return (size_t)(s + e - open) >= dlen + 3 && s[e - 1] == '"' && s[e - 2 - dlen] == ')' &&
+         memcmp(s + e - 1 - dlen, q + 1, dlen) == 0;
+}
+
+static int text_rules(const char *text, int base_line, const char *where, int *line, char *msg,
+                      size_t size)
+{
+  spliced t;
+  char *open = NULL; /* the openers not yet closed, and where */
+  size_t *open_at = NULL, nopen = 0, at = 0;
+  int bad = 0, line_start = 1;
+  if (splice_open(&t, text) || !(open = malloc(t.n + 1)) ||
+      !(open_at = malloc((t.n + 1) * sizeof *open_at)))
+    goto done; /* out of memory: the compiler still reports */
+  for (size_t p = 0; !bad && p < t.n;) {
+    tok k;
+    size_t e = token(t.s, t.n, p, &k), a, b;
+    char c = t.s[p];
+    at = p;
+    if (k == T_SPACE) {
+      for (size_t i = p; i < e; i++) line_start |= t.s[i] == '\n';
+    } else if (k == T_COMMENT) {
+      if (t.s[p + 1] == '*' && (e - p < 4 || t.s[e - 2] != '*' || t.s[e - 1] != '/'))
+        bad = snprintf(msg, size, "a /* comment that does not end in the %s: close it with */", where);
+    } else if (line_start && directive_name(t.s, t.n, p, &a, &b)) {
+      line_start = 0;
+      if (word_is(t.s, a, b, "include") || word_is(t.s, a, b, "include_next") ||
+          word_is(t.s, a, b, "import") || word_is(t.s, a, b, "embed"))
+        bad = snprintf(msg, size, "#%.*s in the %s: the GPU compiler runs on the user's machine at "
+                       "start-up, and a workload may not make it read files there; write the code "
+                       "in the %s", (int)(b - a), t.s + a, where, where);
+      size_t c0 = skip_space(t.s, t.n, b), c1 = c0;
+      while (c1 < t.n && is_id(t.s[c1])) c1++;
+      if (word_is(t.s, a, b, "pragma") &&
+          (word_is(t.s, c0, c1, "push_macro") || word_is(t.s, c0, c1, "pop_macro")))
+        bad = snprintf(msg, size, "#pragma %.*s in the %s: a %s's macros are its own (gpugen "
+                       "#undefs what it #defines after it), and these pragmas could bring back "
+                       "or keep macros behind that; #define and #undef are allowed",
+                       (int)(c1 - c0), t.s + c0, where, where);
+      if ((word_is(t.s, a, b, "define") || word_is(t.s, a, b, "undef")) && c1 - c0 >= 3 &&
+          (t.s[c0] == 'g' || t.s[c0] == 'G') && (t.s[c0 + 1] == 'g' || t.s[c0 + 1] == 'G') &&
+          t.s[c0 + 2] == '_')
+        bad = snprintf(msg, size, "#%.*s %.*s in the %s: names beginning gg_ or GG_ are "
+                       "gpugen's, and its code shares the translation unit with the %s; name "
+                       "the macro otherwise", (int)(b - a), t.s + a, (int)(c1 - c0), t.s + c0,
+                       where, where);
+      /* the rest of the directive's line is not counted for balance */
+      while (!bad && e < t.n && t.s[e] != '\n') {
+        tok dk;
+        size_t de = token(t.s, t.n, e, &dk);
+        if (dk == T_COMMENT && t.s[e + 1] == '*') break; /* may span lines: scanned as text */
+        e = de;
+      }
+    } else {
+      line_start = 0;
+      int raw = is_id0(c);
+      if (k == T_IDENT && word_is(t.s, p, e, "_Pragma"))
+        bad = snprintf(msg, size, "_Pragma in the %s: write a #pragma on a line of its own "
+                       "(push_macro and pop_macro are not allowed)", where);
+      else if (k == T_LITERAL && (raw ? !raw_closed(t.s, p, e)
+                                      : e - p < 2 || t.s[e - 1] != c))
+        bad = snprintf(msg, size, "a %s literal that does not end%s in the %s",
+                       c == '\'' ? "character" : "string", raw ? "" : " on its line", where);
+      else if (k == T_PUNCT && (c == '(' || c == '[' || c == '{'))
+        open[nopen] = c, open_at[nopen++] = p;
+      else if (k == T_PUNCT && (c == ')' || c == ']' || c == '}')) {
+        char want = nopen ? open[nopen - 1] : 0, close = want == '(' ? ')' : want == '[' ? ']' : '}';
+        if (nopen == 0)
+          bad = snprintf(msg, size, "a '%c' in the %s that closes nothing opened in it: every (, "
+                         "[ and { of a body or value closes in it, since the text sits inside "
+                         "code of gpugen's own", c, where);
+        else if (close != c)
+          bad = snprintf(msg, size, "a '%c' in the %s where the '%c' before it needs a '%c'", c,
+                         where, want, close);
+        else nopen--;
+      }
+    }
+    p = e;
+  }
+  if (!bad && nopen > 0) {
+    at = open_at[nopen - 1];
+    bad = snprintf(msg, size, "a '%c' in the %s that does not close in it: every (, [ and { of "
+                   "a body or value closes in it, since the text sits inside code of gpugen's "
+                   "own", open[nopen - 1], where);
+  }
+  if (bad) *line = splice_line(&t, base_line, at);
+done:
+  free(open), free(open_at);
+  splice_free(&t);
+  return bad ? -1 : 0;
+}
+
 int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size)
 {
   int nv = kn->nparams + kn->nscratch, rc = 0;
@@ -502,7 +704,10 @@ int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size)
       v[sc.nv].read_only = kn->params[i].access == GG_ACCESS_IN, v[sc.nv++].p = &kn->params[i];
   for (int i = 0; i < kn->nscratch; i++) /* scratch: shared memory the team writes */
     if (kn->scratch[i].kind == GG_PARAM_VIEW && kn->scratch[i].rank >= 1) v[sc.nv++].p = &kn->scratch[i];
-  if (kn->body) rc = scan_text(&sc, kn->body, kn->body_line, "body");
+  if (kn->body) rc = text_rules(kn->body, kn->body_line, "body", line, msg, size);
+  for (int i = 0; rc == 0 && i < kn->nvalues; i++)
+    if (kn->values[i]) rc = text_rules(kn->values[i], kn->value_line, "value", line, msg, size);
+  if (rc == 0 && kn->body) rc = scan_text(&sc, kn->body, kn->body_line, "body");
   for (int i = 0; rc == 0 && i < kn->nvalues; i++)
     if (kn->values[i]) rc = scan_text(&sc, kn->values[i], kn->value_line, "value");
   free(v);

@@ -24,7 +24,11 @@
  * x[4], auto &x), which the view's macro then indexes, writes to that
  * name are not checked.  Identifiers include '$' and UTF-8 letters, as clang's do.
  * Anything the scan reports is an error the compiler would also report,
- * so no body that compiles is refused.
+ * so no body that compiles is refused - but for the text's own rules,
+ * checked first (body_check.c, text_rules): no #include, no push_macro,
+ * pop_macro or _Pragma, no #define or #undef of a gg_ or GG_ name, every
+ * comment and literal ended and every (, [ and { closed within the text,
+ * which sits inside gpugen's code.
  */
 #ifndef GGI_BODY_CHECK_H
 #define GGI_BODY_CHECK_H
@@ -76,5 +80,12 @@ int ggi_call_arity(const char *s, const char *name, int want, int *lines);
  * an opaque spelling could make it up: 0 proves it never does. */
 int ggi_text_names(const char *s, const char *name);
 int ggi_text_may_name(const char *s, const char *name);
+
+/* Calls each(ctx, name, len) for every name text #defines, in order
+ * (repeats included; line splices and the %: digraph followed as the
+ * preprocessor does), so that its snippet can #undef them after it
+ * (dict.c). */
+void ggi_text_defines(const char *text, void (*each)(void *ctx, const char *name, size_t len),
+                     void *ctx);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "body_check.h"
 #include "dict.h"
 #include "vocab.h"
 
@@ -53,12 +54,29 @@ const char *ggi_field_ctype(const ggi_kernel *k, const ggi_field *f, ggi_arena *
   return ggi_dtype_ctype(f->dtype);
 }
 
+/* An #undef line for a name the text #defines. */
+static void undef_line(void *ctx, const char *name, size_t len)
+{
+  ggi_buf_printf(ctx, "#undef %.*s\n", (int)len, name);
+}
+
+/* A body, value or other text of the workload's, as the templates get it:
+ * a #line to its place in the .lua file, the text, and a #line back.
+ * Every name the text #defines is #undef'd after it, so its macros end
+ * with it: without that, a body's `#define fabsf(v) (v)` reached every
+ * later kernel (NVRTC ignores push_macro and pop_macro, so they cannot
+ * bring back what a name meant before; the loader refuses #define of
+ * gpugen's own names instead).  The empty line after the text ends a
+ * line splice (a last line ending in a backslash) before the lines that
+ * follow. */
 static const char *snippet(ggi_arena *a, const ggi_module *m, const char *text, int line)
 {
   ggi_buf b = {0};
   ggi_buf_printf(&b, "#line %d \"", line > 0 ? line : 1);
   ggi_buf_put_cstr(&b, m->file ? m->file : "workload.lua");
-  ggi_buf_printf(&b, "\"\n%s\n" GGI_LINE_BACK "\n", text ? text : "");
+  ggi_buf_printf(&b, "\"\n%s\n\n", text ? text : "");
+  ggi_text_defines(text, undef_line, &b);
+  ggi_buf_printf(&b, GGI_LINE_BACK "\n");
   return buf_to_arena(a, &b);
 }
 

@@ -147,7 +147,7 @@ static void test_layout(const char *dir)
   char *src = NULL;
   EXPECT(ggi_render_source(m, GGI_TARGET_CUDA, NULL, &src, &d) == 0, "render: %s", d.msg);
   EXPECT(src && strstr(src, "#define GG_USE_HALF 1"), "f16 kernel without GG_USE_HALF");
-  EXPECT(src && strstr(src, "#line 7 \"layout.lua\"\nv(i, j) = (float)(h) + d * c;\n#line "),
+  EXPECT(src && strstr(src, "#line 7 \"layout.lua\"\nv(i, j) = (float)(h) + d * c;\n\n#line "),
          "body not framed by #line");
   /* every #line back names the line that follows it */
   int line = 1, bad = 0;

@@ -489,7 +489,8 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     }
     C(row, col) = acc;
   
-#line 493 "matmul32.cu"
+
+#line 494 "matmul32.cu"
 
     }();
   }

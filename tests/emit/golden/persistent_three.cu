@@ -477,7 +477,8 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     for (int e = 0; e < 32; e++) acc += A(r, e) * B(e, c);
     C(r, c) = acc;
   
-#line 481 "persistent_three.cu"
+
+#line 482 "persistent_three.cu"
 
     }();
   }
@@ -594,7 +595,8 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 23 "examples/persistent_three.lua"
 x(i)
-#line 598 "persistent_three.cu"
+
+#line 600 "persistent_three.cu"
 
   );
   
@@ -897,7 +899,8 @@ GG_INLINE void gg_at_inc32k(const gg_args_inc32k &args, const long long gg_lin)
   [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 901 "persistent_three.cu"
+
+#line 904 "persistent_three.cu"
 
   }();
 #undef v
@@ -934,7 +937,8 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
     [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 938 "persistent_three.cu"
+
+#line 942 "persistent_three.cu"
 
     }();
 #undef v
@@ -990,7 +994,8 @@ GG_INLINE void gg_xat_inc32k(const gg_args_inc32k &args, const long long gg_lin,
   [&]() {
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
-#line 994 "persistent_three.cu"
+
+#line 999 "persistent_three.cu"
 
   }();
 #undef v
@@ -1325,7 +1330,11 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
  * proves itself, as in gg_p_poll, and lane j*NW's acquire of word 0 of
  * frame first + j pairs with the host's release of that slot.  The
  * frame's words are then handed to lanes 0..NW-1 exactly as gg_p_poll
- * leaves them.  K = min(batch, nslots): never two frames in one slot. */
+ * leaves them.  K = min(batch, nslots): never two frames in one slot.
+ * word is the caller's array of (NW + 31) / 32 words, of which a batch
+ * (NW <= 16) fills the first: a pointer, because the kernel names this
+ * call even where the plan batches nothing, and a kernel that is not a
+ * template type-checks the branch of an `if constexpr` it never takes. */
 struct gg_p_batch {
   unsigned long long w;     /* this lane's word of the batch */
   unsigned long long first; /* the batch's first frame */
@@ -1334,7 +1343,7 @@ struct gg_p_batch {
 template <unsigned NW, unsigned BATCH>
 GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned stride,
                              unsigned nslots, unsigned slot_i, unsigned long long frame,
-                             unsigned *args, unsigned long long (&word)[1], gg_p_batch &b,
+                             unsigned *args, unsigned long long *word, gg_p_batch &b,
                              unsigned *reason)
 {
   static_assert(NW * BATCH <= 32, "a batch is one warp-wide load");

@@ -533,7 +533,8 @@ GG_INLINE void gg_at_saxpy(const gg_args_saxpy &args, const long long gg_lin)
   [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 537 "saxpy.cu"
+
+#line 538 "saxpy.cu"
 
   }();
 #undef x
@@ -580,7 +581,8 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
     [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 584 "saxpy.cu"
+
+#line 586 "saxpy.cu"
 
     }();
 #undef x
@@ -647,7 +649,8 @@ GG_INLINE void gg_xat_saxpy(const gg_args_saxpy &args, const long long gg_lin,
   [&]() {
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
-#line 651 "saxpy.cu"
+
+#line 654 "saxpy.cu"
 
   }();
 #undef x

@@ -542,7 +542,8 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
     else
       lap(i, j) = 0.0f;   /* boundary */
   
-#line 546 "stencil2d_left.cu"
+
+#line 547 "stencil2d_left.cu"
 
   }();
 #undef u
@@ -596,7 +597,8 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
     else
       lap(i, j) = 0.0f;   /* boundary */
   
-#line 600 "stencil2d_left.cu"
+
+#line 602 "stencil2d_left.cu"
 
     }();
 #undef u
@@ -677,7 +679,8 @@ GG_INLINE void gg_xat_stencil2d_left(const gg_args_stencil2d_left &args, const l
     else
       lap(i, j) = 0.0f;   /* boundary */
   
-#line 681 "stencil2d_left.cu"
+
+#line 684 "stencil2d_left.cu"
 
   }();
 #undef u

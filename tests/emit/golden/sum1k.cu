@@ -523,7 +523,8 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
   gg_a.v[0] = (acc_t)(
 #line 10 "examples/sum1k.lua"
 x(i)
-#line 527 "sum1k.cu"
+
+#line 528 "sum1k.cu"
 
   );
   

@@ -37,10 +37,13 @@ kernel "compared" { pattern = "for", range = { "n" },
 kernel "halves" { pattern = "for", range = { "n" },
   params = { { "x", "f16[n]", access = "inout" }, { "y", "f16[n]" } },
   body = "x(i) = x(i) + y(i);" }
--- not staged: _Pragma could pop the view's register macro and write memory behind it
+-- not staged: a directive (a macro or pragma could hide a use from the scan;
+-- _Pragma, which could pop the view's register macro, is refused outright)
 kernel "pragma" { pattern = "for", range = { "n" },
   params = { { "x", "i32[n]", access = "inout" } },
-  body = [[_Pragma("pop_macro(\"x\")") x(i) += 1; _Pragma("push_macro(\"x\")")]] }
+  body = [[
+#pragma unroll
+    for (int r = 0; r < 2; ++r) x(i) += 1;]] }
 -- not staged: a name of gpugen's own (a local gg_s would hide the registers)
 kernel "own_name" { pattern = "for", range = { "n" },
   params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },

@@ -1,0 +1,6 @@
+kernel "k" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = [[
+    if (x(i) > 0) {
+      y(i) = x(i);
+]] }

@@ -1,0 +1,33 @@
+-- macros.lua: a body's macros are its own.  Kernel "a" #defines SCALE,
+-- RIGHT and fabsf; "b" declares locals named SCALE and RIGHT and calls the
+-- real fabsf, and the reduction after them uses gpugen's own code.  Each
+-- compiles only when gpugen #undefs a body's macros after its text
+-- (gen/dict.c, snippet): before, "a"'s macros reached every later kernel.
+-- "c"'s last line ends in a backslash inside a comment, which once joined
+-- the #line gpugen writes after a body.  gen_macros_check_both compiles
+-- this with NVRTC and hiprtc.
+module { name = "macros", targets = { "cuda", "hip" } }
+
+kernel "a" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = [[
+#define SCALE 2.0f
+#define RIGHT x(i + 1 < n ? i + 1 : i)
+#define fabsf(v) (v)
+    y(i) = SCALE * fabsf(RIGHT);]] }
+
+kernel "b" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = [[
+    const float SCALE = 3.0f, RIGHT = fabsf(x(i));
+    y(i) = SCALE * RIGHT;]] }
+
+kernel "c" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = "y(i) = -x(i); // a comment whose line goes on \\" }
+
+kernel "m" { pattern = "reduce", op = "max", range = { "n" },
+  params = { { "x", "f32[n]" }, { "e", "f32[1]", access = "out" } },
+  value = "fabsf(x(i))", into = "e" }
+
+persistent "p" { layout = "one_block", commands = { "a", "b", "c", "m" } }
