@@ -312,9 +312,10 @@ static void frame_access(ggi_decl *k, ggi_kernel *fr, int params_line) {
                       : writes ? GG_ACCESS_OUT : GG_ACCESS_IN;
     if (atomics && plain) derived = GG_ACCESS_INOUT;
     if (!written) fp->access = derived;
-    else if (fp->access == GG_ACCESS_IN && writes)
-      ggi_decl_fail(k, fp->line, "frame parameter \"%s\" is declared access = \"in\" but a stage writes it; write "
+    else if ((fp->access == GG_ACCESS_IN && writes) || (!is_reader(fp->access) && reads))
+      ggi_decl_fail(k, fp->line, "frame parameter \"%s\" is declared access = \"%s\" but a stage %s it; write "
             "access = \"%s\" or leave access out (it is then what the stages do)", fp->name,
+            ggi_access_names[fp->access], fp->access == GG_ACCESS_IN ? "writes" : "reads",
             ggi_access_names[derived]);
   }
   lua_pop(L, 1);
