@@ -309,6 +309,18 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
       set_log(res, "%s\n%s", old, c->builtins_note);
       free(old);
     }
+    /* The AMDGPU back end gives up on very large kernels (seen with
+       hiprtc 5.2 for gfx90a: a persistent kernel of 14 frames, each a
+       for and a reduce stage), with no line to point at. */
+    if (c->kind != GG_BACKEND_CUDA && res->log && strstr(res->log, "SGPR spill")) {
+      char *old = res->log;
+      res->log = NULL;
+      set_log(res, "%s\n%s", old,
+              "note: the AMDGPU back end ran out of scalar registers for this kernel; a "
+              "persistent kernel holds the code of all its commands and stages: split its "
+              "commands over several persistent kernels");
+      free(old);
+    }
   } else {
     st = take_code(c, prog, want_ptx, res);
   }
