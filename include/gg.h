@@ -269,7 +269,10 @@ gg_status gg_event_elapsed_ms(gg_event *start, gg_event *end, float *ms);
 /* An argument carries the type of the constructor that made it, and
  * packing (gg_launch, gg_session_start, gg_pack_args) checks it against
  * the parameter, naming both on a mismatch:
- *   - a view takes gg_arg_array() of a non-NULL array;
+ *   - a view takes gg_arg_array() of a non-NULL array, and a view the
+ *     kernel or frame writes shares no memory with another of its views
+ *     (views are __restrict__, and a frame orders its stages by them);
+ *     two views it only reads may share an array;
  *   - an integer parameter (extents and strides are i64) takes any integer
  *     constructor whose value fits the parameter's type;
  *   - a floating-point parameter takes exactly its own constructor

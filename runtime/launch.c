@@ -277,6 +277,35 @@ static gg_status view_elements(const gg_kernel_desc *kd, const gg_param_desc *p,
 }
 
 /* Views must hold what their extents (and strides) say. */
+/* No written view shares memory with another view: a kernel's views are
+ * __restrict__, and a frame orders its stages by its views, so a stage
+ * writing y would not wait for (or be waited for by) one reading x when x
+ * and y were one array.  Arrays are whole allocations; their ranges are
+ * compared all the same. */
+static gg_status views_apart(const gg_kernel_desc *kd, const gg_arg *args, char *err,
+                             size_t err_size) {
+  for (int i = 0, ai = 0; i < kd->nparams; i++) {
+    const gg_param_desc *p = &kd->params[i];
+    if (p->kind == GG_PARAM_HIDDEN) continue;
+    const gg_array *a = args[ai++].v.array;
+    if (p->kind != GG_PARAM_VIEW) continue;
+    for (int j = i + 1, bj = ai; j < kd->nparams; j++) {
+      const gg_param_desc *q = &kd->params[j];
+      if (q->kind == GG_PARAM_HIDDEN) continue;
+      const gg_array *b = args[bj++].v.array;
+      if (q->kind != GG_PARAM_VIEW || (p->access == GG_ACCESS_IN && q->access == GG_ACCESS_IN))
+        continue;
+      if (a == b || (a->dptr < b->dptr + b->bytes && b->dptr < a->dptr + a->bytes))
+        return FAIL("views %s and %s are passed %s, and %s writes %s: a written view may share "
+                    "no memory with another view (a kernel's views are __restrict__, and a "
+                    "frame orders its stages by its views); pass separate arrays", nm(p->name),
+                    nm(q->name), a == b ? "the same array" : "overlapping arrays", nm(kd->name),
+                    nm(p->access != GG_ACCESS_IN ? p->name : q->name));
+    }
+  }
+  return GG_OK;
+}
+
 static gg_status check_views(const gg_kernel_desc *kd, const gg_arg *args, const void *buf,
                              char *err, size_t err_size) {
   int next_stride = 0;
@@ -296,7 +325,7 @@ static gg_status check_views(const gg_kernel_desc *kd, const gg_arg *args, const
                   nm(p->name), (unsigned long long)need, (unsigned long long)count,
                   dtype_size(p->dtype), a->v.array->bytes);
   }
-  return GG_OK;
+  return views_apart(kd, args, err, err_size);
 }
 
 /* tile_reduce: the output holds exactly one element per tile. */

@@ -68,6 +68,26 @@ int main(void) {
     CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf) == GG_ERR_INVALID);
     ta[3] = gg_arg_i64(144);
     CHECK(gg_pack_args(&tk, ta, 4, buf, sizeof buf) == GG_OK);
+    /* the written view o shares no memory with x: not the same array... */
+    gg_arg same[4] = {gg_arg_array(&arr), gg_arg_array(&arr), gg_arg_i64(1000), gg_arg_i64(143)};
+    CHECK(gg_pack_args(&tk, same, 4, buf, sizeof buf) == GG_ERR_INVALID);
+    CHECK(strstr(gg_error_detail(), "views x and o are passed the same array") &&
+          strstr(gg_error_detail(), "writes o"));
+    /* ... nor one whose bytes overlap x's (the last byte of x is o's first) */
+    struct gg_array near = {.space = GG_SPACE_DEVICE, .bytes = 4096, .dptr = 0x10000 + 4095};
+    same[1] = gg_arg_array(&near);
+    CHECK(gg_pack_args(&tk, same, 4, buf, sizeof buf) == GG_ERR_INVALID);
+    CHECK(strstr(gg_error_detail(), "overlapping arrays"));
+    near.dptr = 0x10000 + 4096; /* right after x: apart */
+    CHECK(gg_pack_args(&tk, same, 4, buf, sizeof buf) == GG_OK);
+    /* two views that are only read may share an array */
+    gg_param_desc both_in[4];
+    memcpy(both_in, tp, sizeof both_in);
+    both_in[1].access = GG_ACCESS_IN;
+    gg_kernel_desc rk = tk;
+    rk.params = both_in;
+    same[1] = gg_arg_array(&arr);
+    CHECK(gg_pack_args(&rk, same, 4, buf, sizeof buf) == GG_OK);
   }
   /* a bad descriptor (field past the end) is refused, never written */
   gg_param_desc badp[5];
