@@ -274,7 +274,6 @@ int ggi_opt_range(ggi_decl *k, const char *f, int lo, int hi, int multiple) {
   return (int)v;
 }
 
-/* Levenshtein distance, for "did you mean". */
 void ggi_float_literal(double v, char *buf, size_t size) {
   snprintf(buf, size, "%.17g", v);
   if (!strpbrk(buf, ".e")) strncat(buf, ".0", size - strlen(buf) - 1);
@@ -285,6 +284,7 @@ void ggi_int_literal(long long v, const char *suffix, char *buf, size_t size) {
   else snprintf(buf, size, "%lld%s", v, suffix);
 }
 
+/* Levenshtein distance, for "did you mean". */
 int ggi_edit_distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
   if (la > 40 || lb > 40) return 99;

@@ -131,9 +131,19 @@ static void read_stage(ggi_decl *k, int idx, size_t *pos, int stages_line, const
   st->kernel = name;
   st->line = line;
   st->kernel_index = find_kernel(m, name);
-  if (st->kernel_index < 0 || st->kernel_index >= m->nkernels)
-    ggi_decl_fail(k, line, "stage %d: \"%s\" is not a kernel declared in this file (a stage is a kernel "
-          "declared before the frame: not a persistent kernel, not a frame - frames do not nest)", idx, name);
+  if (st->kernel_index < 0 || st->kernel_index >= m->nkernels) {
+    const char *near = NULL;
+    int best = 3; /* "did you mean": a kernel at most two edits away */
+    for (int i = 0; i < m->nkernels; i++) {
+      int d = m->kernels[i].pattern == GG_PATTERN_FRAME ? 99 : ggi_edit_distance(name, m->kernels[i].name);
+      if (d < best) best = d, near = m->kernels[i].name;
+    }
+    if (strcmp(name, fr->name) == 0)
+      ggi_decl_fail(k, line, "stage %d: \"%s\" is this frame; a stage is a kernel (frames do not nest)", idx, name);
+    ggi_decl_fail(k, line, "stage %d: \"%s\" is not a kernel declared in this file%s%s%s (a stage is a kernel: "
+          "not a persistent kernel, not a frame - frames do not nest)", idx, name, near ? "; did you mean \"" : "",
+          near ? near : "", near ? "\"?" : "");
+  }
   const ggi_kernel *kn = &m->kernels[st->kernel_index];
   if (kn->pattern == GG_PATTERN_FRAME)
     ggi_decl_fail(k, line, "stage %d: \"%s\" is a frame; a stage is a kernel (frames do not nest)", idx, name);
