@@ -383,7 +383,10 @@ int ggi_list_len(ggi_decl *k, const char *f, int line) {
       ggi_decl_fail(k, line, "field '%s' must be a plain list { a, b, ... } without named entries", f);
     count++;
   }
-  if (count != n || n > 1000) ggi_decl_fail(k, line, "field '%s' must be a plain list without holes", f);
+  if (count != n) ggi_decl_fail(k, line, "field '%s' must be a plain list without holes", f);
+  if (n > GGI_LIST_MAX)
+    ggi_decl_fail(k, line, "field '%s' lists %llu entries; a list holds at most %d", f, (unsigned long long)n,
+          GGI_LIST_MAX);
   return (int)n;
 }
 

@@ -80,6 +80,9 @@ int ggi_field_line(ggi_decl *k, const char *field);
 int ggi_text_line(ggi_decl *k, const char *field);
 size_t ggi_quoted_pos(ggi_load_ctx *c, size_t pos, int to, const char *s);
 
+/* The most entries a list field (params, stages, commands, ...) holds. */
+#define GGI_LIST_MAX 1000
+
 /* Raw field reads (no metamethod runs): push a field, or read one as a
  * string / integer / boolean / name of `names` / integer in lo..hi; a
  * field left out gives NULL, 0 or dflt.  A wrong type fails the load. */
