@@ -605,8 +605,8 @@ static int raw_closed(const char *s, size_t p, size_t e)
          memcmp(s + e - 1 - dlen, q + 1, dlen) == 0;
 }
 
-static int text_rules(const char *text, int base_line, const char *where, int *line, char *msg,
-                      size_t size)
+int ggi_text_check(const char *text, int base_line, const char *where, int *line, char *msg,
+                   size_t size)
 {
   spliced t;
   char *open = NULL; /* the openers not yet closed, and where */
@@ -670,8 +670,8 @@ static int text_rules(const char *text, int base_line, const char *where, int *l
         char want = nopen ? open[nopen - 1] : 0, close = want == '(' ? ')' : want == '[' ? ']' : '}';
         if (nopen == 0)
           bad = snprintf(msg, size, "a '%c' in the %s that closes nothing opened in it: every (, "
-                         "[ and { of a body or value closes in it, since the text sits inside "
-                         "code of gpugen's own", c, where);
+                         "[ and { of the %s closes in it, since the text sits inside code of "
+                         "gpugen's own", c, where, where);
         else if (close != c)
           bad = snprintf(msg, size, "a '%c' in the %s where the '%c' before it needs a '%c'", c,
                          where, want, close);
@@ -683,8 +683,8 @@ static int text_rules(const char *text, int base_line, const char *where, int *l
   if (!bad && nopen > 0) {
     at = open_at[nopen - 1];
     bad = snprintf(msg, size, "a '%c' in the %s that does not close in it: every (, [ and { of "
-                   "a body or value closes in it, since the text sits inside code of gpugen's "
-                   "own", open[nopen - 1], where);
+                   "the %s closes in it, since the text sits inside code of gpugen's own",
+                   open[nopen - 1], where, where);
   }
   if (bad) *line = splice_line(&t, base_line, at);
 done:
@@ -704,9 +704,9 @@ int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size)
       v[sc.nv].read_only = kn->params[i].access == GG_ACCESS_IN, v[sc.nv++].p = &kn->params[i];
   for (int i = 0; i < kn->nscratch; i++) /* scratch: shared memory the team writes */
     if (kn->scratch[i].kind == GG_PARAM_VIEW && kn->scratch[i].rank >= 1) v[sc.nv++].p = &kn->scratch[i];
-  if (kn->body) rc = text_rules(kn->body, kn->body_line, "body", line, msg, size);
+  if (kn->body) rc = ggi_text_check(kn->body, kn->body_line, "body", line, msg, size);
   for (int i = 0; rc == 0 && i < kn->nvalues; i++)
-    if (kn->values[i]) rc = text_rules(kn->values[i], kn->value_line, "value", line, msg, size);
+    if (kn->values[i]) rc = ggi_text_check(kn->values[i], kn->value_line, "value", line, msg, size);
   if (rc == 0 && kn->body) rc = scan_text(&sc, kn->body, kn->body_line, "body");
   for (int i = 0; rc == 0 && i < kn->nvalues; i++)
     if (kn->values[i]) rc = scan_text(&sc, kn->values[i], kn->value_line, "value");

@@ -25,7 +25,7 @@
  * name are not checked.  Identifiers include '$' and UTF-8 letters, as clang's do.
  * Anything the scan reports is an error the compiler would also report,
  * so no body that compiles is refused - but for the text's own rules,
- * checked first (body_check.c, text_rules): no #include, no push_macro,
+ * checked first (ggi_text_check): no #include, no push_macro,
  * pop_macro or _Pragma, no #define or #undef of a gg_ or GG_ name, every
  * comment and literal ended and every (, [ and { closed within the text,
  * which sits inside gpugen's code.
@@ -81,6 +81,11 @@ int ggi_call_arity(const char *s, const char *name, int want, int *lines);
 int ggi_text_names(const char *s, const char *name);
 int ggi_text_may_name(const char *s, const char *name);
 
+/* The text's own rules (body_check.c says which): 0, or -1 with *line the
+ * file line (base_line is the text's first) and msg what is wrong.  where
+ * names the text in the message ("body", "value", "combine"). */
+int ggi_text_check(const char *text, int base_line, const char *where, int *line, char *msg,
+                   size_t size);
 /* Calls each(ctx, name, len) for every name text #defines, in order
  * (repeats included; line splices and the %: digraph followed as the
  * preprocessor does), so that its snippet can #undef them after it

@@ -532,6 +532,24 @@ static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, in
           "an integer: give a finite identity, or type = \"f32\" or \"f64\"", ggi_dtype_names[kn->acc_type]);
 }
 
+/* combine and identity are one-line expressions that gpugen pastes into
+ * code of its own (a #define GG_COMBINE(a, b), an identity() function)
+ * where no parameter is in scope: one line, closed brackets, literals
+ * and comments, and no parameter's name. */
+static void check_expr_field(ggi_decl *k, const ggi_kernel *kn, const char *f, const char *text,
+                             const char *what) {
+  if (!text) return;
+  int line = ggi_field_line(k, f), at;
+  char why[600];
+  if (strpbrk(text, "\n\r"))
+    ggi_decl_fail(k, line, "field '%s' is one line: %s", f, what);
+  if (ggi_text_check(text, line, f, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);
+  for (int i = 0; i < kn->nparams; i++)
+    if (ggi_text_names(text, kn->params[i].name))
+      ggi_decl_fail(k, line, "field '%s' names parameter \"%s\": it is %s, evaluated where no "
+            "parameter is in scope", f, kn->params[i].name, what);
+}
+
 /* Every contribute(...) call in text (field `field`) passes one value
  * per element of into: the compiler would say so only in a static_assert
  * deep in the generated source. */
@@ -847,5 +865,7 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   char why[600];
   int at;
   if (ggi_body_check(kn, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);
+  check_expr_field(k, kn, "combine", kn->combine, "an expression in a and b");
+  check_expr_field(k, kn, "identity", kn->identity, "a constant");
 }
 
