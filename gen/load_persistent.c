@@ -97,10 +97,24 @@ static const char *scalar_constant(ggi_decl *k, int line, const ggi_kernel *kn, 
     if (mant && fabs(v) >= ldexp(2.0 - ldexp(1.0, -(mant + 1)), emax))
       ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g does not fit in %s (its largest value is %g)",
             kn->name, kp->name, v, ggi_dtype_names[kp->dtype], ldexp(2.0 - ldexp(1.0, -mant), emax));
+    /* ... and one at or under half its smallest subnormal would be 0 */
+    const int tiny = kp->dtype == GG_F16 ? -24 : kp->dtype == GG_BF16 ? -133 : kp->dtype == GG_F32 ? -149 : 0;
+    if (tiny && v != 0 && fabs(v) <= ldexp(1.0, tiny - 1))
+      ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g would be 0 in %s (its smallest nonzero value is %g): "
+            "bind 0, or a larger value", kn->name, kp->name, v, ggi_dtype_names[kp->dtype], ldexp(1.0, tiny));
     ggi_float_literal(v, buf, sizeof buf);
   } else {
-    if (!isint) ggi_decl_fail(k, line, "stage \"%s\": \"%s\" is %s; bind it to an integer, not a fractional number",
-                      kn->name, kp->name, ggi_dtype_names[kp->dtype]);
+    double v = lua_tonumber(L, -1);
+    /* an integral number past 2^63 is a float in Lua: a u64 takes it whole */
+    if (!isint && kp->dtype == GG_U64 && v >= 0x1p63 && v < 0x1p64) {
+      snprintf(buf, sizeof buf, "%lluull", (unsigned long long)v);
+      return ggi_load_strdup(k->c, buf);
+    }
+    if (!isint && v == floor(v) && v - v == 0)
+      ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %.0f does not fit in %s", kn->name, kp->name, v,
+            ggi_dtype_names[kp->dtype]);
+    if (!isint) ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %.17g is not an integer (%s): bind it to an integer",
+                      kn->name, kp->name, v, ggi_dtype_names[kp->dtype]);
     int ok = kp->dtype == GG_I32 ? iv >= INT32_MIN && iv <= INT32_MAX
            : kp->dtype == GG_U32 ? iv >= 0 && iv <= (lua_Integer)UINT32_MAX
            : kp->dtype == GG_U64 ? iv >= 0 : 1;
