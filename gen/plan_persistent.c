@@ -247,9 +247,14 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
   else
     why(s, "one hardware block: layout %s keeps the whole loop on one SM (no grid barrier, "
            "no device-memory handshake between blocks)", ggi_playout_name(p->layout));
+  if ((s->block < 32 || s->block > 1024 || s->block % 32) && p->block <= 0 && s->groups > 1)
+    return fail(d, m, p, "groups = %d pseudo-blocks of %d threads (the commands' block) make a block "
+                "of %d threads, but a block holds 32 to 1024, a multiple of 32: give fewer groups, or "
+                "block = the whole block's threads (groups times a multiple of 32, at most 1024)",
+                s->groups, s->block / s->groups, s->block);
   if (s->block < 32 || s->block > 1024 || s->block % 32)
     return fail(d, m, p, "block = %d: a block holds 32 to 1024 threads, a multiple of 32%s",
-                s->block, p->block > 0 ? "" : " (the commands' block times groups)");
+                s->block, p->block > 0 ? "" : " (the commands' block)");
   if (s->block % s->groups)
     return fail(d, m, p, "block = %d does not split into groups = %d", s->block, s->groups);
   s->group_threads = s->block / s->groups;
