@@ -581,20 +581,32 @@ void ggi_text_defines(const char *text, void (*each)(void *ctx, const char *name
   if (text) splice_free(&t);
 }
 
-/* What no body or value may hold, whatever it compiles to:
- *   - #include (and its kin): the GPU compiler runs on the user's machine
- *     when the program starts, and a workload file must not make it read
- *     that machine's files;
+/* What no body or value may hold, whatever it compiles to.  The scan
+ * must read the text as every compiler does, so what compilers read
+ * differently is refused too:
+ *   - #include (and its kin, __has_include, #pragma GCC dependency): the
+ *     GPU compiler runs on the user's machine at start-up, and a workload
+ *     may not make it read or probe files there;
  *   - a #define or #undef of a name of gpugen's (gg_..., GG_...): its code
  *     and the body's share one translation unit, and gpugen #undefs every
  *     name a text #defines after the text (dict.c, snippet), so that one
  *     body's macros never reach another kernel or gpugen's own code;
- *   - #pragma push_macro / pop_macro and _Pragma: they would save or bring
- *     back macros behind the scan's back (a view's memory macro over its
- *     staged register, on hiprtc; NVRTC ignores the two pragmas);
- *   - a comment or literal that does not end, or a (, [ or { that does not
- *     close (or a closer with no opener) outside directives: the text
- *     would reach into the code gpugen puts around it. */
+ *   - #pragma push_macro / pop_macro and _Pragma: they could bring back
+ *     macros behind the scan's back (hiprtc honours the pragmas; NVRTC
+ *     ignores them).  Token pasting (##) could still spell _Pragma from
+ *     two halves; it is left to the workload's author, for it reaches
+ *     only hiprtc and the workload's own text;
+ *   - a comment or literal that does not end, a (, [ or { (digraphs too)
+ *     that does not close, a closer with no opener, an #if without its
+ *     #endif, or a #define whose replacement does not close its own
+ *     brackets: the text would reach into the code gpugen puts around it;
+ *   - a lone carriage return, a backslash with blanks after it at the end
+ *     of a line, a line splice inside a raw string and a \u name: clang
+ *     and NVRTC read them differently (a line end, a splice, a name).
+ * An #if group's branches are checked from the same brackets each and
+ * must leave the same ones open; an #if 0 group is skipped, as the
+ * compiler skips it. */
+
 /* Whether the raw string literal [p, e) ends with its )delim". */
 static int raw_closed(const char *s, size_t p, size_t e)
 {
@@ -605,90 +617,323 @@ static int raw_closed(const char *s, size_t p, size_t e)
          memcmp(s + e - 1 - dlen, q + 1, dlen) == 0;
 }
 
+/* The bracket at p, as the compiler reads it (digraphs <% %> <: :> too;
+ * <:: is < :: unless a : or > follows): one of ( ) [ ] { }, and *w its
+ * length; 0 when p holds none. */
+static char bracket_at(const char *s, size_t n, size_t p, size_t *w)
+{
+  char c = s[p], d = p + 1 < n ? s[p + 1] : 0;
+  *w = 1;
+  if (strchr("()[]{}", c)) return c;
+  *w = 2;
+  if (c == '<' && d == '%') return '{';
+  if (c == '%' && d == '>') return '}';
+  if (c == ':' && d == '>') return ']';
+  if (c == '<' && d == ':') {
+    char f = p + 3 < n ? s[p + 3] : 0;
+    if (p + 2 < n && s[p + 2] == ':' && f != ':' && f != '>') return 0;
+    return '[';
+  }
+  return 0;
+}
+
+static char closer_of(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
+
+typedef struct tcheck {
+  const spliced *t;
+  const char *where;
+  char *msg;
+  size_t size;
+  size_t at;             /* where the problem is */
+  char *open;            /* the brackets not yet closed ... */
+  size_t *open_at, nopen; /* ... where they opened, how many */
+  size_t *grp_depth;     /* per open #if group: nopen at its #if */
+  long long *grp_end;    /* nopen at the end of its first live branch; -1: none yet */
+  char *grp_skip;        /* its current branch is an #if 0 / #elif 0, skipped */
+  size_t *grp_at;        /* where its #if is */
+  int ngrp;
+} tcheck;
+
+static int tfail(tcheck *c, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int tfail(tcheck *c, size_t at, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->msg, c->size, fmt, ap);
+  va_end(ap);
+  c->at = at;
+  return 1;
+}
+
+/* Names that probe files or hide a directive, wherever they stand. */
+static int banned_name(tcheck *c, size_t p, size_t e)
+{
+  const char *s = c->t->s;
+  static const char *const probes[] = {"__has_include", "__has_include_next", "__has_embed", NULL};
+  if (word_is(s, p, e, "_Pragma"))
+    return tfail(c, p, "_Pragma in the %s: write a #pragma on a line of its own (push_macro and "
+                 "pop_macro are not allowed)", c->where);
+  for (int i = 0; probes[i]; i++)
+    if (word_is(s, p, e, probes[i]))
+      return tfail(c, p, "%s in the %s: the GPU compiler runs on the user's machine at start-up, "
+                   "and a workload may not make it probe files there", probes[i], c->where);
+  return 0;
+}
+
+/* A token of code (not of a directive) at [p, *e). */
+static int code_token(tcheck *c, size_t p, size_t *e, tok k)
+{
+  const char *s = c->t->s;
+  size_t n = c->t->n, w;
+  char ch = s[p];
+  if (k == T_IDENT) return banned_name(c, p, *e);
+  if (k == T_LITERAL) {
+    int raw = is_id0(ch);
+    if (raw ? !raw_closed(s, p, *e) : *e - p < 2 || s[*e - 1] != ch)
+      return tfail(c, p, "a %s literal that does not end%s in the %s",
+                   ch == '\'' ? "character" : "string", raw ? "" : " on its line", c->where);
+    for (size_t i = 0; raw && i < c->t->nsplice; i++)
+      if (c->t->splice[i] > p && c->t->splice[i] < *e)
+        return tfail(c, p, "a line splice (a backslash at the end of a line) inside a raw string "
+                     "literal in the %s: compilers disagree on it; write the string on one line",
+                     c->where);
+    return 0;
+  }
+  if (ch == '\\' && p + 1 < n && (s[p + 1] == 'u' || s[p + 1] == 'U'))
+    return tfail(c, p, "a universal character name (\\%c...) outside a literal in the %s: write "
+                 "the character itself", s[p + 1], c->where);
+  char b = bracket_at(s, n, p, &w);
+  if (!b) return 0;
+  *e = p + w;
+  if (strchr("([{", b)) {
+    c->open[c->nopen] = b, c->open_at[c->nopen++] = p;
+    return 0;
+  }
+  size_t floor = c->ngrp ? c->grp_depth[c->ngrp - 1] : 0;
+  if (c->nopen == 0)
+    return tfail(c, p, "a '%.*s' in the %s that closes nothing opened in it: every (, [ and { of "
+                 "the %s closes in it, since the text sits inside code of gpugen's own",
+                 (int)w, s + p, c->where, c->where);
+  if (closer_of(c->open[c->nopen - 1]) != b)
+    return tfail(c, p, "a '%.*s' in the %s where the '%c' before it needs a '%c'", (int)w, s + p,
+                 c->where, c->open[c->nopen - 1], closer_of(c->open[c->nopen - 1]));
+  if (c->nopen == floor)
+    return tfail(c, p, "a '%.*s' inside an #if group of the %s closes a bracket opened before "
+                 "the group: open and close it on the same side of the #if", (int)w, s + p,
+                 c->where);
+  c->nopen--;
+  return 0;
+}
+
+/* Past an #if 0 group's lines from e: at the #else, #elif or #endif that
+ * ends it (its '#'), nested groups skipped whole. */
+static size_t skip_group(const tcheck *c, size_t e)
+{
+  const char *s = c->t->s;
+  size_t n = c->t->n, a, b;
+  int nest = 0, line_start = 0;
+  for (size_t p = e; p < n;) {
+    tok k;
+    size_t q = token(s, n, p, &k);
+    if (k == T_SPACE || k == T_COMMENT) {
+      for (size_t i = p; i < q; i++) line_start |= s[i] == '\n';
+    } else {
+      if (line_start && directive_name(s, n, p, &a, &b)) {
+        if (word_is(s, a, b, "if") || word_is(s, a, b, "ifdef") || word_is(s, a, b, "ifndef")) nest++;
+        else if (word_is(s, a, b, "endif") && nest > 0) nest--;
+        else if (nest == 0 && (word_is(s, a, b, "endif") || word_is(s, a, b, "else") ||
+                               word_is(s, a, b, "elif")))
+          return p;
+      }
+      line_start = 0;
+    }
+    p = q;
+  }
+  return n;
+}
+
+/* Whether the directive's argument after b is the single token 0. */
+static int arg_is_zero(const tcheck *c, size_t b, size_t *end)
+{
+  const char *s = c->t->s;
+  size_t n = c->t->n, z = b;
+  while (z < n && (s[z] == ' ' || s[z] == '\t')) z++;
+  size_t ze = z;
+  while (ze < n && is_id(s[ze])) ze++;
+  size_t eol = ze;
+  while (eol < n && (s[eol] == ' ' || s[eol] == '\t')) eol++;
+  *end = ze;
+  return ze == z + 1 && s[z] == '0' && (eol == n || s[eol] == '\n');
+}
+
+/* An #if, #else, #elif or #endif named [a, b), the directive at p; *e is
+ * moved past a group that is never compiled (#if 0, #elif 0). */
+static int group_directive(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
+{
+  const char *s = c->t->s;
+  size_t z;
+  if (word_is(s, a, b, "if") || word_is(s, a, b, "ifdef") || word_is(s, a, b, "ifndef")) {
+    int g = c->ngrp++;
+    c->grp_depth[g] = c->nopen, c->grp_end[g] = -1, c->grp_at[g] = p;
+    c->grp_skip[g] = word_is(s, a, b, "if") && arg_is_zero(c, b, &z);
+    if (c->grp_skip[g]) *e = skip_group(c, z);
+    return 0;
+  }
+  int end = word_is(s, a, b, "endif");
+  if (!end && !word_is(s, a, b, "else") && !word_is(s, a, b, "elif")) return 0;
+  if (c->ngrp == 0)
+    return tfail(c, p, "an #%.*s in the %s with no #if before it in the %s", (int)(b - a), s + a,
+                 c->where, c->where);
+  int g = c->ngrp - 1;
+  if (!c->grp_skip[g]) { /* a skipped branch leaves nothing open */
+    if (c->grp_end[g] < 0) c->grp_end[g] = (long long)c->nopen;
+    else if ((size_t)c->grp_end[g] != c->nopen)
+      return tfail(c, p, "the branches of an #if group in the %s leave different brackets open: "
+                   "every branch opens and closes the same ones", c->where);
+  }
+  if (end) {
+    c->ngrp--;
+    return 0;
+  }
+  c->nopen = c->grp_depth[g]; /* the next branch starts where the #if did */
+  c->grp_skip[g] = word_is(s, a, b, "elif") && arg_is_zero(c, b, &z);
+  if (c->grp_skip[g]) *e = skip_group(c, z);
+  return 0;
+}
+
+/* A directive whose '#' is at p and whose name is [a, b): its rules, then
+ * the rest of its line (comments that start on it included), *e its end. */
+static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
+{
+  const char *s = c->t->s, *w = c->where;
+  size_t n = c->t->n;
+  size_t c0 = skip_space(s, n, b), c1 = c0;
+  while (c1 < n && is_id(s[c1])) c1++;
+  size_t d0 = skip_space(s, n, c1), d1 = d0;
+  while (d1 < n && is_id(s[d1])) d1++;
+  if (word_is(s, a, b, "include") || word_is(s, a, b, "include_next") ||
+      word_is(s, a, b, "import") || word_is(s, a, b, "embed") ||
+      (word_is(s, a, b, "pragma") && word_is(s, c0, c1, "GCC") && word_is(s, d0, d1, "dependency")))
+    return tfail(c, p, "#%.*s%s in the %s: the GPU compiler runs on the user's machine at "
+                 "start-up, and a workload may not make it read files there; write the code in "
+                 "the %s", (int)(b - a), s + a, word_is(s, a, b, "pragma") ? " GCC dependency" : "",
+                 w, w);
+  if (word_is(s, a, b, "pragma") && (word_is(s, c0, c1, "push_macro") || word_is(s, c0, c1, "pop_macro")))
+    return tfail(c, p, "#pragma %.*s in the %s: a %s's macros are its own (gpugen #undefs what it "
+                 "#defines after it), and these pragmas could bring back or keep macros behind "
+                 "that; #define and #undef are allowed", (int)(c1 - c0), s + c0, w, w);
+  int def = word_is(s, a, b, "define");
+  if ((def || word_is(s, a, b, "undef")) && c1 - c0 >= 3 && (s[c0] == 'g' || s[c0] == 'G') &&
+      (s[c0 + 1] == 'g' || s[c0 + 1] == 'G') && s[c0 + 2] == '_')
+    return tfail(c, p, "#%.*s %.*s in the %s: names beginning gg_ or GG_ are gpugen's, and its "
+                 "code shares the translation unit with the %s; name the macro otherwise",
+                 (int)(b - a), s + a, (int)(c1 - c0), s + c0, w, w);
+  if (group_directive(c, p, a, b, e)) return 1;
+  if (*e > b) return 0; /* an #if 0 group was skipped */
+  /* the rest of the line: no banned name, and a #define's
+     replacement closes its own brackets (else a macro could carry a body
+     out of its lambda) */
+  char stack[64];
+  int depth = 0;
+  size_t q = b;
+  while (q < n && s[q] != '\n') {
+    tok k;
+    size_t qe = token(s, n, q, &k), bw;
+    if (k == T_IDENT && banned_name(c, q, qe)) return 1;
+    if (k == T_PUNCT && s[q] == '\\' && q + 1 < n && (s[q + 1] == 'u' || s[q + 1] == 'U'))
+      return tfail(c, q, "a universal character name (\\%c...) outside a literal in the %s: write "
+                   "the character itself", s[q + 1], w);
+    char br = def && k == T_PUNCT ? bracket_at(s, n, q, &bw) : 0;
+    if (br && strchr("([{", br)) {
+      if (depth == (int)sizeof stack)
+        return tfail(c, q, "a #define in the %s nests brackets more than %d deep", w, (int)sizeof stack);
+      stack[depth++] = br, qe = q + bw;
+    } else if (br) {
+      if (depth == 0 || closer_of(stack[depth - 1]) != br)
+        return tfail(c, q, "a #define in the %s whose replacement closes a '%c' it did not open: "
+                     "a macro closes the brackets it opens", w, br);
+      depth--, qe = q + bw;
+    }
+    q = qe;
+  }
+  if (depth > 0)
+    return tfail(c, q, "a #define in the %s whose replacement leaves a '%c' open: a macro closes "
+                 "the brackets it opens", w, stack[depth - 1]);
+  *e = q;
+  return 0;
+}
+
+/* Before the splices are taken out: what compilers read differently. */
+static int raw_rules(const char *text, const char *where, size_t *at, char *msg, size_t size)
+{
+  for (size_t i = 0; text[i]; i++) {
+    if (text[i] == '\r' && text[i + 1] != '\n') {
+      *at = i;
+      snprintf(msg, size, "a carriage return that is not followed by a newline in the %s: clang "
+               "reads it as a line end and NVRTC does not; end lines with \\n", where);
+      return 1;
+    }
+    if (text[i] == '\\') {
+      size_t j = i + 1;
+      while (text[j] == ' ' || text[j] == '\t' || text[j] == '\f' || text[j] == '\v') j++;
+      if (j > i + 1 && (text[j] == '\n' || text[j] == '\r')) {
+        *at = i;
+        snprintf(msg, size, "a backslash with blanks after it at the end of a line in the %s: "
+                 "clang joins the lines and NVRTC does not; remove the blanks", where);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
 int ggi_text_check(const char *text, int base_line, const char *where, int *line, char *msg,
                    size_t size)
 {
+  size_t at = 0;
+  if (raw_rules(text, where, &at, msg, size)) {
+    *line = base_line;
+    for (size_t i = 0; i < at; i++) *line += text[i] == '\n';
+    return -1;
+  }
   spliced t;
-  char *open = NULL; /* the openers not yet closed, and where */
-  size_t *open_at = NULL, nopen = 0, at = 0;
+  tcheck c = {.t = &t, .where = where, .msg = msg, .size = size};
   int bad = 0, line_start = 1;
-  if (splice_open(&t, text) || !(open = malloc(t.n + 1)) ||
-      !(open_at = malloc((t.n + 1) * sizeof *open_at)))
+  if (splice_open(&t, text) || !(c.open = malloc(t.n + 1)) ||
+      !(c.open_at = malloc((t.n + 1) * sizeof *c.open_at)) ||
+      !(c.grp_depth = malloc((t.n + 1) * sizeof *c.grp_depth)) ||
+      !(c.grp_end = malloc((t.n + 1) * sizeof *c.grp_end)) || !(c.grp_skip = malloc(t.n + 1)) ||
+      !(c.grp_at = malloc((t.n + 1) * sizeof *c.grp_at)))
     goto done; /* out of memory: the compiler still reports */
   for (size_t p = 0; !bad && p < t.n;) {
     tok k;
     size_t e = token(t.s, t.n, p, &k), a, b;
-    char c = t.s[p];
-    at = p;
     if (k == T_SPACE) {
       for (size_t i = p; i < e; i++) line_start |= t.s[i] == '\n';
     } else if (k == T_COMMENT) {
       if (t.s[p + 1] == '*' && (e - p < 4 || t.s[e - 2] != '*' || t.s[e - 1] != '/'))
-        bad = snprintf(msg, size, "a /* comment that does not end in the %s: close it with */", where);
+        bad = tfail(&c, p, "a /* comment that does not end in the %s: close it with */", where);
     } else if (line_start && directive_name(t.s, t.n, p, &a, &b)) {
-      line_start = 0;
-      if (word_is(t.s, a, b, "include") || word_is(t.s, a, b, "include_next") ||
-          word_is(t.s, a, b, "import") || word_is(t.s, a, b, "embed"))
-        bad = snprintf(msg, size, "#%.*s in the %s: the GPU compiler runs on the user's machine at "
-                       "start-up, and a workload may not make it read files there; write the code "
-                       "in the %s", (int)(b - a), t.s + a, where, where);
-      size_t c0 = skip_space(t.s, t.n, b), c1 = c0;
-      while (c1 < t.n && is_id(t.s[c1])) c1++;
-      if (word_is(t.s, a, b, "pragma") &&
-          (word_is(t.s, c0, c1, "push_macro") || word_is(t.s, c0, c1, "pop_macro")))
-        bad = snprintf(msg, size, "#pragma %.*s in the %s: a %s's macros are its own (gpugen "
-                       "#undefs what it #defines after it), and these pragmas could bring back "
-                       "or keep macros behind that; #define and #undef are allowed",
-                       (int)(c1 - c0), t.s + c0, where, where);
-      if ((word_is(t.s, a, b, "define") || word_is(t.s, a, b, "undef")) && c1 - c0 >= 3 &&
-          (t.s[c0] == 'g' || t.s[c0] == 'G') && (t.s[c0 + 1] == 'g' || t.s[c0 + 1] == 'G') &&
-          t.s[c0 + 2] == '_')
-        bad = snprintf(msg, size, "#%.*s %.*s in the %s: names beginning gg_ or GG_ are "
-                       "gpugen's, and its code shares the translation unit with the %s; name "
-                       "the macro otherwise", (int)(b - a), t.s + a, (int)(c1 - c0), t.s + c0,
-                       where, where);
-      /* the rest of the directive's line is not counted for balance */
-      while (!bad && e < t.n && t.s[e] != '\n') {
-        tok dk;
-        size_t de = token(t.s, t.n, e, &dk);
-        if (dk == T_COMMENT && t.s[e + 1] == '*') break; /* may span lines: scanned as text */
-        e = de;
-      }
+      e = b;
+      bad = directive_rules(&c, p, a, b, &e);
+      /* after a skipped group e is the '#' of the directive that ends it */
+      line_start = e < t.n && t.s[e] != '\n';
     } else {
       line_start = 0;
-      int raw = is_id0(c);
-      if (k == T_IDENT && word_is(t.s, p, e, "_Pragma"))
-        bad = snprintf(msg, size, "_Pragma in the %s: write a #pragma on a line of its own "
-                       "(push_macro and pop_macro are not allowed)", where);
-      else if (k == T_LITERAL && (raw ? !raw_closed(t.s, p, e)
-                                      : e - p < 2 || t.s[e - 1] != c))
-        bad = snprintf(msg, size, "a %s literal that does not end%s in the %s",
-                       c == '\'' ? "character" : "string", raw ? "" : " on its line", where);
-      else if (k == T_PUNCT && (c == '(' || c == '[' || c == '{'))
-        open[nopen] = c, open_at[nopen++] = p;
-      else if (k == T_PUNCT && (c == ')' || c == ']' || c == '}')) {
-        char want = nopen ? open[nopen - 1] : 0, close = want == '(' ? ')' : want == '[' ? ']' : '}';
-        if (nopen == 0)
-          bad = snprintf(msg, size, "a '%c' in the %s that closes nothing opened in it: every (, "
-                         "[ and { of the %s closes in it, since the text sits inside code of "
-                         "gpugen's own", c, where, where);
-        else if (close != c)
-          bad = snprintf(msg, size, "a '%c' in the %s where the '%c' before it needs a '%c'", c,
-                         where, want, close);
-        else nopen--;
-      }
+      bad = code_token(&c, p, &e, k);
     }
     p = e;
   }
-  if (!bad && nopen > 0) {
-    at = open_at[nopen - 1];
-    bad = snprintf(msg, size, "a '%c' in the %s that does not close in it: every (, [ and { of "
-                   "the %s closes in it, since the text sits inside code of gpugen's own",
-                   open[nopen - 1], where, where);
-  }
-  if (bad) *line = splice_line(&t, base_line, at);
+  if (!bad && c.ngrp > 0)
+    bad = tfail(&c, c.grp_at[c.ngrp - 1], "an #if in the %s without its #endif: every #if, #ifdef and #ifndef ends "
+                "in the text that opens it", where);
+  if (!bad && c.nopen > 0)
+    bad = tfail(&c, c.open_at[c.nopen - 1], "a '%c' in the %s that does not close in it: every "
+                "(, [ and { of the %s closes in it, since the text sits inside code of gpugen's own",
+                c.open[c.nopen - 1], where, where);
+  if (bad) *line = splice_line(&t, base_line, c.at);
 done:
-  free(open), free(open_at);
+  free(c.open), free(c.open_at), free(c.grp_depth), free(c.grp_end), free(c.grp_skip), free(c.grp_at);
   splice_free(&t);
   return bad ? -1 : 0;
 }

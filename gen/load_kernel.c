@@ -543,9 +543,16 @@ static void check_expr_field(ggi_decl *k, const ggi_kernel *kn, const char *f, c
   char why[600];
   if (strpbrk(text, "\n\r"))
     ggi_decl_fail(k, line, "field '%s' is one line: %s", f, what);
+  /* a // comment, a '#' or a '\' would reach past it (into gpugen's
+     #define or the line after) */
+  if (strstr(text, "//") || strpbrk(text, "#\\"))
+    ggi_decl_fail(k, line, "field '%s' holds %s: it is %s, without comments, '#' or '\\'", f,
+          strstr(text, "//") ? "a // comment" : strchr(text, '#') ? "a '#'" : "a '\\'", what);
   if (ggi_text_check(text, line, f, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);
+  int combine = strcmp(f, "combine") == 0;
   for (int i = 0; i < kn->nparams; i++)
-    if (ggi_text_names(text, kn->params[i].name))
+    if ((!combine || (strcmp(kn->params[i].name, "a") && strcmp(kn->params[i].name, "b"))) &&
+        ggi_text_names(text, kn->params[i].name))
       ggi_decl_fail(k, line, "field '%s' names parameter \"%s\": it is %s, evaluated where no "
             "parameter is in scope", f, kn->params[i].name, what);
 }

@@ -26,8 +26,37 @@ kernel "c" { pattern = "for", range = { "n" },
   params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
   body = "y(i) = -x(i); // a comment whose line goes on \\" }
 
+-- "d" is a body the text rules must take: an #if whose branches each
+-- open a brace the code after closes, an #if 0 group holding what is no
+-- code (an apostrophe, an open brace), a multi-line #define with a block
+-- comment, and literals holding brackets
+kernel "d" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = [[
+#define CLAMP0(v) do { /* negative to zero */ \
+    if ((v) < 0) (v) = 0;                      \
+  } while (0)
+#if 0
+    don't compile this { it is a note
+#endif
+    float v = x(i);
+#ifdef __HIP_DEVICE_COMPILE__
+    if (v > 0.5f) {
+#else
+    if (v > 0.25f) {
+#endif
+      CLAMP0(v);
+    }
+    const char *s = R"d(})d", c = '{';
+    y(i) = v + (s[0] == c ? 1.0f : 0.0f);]] }
+
+-- a parameter named like combine's operand: combine's a and b are its own
+kernel "r" { pattern = "reduce", range = { "n" },
+  params = { { "a", "f32" }, { "x", "f32[n]" }, { "e", "f32[1]", access = "out" } },
+  value = "a * x(i)", combine = "fmaxf(a, b)", identity = "-3.0e38f", into = "e" }
+
 kernel "m" { pattern = "reduce", op = "max", range = { "n" },
   params = { { "x", "f32[n]" }, { "e", "f32[1]", access = "out" } },
   value = "fabsf(x(i))", into = "e" }
 
-persistent "p" { layout = "one_block", commands = { "a", "b", "c", "m" } }
+persistent "p" { layout = "one_block", commands = { "a", "b", "c", "d", "r", "m" } }
