@@ -31,7 +31,8 @@
  * Inputs are random (x, y in [-1, 1)), restored before every round.  After
  * the rows of each kind, size and S, every graph and every frame layout
  * runs once more from the same inputs and both arrays are compared with a
- * CPU reference of the S stages, so a broken stage cannot post a time.
+ * CPU reference of the S stages: a wrong element stops the bench (exit 1,
+ * "WRONG: ..."), after that shape's rows and before any summary.
  *
  * Prints mean, p50, p99, p99.9, p99.99, max (us) and the p50 ratios graph /
  * this and graph+PDL / this; then per kind, size and S the best frame
@@ -384,6 +385,7 @@ int main(int argc, char **argv)
   if (rounds < 1) rounds = 1;
   if (rounds > MAXROUNDS) rounds = MAXROUNDS;
   if (iters < 20 * rounds) iters = 20 * rounds;
+  iters -= iters % rounds; /* every round times as many frames */
   if (gg_context_open(&ctx, NULL)) {
     fprintf(stderr, "no GPU: %s\n", gg_error_detail());
     return 77;

@@ -603,6 +603,9 @@ void ggi_text_defines(const char *text, void (*each)(void *ctx, const char *name
  *   - a lone carriage return, a backslash with blanks after it at the end
  *     of a line, a line splice inside a raw string and a \u name: clang
  *     and NVRTC read them differently (a line end, a splice, a name).
+ *   - a '#' after a block comment that spans lines (NVRTC starts a
+ *     directive there, clang does not), and a raw string whose delimiter
+ *     is not up to 16 plain characters (NVRTC ignores the R).
  * An #if group's branches are checked from the same brackets each and
  * must leave the same ones open; an #if 0 group is skipped, as the
  * compiler skips it. */
@@ -680,6 +683,53 @@ static int banned_name(tcheck *c, size_t p, size_t e)
   return 0;
 }
 
+/* Whether the quoted literal [p, e) ends with its own quote (not one a
+ * backslash escapes). */
+static int quoted_closed(const char *s, size_t p, size_t e)
+{
+  for (size_t i = p + 1; i < e; i++) {
+    if (s[i] == '\\') i++;
+    else if (s[i] == s[p]) return i + 1 == e;
+  }
+  return 0;
+}
+
+/* Over the whole text, skipped groups too: what NVRTC and clang split
+ * differently.  A '#' after a block comment that spans lines starts a
+ * directive for NVRTC and none for clang; a raw string's delimiter of
+ * other than up to 16 plain characters is a raw string to the scan and
+ * not to NVRTC ("raw string indicator ignored"). */
+static int compilers_agree(tcheck *c)
+{
+  const char *s = c->t->s;
+  size_t n = c->t->n;
+  int after_lines = 0; /* a block comment holding a newline, then no line end yet */
+  for (size_t p = 0; p < n;) {
+    tok k;
+    size_t e = token(s, n, p, &k);
+    int nl = memchr(s + p, '\n', e - p) != NULL;
+    if (k == T_COMMENT) after_lines |= nl && s[p + 1] == '*';
+    else if (k == T_SPACE) after_lines &= !nl;
+    else {
+      if (after_lines && (s[p] == '#' || (s[p] == '%' && p + 1 < n && s[p + 1] == ':')))
+        return tfail(c, p, "a '#' after a block comment that spans lines, on the line where the "
+                     "comment ends, in the %s: NVRTC reads a directive there and clang does not; "
+                     "start the directive on a line of its own", c->where);
+      if (k == T_LITERAL && is_id0(s[p])) {
+        const char *q = memchr(s + p, '"', e - p);
+        size_t d = q ? (size_t)(q - s) + 1 : e;
+        while (d < e && s[d] != '(' && !strchr(" )\\\t\v\f\n\r", s[d])) d++;
+        if (d >= e || s[d] != '(' || d - (size_t)(q - s) - 1 > 16)
+          return tfail(c, p, "a raw string literal whose delimiter is not up to 16 plain characters "
+                       "in the %s: compilers read it differently", c->where);
+      }
+      after_lines = 0;
+    }
+    p = e;
+  }
+  return 0;
+}
+
 /* A token of code (not of a directive) at [p, *e). */
 static int code_token(tcheck *c, size_t p, size_t *e, tok k)
 {
@@ -689,7 +739,7 @@ static int code_token(tcheck *c, size_t p, size_t *e, tok k)
   if (k == T_IDENT) return banned_name(c, p, *e);
   if (k == T_LITERAL) {
     int raw = is_id0(ch);
-    if (raw ? !raw_closed(s, p, *e) : *e - p < 2 || s[*e - 1] != ch)
+    if (raw ? !raw_closed(s, p, *e) : !quoted_closed(s, p, *e))
       return tfail(c, p, "a %s literal that does not end%s in the %s",
                    ch == '\'' ? "character" : "string", raw ? "" : " on its line", c->where);
     for (size_t i = 0; raw && i < c->t->nsplice; i++)
@@ -760,8 +810,13 @@ static int arg_is_zero(const tcheck *c, size_t b, size_t *end)
   while (z < n && (s[z] == ' ' || s[z] == '\t')) z++;
   size_t ze = z;
   while (ze < n && is_id(s[ze])) ze++;
-  size_t eol = ze;
-  while (eol < n && (s[eol] == ' ' || s[eol] == '\t')) eol++;
+  size_t eol = ze; /* past blanks and comments to the line's end */
+  while (eol < n && s[eol] != '\n') {
+    tok k;
+    size_t q = token(s, n, eol, &k);
+    if ((k != T_SPACE && k != T_COMMENT) || memchr(s + eol, '\n', q - eol)) break;
+    eol = q;
+  }
   *end = ze;
   return ze == z + 1 && s[z] == '0' && (eol == n || s[eol] == '\n');
 }
@@ -791,7 +846,8 @@ static int group_directive(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
       return tfail(c, p, "the branches of an #if group in the %s leave different brackets open: "
                    "every branch opens and closes the same ones", c->where);
   }
-  if (end) {
+  if (end) { /* after the group: the brackets its live branches left open */
+    if (c->grp_skip[g] && c->grp_end[g] >= 0) c->nopen = (size_t)c->grp_end[g];
     c->ngrp--;
     return 0;
   }
@@ -905,6 +961,7 @@ int ggi_text_check(const char *text, int base_line, const char *where, int *line
       !(c.grp_end = malloc((t.n + 1) * sizeof *c.grp_end)) || !(c.grp_skip = malloc(t.n + 1)) ||
       !(c.grp_at = malloc((t.n + 1) * sizeof *c.grp_at)))
     goto done; /* out of memory: the compiler still reports */
+  bad = compilers_agree(&c);
   for (size_t p = 0; !bad && p < t.n;) {
     tok k;
     size_t e = token(t.s, t.n, p, &k), a, b;

@@ -27,18 +27,25 @@ kernel "c" { pattern = "for", range = { "n" },
   body = "y(i) = -x(i); // a comment whose line goes on \\" }
 
 -- "d" is a body the text rules must take: an #if whose branches each
--- open a brace the code after closes, an #if 0 group holding what is no
--- code (an apostrophe, an open brace), a multi-line #define with a block
--- comment, and literals holding brackets
+-- open a brace the code after closes, an #if 0 group (a comment after
+-- its 0) holding what is no code (an apostrophe, an open brace), an
+-- #elif 0 after a live branch that opened a brace, a multi-line #define
+-- with a block comment, and literals holding brackets
 kernel "d" { pattern = "for", range = { "n" },
   params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
   body = [[
 #define CLAMP0(v) do { /* negative to zero */ \
     if ((v) < 0) (v) = 0;                      \
   } while (0)
-#if 0
+#if 0 // a note
     don't compile this { it is a note
 #endif
+#if 1
+    {
+#elif 0
+    never {
+#endif
+    }
     float v = x(i);
 #ifdef __HIP_DEVICE_COMPILE__
     if (v > 0.5f) {

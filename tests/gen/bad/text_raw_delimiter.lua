@@ -1,0 +1,8 @@
+kernel "k" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = [[
+    const char *s = R"
+(
+#include "/etc/hostname"
+)
+"; y(i) = x(i);]] }
