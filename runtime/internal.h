@@ -89,6 +89,7 @@ struct gg_kernel {
   ggr_dptr ws;                /* workspace (0 if none) */
   size_t ws_bytes;
   unsigned seq;               /* launch counter for GG_HIDDEN_SEQ */
+  int nargs;                  /* arguments a caller passes (params not hidden) */
 };
 
 struct gg_array {
@@ -145,7 +146,11 @@ static inline gg_status ggr_make_current(gg_context *ctx) {
                    "set current context");
 }
 
-/* Pack with hidden fields filled from the kernel (workspace, sequence). */
+/* The descriptor's argument layout, checked once when the module loads;
+ * sets k->nargs. */
+gg_status ggr_kernel_check_layout(gg_kernel *k);
+/* Pack with hidden fields filled from the kernel (workspace, sequence);
+ * the layout is the one ggr_kernel_check_layout accepted. */
 gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void *buf,
                                size_t buf_size);
 

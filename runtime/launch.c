@@ -6,6 +6,7 @@
  * synchronization.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -276,25 +277,24 @@ static gg_status view_elements(const gg_kernel_desc *kd, const gg_param_desc *p,
   return GG_OK;
 }
 
-/* Views must hold what their extents (and strides) say. */
+/* A view's argument, for the overlap check. */
+typedef struct view_arg {
+  const gg_param_desc *p;
+  const gg_array *a;
+} view_arg;
+
 /* No written view shares memory with another view: a kernel's views are
  * __restrict__, and a frame orders its stages by its views, so a stage
  * writing y would not wait for (or be waited for by) one reading x when x
  * and y were one array.  Arrays are whole allocations; their ranges are
  * compared all the same. */
-static gg_status views_apart(const gg_kernel_desc *kd, const gg_arg *args, char *err,
+static gg_status views_apart(const gg_kernel_desc *kd, const view_arg *v, int n, char *err,
                              size_t err_size) {
-  for (int i = 0, ai = 0; i < kd->nparams; i++) {
-    const gg_param_desc *p = &kd->params[i];
-    if (p->kind == GG_PARAM_HIDDEN) continue;
-    const gg_array *a = args[ai++].v.array;
-    if (p->kind != GG_PARAM_VIEW) continue;
-    for (int j = i + 1, bj = ai; j < kd->nparams; j++) {
-      const gg_param_desc *q = &kd->params[j];
-      if (q->kind == GG_PARAM_HIDDEN) continue;
-      const gg_array *b = args[bj++].v.array;
-      if (q->kind != GG_PARAM_VIEW || (p->access == GG_ACCESS_IN && q->access == GG_ACCESS_IN))
-        continue;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      const gg_param_desc *p = v[i].p, *q = v[j].p;
+      const gg_array *a = v[i].a, *b = v[j].a;
+      if (p->access == GG_ACCESS_IN && q->access == GG_ACCESS_IN) continue;
       if (a == b || (a->dptr < b->dptr + b->bytes && b->dptr < a->dptr + a->bytes))
         return FAIL("views %s and %s are passed %s, and %s writes %s: a written view may share "
                     "no memory with another view (a kernel's views are __restrict__, and a "
@@ -302,30 +302,52 @@ static gg_status views_apart(const gg_kernel_desc *kd, const gg_arg *args, char 
                     nm(q->name), a == b ? "the same array" : "overlapping arrays", nm(kd->name),
                     nm(p->access != GG_ACCESS_IN ? p->name : q->name));
     }
-  }
   return GG_OK;
 }
 
+/* One view: it holds what its extents (and strides) say. */
+static gg_status view_fits(const gg_kernel_desc *kd, const gg_param_desc *p, const gg_array *a,
+                           const void *buf, int *next_stride, char *err, size_t err_size) {
+  uint64_t count, need;
+  gg_status st = view_elements(kd, p, buf, next_stride, &count, err, err_size);
+  if (st) return st;
+  if (__builtin_mul_overflow(count, (uint64_t)dtype_size(p->dtype), &need))
+    return FAIL("view %s: %llu elements of %u bytes overflow a 64-bit size", nm(p->name),
+                (unsigned long long)count, dtype_size(p->dtype));
+  if (need > a->bytes)
+    return FAIL("view %s needs %llu bytes (%llu elements of %u bytes) but its array has %zu",
+                nm(p->name), (unsigned long long)need, (unsigned long long)count,
+                dtype_size(p->dtype), a->bytes);
+  return GG_OK;
+}
+
+/* Every view fits, and the views are apart.  The list of views lives
+ * here; a kernel of more views than that takes it from the heap. */
 static gg_status check_views(const gg_kernel_desc *kd, const gg_arg *args, const void *buf,
                              char *err, size_t err_size) {
-  int next_stride = 0;
-  for (int i = 0, j = 0; i < kd->nparams; i++) {
+  view_arg here[16], *v = here;
+  int nv = 0, next_stride = 0;
+  gg_status st = GG_OK;
+  for (int i = 0, j = 0; i < kd->nparams && !st; i++) {
     const gg_param_desc *p = &kd->params[i];
     if (p->kind == GG_PARAM_HIDDEN) continue;
-    const gg_arg *a = &args[j++];
+    const gg_array *a = args[j++].v.array;
     if (p->kind != GG_PARAM_VIEW) continue;
-    uint64_t count, need;
-    gg_status st = view_elements(kd, p, buf, &next_stride, &count, err, err_size);
-    if (st) return st;
-    if (__builtin_mul_overflow(count, (uint64_t)dtype_size(p->dtype), &need))
-      return FAIL("view %s: %llu elements of %u bytes overflow a 64-bit size", nm(p->name),
-                  (unsigned long long)count, dtype_size(p->dtype));
-    if (need > a->v.array->bytes)
-      return FAIL("view %s needs %llu bytes (%llu elements of %u bytes) but its array has %zu",
-                  nm(p->name), (unsigned long long)need, (unsigned long long)count,
-                  dtype_size(p->dtype), a->v.array->bytes);
+    if ((st = view_fits(kd, p, a, buf, &next_stride, err, err_size))) break;
+    if (nv == 16 && v == here) {
+      if (!(v = malloc((size_t)kd->nparams * sizeof *v))) {
+        v = here;
+        ggr_format(err, err_size, "out of host memory");
+        st = GG_ERR_OUT_OF_MEMORY;
+        break;
+      }
+      memcpy(v, here, sizeof here);
+    }
+    v[nv++] = (view_arg){p, a};
   }
-  return views_apart(kd, args, err, err_size);
+  if (!st) st = views_apart(kd, v, nv, err, err_size);
+  if (v != here) free(v);
+  return st;
 }
 
 /* tile_reduce: the output holds exactly one element per tile. */
@@ -371,16 +393,15 @@ static gg_status check_layout(const gg_kernel_desc *kd, size_t buf_size, char *e
   return GG_OK;
 }
 
-static gg_status pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs, void *buf,
-                           size_t buf_size, char *err, size_t err_size) {
-  if (!kd || !buf || (nargs && !args) || (kd->nparams && !kd->params)) return FAIL("NULL argument");
-  gg_status st = check_layout(kd, buf_size, err, err_size);
-  if (st) return st;
-  int visible = 0;
-  for (int i = 0; i < kd->nparams; i++) visible += kd->params[i].kind != GG_PARAM_HIDDEN;
+/* The arguments into buf, for a descriptor whose layout has been checked
+ * (check_layout) and which takes `visible` arguments. */
+static gg_status pack_checked(const gg_kernel_desc *kd, int visible, const gg_arg *args, int nargs,
+                              void *buf, char *err, size_t err_size) {
+  if (nargs && !args) return FAIL("NULL argument");
   if (nargs != visible)
     return FAIL("kernel %s takes %d arguments, %d given", nm(kd->name), visible, nargs);
   memset(buf, 0, kd->args_size); /* padding and hidden fields start at zero */
+  gg_status st;
   for (int i = 0, j = 0; i < kd->nparams; i++) {
     if (kd->params[i].kind == GG_PARAM_HIDDEN) continue;
     if ((st = pack_one(&kd->params[i], &args[j++], buf, err, err_size))) return st;
@@ -389,18 +410,47 @@ static gg_status pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nar
   return check_views(kd, args, buf, err, err_size);
 }
 
+static int visible_params(const gg_kernel_desc *kd) {
+  int visible = 0;
+  for (int i = 0; i < kd->nparams; i++) visible += kd->params[i].kind != GG_PARAM_HIDDEN;
+  return visible;
+}
+
 gg_status gg_pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs, void *buf,
                        size_t buf_size) {
   char err[512];
-  gg_status st = pack_args(kd, args, nargs, buf, buf_size, err, sizeof err);
+  const size_t err_size = sizeof err;
+  gg_status st = !kd || !buf || (kd->nparams && !kd->params) ? FAIL("NULL argument")
+               : check_layout(kd, buf_size, err, err_size);
+  if (!st) st = pack_checked(kd, visible_params(kd), args, nargs, buf, err, err_size);
   return st ? ggr_set_error(st, "%s: %s", kd ? nm(kd->name) : "gg_pack_args", err) : GG_OK;
+}
+
+/* Once per kernel, when its module loads: the descriptor's layout, so
+ * that every later pack (each launch, each frame a session starts: on
+ * the path of every frame) checks only the arguments. */
+gg_status ggr_kernel_check_layout(gg_kernel *k) {
+  char err[512];
+  const size_t err_size = sizeof err;
+  const gg_kernel_desc *kd = k->desc;
+  gg_status st = kd->nparams && !kd->params ? FAIL("descriptor of %s: no parameter table",
+                                                   nm(kd->name))
+               : check_layout(kd, kd->args_size, err, err_size);
+  if (st) return ggr_set_error(st, "module %s: %s", nm(k->mod->desc->name), err);
+  k->nargs = visible_params(kd);
+  return GG_OK;
 }
 
 gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void *buf,
                                size_t buf_size) {
+  char err[512];
+  const size_t err_size = sizeof err;
   const gg_kernel_desc *kd = k->desc;
-  gg_status st = gg_pack_args(kd, args, nargs, buf, buf_size);
-  if (st) return st;
+  gg_status st = kd->args_size > buf_size
+                     ? FAIL("buffer of %zu bytes for a %u-byte argument struct", buf_size,
+                            kd->args_size)
+                     : pack_checked(kd, k->nargs, args, nargs, buf, err, err_size);
+  if (st) return ggr_set_error(st, "%s: %s", nm(kd->name), err);
   for (int i = 0; i < kd->nparams; i++) {
     const gg_param_desc *p = &kd->params[i];
     if (p->kind != GG_PARAM_HIDDEN) continue;

@@ -277,12 +277,14 @@ static gg_status resolve_kernel(gg_module *m, int i) {
   if (!kd->symbol || !kd->name || kd->block_size <= 0)
     return ggr_set_error(GG_ERR_INVALID, "kernel %d of %s: no name, symbol or block size", i,
                          m->desc->name);
+  gg_status st = ggr_kernel_check_layout(k);
+  if (st) return st;
   char what[300];
   snprintf(what, sizeof what, "kernel %s (symbol %s)", kd->name, kd->symbol);
   /* a frame has no function: its stages run inside a persistent kernel,
      which starts it as a command (gg_launch refuses it) */
   if (kd->mode == GG_LAUNCH_PERSISTENT) return GG_OK;
-  gg_status st = ggr_check(ctx, ctx->be->module_function(&k->fn, m->native, kd->symbol), what);
+  st = ggr_check(ctx, ctx->be->module_function(&k->fn, m->native, kd->symbol), what);
   if (st) return st == GG_ERR_BACKEND ? GG_ERR_NOT_FOUND : st; /* the detail names the symbol */
   st = ggr_check(ctx, ggr_allow_shared(ctx->be, k->fn, kd->shared_bytes), what);
   if (st) return st;

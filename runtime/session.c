@@ -606,17 +606,21 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
     return ggr_set_error(GG_ERR_STATE, "no frame in flight");
   if (!s->running)
     return ggr_set_error(s->lost ? GG_ERR_KERNEL_FAULT : GG_ERR_STATE, "session is terminated");
-  /* Hot path: the frame is often done by the first polls. */
+  /* Hot path: the frame is often done by the first polls.  A spin is one
+   * load of the ack word (the frame's slot, worked out once here); the
+   * frame is taken when that word carries its tag. */
+  const uint64_t frame = s->mb.completed + 1;
+  const void *ack = ggr_mbox_ack_word(&s->mb);
   for (int i = 0; i < CHECK_EVERY; i++)
-    if (poll_done(s)) {
-      record(s, s->mb.completed);
+    if (ggr_mbox_ack_seen(ack, frame) && poll_done(s)) {
+      record(s, frame);
       return GG_OK;
     }
   uint64_t t0 = gg_rt_now_ns(), last_query = t0;
   for (;;) {
     for (int i = 0; i < CHECK_EVERY; i++)
-      if (poll_done(s)) {
-        record(s, s->mb.completed);
+      if (ggr_mbox_ack_seen(ack, frame) && poll_done(s)) {
+        record(s, frame);
         return GG_OK;
       }
     uint64_t now = gg_rt_now_ns();

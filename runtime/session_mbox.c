@@ -79,12 +79,18 @@ void ggr_mbox_slot_args(const ggr_mbox *mb, void *buf)
   }
 }
 
+const void *ggr_mbox_ack_word(const ggr_mbox *mb)
+{
+  return ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, mb->completed + 1)) +
+         GG_MBOX_DONE_OFFSET(mb->args_size);
+}
+
 int ggr_mbox_poll(ggr_mbox *mb, int two_words)
 {
   if (mb->completed == mb->started)
     return 0;
   uint64_t frame = mb->completed + 1;
-  char *done = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, frame)) + GG_MBOX_DONE_OFFSET(mb->args_size);
+  char *done = (char *)ggr_mbox_ack_word(mb);
   /* acquire: pairs with the device's release of the ack (when the
    * generator planned one); a relaxed ack carries only its own bits */
   uint64_t ack = atomic_load_explicit(u64_at(done), memory_order_acquire);

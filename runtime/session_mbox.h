@@ -7,6 +7,7 @@
 #ifndef GGR_SESSION_MBOX_H
 #define GGR_SESSION_MBOX_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,15 @@ void ggr_mbox_slot_args(const ggr_mbox *mb, void *buf);
  * its tag, and with two_words (an 8-byte result) its ack2 too; advances
  * completed and keeps the result bits in mb->result. */
 int ggr_mbox_poll(ggr_mbox *mb, int two_words);
+/* The ack word of the oldest frame in flight (the caller has one in
+ * flight).  A waiter spins on ggr_mbox_ack_seen, one relaxed load a
+ * spin, and completes the frame with ggr_mbox_poll once it has. */
+const void *ggr_mbox_ack_word(const ggr_mbox *mb);
+static inline int ggr_mbox_ack_seen(const void *ack, uint64_t frame)
+{
+  uint64_t w = atomic_load_explicit((const _Atomic uint64_t *)ack, memory_order_relaxed);
+  return GG_MBOX_ACK_TAG(w) == (uint32_t)frame;
+}
 /* Ask the kernel to exit: abort line, and the abort word in the slot
  * it polls next, so it sees it without a second poll location. */
 void ggr_mbox_abort(ggr_mbox *mb);
