@@ -128,6 +128,75 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
   return 0;
 }
 
+/* When block 0's warp 0 reads the host's slot: a train of reads in phase
+ * with the host.  One read of host memory is in flight at a time (a round
+ * trip, ~1.2 us on an H100: a second polling warp made every read slower,
+ * bench/poll_probe.cu), so a frame the host posts waits for the next read
+ * to reach it - anywhere from nothing to a round trip, decided by where
+ * the post falls between two reads.  A frame loop posts at a steady delay
+ * after it sees the acknowledgement, and reads going back to back from
+ * the ack come at steady delays too: each run locked into one phase, and
+ * a frame's p50 was set by the luck of it (an empty frame 2.6 to 3.6 us
+ * as the host's delay moved across one round trip).  So the reads follow
+ * a train on the SM's clock, read j at t0 + phi + j P (t0: the poll's
+ * start, P an eighth over the fastest round trip seen), and the train's
+ * phase phi follows the host: EARLIER cycles earlier after each frame,
+ * LATER cycles back when that made a frame wait for a later read than the
+ * frame before did.  It settles with a read just after the host's store;
+ * about one frame in 33 (EARLIER / (EARLIER + LATER)) waits for the next
+ * read.  A host that posts ahead (frames queued) is met by the first
+ * read: phi goes to 0 and stays.  Measured on the H100 (bench/RESULTS.md,
+ * 2026-11-27, against back-to-back reads, p50): the empty frame 2.47 us
+ * (3.39), examples/app's 4.98 (5.43); 32 / 128 moved faster and missed
+ * one frame in five (empty p99 3.9 us), 4 / 512 followed the app's host
+ * too slowly (5.6 us).  Clock cycles (clock64), not %globaltimer, whose
+ * ticks were too coarse to place a read (tried first: no effect). */
+struct gg_p_phase {
+  long long phi;    /* the train's phase: cycles after the poll's start */
+  long long rtt;    /* the fastest read of the slot seen, in cycles (0: none yet) */
+  long long r_prev; /* cycles after its poll's start at which the last frame's read went (-1: none) */
+};
+#define GG_P_PHASE_EARLIER 16ll
+#define GG_P_PHASE_LATER 512ll
+GG_INLINE long long gg_p_period(const gg_p_phase &ph) { return ph.rtt + ph.rtt / 8; }
+/* Lane 0 waits for read j of the train that starts at t0; every lane gets
+ * the cycle the read goes at. */
+GG_INLINE long long gg_p_phase_wait(const gg_p_phase &ph, long long t0, unsigned j)
+{
+  long long now = 0;
+  if ((threadIdx.x & 31u) == 0) {
+    const long long at = t0 + ph.phi + (long long)j * gg_p_period(ph);
+    while ((now = clock64()) < at) {
+    }
+  }
+  return __shfl_sync(0xffffffffu, now, 0);
+}
+/* The read that went at `went` is back: the fastest round trip, which
+ * creeps up (at most 1/256 a read) when reads get slower - a clock change,
+ * not one slow read. */
+GG_INLINE void gg_p_phase_read(gg_p_phase &ph, long long went)
+{
+  const long long d = clock64() - went, up = ph.rtt / 256 + 1;
+  if (ph.rtt == 0 || d < ph.rtt)
+    ph.rtt = d;
+  else
+    ph.rtt += (d - ph.rtt) / 64 < up ? (d - ph.rtt) / 64 : up;
+}
+/* The frame was in read j, which went r cycles after the poll started. */
+GG_INLINE void gg_p_phase_caught(gg_p_phase &ph, long long r, unsigned j)
+{
+  const long long P = gg_p_period(ph);
+  if (ph.r_prev >= 0 && r > ph.r_prev + P / 2) /* a later read than the frame before */
+    ph.phi += GG_P_PHASE_LATER;
+  else if (ph.phi >= GG_P_PHASE_EARLIER)
+    ph.phi -= GG_P_PHASE_EARLIER;
+  else /* past 0: the train wraps, unless the first read met the frame */
+    ph.phi = j > 0 ? ph.phi + P - GG_P_PHASE_EARLIER : 0;
+  if (ph.phi >= P)
+    ph.phi -= P;
+  ph.r_prev = r;
+}
+
 /* Warp 0: wait for frame `frame` in the NW tagged words at w (the host's
  * slot with SYS, block 0's record in device memory without).  Each poll
  * is ONE warp-wide acquire load per 32 words, all in flight together; a
@@ -138,13 +207,16 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
 template <unsigned NW, bool SYS>
 GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
                              unsigned long long frame, unsigned *args,
-                             unsigned long long (&word)[(NW + 31) / 32], unsigned *reason)
+                             unsigned long long (&word)[(NW + 31) / 32], unsigned *reason,
+                             gg_p_phase &ph)
 {
   const unsigned lane = threadIdx.x & 31u;
   const unsigned tag = (unsigned)frame;
   const unsigned long long mine = (unsigned long long)tag << 32; /* for lanes past NW */
   unsigned long long hb_seen = 0, hb_time = 0;
+  const long long t0 = SYS ? clock64() : 0;
   for (unsigned spins = 1;; ++spins) {
+    const long long went = SYS ? gg_p_phase_wait(ph, t0, spins - 1) : 0;
     bool ok = true;
 #pragma unroll
     for (unsigned k = 0; k < (NW + 31) / 32; ++k) {
@@ -162,7 +234,12 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
       *reason = GG_MBOX_EXIT_ABORT;
       return GG_MBOX_CMD_EXIT;
     }
-    if (__all_sync(0xffffffffu, ok)) {
+    const bool all = __all_sync(0xffffffffu, ok);
+    if (SYS)
+      gg_p_phase_read(ph, went);
+    if (all) {
+      if (SYS)
+        gg_p_phase_caught(ph, went - t0, spins - 1);
 #pragma unroll
       for (unsigned k = 0; k < (NW + 31) / 32; ++k)
         if (k * 32 + lane >= 1 && k * 32 + lane < NW)
@@ -208,14 +285,16 @@ template <unsigned NW, unsigned BATCH>
 GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned stride,
                              unsigned nslots, unsigned slot_i, unsigned long long frame,
                              unsigned *args, unsigned long long *word, gg_p_batch &b,
-                             unsigned *reason)
+                             unsigned *reason, gg_p_phase &ph)
 {
   static_assert(NW * BATCH <= 32, "a batch is one warp-wide load");
   const unsigned lane = threadIdx.x & 31u, j = lane / NW;
   if (frame - b.first >= b.count) { /* not in the batch: read the next one */
     const unsigned k = BATCH < nslots ? BATCH : nslots;
     unsigned long long hb_seen = 0, hb_time = 0;
+    const long long t0 = clock64();
     for (unsigned spins = 1;; ++spins) {
+      const long long went = gg_p_phase_wait(ph, t0, spins - 1);
       unsigned long long w = (unsigned long long)(unsigned)(frame + j) << 32; /* lanes past it */
       if (j < k) {
         const unsigned s = slot_i + j < nslots ? slot_i + j : slot_i + j - nslots;
@@ -228,7 +307,9 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
       const unsigned bad =
           __ballot_sync(0xffffffffu, j < k && (unsigned)(w >> 32) != (unsigned)(frame + j));
       const unsigned whole = bad ? (unsigned)(__ffs(bad) - 1) / NW : k;
+      gg_p_phase_read(ph, went);
       if (whole > 0) {
+        gg_p_phase_caught(ph, went - t0, spins - 1);
         b.w = w;
         b.first = frame;
         b.count = whole;
@@ -310,6 +391,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
   unsigned long long frame = 1;
   unsigned slot_i = 0; /* (frame - 1) % nslots, without a 64-bit division */
   gg_p_batch batch = {0, 0, 0}; /* block 0's warp 0, a ring: frames read ahead */
+  gg_p_phase phase = {0, 0, -1}; /* block 0's warp 0: when it reads the host's slot */
   for (;; ++frame, slot_i = slot_i + 1 == pp.nslots ? 0 : slot_i + 1) {
     char *slot = mbox + GG_MBOX_SLOTS_OFF + slot_i * pp.slot_stride;
     if (threadIdx.x < 32) {
@@ -331,13 +413,13 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
           if (pp.nslots > 1)
             cmd = gg_p_next<GG_P_NW_{{NAME}}, GG_P_BATCH_{{NAME}}>(
                 mbox, mbox + GG_MBOX_SLOTS_OFF, pp.slot_stride, pp.nslots, slot_i, frame,
-                args_words, word, batch, &reason);
+                args_words, word, batch, &reason, phase);
           else
             cmd = gg_p_poll<GG_P_NW_{{NAME}}, true>(mbox, (const unsigned long long *)slot, frame,
-                                                     args_words, word, &reason);
+                                                     args_words, word, &reason, phase);
         } else {
           cmd = gg_p_poll<GG_P_NW_{{NAME}}, true>(mbox, (const unsigned long long *)slot, frame,
-                                                   args_words, word, &reason);
+                                                   args_words, word, &reason, phase);
         }
         if (multi) { /* relay: the tagged words as they came, or the exit word */
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
@@ -353,7 +435,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
         }
       } else {
         cmd = gg_p_poll<GG_P_NW_{{NAME}}, false>(mbox, record, frame, args_words, word,
-                                                  &reason);
+                                                  &reason, phase);
       }
       if (leader) {
         command = cmd;
