@@ -12,7 +12,8 @@
  *   128    line: heartbeat  (host -> device)  u64 counter, u64 stale limit in ns
  *   256    line: status     (device -> host)  u32 state, u32 exit reason, u64 frames run
  *   384    slots, GG_MBOX_SLOT_STRIDE(args) bytes each:
- *          +0   u64 word 0: frame tag << 32 | command   (host, release, written last)
+ *          +0   u64 word 0: frame tag << 32 | command   (host, release, written last;
+ *                                  GG_MBOX_CMD_AHEAD set when posted ahead)
  *          +8   u64 words 1..: frame tag << 32 | 4 argument bytes (host, relaxed)
  *          +GG_MBOX_DONE_OFFSET(args)  the acknowledgement (device), two u64 words:
  *               +0  ack  = frame tag << 32 | result bits 0..31   (written last)
@@ -79,6 +80,12 @@
   ((unsigned long long)(unsigned)(frame) << 32 | (unsigned long long)(unsigned)(bits))
 #define GG_MBOX_ACK_TAG(word) ((unsigned)((word) >> 32))
 #define GG_MBOX_CMD_EXIT 0xffffffffu                  /* command of the abort word */
+/* Set in word 0's command by a host that posts a frame while an earlier
+ * one is still in flight (frames queued ahead): the kernel, which masks
+ * it off, then reads the next slot at once instead of on the train it
+ * keeps in phase with a host that waits for each frame (the CUDA
+ * template, gg_p_phase). */
+#define GG_MBOX_CMD_AHEAD 0x40000000u
 #define GG_MBOX_WORD_ABORT 0xffffffffffffffffull      /* command GG_MBOX_CMD_EXIT, any tag */
 
 enum { /* status line: state */

@@ -62,7 +62,10 @@ uint64_t ggr_mbox_post(ggr_mbox *mb, uint32_t command, const void *args, size_t 
     atomic_store_explicit(u64_at(slot + 8u * i), tagged(frame, chunk), memory_order_relaxed);
   }
   /* The one store the device acquires: everything above (and every write
-   * the caller made before start) happens-before the kernel's frame. */
+   * the caller made before start) happens-before the kernel's frame.  A
+   * frame posted while another is in flight says so (GG_MBOX_CMD_AHEAD). */
+  if (mb->started > mb->completed)
+    command |= GG_MBOX_CMD_AHEAD;
   atomic_store_explicit(u64_at(slot), tagged(frame, command), memory_order_release);
   mb->started = frame;
   return frame;

@@ -155,17 +155,19 @@ struct gg_p_phase {
   long long phi;    /* the train's phase: cycles after the poll's start */
   long long rtt;    /* the fastest read of the slot seen, in cycles (0: none yet) */
   long long r_prev; /* cycles after its poll's start at which the last frame's read went (-1: none) */
+  bool ahead;       /* the last frame was posted ahead (GG_MBOX_CMD_AHEAD): read at once */
 };
 #define GG_P_PHASE_EARLIER 16ll
 #define GG_P_PHASE_LATER 512ll
 GG_INLINE long long gg_p_period(const gg_p_phase &ph) { return ph.rtt + ph.rtt / 8; }
-/* Lane 0 waits for read j of the train that starts at t0; every lane gets
+/* Lane 0 waits for read j of the train that starts at t0 (none after a
+ * frame posted ahead: the next is likely there already); every lane gets
  * the cycle the read goes at. */
 GG_INLINE long long gg_p_phase_wait(const gg_p_phase &ph, long long t0, unsigned j)
 {
   long long now = 0;
   if ((threadIdx.x & 31u) == 0) {
-    const long long at = t0 + ph.phi + (long long)j * gg_p_period(ph);
+    const long long at = ph.ahead ? 0 : t0 + ph.phi + (long long)j * gg_p_period(ph);
     while ((now = clock64()) < at) {
     }
   }
@@ -182,9 +184,17 @@ GG_INLINE void gg_p_phase_read(gg_p_phase &ph, long long went)
   else
     ph.rtt += (d - ph.rtt) / 64 < up ? (d - ph.rtt) / 64 : up;
 }
-/* The frame was in read j, which went r cycles after the poll started. */
-GG_INLINE void gg_p_phase_caught(gg_p_phase &ph, long long r, unsigned j)
+/* The frame was in read j, which went r cycles after the poll started;
+ * cmd is its command word, whose GG_MBOX_CMD_AHEAD says how to read the
+ * next.  A frame read at once (posted ahead) says nothing of the phase. */
+GG_INLINE void gg_p_phase_caught(gg_p_phase &ph, long long r, unsigned j, unsigned cmd)
 {
+  const bool was_ahead = ph.ahead;
+  ph.ahead = (cmd & GG_MBOX_CMD_AHEAD) != 0;
+  if (was_ahead) {
+    ph.r_prev = -1;
+    return;
+  }
   const long long P = gg_p_period(ph);
   if (ph.r_prev >= 0 && r > ph.r_prev + P / 2) /* a later read than the frame before */
     ph.phi += GG_P_PHASE_LATER;
@@ -239,12 +249,12 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
       gg_p_phase_read(ph, went);
     if (all) {
       if (SYS)
-        gg_p_phase_caught(ph, went - t0, spins - 1);
+        gg_p_phase_caught(ph, went - t0, spins - 1, cmd);
 #pragma unroll
       for (unsigned k = 0; k < (NW + 31) / 32; ++k)
         if (k * 32 + lane >= 1 && k * 32 + lane < NW)
           args[k * 32 + lane - 1] = (unsigned)word[k];
-      return cmd;
+      return cmd & ~GG_MBOX_CMD_AHEAD;
     }
     if ((spins & 1023u) == 0) {
       unsigned why = 0;
@@ -309,7 +319,7 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
       const unsigned whole = bad ? (unsigned)(__ffs(bad) - 1) / NW : k;
       gg_p_phase_read(ph, went);
       if (whole > 0) {
-        gg_p_phase_caught(ph, went - t0, spins - 1);
+        gg_p_phase_caught(ph, went - t0, spins - 1, (unsigned)__shfl_sync(0xffffffffu, w, 0));
         b.w = w;
         b.first = frame;
         b.count = whole;
@@ -330,7 +340,9 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
   word[0] = lane < NW ? mine : (unsigned long long)(unsigned)frame << 32;
   if (lane >= 1 && lane < NW)
     args[lane - 1] = (unsigned)mine;
-  return (unsigned)__shfl_sync(0xffffffffu, b.w, base);
+  const unsigned cmd = (unsigned)__shfl_sync(0xffffffffu, b.w, base);
+  ph.ahead = (cmd & GG_MBOX_CMD_AHEAD) != 0;
+  return cmd & ~GG_MBOX_CMD_AHEAD;
 }
 /* The larger of two sizes, for the largest argument struct below. */
 __host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, unsigned long long b)
@@ -391,7 +403,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
   unsigned long long frame = 1;
   unsigned slot_i = 0; /* (frame - 1) % nslots, without a 64-bit division */
   gg_p_batch batch = {0, 0, 0}; /* block 0's warp 0, a ring: frames read ahead */
-  gg_p_phase phase = {0, 0, -1}; /* block 0's warp 0: when it reads the host's slot */
+  gg_p_phase phase = {0, 0, -1, false}; /* block 0's warp 0: when it reads the host's slot */
   for (;; ++frame, slot_i = slot_i + 1 == pp.nslots ? 0 : slot_i + 1) {
     char *slot = mbox + GG_MBOX_SLOTS_OFF + slot_i * pp.slot_stride;
     if (threadIdx.x < 32) {

@@ -119,8 +119,8 @@ GG_INLINE unsigned gg_p_poll(char *mbox, const char *slot, unsigned long long fr
       *reason = GG_MBOX_EXIT_ABORT;
       return GG_MBOX_CMD_EXIT;
     }
-    if (__ballot(!ok) == 0 && tag0 == tag)
-      return cmd;
+    if (__ballot(!ok) == 0 && tag0 == tag) /* reads here go back to back: no use for AHEAD */
+      return cmd & ~GG_MBOX_CMD_AHEAD;
     if ((spins & 1023u) == 0) {
       unsigned why = 0;
       if (lane == 0) {

@@ -95,8 +95,10 @@ static void *device(void *arg)
         reason = GG_MBOX_EXIT_ABORT;
         goto out;
       }
-      if (ok && (uint32_t)(w0 >> 32) == (uint32_t)frame)
+      if (ok && (uint32_t)(w0 >> 32) == (uint32_t)frame) {
+        cmd &= ~GG_MBOX_CMD_AHEAD; /* as the kernel: a hint, not the command */
         break;
+      }
       if ((spins & 63u) == 0)
         sched_yield(); /* CI machines have few cores; the GPU needs no such courtesy */
       if ((spins & 1023u) == 0) {
@@ -332,9 +334,39 @@ static void ack_words(void)
   free(mem);
 }
 
+/* GG_MBOX_CMD_AHEAD: set in word 0 exactly when the frame is posted while
+ * an earlier one is in flight (frames queued ahead), next to the command. */
+static void ahead_flag(void)
+{
+  void *mem = aligned_alloc(GG_MBOX_LINE, ggr_mbox_bytes(2, 8));
+  CHECK(mem);
+  ggr_mbox mb;
+  ggr_mbox_init(&mb, mem, 2, 8);
+  uint64_t args = 0;
+  const uint32_t cmd = 3;
+  for (uint64_t f = 1; f <= 6; f++) {
+    /* frames 1, 2: one at a time; 3 and 4 queued; 5, 6: one at a time */
+    int queued = f == 4;
+    CHECK(ggr_mbox_post(&mb, cmd, &args, sizeof args) == f);
+    uint64_t w0 = atomic_load(u64(ggr_mbox_slot(&mb, ggr_mbox_slot_of(&mb, f))));
+    CHECK((uint32_t)(w0 >> 32) == (uint32_t)f);
+    CHECK((uint32_t)w0 == (queued ? (cmd | GG_MBOX_CMD_AHEAD) : cmd));
+    if (f == 3)
+      continue; /* frame 4 goes while 3 is in flight */
+    for (uint64_t g = mb.completed + 1; g <= f; g++) {
+      char *done = ggr_mbox_slot(&mb, ggr_mbox_slot_of(&mb, g)) + GG_MBOX_DONE_OFFSET(8);
+      atomic_store(u64(done), GG_MBOX_ACK(g, 0));
+      CHECK(ggr_mbox_poll(&mb, 0) && mb.completed == g);
+    }
+  }
+  free(mem);
+  printf("ahead flag: set only on a frame posted with another in flight\n");
+}
+
 int main(void)
 {
   ack_words();
+  ahead_flag();
   const char *env = getenv("GG_FRAMES");
   uint64_t frames = env ? strtoull(env, NULL, 10) : 5000;
   if (frames < 10)
