@@ -149,8 +149,8 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
  * 2026-11-27, against back-to-back reads, p50): the empty frame 2.47 us
  * (3.39), examples/app's 4.98 (5.43); 32 / 128 moved faster and missed
  * one frame in five (empty p99 3.9 us), 4 / 512 followed the app's host
- * too slowly (5.6 us).  Clock cycles (clock64), not %globaltimer, whose
- * ticks were too coarse to place a read (tried first: no effect). */
+ * too slowly (5.6 us).  Times are the SM's clock cycles (clock64): the
+ * block stays on its SM, and the clock counts every cycle. */
 struct gg_p_phase {
   long long phi;    /* the train's phase: cycles after the poll's start */
   long long rtt;    /* the fastest read of the slot seen, in cycles (0: none yet) */
