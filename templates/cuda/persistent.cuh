@@ -160,17 +160,20 @@ struct gg_p_phase {
 #define GG_P_PHASE_EARLIER 16ll
 #define GG_P_PHASE_LATER 512ll
 GG_INLINE long long gg_p_period(const gg_p_phase &ph) { return ph.rtt + ph.rtt / 8; }
-/* Lane 0 waits for read j of the train that starts at t0 (none after a
- * frame posted ahead: the next is likely there already); every lane gets
- * the cycle the read goes at. */
-GG_INLINE long long gg_p_phase_wait(const gg_p_phase &ph, long long t0, unsigned j)
+/* Lane 0 waits for the train's next read, due at cycle *next (at once
+ * after a frame posted ahead: the next one is likely there already), and
+ * moves *next one period on; every lane gets the cycle the read goes at.
+ * The train advances by addition, never by a read count times P: a poll
+ * may run for hours and count more reads than 32 bits hold. */
+GG_INLINE long long gg_p_phase_wait(const gg_p_phase &ph, long long *next)
 {
   long long now = 0;
   if ((threadIdx.x & 31u) == 0) {
-    const long long at = ph.ahead ? 0 : t0 + ph.phi + (long long)j * gg_p_period(ph);
+    const long long at = ph.ahead ? 0 : *next;
     while ((now = clock64()) < at) {
     }
   }
+  *next += gg_p_period(ph);
   return __shfl_sync(0xffffffffu, now, 0);
 }
 /* The read that went at `went` is back: the fastest round trip, which
@@ -184,10 +187,11 @@ GG_INLINE void gg_p_phase_read(gg_p_phase &ph, long long went)
   else
     ph.rtt += (d - ph.rtt) / 64 < up ? (d - ph.rtt) / 64 : up;
 }
-/* The frame was in read j, which went r cycles after the poll started;
- * cmd is its command word, whose GG_MBOX_CMD_AHEAD says how to read the
- * next.  A frame read at once (posted ahead) says nothing of the phase. */
-GG_INLINE void gg_p_phase_caught(gg_p_phase &ph, long long r, unsigned j, unsigned cmd)
+/* The frame was in a read that went r cycles after the poll started
+ * (first: the poll's first read); cmd is its command word, whose
+ * GG_MBOX_CMD_AHEAD says how to read the next.  A frame read at once
+ * (posted ahead) says nothing of the phase. */
+GG_INLINE void gg_p_phase_caught(gg_p_phase &ph, long long r, bool first, unsigned cmd)
 {
   const bool was_ahead = ph.ahead;
   ph.ahead = (cmd & GG_MBOX_CMD_AHEAD) != 0;
@@ -201,7 +205,7 @@ GG_INLINE void gg_p_phase_caught(gg_p_phase &ph, long long r, unsigned j, unsign
   else if (ph.phi >= GG_P_PHASE_EARLIER)
     ph.phi -= GG_P_PHASE_EARLIER;
   else /* past 0: the train wraps, unless the first read met the frame */
-    ph.phi = j > 0 ? ph.phi + P - GG_P_PHASE_EARLIER : 0;
+    ph.phi = first ? 0 : ph.phi + P - GG_P_PHASE_EARLIER;
   if (ph.phi >= P)
     ph.phi -= P;
   ph.r_prev = r;
@@ -225,8 +229,9 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
   const unsigned long long mine = (unsigned long long)tag << 32; /* for lanes past NW */
   unsigned long long hb_seen = 0, hb_time = 0;
   const long long t0 = SYS ? clock64() : 0;
+  long long next = t0 + ph.phi;
   for (unsigned spins = 1;; ++spins) {
-    const long long went = SYS ? gg_p_phase_wait(ph, t0, spins - 1) : 0;
+    const long long went = SYS ? gg_p_phase_wait(ph, &next) : 0;
     bool ok = true;
 #pragma unroll
     for (unsigned k = 0; k < (NW + 31) / 32; ++k) {
@@ -249,7 +254,7 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
       gg_p_phase_read(ph, went);
     if (all) {
       if (SYS)
-        gg_p_phase_caught(ph, went - t0, spins - 1, cmd);
+        gg_p_phase_caught(ph, went - t0, spins == 1, cmd);
 #pragma unroll
       for (unsigned k = 0; k < (NW + 31) / 32; ++k)
         if (k * 32 + lane >= 1 && k * 32 + lane < NW)
@@ -303,8 +308,9 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
     const unsigned k = BATCH < nslots ? BATCH : nslots;
     unsigned long long hb_seen = 0, hb_time = 0;
     const long long t0 = clock64();
+    long long next = t0 + ph.phi;
     for (unsigned spins = 1;; ++spins) {
-      const long long went = gg_p_phase_wait(ph, t0, spins - 1);
+      const long long went = gg_p_phase_wait(ph, &next);
       unsigned long long w = (unsigned long long)(unsigned)(frame + j) << 32; /* lanes past it */
       if (j < k) {
         const unsigned s = slot_i + j < nslots ? slot_i + j : slot_i + j - nslots;
@@ -319,7 +325,7 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
       const unsigned whole = bad ? (unsigned)(__ffs(bad) - 1) / NW : k;
       gg_p_phase_read(ph, went);
       if (whole > 0) {
-        gg_p_phase_caught(ph, went - t0, spins - 1, (unsigned)__shfl_sync(0xffffffffu, w, 0));
+        gg_p_phase_caught(ph, went - t0, spins == 1, (unsigned)__shfl_sync(0xffffffffu, w, 0));
         b.w = w;
         b.first = frame;
         b.count = whole;
