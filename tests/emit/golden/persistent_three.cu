@@ -1292,8 +1292,8 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
  * 2026-11-27, against back-to-back reads, p50): the empty frame 2.47 us
  * (3.39), examples/app's 4.98 (5.43); 32 / 128 moved faster and missed
  * one frame in five (empty p99 3.9 us), 4 / 512 followed the app's host
- * too slowly (5.6 us).  Times are the SM's clock cycles (clock64): the
- * block stays on its SM, and the clock counts every cycle. */
+ * too slowly (5.6 us).  Times are the SM's clock cycles (clock64), which
+ * count every cycle. */
 struct gg_p_phase {
   long long phi;    /* the train's phase: cycles after the poll's start */
   long long rtt;    /* the fastest read of the slot seen, in cycles (0: none yet) */
@@ -1307,16 +1307,21 @@ GG_INLINE long long gg_p_period(const gg_p_phase &ph) { return ph.rtt + ph.rtt /
  * after a frame posted ahead: the next one is likely there already), and
  * moves *next one period on; every lane gets the cycle the read goes at.
  * The train advances by addition, never by a read count times P: a poll
- * may run for hours and count more reads than 32 bits hold. */
+ * may run for hours and count more reads than 32 bits hold.  A read is
+ * never held more than two periods: were the clock to jump (a block
+ * resumed on another SM after preemption reads that SM's counter), the
+ * poll goes on reading, back to back until the next frame's train. */
 GG_INLINE long long gg_p_phase_wait(const gg_p_phase &ph, long long *next)
 {
+  const long long P = gg_p_period(ph);
   long long now = 0;
   if ((threadIdx.x & 31u) == 0) {
-    const long long at = ph.ahead ? 0 : *next;
+    now = clock64();
+    const long long at = ph.ahead || *next - now > 2 * P ? now : *next;
     while ((now = clock64()) < at) {
     }
   }
-  *next += gg_p_period(ph);
+  *next += P;
   return __shfl_sync(0xffffffffu, now, 0);
 }
 /* The read that went at `went` is back: the fastest round trip, which
@@ -1325,6 +1330,8 @@ GG_INLINE long long gg_p_phase_wait(const gg_p_phase &ph, long long *next)
 GG_INLINE void gg_p_phase_read(gg_p_phase &ph, long long went)
 {
   const long long d = clock64() - went, up = ph.rtt / 256 + 1;
+  if (d <= 0) /* the clock jumped back (see gg_p_phase_wait): no round trip to learn from */
+    return;
   if (ph.rtt == 0 || d < ph.rtt)
     ph.rtt = d;
   else
@@ -1490,6 +1497,8 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
   if (lane >= 1 && lane < NW)
     args[lane - 1] = (unsigned)mine;
   const unsigned cmd = (unsigned)__shfl_sync(0xffffffffu, b.w, base);
+  if (cmd == GG_MBOX_CMD_EXIT) /* the abort word, in a later slot of the batch */
+    return cmd;
   ph.ahead = (cmd & GG_MBOX_CMD_AHEAD) != 0;
   return cmd & ~GG_MBOX_CMD_AHEAD;
 }
