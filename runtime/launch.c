@@ -6,7 +6,6 @@
  * synchronization.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -277,24 +276,25 @@ static gg_status view_elements(const gg_kernel_desc *kd, const gg_param_desc *p,
   return GG_OK;
 }
 
-/* A view's argument, for the overlap check. */
-typedef struct view_arg {
-  const gg_param_desc *p;
-  const gg_array *a;
-} view_arg;
-
+/* Views must hold what their extents (and strides) say. */
 /* No written view shares memory with another view: a kernel's views are
  * __restrict__, and a frame orders its stages by its views, so a stage
  * writing y would not wait for (or be waited for by) one reading x when x
  * and y were one array.  Arrays are whole allocations; their ranges are
  * compared all the same. */
-static gg_status views_apart(const gg_kernel_desc *kd, const view_arg *v, int n, char *err,
+static gg_status views_apart(const gg_kernel_desc *kd, const gg_arg *args, char *err,
                              size_t err_size) {
-  for (int i = 0; i < n; i++)
-    for (int j = i + 1; j < n; j++) {
-      const gg_param_desc *p = v[i].p, *q = v[j].p;
-      const gg_array *a = v[i].a, *b = v[j].a;
-      if (p->access == GG_ACCESS_IN && q->access == GG_ACCESS_IN) continue;
+  for (int i = 0, ai = 0; i < kd->nparams; i++) {
+    const gg_param_desc *p = &kd->params[i];
+    if (p->kind == GG_PARAM_HIDDEN) continue;
+    const gg_array *a = args[ai++].v.array;
+    if (p->kind != GG_PARAM_VIEW) continue;
+    for (int j = i + 1, bj = ai; j < kd->nparams; j++) {
+      const gg_param_desc *q = &kd->params[j];
+      if (q->kind == GG_PARAM_HIDDEN) continue;
+      const gg_array *b = args[bj++].v.array;
+      if (q->kind != GG_PARAM_VIEW || (p->access == GG_ACCESS_IN && q->access == GG_ACCESS_IN))
+        continue;
       if (a == b || (a->dptr < b->dptr + b->bytes && b->dptr < a->dptr + a->bytes))
         return FAIL("views %s and %s are passed %s, and %s writes %s: a written view may share "
                     "no memory with another view (a kernel's views are __restrict__, and a "
@@ -302,52 +302,30 @@ static gg_status views_apart(const gg_kernel_desc *kd, const view_arg *v, int n,
                     nm(q->name), a == b ? "the same array" : "overlapping arrays", nm(kd->name),
                     nm(p->access != GG_ACCESS_IN ? p->name : q->name));
     }
+  }
   return GG_OK;
 }
 
-/* One view: it holds what its extents (and strides) say. */
-static gg_status view_fits(const gg_kernel_desc *kd, const gg_param_desc *p, const gg_array *a,
-                           const void *buf, int *next_stride, char *err, size_t err_size) {
-  uint64_t count, need;
-  gg_status st = view_elements(kd, p, buf, next_stride, &count, err, err_size);
-  if (st) return st;
-  if (__builtin_mul_overflow(count, (uint64_t)dtype_size(p->dtype), &need))
-    return FAIL("view %s: %llu elements of %u bytes overflow a 64-bit size", nm(p->name),
-                (unsigned long long)count, dtype_size(p->dtype));
-  if (need > a->bytes)
-    return FAIL("view %s needs %llu bytes (%llu elements of %u bytes) but its array has %zu",
-                nm(p->name), (unsigned long long)need, (unsigned long long)count,
-                dtype_size(p->dtype), a->bytes);
-  return GG_OK;
-}
-
-/* Every view fits, and the views are apart.  The list of views lives
- * here; a kernel of more views than that takes it from the heap. */
 static gg_status check_views(const gg_kernel_desc *kd, const gg_arg *args, const void *buf,
                              char *err, size_t err_size) {
-  view_arg here[16], *v = here;
-  int nv = 0, next_stride = 0;
-  gg_status st = GG_OK;
-  for (int i = 0, j = 0; i < kd->nparams && !st; i++) {
+  int next_stride = 0;
+  for (int i = 0, j = 0; i < kd->nparams; i++) {
     const gg_param_desc *p = &kd->params[i];
     if (p->kind == GG_PARAM_HIDDEN) continue;
-    const gg_array *a = args[j++].v.array;
+    const gg_arg *a = &args[j++];
     if (p->kind != GG_PARAM_VIEW) continue;
-    if ((st = view_fits(kd, p, a, buf, &next_stride, err, err_size))) break;
-    if (nv == 16 && v == here) {
-      if (!(v = malloc((size_t)kd->nparams * sizeof *v))) {
-        v = here;
-        ggr_format(err, err_size, "out of host memory");
-        st = GG_ERR_OUT_OF_MEMORY;
-        break;
-      }
-      memcpy(v, here, sizeof here);
-    }
-    v[nv++] = (view_arg){p, a};
+    uint64_t count, need;
+    gg_status st = view_elements(kd, p, buf, &next_stride, &count, err, err_size);
+    if (st) return st;
+    if (__builtin_mul_overflow(count, (uint64_t)dtype_size(p->dtype), &need))
+      return FAIL("view %s: %llu elements of %u bytes overflow a 64-bit size", nm(p->name),
+                  (unsigned long long)count, dtype_size(p->dtype));
+    if (need > a->v.array->bytes)
+      return FAIL("view %s needs %llu bytes (%llu elements of %u bytes) but its array has %zu",
+                  nm(p->name), (unsigned long long)need, (unsigned long long)count,
+                  dtype_size(p->dtype), a->v.array->bytes);
   }
-  if (!st) st = views_apart(kd, v, nv, err, err_size);
-  if (v != here) free(v);
-  return st;
+  return views_apart(kd, args, err, err_size);
 }
 
 /* tile_reduce: the output holds exactly one element per tile. */
@@ -369,11 +347,19 @@ static gg_status check_tiles(const gg_kernel_desc *kd, const void *buf, char *er
   return GG_OK;
 }
 
+/* The caller's buffer holds the argument struct. */
+static gg_status buffer_fits(const gg_kernel_desc *kd, size_t buf_size, char *err,
+                             size_t err_size) {
+  if (kd->args_size > buf_size) return FAIL("buffer of %zu bytes for a %u-byte argument struct",
+                                            buf_size, kd->args_size);
+  return GG_OK;
+}
+
 static gg_status check_layout(const gg_kernel_desc *kd, size_t buf_size, char *err,
                               size_t err_size) {
   if (kd->nparams < 0) return FAIL("descriptor of %s: %d params", nm(kd->name), kd->nparams);
-  if (kd->args_size > buf_size) return FAIL("buffer of %zu bytes for a %u-byte argument struct",
-                                            buf_size, kd->args_size);
+  gg_status st = buffer_fits(kd, buf_size, err, err_size);
+  if (st) return st;
   for (int i = 0; i < kd->nparams; i++) {
     const gg_param_desc *p = &kd->params[i];
     uint32_t want = p->kind == GG_PARAM_VIEW ? 8
@@ -446,10 +432,8 @@ gg_status ggr_pack_kernel_args(gg_kernel *k, const gg_arg *args, int nargs, void
   char err[512];
   const size_t err_size = sizeof err;
   const gg_kernel_desc *kd = k->desc;
-  gg_status st = kd->args_size > buf_size
-                     ? FAIL("buffer of %zu bytes for a %u-byte argument struct", buf_size,
-                            kd->args_size)
-                     : pack_checked(kd, k->nargs, args, nargs, buf, err, err_size);
+  gg_status st = buffer_fits(kd, buf_size, err, err_size);
+  if (!st) st = pack_checked(kd, k->nargs, args, nargs, buf, err, err_size);
   if (st) return ggr_set_error(st, "%s: %s", nm(kd->name), err);
   for (int i = 0; i < kd->nparams; i++) {
     const gg_param_desc *p = &kd->params[i];
