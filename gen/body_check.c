@@ -593,9 +593,8 @@ void ggi_text_defines(const char *text, void (*each)(void *ctx, const char *name
  *     body's macros never reach another kernel or gpugen's own code;
  *   - #pragma push_macro / pop_macro and _Pragma: they could bring back
  *     macros behind the scan's back (hiprtc honours the pragmas; NVRTC
- *     ignores them).  Token pasting (##) could still spell _Pragma from
- *     two halves; it is left to the workload's author, for it reaches
- *     only hiprtc and the workload's own text;
+ *     ignores them); and token pasting (## and %:%:), which could spell
+ *     _Pragma or __has_include from two halves no check sees;
  *   - a comment or literal that does not end, a (, [ or { (digraphs too)
  *     that does not close, a closer with no opener, an #if without its
  *     #endif, or a #define whose replacement does not close its own
@@ -859,6 +858,20 @@ static int group_directive(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
 
 /* A directive whose '#' is at p and whose name is [a, b): its rules, then
  * the rest of its line (comments that start on it included), *e its end. */
+/* The length of the # or %: at p (0: neither). */
+static size_t hash_at(const char *s, size_t n, size_t p)
+{
+  return s[p] == '#' ? 1 : p + 1 < n && s[p] == '%' && s[p + 1] == ':' ? 2 : 0;
+}
+/* The length of a token paste at p: ## or its digraph %:%: (and the mixed
+ * #%: and %:#, which compilers should not paste, but the rule is not
+ * worth a doubt); 0 where there is none. */
+static size_t paste_at(const char *s, size_t n, size_t p)
+{
+  size_t w1 = hash_at(s, n, p), w2 = w1 && p + w1 < n ? hash_at(s, n, p + w1) : 0;
+  return w2 ? w1 + w2 : 0;
+}
+
 static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
 {
   const char *s = c->t->s, *w = c->where;
@@ -896,6 +909,10 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
     tok k;
     size_t qe = token(s, n, q, &k), bw;
     if (k == T_IDENT && banned_name(c, q, qe)) return 1;
+    if (k == T_PUNCT && paste_at(s, n, q))
+      return tfail(c, q, "token pasting (%.*s) in the %s: pasted halves could spell a name these "
+                   "rules refuse (_Pragma, __has_include) where no check sees it; write the whole "
+                   "name", (int)paste_at(s, n, q), s + q, w);
     if (k == T_PUNCT && s[q] == '\\' && q + 1 < n && (s[q + 1] == 'u' || s[q + 1] == 'U'))
       return tfail(c, q, "a universal character name (\\%c...) outside a literal in the %s: write "
                    "the character itself", s[q + 1], w);

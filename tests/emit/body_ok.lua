@@ -49,12 +49,8 @@ kernel "groups" {
     y(i) *= ONE;
     atomicAdd(&y(i), x(i)); /* a view of access "out" */
 #define NAME(e) #e
-#define PASTE(p, q) p##q
     const char *s = NAME(x(i, 2) = a(i)(0)); (void)s;
-    const float PASTE(x, 2) = 2.0f;
-    y(i) += x2 + x(i);
 #undef NAME
-#undef PASTE
     { float x[2] = {0, 0}; x(0) = 1; ++x(1); y(i) += x(0) + x(1); } /* a local named x */
   ]],
 }
