@@ -109,7 +109,9 @@ static int compile_one(const ggi_module *m, unsigned target, const char *arch, c
     fprintf(out, "ok    %s %-8s %s  (%d kernels, %.0f ms)\n", tname, arch, m->name,
             count_kernels(m, target), ms);
   } else {
-    fprintf(out, "FAIL  %s %-8s %s  (%s)\n", tname, arch, m->name, gg_strerror(st));
+    /* offline there is no device: an unsupported arch is the compiler's */
+    fprintf(out, "FAIL  %s %-8s %s  (%s)\n", tname, arch, m->name,
+            st == GG_ERR_UNSUPPORTED ? "not supported by this compiler" : gg_strerror(st));
     print_log(out, res.log);
   }
   gg_compile_result_free(&res);

@@ -69,15 +69,40 @@ static void undef_line(void *ctx, const char *name, size_t len)
  * gpugen's own names instead).  The empty line after the text ends a
  * line splice (a last line ending in a backslash) before the lines that
  * follow. */
-static const char *snippet(ggi_arena *a, const ggi_module *m, const char *text, int line)
+static const char *snippet_of(ggi_arena *a, const ggi_module *m, const char *text, int line,
+                              int statements)
 {
   ggi_buf b = {0};
-  ggi_buf_printf(&b, "#line %d \"", line > 0 ? line : 1);
-  ggi_buf_put_cstr(&b, m->file ? m->file : "workload.lua");
+  const char *file = m->file ? m->file : "workload.lua";
+  line = line > 0 ? line : 1;
+  ggi_buf_printf(&b, "#line %d \"", line);
+  ggi_buf_put_cstr(&b, file);
   ggi_buf_printf(&b, "\"\n%s\n\n", text ? text : "");
+  if (statements) {
+    /* An empty block, numbered as the text's last line: a last statement
+     * without its ';' is then reported there by NVRTC too (it names the
+     * next token's place, which was gpugen's code, in a .cu that `check`
+     * never writes), and after whole statements it does nothing. */
+    int last = line;
+    for (const char *c = text ? text : ""; *c; c++)
+      last += *c == '\n' && c[1] != 0;
+    ggi_buf_printf(&b, "#line %d \"", last);
+    ggi_buf_put_cstr(&b, file);
+    ggi_buf_puts(&b, "\"\n{}\n");
+  }
   ggi_text_defines(text, undef_line, &b);
   ggi_buf_printf(&b, GGI_LINE_BACK "\n");
   return buf_to_arena(a, &b);
+}
+/* A value: an expression. */
+static const char *snippet(ggi_arena *a, const ggi_module *m, const char *text, int line)
+{
+  return snippet_of(a, m, text, line, 0);
+}
+/* A body: statements. */
+static const char *statements(ggi_arena *a, const ggi_module *m, const char *text, int line)
+{
+  return snippet_of(a, m, text, line, 1);
 }
 
 /* One statement of an UNPACK list: a line of its own, indented like the
@@ -383,7 +408,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   rc |= ggi_dict_set(dict, "RANK", afmt(a, "%d", k->rank));
   rc |= ggi_dict_set(dict, "WORK", work_expr(k, a));
   rc |= ggi_dict_set(dict, "INDEX_DECODE", index_decode(k, a));
-  rc |= ggi_dict_set(dict, "BODY", snippet(a, m, k->body, k->body_line));
+  rc |= ggi_dict_set(dict, "BODY", statements(a, m, k->body, k->body_line));
   rc |= ggi_dict_set(dict, "TARGET", target == GGI_TARGET_HIP ? "hip" : "cuda");
   /* the plan's PDL decision (plan.c, pdl_ready); CUDA only: HIP has no
      programmatic dependent launch */
@@ -398,7 +423,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
     ggi_buf_free(&scratch);
   }
   if (k->pattern == GG_PATTERN_FFT)
-    rc |= ggi_dict_set(dict, "FFT_BETWEEN", snippet(a, m, k->fft_between, k->fft_between_line));
+    rc |= ggi_dict_set(dict, "FFT_BETWEEN", statements(a, m, k->fft_between, k->fft_between_line));
   if (k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT)
     rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
   if (ggi_has_reduction(k)) rc |= reduce_keys(m, k, dict, a);

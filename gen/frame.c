@@ -878,11 +878,17 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
       per_block += sp.ws_per_block;
     }
   }
-  if (p->max_threads > 0 && p->min_threads > p->max_threads)
-    return ggi_fail(d, "stage %d (%s) needs at least %d threads per block, stage %d (%s) works "
-                       "with at most %d: no block size runs both",
-                    min_from, stage_kernel(fr, min_from)->name, p->min_threads, max_from,
-                    stage_kernel(fr, max_from)->name, p->max_threads);
+  if (p->max_threads > 0 && p->min_threads > p->max_threads) {
+    const ggi_plan *lo = ggi_plan_of(stage_kernel(fr, min_from), target);
+    const ggi_plan *hi = ggi_plan_of(stage_kernel(fr, max_from), target);
+    return ggi_fail(d, "stage %d (%s) runs on %s %d threads a block, stage %d (%s) on %s %d: no "
+                       "block runs both; give the stages one thread count (a gemm's or fft's "
+                       "block, a team's team_size, the block of the others)",
+                    min_from, stage_kernel(fr, min_from)->name,
+                    lo && lo->whole_block ? "exactly" : "at least", p->min_threads, max_from,
+                    stage_kernel(fr, max_from)->name,
+                    hi && hi->whole_block ? "exactly" : "at most", p->max_threads);
+  }
   if (ws || f->nbarriers > 0 || f->nneighbours > 0) fixed += GGI_FRAME_WS_HEAD;
   if (f->nneighbours > 0) per_block += GGI_FRAME_PROGRESS_BYTES; /* progress words */
   for (int w = 0; w < f->nstages; w++) /* publications' slots, each from a 256-byte boundary */

@@ -4,7 +4,7 @@
  *   gpugen emit FILE.lua -o DIR [--templates DIR]
  *   gpugen check FILE.lua [--arch LIST] [--templates DIR]
  *   gpugen list FILE.lua
- *   gpugen explain FILE.lua KERNEL
+ *   gpugen explain FILE.lua NAME
  *
  * Every command runs the same pipeline: ggi_load (sandbox + validation),
  * ggi_specialize (the `auto` choices), then its own last step.  Exit
@@ -92,8 +92,9 @@ static const command commands[] = {
    "Validate FILE.lua and list what would be generated: kernels, patterns,\n"
    "parameters, chosen strategies and launch modes.\n",
    run_list, 0},
-  {"explain", "gpugen explain FILE.lua KERNEL",
-   "Say why each specialization of KERNEL was chosen (block size, strategy, ...).\n",
+  {"explain", "gpugen explain FILE.lua NAME",
+   "Say why each specialization of NAME - a kernel, frame or persistent kernel -\n"
+   "was chosen (block size, strategy, barriers, argument layout, ...).\n",
    run_explain, OPT_KERNEL},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
@@ -152,6 +153,10 @@ static int parse_args(const command *c, int argc, char **argv, options *o, int *
         if (!((c->flags | OPT_TIME) & opts[k].flag)) return usage_error(c, "option %s does not apply to this command", opts[k].name);
         const char *v = option_value(argc, argv, &i, opts[k].name);
         if (!v || !v[0]) return usage_error(c, "option %s needs a value", opts[k].name);
+        if (*opts[k].dst) /* a second --arch would drop the first list unseen */
+          return usage_error(c, opts[k].flag == OPT_ARCH
+                                    ? "option %s given twice: give one list (--arch sm_90,gfx90a)"
+                                    : "option %s given twice: give it once", opts[k].name);
         *opts[k].dst = v;
         found = 1;
       }
@@ -164,7 +169,8 @@ static int parse_args(const command *c, int argc, char **argv, options *o, int *
     npos++;
   }
   if (!o->file) return usage_error(c, "%s", "missing FILE.lua");
-  if ((c->flags & OPT_KERNEL) && !o->kernel) return usage_error(c, "%s", "missing KERNEL name");
+  if ((c->flags & OPT_KERNEL) && !o->kernel)
+    return usage_error(c, "%s", "missing NAME (a kernel, frame or persistent kernel of FILE.lua)");
   if ((c->flags & OPT_OUT) && !o->out_dir) return usage_error(c, "%s", "missing -o DIR");
   if (o->time_limit) {
     char *end;

@@ -278,15 +278,16 @@ static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *
     p->features |= view_features(k);
   if (rc == 0 && pdl_ready(k, p)) p->features |= GG_FEAT_PDL;
   if (rc == 0) rc = plan_abi(k, p, m->arena, &pd);
-  if (rc != 0) return ggi_fail_at(d, m->file, k->line, "kernel '%s': %s", k->name, pd.msg);
+  const char *kind = k->pattern == GG_PATTERN_FRAME ? "frame" : "kernel";
+  if (rc != 0) return ggi_fail_at(d, m->file, k->line, "%s '%s': %s", kind, k->name, pd.msg);
   /* shared memory no device of the target can give one block (the
    * runtime asks for the opt-in carve-out above 48 KiB; this is the most
    * any supported device allows) */
   if (p->shared_bytes > ggi_shared_limit(target))
     return ggi_fail_at(d, m->file, k->line,
-                       "kernel '%s': needs %u bytes of shared memory per block (block %d); a %s "
+                       "%s '%s': needs %u bytes of shared memory per block (block %d); a %s "
                        "block holds at most %u: use a smaller block or items",
-                       k->name, (unsigned)p->shared_bytes, k->spec.block,
+                       kind, k->name, (unsigned)p->shared_bytes, k->spec.block,
                        target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
                        (unsigned)ggi_shared_limit(target));
   k->plan[target_index(target)] = p;

@@ -92,6 +92,31 @@ static int command_threads(const ggi_module *m, const ggi_persistent *p, const c
   return t ? t : DEFAULT_THREADS;
 }
 
+/* Which of a frame command's stages a figure of the frame's plan came
+ * from, as " (its stage j, kernel \"name\")" in buf ("" for a kernel, or
+ * when no stage has it): by what, the stage's min_threads, max_threads or
+ * shared_bytes equal to value, or (GGI_CAUSE_WARPS) a whole-block stage
+ * whose thread count is not whole warps.  Messages name the cause. */
+enum { GGI_CAUSE_MIN, GGI_CAUSE_MAX, GGI_CAUSE_SMEM, GGI_CAUSE_WARPS };
+static const char *cause(const ggi_kernel *k, unsigned target, int by, long value, char *buf,
+                         size_t size)
+{
+  buf[0] = 0;
+  for (int j = 0; k->frame && j < k->frame->nstages; j++) {
+    const ggi_kernel *st = &k->frame->kernels[k->frame->stages[j].kernel_index];
+    const ggi_plan *sp = ggi_plan_of(st, target);
+    if (!sp) continue;
+    long got = by == GGI_CAUSE_MIN ? sp->min_threads : by == GGI_CAUSE_MAX ? sp->max_threads
+               : by == GGI_CAUSE_SMEM ? (long)sp->shared_bytes
+               : sp->whole_block && sp->min_threads % 32 ? value : -1;
+    if (got == value) {
+      snprintf(buf, size, " (its stage %d, kernel \"%s\")", j, st->name);
+      break;
+    }
+  }
+  return buf;
+}
+
 /* Each command as it runs inside this kernel: its body must work with a
  * pseudo-block of group_threads threads, its shared memory fits the
  * group's share, and its workspace is for the virtual grid (blocks x
@@ -101,6 +126,7 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
                          ggi_persistent_shape *s, ggi_diag *d)
 {
   uint32_t smem = 0;
+  const ggi_kernel *smem_from = NULL; /* the command with the most shared memory */
   for (int i = 0; i < p->ncommands; i++) {
     const ggi_kernel *k = &m->kernels[p->command_index[i]];
     const ggi_plan *kp = ggi_plan_of(k, target);
@@ -108,44 +134,49 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
       return fail(d, m, p, "command \"%s\" does not target %s", k->name,
                   target == GGI_TARGET_HIP ? "hip" : "cuda");
     const ggi_plan plan = *kp;
+    char lo[160], hi[160]; /* the frame stage behind plan.min_threads / max_threads */
+    cause(k, target, GGI_CAUSE_MIN, plan.min_threads, lo, sizeof lo);
+    cause(k, target, GGI_CAUSE_MAX, plan.max_threads, hi, sizeof hi);
     if (plan.whole_block && s->groups == 1 && s->group_threads != plan.min_threads)
       return fail(d, m, p,
-                  "command \"%s\" runs a MathDx block GEMM or FFT on exactly %d threads (the "
+                  "command \"%s\"%s runs a MathDx block GEMM or FFT on exactly %d threads (the "
                   "kernel's block), but a block here has %d: give this persistent kernel block = "
                   "%d, or the kernel block = %d (an fft: when cuFFTDx has that thread count for "
                   "its size; a wrong block lists the counts it has)",
-                  k->name, plan.min_threads, s->block, plan.min_threads, s->block);
+                  k->name, lo, plan.min_threads, s->block, plan.min_threads, s->block);
     if (plan.min_threads > 0 && s->group_threads < plan.min_threads) {
       if (plan.min_threads * s->groups > 1024) /* block = team x groups would pass 1024 */
         return fail(d, m, p,
-                    "command \"%s\" is a team of %d threads (team_size), but a pseudo-block "
+                    "command \"%s\"%s is a team of %d threads (team_size), but a pseudo-block "
                     "here has %d (block %d / groups %d), and %d groups of %d make more than "
                     "the 1024 threads of a block: give groups at most %d, or a smaller "
                     "team_size",
-                    k->name, plan.min_threads, s->group_threads, s->block, s->groups, s->groups,
+                    k->name, lo, plan.min_threads, s->group_threads, s->block, s->groups, s->groups,
                     plan.min_threads, 1024 / plan.min_threads);
       return fail(d, m, p,
-                  "command \"%s\" is a team of %d threads (team_size), but a pseudo-block here "
+                  "command \"%s\"%s is a team of %d threads (team_size), but a pseudo-block here "
                   "has %d (block %d / groups %d): a team must have all its threads; give "
                   "block = %d x groups",
-                  k->name, plan.min_threads, s->group_threads, s->block, s->groups,
+                  k->name, lo, plan.min_threads, s->group_threads, s->block, s->groups,
                   plan.min_threads);
     }
     if (plan.max_threads > 0 && s->group_threads > plan.max_threads)
       return fail(d, m, p,
-                  "command \"%s\" sizes its shared memory for %d threads per block, but a "
+                  "command \"%s\"%s sizes its shared memory for %d threads per block, but a "
                   "pseudo-block here has %d (block %d / groups %d); give the kernel block = %d "
                   "(team: team_size = %d), or this persistent kernel block = %d x groups",
-                  k->name, plan.max_threads, s->group_threads, s->block, s->groups,
+                  k->name, hi, plan.max_threads, s->group_threads, s->block, s->groups,
                   s->group_threads, s->group_threads, plan.max_threads);
     if (plan.whole_block && s->groups > 1)
       return fail(d, m, p,
-                  "command \"%s\" needs whole hardware blocks (a cuBLASDx block GEMM or "
+                  "command \"%s\"%s needs whole hardware blocks (a cuBLASDx block GEMM or "
                   "cuFFTDx block FFT synchronizes the block with __syncthreads), but this kernel splits each block "
                   "into groups = %d pseudo-blocks: use layout \"one_block\" or \"many_blocks\"",
-                  k->name, s->groups);
-    if (plan.shared_bytes > smem)
+                  k->name, lo, s->groups);
+    if (plan.shared_bytes > smem) {
       smem = plan.shared_bytes;
+      smem_from = k;
+    }
     s->cmd[i].ws_fixed = plan.ws_fixed;
     s->cmd[i].ws_per_block = plan.ws_per_block;
     s->cmd[i].min_threads = plan.min_threads;
@@ -155,13 +186,17 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
   }
   s->group_smem = (smem + 15u) & ~15u;
   uint64_t total = (uint64_t)s->group_smem * (uint64_t)s->groups;
-  if (total > ggi_shared_limit(target))
+  if (total > ggi_shared_limit(target)) {
+    char st[160];
+    cause(smem_from, target, GGI_CAUSE_SMEM, (long)smem, st, sizeof st);
     return fail(d, m, p,
-                "needs %llu bytes of shared memory per block (groups %d x %u, the largest "
-                "command's); a %s block holds at most %u",
-                (unsigned long long)total, s->groups, (unsigned)s->group_smem,
-                target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
+                "needs %llu bytes of shared memory per block (groups %d x %u, what command "
+                "\"%s\"%s takes); a %s block holds at most %u: give fewer groups, or that "
+                "command a smaller block",
+                (unsigned long long)total, s->groups, (unsigned)s->group_smem, smem_from->name,
+                st, target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
                 (unsigned)ggi_shared_limit(target));
+  }
   s->shared_bytes = (uint32_t)total;
   const unsigned words = GG_MBOX_WORDS(s->slot_bytes);
   s->ring_batch = words <= 16 ? (int)(32u / words) : 1;
@@ -170,6 +205,31 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
       (unsigned)s->group_smem, (unsigned)s->slot_bytes);
   why(s, "a ring's poll reads %d slot%s at once (%u tagged words per slot, 32 per warp-wide "
          "read)", s->ring_batch, s->ring_batch > 1 ? "s" : "", words);
+  return 0;
+}
+
+/* A MathDx block GEMM or FFT runs on exactly its block of threads and
+ * synchronizes it with __syncthreads, and a persistent kernel's block is
+ * whole warps: a command (or a frame's stage) whose count is not runs as
+ * a classic kernel only.  Said here, before any block rule, so that the
+ * message names the cause instead of a block the file never wrote. */
+static int whole_warps(const ggi_module *m, const ggi_persistent *p, unsigned target,
+                       ggi_diag *d)
+{
+  for (int i = 0; i < p->ncommands; i++) {
+    const ggi_kernel *k = &m->kernels[p->command_index[i]];
+    const ggi_plan *kp = ggi_plan_of(k, target);
+    if (!kp || !kp->whole_block || kp->min_threads % 32 == 0) continue;
+    char stage[160];
+    cause(k, target, GGI_CAUSE_WARPS, kp->min_threads, stage, sizeof stage);
+    return fail(d, m, p,
+                "command \"%s\"%s runs a MathDx block GEMM or FFT on exactly %d threads, which "
+                "is not whole warps, and a persistent kernel's block is a multiple of 32: such a "
+                "kernel runs as a classic launch only (for an fft, a block that cuFFTDx has for "
+                "the size and that is a multiple of 32, if it has one: a wrong block lists the "
+                "counts)",
+                k->name, stage, kp->min_threads);
+  }
   return 0;
 }
 
@@ -216,6 +276,7 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
     if (p->command_index[i] < 0 || p->command_index[i] >= m->nkernels)
       return fail(d, m, p, "command %d (\"%s\") names no kernel of this file", i,
                   p->commands[i] ? p->commands[i] : "?");
+  if (whole_warps(m, p, target, d)) return -1;
   s->blocks = ggi_playout_has_blocks(p->layout) ? p->blocks : 1;
   const char *from = NULL;
   int capped = 0;

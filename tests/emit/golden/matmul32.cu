@@ -490,7 +490,9 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     C(row, col) = acc;
   
 
-#line 494 "matmul32.cu"
+#line 27 "examples/matmul32.lua"
+{}
+#line 496 "matmul32.cu"
 
     }();
   }

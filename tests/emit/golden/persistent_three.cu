@@ -478,7 +478,9 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     C(r, c) = acc;
   
 
-#line 482 "persistent_three.cu"
+#line 17 "examples/persistent_three.lua"
+{}
+#line 484 "persistent_three.cu"
 
     }();
   }
@@ -596,7 +598,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 23 "examples/persistent_three.lua"
 x(i)
 
-#line 600 "persistent_three.cu"
+#line 602 "persistent_three.cu"
 
   );
   
@@ -900,7 +902,9 @@ GG_INLINE void gg_at_inc32k(const gg_args_inc32k &args, const long long gg_lin)
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
 
-#line 904 "persistent_three.cu"
+#line 29 "examples/persistent_three.lua"
+{}
+#line 908 "persistent_three.cu"
 
   }();
 #undef v
@@ -938,7 +942,9 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
 
-#line 942 "persistent_three.cu"
+#line 29 "examples/persistent_three.lua"
+{}
+#line 948 "persistent_three.cu"
 
     }();
 #undef v
@@ -995,7 +1001,9 @@ GG_INLINE void gg_xat_inc32k(const gg_args_inc32k &args, const long long gg_lin,
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
 
-#line 999 "persistent_three.cu"
+#line 29 "examples/persistent_three.lua"
+{}
+#line 1007 "persistent_three.cu"
 
   }();
 #undef v

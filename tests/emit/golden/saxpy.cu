@@ -534,7 +534,9 @@ GG_INLINE void gg_at_saxpy(const gg_args_saxpy &args, const long long gg_lin)
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
 
-#line 538 "saxpy.cu"
+#line 10 "examples/saxpy.lua"
+{}
+#line 540 "saxpy.cu"
 
   }();
 #undef x
@@ -582,7 +584,9 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
 
-#line 586 "saxpy.cu"
+#line 10 "examples/saxpy.lua"
+{}
+#line 590 "saxpy.cu"
 
     }();
 #undef x
@@ -650,7 +654,9 @@ GG_INLINE void gg_xat_saxpy(const gg_args_saxpy &args, const long long gg_lin,
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
 
-#line 654 "saxpy.cu"
+#line 10 "examples/saxpy.lua"
+{}
+#line 660 "saxpy.cu"
 
   }();
 #undef x

@@ -543,7 +543,9 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
       lap(i, j) = 0.0f;   /* boundary */
   
 
-#line 547 "stencil2d_left.cu"
+#line 16 "examples/stencil2d_left.lua"
+{}
+#line 549 "stencil2d_left.cu"
 
   }();
 #undef u
@@ -598,7 +600,9 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
       lap(i, j) = 0.0f;   /* boundary */
   
 
-#line 602 "stencil2d_left.cu"
+#line 16 "examples/stencil2d_left.lua"
+{}
+#line 606 "stencil2d_left.cu"
 
     }();
 #undef u
@@ -680,7 +684,9 @@ GG_INLINE void gg_xat_stencil2d_left(const gg_args_stencil2d_left &args, const l
       lap(i, j) = 0.0f;   /* boundary */
   
 
-#line 684 "stencil2d_left.cu"
+#line 16 "examples/stencil2d_left.lua"
+{}
+#line 690 "stencil2d_left.cu"
 
   }();
 #undef u
