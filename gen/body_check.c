@@ -654,6 +654,7 @@ typedef struct tcheck {
   char *grp_skip;        /* its current branch is an #if 0 / #elif 0, skipped */
   size_t *grp_at;        /* where its #if is */
   int ngrp;
+  unsigned targets;      /* the kernel's GGI_TARGET_* bits */
 } tcheck;
 
 static int tfail(tcheck *c, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -675,6 +676,12 @@ static int banned_name(tcheck *c, size_t p, size_t e)
   if (word_is(s, p, e, "_Pragma"))
     return tfail(c, p, "_Pragma in the %s: write a #pragma on a line of its own (push_macro and "
                  "pop_macro are not allowed)", c->where);
+  if ((c->targets & GGI_TARGET_HIP) &&
+      (word_is(s, p, e, "asm") || word_is(s, p, e, "__asm") || word_is(s, p, e, "__asm__")))
+    return tfail(c, p, "%.*s in the %s of a kernel that targets hip: AMD's assembler reads files "
+                 "(.incbin, .include), and an asm string can be put together from pieces no "
+                 "check sees; write it in C++ (intrinsics are fine), or give the module "
+                 "targets = { \"cuda\" } for PTX asm", (int)(e - p), s + p, c->where);
   for (int i = 0; probes[i]; i++)
     if (word_is(s, p, e, probes[i]))
       return tfail(c, p, "%s in the %s: the GPU compiler runs on the user's machine at start-up, "
@@ -714,6 +721,13 @@ static int compilers_agree(tcheck *c)
         return tfail(c, p, "a '#' after a block comment that spans lines, on the line where the "
                      "comment ends, in the %s: NVRTC reads a directive there and clang does not; "
                      "start the directive on a line of its own", c->where);
+      if (k == T_NUMBER)
+        for (size_t i = p; i < e; i++)
+          if (s[i] == '$' || (unsigned char)s[i] >= 0x80)
+            return tfail(c, i, "a number run into '$' or a non-ASCII character in the %s: "
+                         "compilers end the number there, so a ' after it starts a character "
+                         "literal for them and not for a reader; put a space or an operator "
+                         "between them", c->where);
       if (k == T_LITERAL && is_id0(s[p])) {
         const char *q = memchr(s + p, '"', e - p);
         size_t d = q ? (size_t)(q - s) + 1 : e;
@@ -872,6 +886,18 @@ static size_t paste_at(const char *s, size_t n, size_t p)
   return w2 ? w1 + w2 : 0;
 }
 
+/* The pragmas a workload may write: loop unrolling and diagnostics.  The
+ * first word is [c0, c1), the second [d0, d1). */
+static int pragma_allowed(const char *s, size_t c0, size_t c1, size_t d0, size_t d1)
+{
+  static const char *const one[] = {"unroll", "nounroll", "nv_diag_suppress", "nv_diag_default",
+                                    "diag_suppress", "diag_default", NULL};
+  for (int i = 0; one[i]; i++)
+    if (word_is(s, c0, c1, one[i])) return 1;
+  return (word_is(s, c0, c1, "GCC") && word_is(s, d0, d1, "unroll")) ||
+         (word_is(s, c0, c1, "clang") && word_is(s, d0, d1, "loop"));
+}
+
 static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
 {
   const char *s = c->t->s, *w = c->where;
@@ -891,6 +917,11 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
     return tfail(c, p, "#pragma %.*s in the %s: a %s's macros are its own (gpugen #undefs what it "
                  "#defines after it), and these pragmas could bring back or keep macros behind "
                  "that; #define and #undef are allowed", (int)(c1 - c0), s + c0, w, w);
+  if (word_is(s, a, b, "pragma") && c1 > c0 && !pragma_allowed(s, c0, c1, d0, d1))
+    return tfail(c, p, "#pragma %.*s in the %s: a workload's pragmas are unroll, nounroll, GCC "
+                 "unroll, clang loop, nv_diag_suppress, nv_diag_default, diag_suppress and "
+                 "diag_default (others reach into the compilers: clang's read files or stop the "
+                 "process)", (int)((d1 > d0 ? d1 : c1) - c0), s + c0, w);
   int def = word_is(s, a, b, "define");
   if ((def || word_is(s, a, b, "undef")) && c1 - c0 >= 3 && (s[c0] == 'g' || s[c0] == 'G') &&
       (s[c0 + 1] == 'g' || s[c0 + 1] == 'G') && s[c0 + 2] == '_')
@@ -960,8 +991,8 @@ static int raw_rules(const char *text, const char *where, size_t *at, char *msg,
   return 0;
 }
 
-int ggi_text_check(const char *text, int base_line, const char *where, int *line, char *msg,
-                   size_t size)
+int ggi_text_check(const char *text, int base_line, const char *where, unsigned targets,
+                   int *line, char *msg, size_t size)
 {
   size_t at = 0;
   if (raw_rules(text, where, &at, msg, size)) {
@@ -970,7 +1001,7 @@ int ggi_text_check(const char *text, int base_line, const char *where, int *line
     return -1;
   }
   spliced t;
-  tcheck c = {.t = &t, .where = where, .msg = msg, .size = size};
+  tcheck c = {.t = &t, .where = where, .msg = msg, .size = size, .targets = targets};
   int bad = 0, line_start = 1;
   if (splice_open(&t, text) || !(c.open = malloc(t.n + 1)) ||
       !(c.open_at = malloc((t.n + 1) * sizeof *c.open_at)) ||
@@ -1023,9 +1054,10 @@ int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size)
       v[sc.nv].read_only = kn->params[i].access == GG_ACCESS_IN, v[sc.nv++].p = &kn->params[i];
   for (int i = 0; i < kn->nscratch; i++) /* scratch: shared memory the team writes */
     if (kn->scratch[i].kind == GG_PARAM_VIEW && kn->scratch[i].rank >= 1) v[sc.nv++].p = &kn->scratch[i];
-  if (kn->body) rc = ggi_text_check(kn->body, kn->body_line, "body", line, msg, size);
+  if (kn->body) rc = ggi_text_check(kn->body, kn->body_line, "body", kn->targets, line, msg, size);
   for (int i = 0; rc == 0 && i < kn->nvalues; i++)
-    if (kn->values[i]) rc = ggi_text_check(kn->values[i], kn->value_line, "value", line, msg, size);
+    if (kn->values[i]) rc = ggi_text_check(kn->values[i], kn->value_line, "value", kn->targets, line, msg,
+                                              size);
   if (rc == 0 && kn->body) rc = scan_text(&sc, kn->body, kn->body_line, "body");
   for (int i = 0; rc == 0 && i < kn->nvalues; i++)
     if (kn->values[i]) rc = scan_text(&sc, kn->values[i], kn->value_line, "value");

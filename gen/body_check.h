@@ -83,9 +83,10 @@ int ggi_text_may_name(const char *s, const char *name);
 
 /* The text's own rules (body_check.c says which): 0, or -1 with *line the
  * file line (base_line is the text's first) and msg what is wrong.  where
- * names the text in the message ("body", "value", "combine"). */
-int ggi_text_check(const char *text, int base_line, const char *where, int *line, char *msg,
-                   size_t size);
+ * names the text in the message ("body", "value", "combine"); targets
+ * (GGI_TARGET_* bits) are the kernel's: asm is refused where hip is one. */
+int ggi_text_check(const char *text, int base_line, const char *where, unsigned targets,
+                   int *line, char *msg, size_t size);
 /* Calls each(ctx, name, len) for every name text #defines, in order
  * (repeats included; line splices and the %: digraph followed as the
  * preprocessor does), so that its snippet can #undef them after it

@@ -548,7 +548,7 @@ static void check_expr_field(ggi_decl *k, const ggi_kernel *kn, const char *f, c
   if (strstr(text, "//") || strpbrk(text, "#\\"))
     ggi_decl_fail(k, line, "field '%s' holds %s: it is %s, without comments, '#' or '\\'", f,
           strstr(text, "//") ? "a // comment" : strchr(text, '#') ? "a '#'" : "a '\\'", what);
-  if (ggi_text_check(text, line, f, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);
+  if (ggi_text_check(text, line, f, kn->targets, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);
   int combine = strcmp(f, "combine") == 0;
   for (int i = 0; i < kn->nparams; i++)
     if ((!combine || (strcmp(kn->params[i].name, "a") && strcmp(kn->params[i].name, "b"))) &&
