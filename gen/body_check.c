@@ -1144,20 +1144,47 @@ static size_t next_ident(const char *s, size_t n, size_t p, size_t *e)
   return n;
 }
 
-/* Is the view at s[p..e) (an identifier) one of the kernel's views? */
-static int is_view_name(const ggi_kernel *kn, const char *s, size_t p, size_t e)
+/* The kernel's views by name: the scans below meet every identifier of
+ * a body, and a walk over up to 1000 parameters for each made a kernel
+ * of 1000 views take seconds (the scans run once per view: the cube of
+ * the size).  An open-addressing table of the views; NULL slots empty. */
+typedef struct view_set {
+  const ggi_param **slot;
+  size_t mask;
+} view_set;
+
+static size_t name_hash(const char *s, size_t n)
 {
-  for (int i = 0; i < kn->nparams; i++)
-    if (kn->params[i].rank > 0 && same_word(s, p, e, kn->params[i].name)) return 1;
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return (size_t)h;
+}
+
+/* 0, or -1 when out of memory (the caller then proves nothing). */
+static int view_set_open(view_set *vs, const ggi_kernel *kn)
+{
+  size_t cap = 16;
+  while (cap < 2 * (size_t)kn->nparams) cap *= 2;
+  vs->mask = cap - 1;
+  if (!(vs->slot = calloc(cap, sizeof *vs->slot))) return -1;
+  for (int i = 0; i < kn->nparams; i++) {
+    const ggi_param *pp = &kn->params[i];
+    if (pp->rank < 1 || !pp->name) continue;
+    size_t h = name_hash(pp->name, strlen(pp->name)) & vs->mask;
+    while (vs->slot[h]) h = (h + 1) & vs->mask;
+    vs->slot[h] = pp;
+  }
   return 0;
 }
 
-/* Is it a view declared with a halo (its macro checks every index)? */
-static int is_halo_view(const ggi_kernel *kn, const char *s, size_t p, size_t e)
+static void view_set_free(view_set *vs) { free(vs->slot); }
+
+/* The view named s[p..e) (an identifier), or NULL. */
+static const ggi_param *view_at(const view_set *vs, const char *s, size_t p, size_t e)
 {
-  for (int i = 0; i < kn->nparams; i++)
-    if (kn->params[i].halo > 0 && same_word(s, p, e, kn->params[i].name)) return 1;
-  return 0;
+  for (size_t h = name_hash(s + p, e - p) & vs->mask; vs->slot[h]; h = (h + 1) & vs->mask)
+    if (same_word(s, p, e, vs->slot[h]->name)) return vs->slot[h];
+  return NULL;
 }
 
 /* The call of a halo view whose '(' is at p: just past its matching ')'
@@ -1245,18 +1272,43 @@ int ggi_text_may_name(const char *s, const char *name) { return names(s, name, 1
  * directive, no name of gpugen's own (gg_...) and none of opaque_text's
  * spellings.  Conservative on
  * purpose: a stage that fails keeps its grid barrier. */
-static int own_index_text(const ggi_kernel *kn, const char *s, const ggi_param *view)
+static int own_index_marks(const ggi_kernel *kn, const view_set *vs, const char *s,
+                           char *otherwise);
+/* Each view j of the kernel: own[j] = 1 when text s touches it only as
+ * V(i, ...), by the rules above; one scan of s for every view. */
+static void own_index_text(const ggi_kernel *kn, const char *s, char *own)
 {
-  if (!s || !view || view->rank != kn->rank || kn->rank < 1 || opaque_text(s)) return 0;
+  memset(own, 0, (size_t)kn->nparams);
+  if (!s || kn->rank < 1 || opaque_text(s)) return;
   for (int d = 0; d < kn->rank; d++)
-    if (!kn->index[d]) return 0; /* unnamed: the body cannot say V(i) */
+    if (!kn->index[d]) return; /* unnamed: the body cannot say V(i) */
+  view_set vs;
+  char *otherwise = calloc((size_t)kn->nparams + 1, 1);
+  if (!otherwise || view_set_open(&vs, kn)) {
+    free(otherwise);
+    return;
+  }
+  if (own_index_marks(kn, &vs, s, otherwise))
+    for (int j = 0; j < kn->nparams; j++)
+      own[j] = kn->params[j].rank == kn->rank && !otherwise[j];
+  view_set_free(&vs);
+  free(otherwise);
+}
+/* The scan: 0 when s breaks a rule every view shares; else 1, with
+ * otherwise[j] set for each view j used other than as V(i, ...).  (A view
+ * used otherwise is then scanned on as any other view: the views judged
+ * together give what each judged alone would.) */
+static int own_index_marks(const ggi_kernel *kn, const view_set *vs, const char *s,
+                           char *otherwise)
+{
   size_t n = strlen(s), p, e, in_halo = 0; /* index names allowed before in_halo */
   for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
     /* gpugen's own names (gg_s, the staged registers; gg_args_<k>, a way
        to the views' pointers; gg_lin): the body could reach an element
        past its view's macro */
     if (e - p > 3 && strncmp(s + p, "gg_", 3) == 0) return 0;
-    if (is_view_name(kn, s, p, e)) {
+    const ggi_param *w = view_at(vs, s, p, e);
+    if (w) {
       size_t q, qe, end;
       tok qk;
       q = next_tok(s, n, e, &qe, &qk);
@@ -1265,10 +1317,10 @@ static int own_index_text(const ggi_kernel *kn, const char *s, const ggi_param *
         e = end; /* V(i, ...): the index names in it are this thread's */
         continue;
       }
-      if (same_word(s, p, e, view->name)) return 0; /* the shared view, used otherwise */
-      if (qk == T_PUNCT && s[q] == '(' && is_halo_view(kn, s, p, e)) {
-        /* H(i - 1) of another view with a halo: the index in an argument
-           its macro checks; i is const and nothing in the argument can
+      otherwise[w - kn->params] = 1; /* this view, used otherwise */
+      if (qk == T_PUNCT && s[q] == '(' && w->halo > 0) {
+        /* H(i - 1) of a view with a halo: the index in an argument its
+           macro checks; i is const and nothing in the argument can
            redeclare it (no '&', no '[', no "({"), so it stays the own
            index.  The argument is scanned on like the rest of the body:
            a view inside it is judged by the same rules. */
@@ -1289,12 +1341,42 @@ static int own_index_text(const ggi_kernel *kn, const char *s, const ggi_param *
 
 /* A reduce's value expressions are what its body is to a for kernel: the
  * text evaluated at each index. */
+static void own_index_all(const ggi_kernel *kn, char *own)
+{
+  if (kn->pattern != GG_PATTERN_REDUCE) {
+    own_index_text(kn, kn->body, own);
+    return;
+  }
+  memset(own, kn->nvalues > 0, (size_t)kn->nparams);
+  char *one = malloc((size_t)kn->nparams + 1);
+  if (!one) {
+    memset(own, 0, (size_t)kn->nparams);
+    return;
+  }
+  for (int v = 0; v < kn->nvalues; v++) {
+    own_index_text(kn, kn->values[v], one);
+    for (int j = 0; j < kn->nparams; j++) own[j] &= one[j];
+  }
+  free(one);
+}
+
+const char *ggi_body_own_index_table(const ggi_kernel *kn, ggi_arena *a)
+{
+  char *own = kn->nparams > 0 ? ggi_alloc(a, (size_t)kn->nparams) : NULL;
+  if (own) own_index_all(kn, own);
+  return own;
+}
+
 int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view)
 {
-  if (kn->pattern != GG_PATTERN_REDUCE) return own_index_text(kn, kn->body, view);
-  for (int v = 0; v < kn->nvalues; v++)
-    if (!own_index_text(kn, kn->values[v], view)) return 0;
-  return kn->nvalues > 0;
+  if (!view || view < kn->params || view >= kn->params + kn->nparams) return 0;
+  if (kn->own_index) return kn->own_index[view - kn->params];
+  char *own = malloc((size_t)kn->nparams);
+  if (!own) return 0;
+  own_index_all(kn, own);
+  int r = own[view - kn->params];
+  free(own);
+  return r;
 }
 
 /* 1 when every use of `view` in a team body is V(league_rank, ...): the
@@ -1309,20 +1391,24 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view)
   static const char *const item = "league_rank";
   const char *s = kn->body;
   if (!s || !view || view->rank < 1 || kn->pattern != GG_PATTERN_TEAM || opaque_text(s)) return 0;
+  view_set vs;
+  if (view_set_open(&vs, kn)) return 0;
   size_t n = strlen(s), p, e;
-  for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
-    if (is_view_name(kn, s, p, e)) {
+  int own = 1;
+  for (p = 0; own && (p = next_ident(s, n, p, &e)) < n; p = e) {
+    if (view_at(&vs, s, p, e)) {
       size_t end;
       if (call_from(s, n, e, item, &end)) {
         e = end; /* W(league_rank, ...: past the item, scan on */
         continue;
       }
-      if (same_word(s, p, e, view->name)) return 0; /* the view, used otherwise */
+      own = !same_word(s, p, e, view->name); /* the view, used otherwise */
       continue;
     }
-    if (same_word(s, p, e, item)) return 0; /* league_rank outside a view's first index */
+    own = !same_word(s, p, e, item); /* league_rank outside a view's first index */
   }
-  return p == n;
+  view_set_free(&vs);
+  return own && p == n;
 }
 
 /* For a view that passed ggi_body_own_index: 1 when the body may read

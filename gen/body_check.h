@@ -60,6 +60,10 @@ int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size);
  * drop barriers between stages of a frame.  For a reduce, every value
  * expression must pass. */
 int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view);
+/* The same for every param of kn at once, from one scan per text: the
+ * table ggi_specialize keeps in kn->own_index (in arena a; NULL when kn
+ * has no params or memory ran out). */
+const char *ggi_body_own_index_table(const ggi_kernel *kn, ggi_arena *a);
 /* For a view that passed ggi_body_own_index: whether the body may read
  * it (a use other than V(i, ...) = ...); 0 when it only assigns it or
  * never names it. */

@@ -105,6 +105,19 @@ static const char *statements(ggi_arena *a, const ggi_module *m, const char *tex
   return snippet_of(a, m, text, line, 1);
 }
 
+/* Values 1.. of a multi-value reduce, one statement each into gg_a, the
+ * text under its field's #line (reduce_fold.cuh's {{MORE_VALUES}}). */
+static const char *more_values(ggi_arena *a, const ggi_module *m, const ggi_kernel *k)
+{
+  ggi_buf b = {0};
+  for (int v = 1; v < k->nvalues && v < GGI_MAX_VALUES; v++) {
+    ggi_buf_printf(&b, "gg_a.v[%d] = (acc_t)(\n", v);
+    ggi_buf_puts(&b, snippet(a, m, k->values[v] ? k->values[v] : "0", k->value_line));
+    ggi_buf_puts(&b, "  );\n");
+  }
+  return buf_to_arena(a, &b);
+}
+
 /* One statement of an UNPACK list: a line of its own, indented like the
  * template's {{UNPACK}}. */
 static void stmt(ggi_buf *b, const char *fmt, ...)
@@ -241,12 +254,26 @@ static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict,
                                   "((a) < (b) ? (b) : (a))", "((a) * (b))"};
   static const char *atomic[] = {"gg_atomic_add", "gg_atomic_min", "gg_atomic_max",
                                  "gg_atomic_cas_combine", "gg_atomic_cas_combine"};
-  const char *comb = k->op == GGI_OP_CUSTOM ? afmt(a, "(%s)", k->combine ? k->combine : "a")
-                                            : combine[k->op];
   int rc = 0;
   rc |= ggi_dict_set(dict, "ACC_T", ggi_dtype_ctype(k->acc_type));
-  rc |= ggi_dict_set(dict, "IDENTITY", ggi_reduce_identity(k, k->op));
-  rc |= ggi_dict_set(dict, "COMBINE_DEF", afmt(a, "#define GG_COMBINE(a, b) %s", comb));
+  if (k->op == GGI_OP_CUSTOM) {
+    /* the workload's combine and identity under their own lines, so that
+       a compile error in them names the workload's file:line: combine is
+       a function in the kernel's namespace (a #define cannot hold a #line) */
+    rc |= ggi_dict_set(dict, "IDENTITY", afmt(a, "\n%s", snippet(a, m, k->identity ? k->identity
+                                                                            : "0",
+                                                               k->identity_line)));
+    rc |= ggi_dict_set(dict, "COMBINE_DEF",
+                       afmt(a, "namespace GG_NS_%s {\ntemplate <class gg_T> GG_INLINE gg_T "
+                               "gg_combine(gg_T a, gg_T b)\n{\n  return (\n%s  );\n}\n}\n"
+                               "#define GG_COMBINE(a, b) GG_NS_%s::gg_combine((a), (b))",
+                            k->name, snippet(a, m, k->combine ? k->combine : "a", k->combine_line),
+                            k->name));
+  } else {
+    rc |= ggi_dict_set(dict, "IDENTITY", ggi_reduce_identity(k, k->op));
+    rc |= ggi_dict_set(dict, "COMBINE_DEF", afmt(a, "#define GG_COMBINE(a, b) %s", combine[k->op]));
+  }
+  rc |= ggi_dict_set(dict, "MORE_VALUES", more_values(a, m, k));
   rc |= ggi_dict_set(dict, "ATOMIC_COMBINE", atomic[k->op <= GGI_OP_CUSTOM ? k->op : 4]);
   rc |= ggi_dict_set(dict, "INTO", k->into ? k->into : "");
   rc |= ggi_dict_set(dict, "NVALUES", afmt(a, "%d", k->nvalues));

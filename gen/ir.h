@@ -186,6 +186,7 @@ typedef struct ggi_kernel {
   ggi_op ops[GGI_MAX_VALUES]; /* reduce: the operator of each value (op = { ... }) */
   const char *combine;      /* GGI_OP_CUSTOM: expression in a and b */
   const char *identity;     /* GGI_OP_CUSTOM: identity value */
+  int combine_line, identity_line; /* their fields' lines */
   int nvalues;
   const char *values[GGI_MAX_VALUES];
   int value_line;
@@ -241,6 +242,10 @@ typedef struct ggi_kernel {
   /* GG_PATTERN_FRAME: the kernel is a frame; params and extents are the
    * frame's, launch is GG_LAUNCH_PERSISTENT. */
   ggi_frame *frame;
+
+  /* Per param: 1 when the body touches it only at the thread's own index
+   * (ggi_body_own_index), worked out once by ggi_specialize; NULL before. */
+  const char *own_index;
 } ggi_kernel;
 
 typedef struct ggi_persistent {

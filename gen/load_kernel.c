@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,25 +365,34 @@ static void read_values(ggi_decl *k, ggi_kernel *kn, int max) {
  * C literal every compiler reads the same way: +-math.huge the prelude's
  * (+-GG_INF) (*infinite set), the most negative integer an expression
  * (its digits alone are no long long literal); NaN is no identity. */
-static const char *read_identity(ggi_decl *k, int *infinite) {
+/* A numeric identity, for the check against the accumulator type. */
+typedef struct ident_num {
+  int kind; /* 0: none or text, 1: integer i, 2: finite float f, 3: infinite */
+  long long i;
+  double f;
+} ident_num;
+
+static const char *read_identity(ggi_decl *k, ident_num *num) {
   lua_State *L = k->c->L;
   int t = ggi_push_field(k, "identity");
   int line = ggi_field_line(k, "identity");
   const char *s = NULL;
   char buf[64];
-  *infinite = 0;
+  num->kind = 0;
   if (t == LUA_TNUMBER) {
     if (lua_isinteger(L, -1)) {
-      ggi_int_literal((long long)lua_tointeger(L, -1), "", buf, sizeof buf);
+      num->kind = 1, num->i = (long long)lua_tointeger(L, -1);
+      ggi_int_literal(num->i, "", buf, sizeof buf);
     } else {
       double v = (double)lua_tonumber(L, -1);
       if (isnan(v))
         ggi_decl_fail(k, line, "field 'identity' is NaN (0/0), which is no identity: combine(NaN, a) is not a; "
               "give a number x with combine(x, a) == a");
       if (isinf(v)) {
-        *infinite = 1;
+        num->kind = 3;
         snprintf(buf, sizeof buf, "%s", v > 0 ? "(GG_INF)" : "(-GG_INF)");
       } else {
+        num->kind = 2, num->f = v;
         ggi_float_literal(v, buf, sizeof buf);
       }
     }
@@ -396,9 +406,11 @@ static const char *read_identity(ggi_decl *k, int *infinite) {
   return s;
 }
 
-static void read_op(ggi_decl *k, ggi_kernel *kn, int *infinite) {
+static void read_op(ggi_decl *k, ggi_kernel *kn, ident_num *num) {
   kn->combine = ggi_opt_string(k, "combine");
-  kn->identity = read_identity(k, infinite);
+  kn->combine_line = ggi_field_line(k, "combine");
+  kn->identity = read_identity(k, num);
+  kn->identity_line = ggi_field_line(k, "identity");
   int has_op = ggi_push_field(k, "op") != LUA_TNIL;
   lua_pop(k->c->L, 1);
   if (kn->combine) {
@@ -491,15 +503,15 @@ static void check_into_extent(ggi_decl *k, ggi_kernel *kn, const ggi_param *into
   }
 }
 
-static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, int infinite);
+static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, const ident_num *num);
 
 static void read_reduction(ggi_decl *k, ggi_kernel *kn, int has_strategy) {
   read_values(k, kn, kn->pattern == GG_PATTERN_REDUCE ? GGI_MAX_VALUES : 1);
-  int infinite = 0;
-  read_op(k, kn, &infinite);
+  ident_num num = {0};
+  read_op(k, kn, &num);
   const ggi_param *into = read_into(k, kn);
   check_into_extent(k, kn, into);
-  read_acc_type(k, kn, into, infinite);
+  read_acc_type(k, kn, into, &num);
   if (!has_strategy) return;
   kn->strategy = (ggi_strategy)ggi_opt_enum(k, "strategy", ggi_strategy_names, GGI_STRAT_AUTO);
   kn->allow_cas = ggi_opt_bool(k, "allow_cas");
@@ -520,16 +532,28 @@ static void read_reduction(ggi_decl *k, ggi_kernel *kn, int has_strategy) {
 }
 
 /* type = ..., or into's type (f32 for f16/bf16 outputs). */
-static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, int infinite) {
+static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, const ident_num *num) {
   static const char *const acc_names[] = {"i32", "u32", "i64", "u64", "f32", "f64", NULL};
   /* an fft's field type is its transform's: its accumulator is into's */
   int acc = kn->pattern == GG_PATTERN_FFT ? -1 : ggi_opt_enum(k, "type", acc_names, -1);
   if (acc >= 0) kn->acc_type = (gg_dtype)acc;
   else if (into->dtype == GG_F16 || into->dtype == GG_BF16) kn->acc_type = GG_F32; /* half sums lose too much */
   else kn->acc_type = into->dtype;
-  if (infinite && kn->acc_type != GG_F32 && kn->acc_type != GG_F64)
+  int integer = kn->acc_type != GG_F32 && kn->acc_type != GG_F64;
+  if (num->kind == 3 && integer)
     ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' is infinite, but the accumulator type %s is "
           "an integer: give a finite identity, or type = \"f32\" or \"f64\"", ggi_dtype_names[kn->acc_type]);
+  if (num->kind == 2 && integer && (num->f != floor(num->f) || fabs(num->f) >= 0x1p63))
+    ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' = %.17g is no %s: give an integer "
+          "in the accumulator type's range, or type = \"f32\" or \"f64\"", num->f,
+          ggi_dtype_names[kn->acc_type]);
+  long long lo = kn->acc_type == GG_I32 ? INT32_MIN : kn->acc_type == GG_I64 ? INT64_MIN : 0;
+  long long hi = kn->acc_type == GG_I32 ? INT32_MAX : kn->acc_type == GG_U32 ? (long long)UINT32_MAX
+                                                                           : INT64_MAX;
+  long long v = num->kind == 2 ? (long long)num->f : num->i;
+  if ((num->kind == 1 || num->kind == 2) && integer && (v < lo || v > hi))
+    ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' = %lld is outside %s (%lld to "
+          "%lld): give an identity the accumulator holds", v, ggi_dtype_names[kn->acc_type], lo, hi);
 }
 
 /* combine and identity are one-line expressions that gpugen pastes into
@@ -602,9 +626,9 @@ void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn) {
   kn->nvalues = (int)into->ext[0].value;
   check_contribute_calls(k, kn, kn->body, kn->body_line, fft ? "post" : "body");
   if (fft) check_contribute_calls(k, kn, kn->fft_between, kn->fft_between_line, "between");
-  int infinite = 0;
-  read_op(k, kn, &infinite);
-  read_acc_type(k, kn, into, infinite);
+  ident_num num = {0};
+  read_op(k, kn, &num);
+  read_acc_type(k, kn, into, &num);
   kn->strategy = (ggi_strategy)ggi_opt_enum(k, "strategy", ggi_strategy_names, GGI_STRAT_AUTO);
   int line = ggi_field_line(k, "strategy");
   switch (kn->strategy) {

@@ -143,17 +143,36 @@ static int each_arg(const ggi_kernel *k, arg_fn *f, const void *ctx)
   return 0;
 }
 
-/* other is name in another letter case */
-static int case_twin(const char *other, const char *what, int line, const void *name)
+/* Is a launch argument of k (a parameter, a stride V_sD of a strided
+ * view, a run-time extent) name in another letter case?  Walked directly,
+ * not through each_arg: this runs once per argument, and each_arg's
+ * messages for every argument made a 1000-parameter kernel quadratic in
+ * snprintf. */
+static int twin(const char *other, const char *name)
 {
-  (void)what, (void)line;
   return strcasecmp(other, name) == 0 && strcmp(other, name) != 0;
+}
+static int has_case_twin(const ggi_kernel *k, const char *name)
+{
+  for (int j = 0; j < k->nparams; j++) {
+    const ggi_param *p = &k->params[j];
+    if (twin(p->name, name)) return 1;
+    if (p->kind != GG_PARAM_VIEW || p->layout != GG_LAYOUT_STRIDE) continue;
+    for (int dim = 0; dim < p->rank; dim++) {
+      char stride[GGI_NAME_MAX + 8];
+      snprintf(stride, sizeof stride, "%s_s%d", p->name, dim);
+      if (twin(stride, name)) return 1;
+    }
+  }
+  for (int j = 0; j < k->nextents; j++)
+    if (twin(k->extents[j], name)) return 1;
+  return 0;
 }
 
 const char *ggi_arg_id(const ggi_kernel *k, const char *name, char *out)
 {
   snprintf(out, GGI_NAME_PART_MAX, "%s", name);
-  if (!each_arg(k, case_twin, name))
+  if (!has_case_twin(k, name))
     for (char *p = out; *p; p++)
       if (is_lower(*p)) *p = (char)(*p - 'a' + 'A');
   return out;

@@ -283,21 +283,6 @@ static const char *fmt_int(ggi_arena *a, long long v)
   return ggi_strdup(a, buf);
 }
 
-/* Statements computing values 1..n-1 of a multi-value reduce into gg_a. */
-static const char *more_values(const ggi_kernel *k, ggi_arena *a)
-{
-  size_t len = 1;
-  int nv = nvalues(k);
-  for (int v = 1; v < nv; v++) len += strlen(k->values[v] ? k->values[v] : "0") + 64;
-  char *s = ggi_alloc(a, len);
-  if (!s) return NULL;
-  size_t at = 0;
-  for (int v = 1; v < nv; v++)
-    at += (size_t)snprintf(s + at, len - at, "gg_a.v[%d] = (acc_t)(%s);\n", v,
-                           k->values[v] ? k->values[v] : "0");
-  return s;
-}
-
 /* identity() and combine() of a reduce whose values have their own
  * operators: one statement per value, each with its operator's identity
  * and the prelude's functor (the same comparisons as GG_COMBINE). */
@@ -338,12 +323,6 @@ static const char *md_work(const ggi_kernel *k, ggi_arena *a)
   char buf[300];
   snprintf(buf, sizeof buf, "gg_range_work(%s, %s, %s)", e[0], e[1], e[2]);
   return ggi_strdup(a, buf);
-}
-
-static int fail_oom(ggi_diag *d)
-{
-  snprintf(d->msg, sizeof d->msg, "out of memory while planning a reduction");
-  return -1;
 }
 
 /* A range of rank 2 or 3 with a run-time extent: its size comes from
@@ -448,14 +427,12 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
   if (src && (src->dtype == GG_F16 || src->dtype == GG_BF16)) p->features |= GG_FEAT_HALF;
   if (k->acc_type == GG_F16 || k->acc_type == GG_BF16) p->features |= GG_FEAT_HALF;
 
-  const char *more = more_values(k, a);
-  if (!more) return fail_oom(d);
   if (set(p, "RVEC", fmt_int(a, vec), d) || set(p, "UNROLL", fmt_int(a, LOADS_IN_FLIGHT), d)
       || set(p, "VEC_PTR", src && vec > 1 ? src->name : "0", d)
       || set(p, "VEC_T", src ? ggi_dtype_ctype(src->dtype) : ggi_dtype_ctype(acc_type(k)), d)
       || set(p, "RED_ATOMIC", atomic_stmt(k, a), d)
       || set(p, "WS_INIT", identity_is_zero(k) ? "0" : "1", d)
-      || set(p, "MORE_VALUES", more, d) || set(p, "RBLOCK", fmt_int(a, block), d))
+      || set(p, "RBLOCK", fmt_int(a, block), d))
     return -1;
   if (ggi_ops_mixed(k) && (set(p, "IDENTITY_EACH", each_identity(k, a), d)
                            || set(p, "COMBINE_EACH", each_combine(k, a), d)))

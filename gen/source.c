@@ -18,6 +18,7 @@
 #include "source.h"
 #include "templates.h"
 #include "vocab.h"
+#include "loader.h"
 
 #ifndef GG_VERSION_STRING
 #define GG_VERSION_STRING "0.0.0"
@@ -206,6 +207,13 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
                                target == GGI_TARGET_HIP ? "hip/frame.hip" : "cuda/frame.cuh", &none,
                                &b, d);
     if (wanted && rc == 0) rc = render_kernel(m, &m->kernels[i], target, templates_dir, &b, d);
+    if (rc == 0 && b.len > GGI_MAX_SOURCE)
+      rc = ggi_fail_at(d, m->file, m->kernels[i].line,
+                       "kernel \"%s\": the module's %s source passes %zu MiB here (the limit: "
+                       "the GPU compiler would take minutes over it at start-up); declare fewer "
+                       "or smaller kernels, or split the module",
+                       m->kernels[i].name, target == GGI_TARGET_HIP ? "HIP" : "CUDA",
+                       GGI_MAX_SOURCE >> 20);
   }
   for (int i = 0; rc == 0 && i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];

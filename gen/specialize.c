@@ -14,6 +14,7 @@
 #include "specialize.h"
 #include "frame.h"
 #include "fft_sizes.h"
+#include "body_check.h"
 
 #define FOR_BLOCK 256 /* 8 warps / 4 wavefronts: a multiple of both warp sizes */
 #define WARP_LCM 64   /* blocks stay multiples of 64 so no wavefront is partial */
@@ -260,6 +261,7 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
     k->spec.cas_emulation = cas;
     if (!k->targets) k->targets = m->targets;
     if (check_types(m, k, d) != 0) return -1;
+    if (k->pattern != GG_PATTERN_FRAME) k->own_index = ggi_body_own_index_table(k, m->arena);
     switch (k->pattern) {
     case GG_PATTERN_FRAME: /* after its stages (kernels come first in m->kernels) */
       for (int s = 0; s < k->frame->nstages; s++) {
