@@ -971,6 +971,13 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
 static int raw_rules(const char *text, const char *where, size_t *at, char *msg, size_t size)
 {
   for (size_t i = 0; text[i]; i++) {
+    if ((unsigned char)text[i] >= 0xFE) {
+      *at = i;
+      snprintf(msg, size, "a byte 0x%02X in the %s: no UTF-8 text holds it, and NVRTC reads 0xFF "
+               "as the end of the source; in a literal write it as an escape (\\x%02x)",
+               (unsigned char)text[i], where, (unsigned char)text[i]);
+      return 1;
+    }
     if (text[i] == '\r' && text[i + 1] != '\n') {
       *at = i;
       snprintf(msg, size, "a carriage return that is not followed by a newline in the %s: clang "
