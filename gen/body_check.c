@@ -721,6 +721,12 @@ static int compilers_agree(tcheck *c)
         return tfail(c, p, "a '#' after a block comment that spans lines, on the line where the "
                      "comment ends, in the %s: NVRTC reads a directive there and clang does not; "
                      "start the directive on a line of its own", c->where);
+      /* here, not only in live code: in an #if 0 group too, compilers
+         read a \u name into a number (1\u00e9'x' is one pp-number and a
+         ' that starts a literal), where the scan ends the number */
+      if (k == T_PUNCT && s[p] == '\\' && p + 1 < n && (s[p + 1] == 'u' || s[p + 1] == 'U'))
+        return tfail(c, p, "a universal character name (\\%c...) outside a literal in the %s: "
+                     "write the character itself", s[p + 1], c->where);
       if (k == T_NUMBER)
         for (size_t i = p; i < e; i++)
           if (s[i] == '$' || (unsigned char)s[i] >= 0x80)
@@ -891,11 +897,14 @@ static size_t paste_at(const char *s, size_t n, size_t p)
 static int pragma_allowed(const char *s, size_t c0, size_t c1, size_t d0, size_t d1)
 {
   static const char *const one[] = {"unroll", "nounroll", "nv_diag_suppress", "nv_diag_default",
-                                    "diag_suppress", "diag_default", NULL};
+                                    "nv_diag_warning", "nv_diagnostic", "diag_suppress",
+                                    "diag_default", NULL};
   for (int i = 0; one[i]; i++)
     if (word_is(s, c0, c1, one[i])) return 1;
-  return (word_is(s, c0, c1, "GCC") && word_is(s, d0, d1, "unroll")) ||
-         (word_is(s, c0, c1, "clang") && word_is(s, d0, d1, "loop"));
+  return (word_is(s, c0, c1, "GCC") &&
+          (word_is(s, d0, d1, "unroll") || word_is(s, d0, d1, "diagnostic"))) ||
+         (word_is(s, c0, c1, "clang") &&
+          (word_is(s, d0, d1, "loop") || word_is(s, d0, d1, "diagnostic")));
 }
 
 static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
@@ -904,8 +913,9 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
   size_t n = c->t->n;
   size_t c0 = skip_space(s, n, b), c1 = c0;
   while (c1 < n && is_id(s[c1])) c1++;
-  size_t d0 = skip_space(s, n, c1), d1 = d0;
-  while (d1 < n && is_id(s[d1])) d1++;
+  size_t d0 = c1, d1; /* the second word: on the directive's line */
+  while (d0 < n && (s[d0] == ' ' || s[d0] == '\t')) d0++;
+  for (d1 = d0; d1 < n && is_id(s[d1]);) d1++;
   if (word_is(s, a, b, "include") || word_is(s, a, b, "include_next") ||
       word_is(s, a, b, "import") || word_is(s, a, b, "embed") ||
       (word_is(s, a, b, "pragma") && word_is(s, c0, c1, "GCC") && word_is(s, d0, d1, "dependency")))
@@ -919,9 +929,10 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
                  "that; #define and #undef are allowed", (int)(c1 - c0), s + c0, w, w);
   if (word_is(s, a, b, "pragma") && c1 > c0 && !pragma_allowed(s, c0, c1, d0, d1))
     return tfail(c, p, "#pragma %.*s in the %s: a workload's pragmas are unroll, nounroll, GCC "
-                 "unroll, clang loop, nv_diag_suppress, nv_diag_default, diag_suppress and "
-                 "diag_default (others reach into the compilers: clang's read files or stop the "
-                 "process)", (int)((d1 > d0 ? d1 : c1) - c0), s + c0, w);
+                 "unroll, clang loop, the diagnostics ones (nv_diag_suppress, nv_diag_default, "
+                 "nv_diag_warning, nv_diagnostic, diag_suppress, diag_default, GCC diagnostic, "
+                 "clang diagnostic); others reach into the compilers: clang's read files or stop "
+                 "the process", (int)((d1 > d0 ? d1 : c1) - c0), s + c0, w);
   int def = word_is(s, a, b, "define");
   if ((def || word_is(s, a, b, "undef")) && c1 - c0 >= 3 && (s[c0] == 'g' || s[c0] == 'G') &&
       (s[c0 + 1] == 'g' || s[c0 + 1] == 'G') && s[c0 + 2] == '_')

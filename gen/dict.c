@@ -75,20 +75,22 @@ static const char *snippet_of(ggi_arena *a, const ggi_module *m, const char *tex
   ggi_buf b = {0};
   const char *file = m->file ? m->file : "workload.lua";
   line = line > 0 ? line : 1;
+  /* Statements go in a block of their own whose '}' is numbered as the
+   * text's last line: a last statement left open (no ';', or a bare
+   * `while (c)`) is then an error there, for NVRTC too, which names the
+   * next token's place - gpugen's code, in a .cu `check` never writes.
+   * Only a '}' does: any statement after `while (c)` would be its body. */
+  if (statements) ggi_buf_puts(&b, "{\n");
   ggi_buf_printf(&b, "#line %d \"", line);
   ggi_buf_put_cstr(&b, file);
   ggi_buf_printf(&b, "\"\n%s\n\n", text ? text : "");
   if (statements) {
-    /* An empty block, numbered as the text's last line: a last statement
-     * without its ';' is then reported there by NVRTC too (it names the
-     * next token's place, which was gpugen's code, in a .cu that `check`
-     * never writes), and after whole statements it does nothing. */
     int last = line;
     for (const char *c = text ? text : ""; *c; c++)
       last += *c == '\n' && c[1] != 0;
     ggi_buf_printf(&b, "#line %d \"", last);
     ggi_buf_put_cstr(&b, file);
-    ggi_buf_puts(&b, "\"\n{}\n");
+    ggi_buf_puts(&b, "\"\n}\n");
   }
   ggi_text_defines(text, undef_line, &b);
   ggi_buf_printf(&b, GGI_LINE_BACK "\n");

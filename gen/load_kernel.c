@@ -543,17 +543,35 @@ static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, co
   if (num->kind == 3 && integer)
     ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' is infinite, but the accumulator type %s is "
           "an integer: give a finite identity, or type = \"f32\" or \"f64\"", ggi_dtype_names[kn->acc_type]);
-  if (num->kind == 2 && integer && (num->f != floor(num->f) || fabs(num->f) >= 0x1p63))
-    ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' = %.17g is no %s: give an integer "
-          "in the accumulator type's range, or type = \"f32\" or \"f64\"", num->f,
-          ggi_dtype_names[kn->acc_type]);
-  long long lo = kn->acc_type == GG_I32 ? INT32_MIN : kn->acc_type == GG_I64 ? INT64_MIN : 0;
-  long long hi = kn->acc_type == GG_I32 ? INT32_MAX : kn->acc_type == GG_U32 ? (long long)UINT32_MAX
-                                                                           : INT64_MAX;
-  long long v = num->kind == 2 ? (long long)num->f : num->i;
-  if ((num->kind == 1 || num->kind == 2) && integer && (v < lo || v > hi))
-    ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' = %lld is outside %s (%lld to "
-          "%lld): give an identity the accumulator holds", v, ggi_dtype_names[kn->acc_type], lo, hi);
+  if (!integer || (num->kind != 1 && num->kind != 2)) return;
+  /* an integer accumulator takes what converts to it exactly: integers of
+     its range, and for unsigned ones negatives down to -2^31 / -2^63,
+     which wrap as in C (-1 is all ones, min's identity) */
+  static const double lo[] = {[GG_I32] = -0x1p31, [GG_U32] = -0x1p31, [GG_I64] = -0x1p63,
+                               [GG_U64] = -0x1p63};
+  static const double hi[] = {[GG_I32] = 0x1p31, [GG_U32] = 0x1p32, [GG_I64] = 0x1p63,
+                               [GG_U64] = 0x1p64}; /* exclusive */
+  const gg_dtype t = kn->acc_type;
+  const double v = num->kind == 1 ? (double)num->i : num->f;
+  char text[48];
+  if (num->kind == 1) snprintf(text, sizeof text, "%lld", num->i);
+  else snprintf(text, sizeof text, "%.17g", num->f);
+  if (num->kind == 2 && v != floor(v))
+    ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' = %s is no integer, but the "
+          "accumulator type %s is: give an integer, or type = \"f32\" or \"f64\"", text,
+          ggi_dtype_names[t]);
+  static const char *const range[] = {
+      [GG_I32] = "-2147483648 to 2147483647",
+      [GG_U32] = "0 to 4294967295, or an integer down to -2147483648, which wraps as in C: -1 is "
+                 "all ones",
+      [GG_I64] = "-2^63 to 2^63 - 1",
+      [GG_U64] = "0 to 2^64 - 1, or a negative integer, which wraps as in C: -1 is all ones"};
+  const int unsigned_float = num->kind == 2 && (t == GG_U32 || t == GG_U64) && v < 0;
+  if (t <= GG_U64 && (v < lo[t] || v >= hi[t] || unsigned_float) &&
+      !(num->kind == 1 && (t == GG_I64 || t == GG_U64)))
+    ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' = %s is outside what %s "
+          "holds (%s): give an identity the accumulator holds", text, ggi_dtype_names[t],
+          range[t]);
 }
 
 /* combine and identity are one-line expressions that gpugen pastes into

@@ -152,6 +152,17 @@ static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned targ
   return ggi_render_template(templates_dir, wrapper, &dict, out, d);
 }
 
+/* The generated source passed GGI_MAX_SOURCE at declaration what name. */
+static int too_big(const ggi_module *m, const char *what, const char *name, int line,
+                   unsigned target, ggi_diag *d)
+{
+  return ggi_fail_at(d, m->file, line,
+                     "%s \"%s\": the module's %s source passes %zu MiB here (the limit: the GPU "
+                     "compiler would take minutes over it at start-up); declare fewer or smaller "
+                     "kernels, or split the module",
+                     what, name, target == GGI_TARGET_HIP ? "HIP" : "CUDA", GGI_MAX_SOURCE >> 20);
+}
+
 int ggi_render_source(const ggi_module *m, unsigned target, const char *templates_dir,
                       char **out, ggi_diag *d)
 {
@@ -208,17 +219,14 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
                                &b, d);
     if (wanted && rc == 0) rc = render_kernel(m, &m->kernels[i], target, templates_dir, &b, d);
     if (rc == 0 && b.len > GGI_MAX_SOURCE)
-      rc = ggi_fail_at(d, m->file, m->kernels[i].line,
-                       "kernel \"%s\": the module's %s source passes %zu MiB here (the limit: "
-                       "the GPU compiler would take minutes over it at start-up); declare fewer "
-                       "or smaller kernels, or split the module",
-                       m->kernels[i].name, target == GGI_TARGET_HIP ? "HIP" : "CUDA",
-                       GGI_MAX_SOURCE >> 20);
+      rc = too_big(m, m->kernels[i].pattern == GG_PATTERN_FRAME ? "frame" : "kernel",
+                   m->kernels[i].name, m->kernels[i].line, target, d);
   }
   for (int i = 0; rc == 0 && i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];
     if (!(p->targets & target)) continue;
     rc = ggi_emit_persistent(m, p, target, templates_dir, &b, d);
+    if (rc == 0 && b.len > GGI_MAX_SOURCE) rc = too_big(m, "persistent", p->name, p->line, target, d);
   }
   if (rc == 0 && !ggi_buf_ok(&b)) rc = ggi_fail(d, "out of memory rendering %s", m->name);
   char name[300];

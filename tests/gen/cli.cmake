@@ -38,8 +38,11 @@ expect(0 "saxpy" list ${EXAMPLES}/saxpy.lua)
 expect(0 "sum_shared_tree" list ${EXAMPLES}/strategies.lua)
 expect(0 "sum1k" explain ${EXAMPLES}/sum1k.lua sum1k)
 # a generated source past 32 MiB is refused at the kernel that passes it
+# (a sanitizer build loads the file slower than the default 2 s allow)
 expect(1 "huge_source.lua:13: kernel \"k[0-9]+\": the module's CUDA source passes 32 MiB"
-       emit ${CMAKE_CURRENT_LIST_DIR}/huge_source.lua -o ${TMP}/huge_source)
+       emit ${CMAKE_CURRENT_LIST_DIR}/huge_source.lua -o ${TMP}/huge_source --time-limit 60)
+expect(1 "huge_persistent.lua:11: persistent \"p[0-9]+\": the module's CUDA source passes 32 MiB"
+       emit ${CMAKE_CURRENT_LIST_DIR}/huge_persistent.lua -o ${TMP}/huge_persistent --time-limit 60)
 
 # A persistent kernel of 16 commands: the generated source grows with the
 # commands, not with 2 to their number (it was 2.3 MB, now about 65 KB).

@@ -475,6 +475,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     /* the body runs in a lambda so that `return;` ends this team's work
        (every thread of the team must still reach the same barriers) */
     [&]() {
+{
 #line 15 "examples/matmul32.lua"
     const int T = 32 / 32;                       /* tiles per row */
     const int ty = team_rank / 32, tx = team_rank % 32;
@@ -491,8 +492,8 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
   
 
 #line 27 "examples/matmul32.lua"
-{}
-#line 496 "matmul32.cu"
+}
+#line 497 "matmul32.cu"
 
     }();
   }

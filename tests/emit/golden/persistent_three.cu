@@ -471,6 +471,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
     /* the body runs in a lambda so that `return;` ends this team's work
        (every thread of the team must still reach the same barriers) */
     [&]() {
+{
 #line 13 "examples/persistent_three.lua"
     const int r = team_rank / 32, c = team_rank % 32;
     float acc = 0.0f;
@@ -479,8 +480,8 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
   
 
 #line 17 "examples/persistent_three.lua"
-{}
-#line 484 "persistent_three.cu"
+}
+#line 485 "persistent_three.cu"
 
     }();
   }
@@ -598,7 +599,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 23 "examples/persistent_three.lua"
 x(i)
 
-#line 602 "persistent_three.cu"
+#line 603 "persistent_three.cu"
 
   );
   
@@ -899,12 +900,13 @@ GG_INLINE void gg_at_inc32k(const gg_args_inc32k &args, const long long gg_lin)
   const long long i = gg_lin;
   /* the body runs in a lambda so that `return;` skips one index */
   [&]() {
+{
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
-{}
-#line 908 "persistent_three.cu"
+}
+#line 910 "persistent_three.cu"
 
   }();
 #undef v
@@ -939,12 +941,13 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
 
     const long long i = gg_lin;
     [&]() {
+{
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
-{}
-#line 948 "persistent_three.cu"
+}
+#line 951 "persistent_three.cu"
 
     }();
 #undef v
@@ -998,12 +1001,13 @@ GG_INLINE void gg_xat_inc32k(const gg_args_inc32k &args, const long long gg_lin,
 
   const long long i = gg_lin;
   [&]() {
+{
 #line 29 "examples/persistent_three.lua"
 v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
-{}
-#line 1007 "persistent_three.cu"
+}
+#line 1011 "persistent_three.cu"
 
   }();
 #undef v

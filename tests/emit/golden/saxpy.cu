@@ -531,12 +531,13 @@ GG_INLINE void gg_at_saxpy(const gg_args_saxpy &args, const long long gg_lin)
   const long long i = gg_lin;
   /* the body runs in a lambda so that `return;` skips one index */
   [&]() {
+{
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
-{}
-#line 540 "saxpy.cu"
+}
+#line 541 "saxpy.cu"
 
   }();
 #undef x
@@ -581,12 +582,13 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
 
     const long long i = gg_lin;
     [&]() {
+{
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
-{}
-#line 590 "saxpy.cu"
+}
+#line 592 "saxpy.cu"
 
     }();
 #undef x
@@ -651,12 +653,13 @@ GG_INLINE void gg_xat_saxpy(const gg_args_saxpy &args, const long long gg_lin,
 
   const long long i = gg_lin;
   [&]() {
+{
 #line 10 "examples/saxpy.lua"
 y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
-{}
-#line 660 "saxpy.cu"
+}
+#line 663 "saxpy.cu"
 
   }();
 #undef x

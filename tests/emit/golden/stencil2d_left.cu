@@ -536,6 +536,7 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
       (void)gg_q; (void)gg_m;
   /* the body runs in a lambda so that `return;` skips one index */
   [&]() {
+{
 #line 12 "examples/stencil2d_left.lua"
     if (i > 0 && j > 0 && i < n - 1 && j < m - 1)
       lap(i, j) = u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4.0f * u(i, j);
@@ -544,8 +545,8 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
   
 
 #line 16 "examples/stencil2d_left.lua"
-{}
-#line 549 "stencil2d_left.cu"
+}
+#line 550 "stencil2d_left.cu"
 
   }();
 #undef u
@@ -593,6 +594,7 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
       const long long j = gg_r;
       (void)gg_q; (void)gg_m;
     [&]() {
+{
 #line 12 "examples/stencil2d_left.lua"
     if (i > 0 && j > 0 && i < n - 1 && j < m - 1)
       lap(i, j) = u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4.0f * u(i, j);
@@ -601,8 +603,8 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
   
 
 #line 16 "examples/stencil2d_left.lua"
-{}
-#line 606 "stencil2d_left.cu"
+}
+#line 608 "stencil2d_left.cu"
 
     }();
 #undef u
@@ -677,6 +679,7 @@ GG_INLINE void gg_xat_stencil2d_left(const gg_args_stencil2d_left &args, const l
       const long long j = gg_r;
       (void)gg_q; (void)gg_m;
   [&]() {
+{
 #line 12 "examples/stencil2d_left.lua"
     if (i > 0 && j > 0 && i < n - 1 && j < m - 1)
       lap(i, j) = u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4.0f * u(i, j);
@@ -685,8 +688,8 @@ GG_INLINE void gg_xat_stencil2d_left(const gg_args_stencil2d_left &args, const l
   
 
 #line 16 "examples/stencil2d_left.lua"
-{}
-#line 690 "stencil2d_left.cu"
+}
+#line 693 "stencil2d_left.cu"
 
   }();
 #undef u
