@@ -15,6 +15,7 @@
 #include "frame.h"
 #include "fft_sizes.h"
 #include "body_check.h"
+#include "dict.h"
 
 #define FOR_BLOCK 256 /* 8 warps / 4 wavefronts: a multiple of both warp sizes */
 #define WARP_LCM 64   /* blocks stay multiples of 64 so no wavefront is partial */
@@ -75,6 +76,15 @@ static void spec_for(ggi_module *m, ggi_kernel *k)
     why(k, "block 256: 8 warps (4 wavefronts) per block, enough to hide memory latency for a "
            "memory-bound body, a multiple of both warp sizes, and light enough that several "
            "blocks share an SM");
+  }
+  if (k->rank >= 2) {
+    const int first = ggi_first_index_fastest(k);
+    const char *fast = k->index[first ? 0 : k->rank - 1];
+    why(k, whyf(m, "index %s%s%s fastest: consecutive threads take consecutive %s, so a view "
+                   "whose contiguous index it is reads coalesced; the range's views vote by "
+                   "layout (left: the first index; right, the default: the last)",
+                fast ? "\"" : "", fast ? fast : first ? "the first" : "the last", fast ? "\"" : "",
+                fast ? fast : "indices"));
   }
   s->vector = k->vector > 0 ? k->vector : 1;
   if (k->vector > 0)
