@@ -72,7 +72,7 @@ typedef enum gg_status {
   GG_ERR_CACHE = -11,         /* cache problem (reported, then worked around) */
   GG_ERR_IO = -12,
   GG_ERR_BACKEND = -13,       /* any other driver error (gg_error_detail names it) */
-  GG_ERR_NOT_FOUND = -14,     /* no kernel / command of that name */
+  GG_ERR_NOT_FOUND = -14,     /* no kernel / command of that name or id */
   GG_ERR_STATE = -15          /* call not valid in the object's current state */
 } gg_status;
 
@@ -273,6 +273,13 @@ gg_status gg_event_elapsed_ms(gg_event *start, gg_event *end, float *ms);
  *     kernel or frame writes shares no memory with another of its views
  *     (views are __restrict__, and a frame orders its stages by them);
  *     two views it only reads may share an array;
+ *   - a view takes a device, mapped or managed array whatever `space` the
+ *     workload declares for it (a kernel reads and writes them alike; the
+ *     declaration only decides how a frame acknowledges); a GG_SPACE_HOST
+ *     array is refused for every view (kernels cannot see it).  The one
+ *     exception: gg_session_start refuses any array but a GG_SPACE_DEVICE
+ *     one for a view that a frame with a relaxed acknowledgement writes,
+ *     other than its result (gg_session.h);
  *   - an integer parameter (extents and strides are i64) takes any integer
  *     constructor whose value fits the parameter's type;
  *   - a floating-point parameter takes exactly its own constructor
@@ -309,14 +316,20 @@ static inline gg_arg gg_arg_bf16(float x) { gg_arg r; r.type = GG_ARG_BF16; r.v.
  * not GG_PARAM_HIDDEN: declared params, then run-time extents, then
  * strides.  Views take gg_arg_array(); the array must be large enough for
  * the extents given.  Pack them into the kernel's argument struct
- * (GG_ERR_INVALID, with gg_error_detail() naming the parameter). */
+ * (GG_ERR_INVALID, with gg_error_detail() naming the parameter).  nargs
+ * must be exactly that count: too few or too many is GG_ERR_INVALID
+ * ("kernel k takes 3 arguments, 2 given"), for gg_launch, gg_launch_grid
+ * and gg_session_start too, before anything is launched or posted. */
 gg_status gg_pack_args(const gg_kernel_desc *kd, const gg_arg *args, int nargs,
                        void *buf, size_t buf_size);
 
 /* Launch on a stream (NULL = default stream); asynchronous.  The grid
  * follows the descriptor's rule; cooperative kernels are launched
  * cooperatively, and refused with GG_ERR_NOT_CORESIDENT or
- * GG_ERR_UNSUPPORTED when the device can't hold the grid. */
+ * GG_ERR_UNSUPPORTED when the device can't hold the grid.  Arguments as
+ * for gg_pack_args: a wrong count or a refused argument is GG_ERR_INVALID
+ * and launches nothing; a frame (mode GG_LAUNCH_PERSISTENT) is
+ * GG_ERR_STATE: it runs through a session (gg_session.h). */
 gg_status gg_launch(gg_kernel *k, gg_stream *s, const gg_arg *args, int nargs);
 /* The same with an explicit grid (blocks) - for tests and benchmarks. */
 gg_status gg_launch_grid(gg_kernel *k, gg_stream *s, int blocks, const gg_arg *args, int nargs);

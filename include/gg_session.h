@@ -110,11 +110,35 @@ int gg_session_blocks(const gg_session *s);    /* hardware blocks launched */
 
 /* Start the next frame: command `cmd` with arguments as for gg_launch()
  * (they are packed into the slot's argument struct).  Returns the frame's
- * number in *frame (may be NULL). */
+ * number in *frame (may be NULL).  Refusals post nothing; in the order
+ * checked:
+ *   GG_ERR_STATE      the session is terminated (or its context lost);
+ *   GG_ERR_NOT_FOUND  cmd is not a command id of this session (0 ..
+ *                     gg_session_ncommands() - 1; gg_session_command
+ *                     gives the id of a name);
+ *   GG_ERR_STATE      every slot holds a frame in flight: wait first;
+ *   GG_ERR_INVALID    an argument, or nargs, does not fit the command (as
+ *                     gg_pack_args: exactly its count of arguments).
+ * Arrays: any view takes a device, mapped or managed array, whatever space
+ * the workload declares for it, and the reverse (a device array for a
+ * view declared mapped) is taken too.  A frame whose acknowledgement is
+ * stored with release at system scope - every kernel command, and every
+ * frame without `result` or that also writes a view declared mapped,
+ * managed or host - takes a mapped array even for a view declared in
+ * device memory, and its writes there are visible to the host once the
+ * wait returns.  A frame with a relaxed acknowledgement (its result is all
+ * it publishes: gg_protocol.h, gpugen explain says "ack relaxed") refuses
+ * with GG_ERR_INVALID any array but a GG_SPACE_DEVICE one for a view it
+ * writes other than the result, since nothing would order those writes
+ * before the wait; views it only reads take any array. */
 gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs,
                            uint64_t *frame);
 /* The same with an already packed argument struct (gg_pack_args), the
  * cheapest start.  args == NULL: the slot keeps the arguments it had.
+ * The same GG_ERR_STATE and GG_ERR_NOT_FOUND refusals; GG_ERR_INVALID
+ * when size is larger than a slot.  It sees only pointers, so it cannot
+ * check arrays: the relaxed-acknowledgement refusal above is
+ * gg_session_start's alone (pack for such a frame with device arrays).
  * Hidden fields (GG_PARAM_HIDDEN: a reduction's workspace, a scan's
  * launch sequence) belong to the session: whatever the packed struct
  * holds there is replaced with the session's own values for this command

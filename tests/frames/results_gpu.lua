@@ -45,10 +45,14 @@ frame "ru64" { params = { { "k", "i32[n]" }, { "e", "u64[1]" } },
   stages = { { "usum" } }, result = "e" }
 frame "r32d" { params = { { "x", "f32[n]" }, { "e", "f32[1]" } },
   stages = { { "sum32", v = "x" }, { "dbl" } }, result = "e" }
+-- no result: the ack keeps its system-scope release, so a mapped array
+-- may stand for y, declared in device memory (test_results_gpu.c)
+frame "w32" { params = { { "gain", "f32" }, { "x", "f32[n]" }, { "y", "f32[n]" } },
+  stages = { { "scale" } } }
 
 for _, layout in ipairs { "one_block", "many_blocks", "hybrid" } do
   persistent ("res_" .. layout) {
     layout = layout, buffering = { ring = 4 },
-    commands = { "r32", "r32m", "r64", "ri32", "ru64", "r32d" },
+    commands = { "r32", "r32m", "r64", "ri32", "ru64", "r32d", "w32" },
   }
 end

@@ -8,8 +8,10 @@
  * (exact: every value is an integer or a short binary fraction).  The
  * result views are DEVICE arrays the host cannot read: a right value can
  * only have come through the ack.  Also: a host-visible array passed for
- * a written view of a relaxed-ack frame is refused, and gg_session_result
- * refuses a wrong size.  Label gpu; exit 77 without one.  GG_FRAMES_QUICK=1
+ * a written view of a relaxed-ack frame is refused, a frame whose ack
+ * keeps its release (w32, r32m) takes a mapped array for a view declared
+ * in device memory and a device one for a view declared mapped, and
+ * gg_session_result refuses a wrong size.  Label gpu; exit 77 without one.  GG_FRAMES_QUICK=1
  * runs 400 frames per layout instead of 4000 (the sanitizers).
  */
 #include <stdint.h>
@@ -144,7 +146,28 @@ static void refusals(gg_session *ss)
     fprintf(stderr, "gg_session_result before any wait was not GG_ERR_STATE\n");
     exit(1);
   }
+  /* w32 has no result, so its ack keeps the system-scope release: a
+     mapped array stands for y (declared in device memory) and the host
+     reads it after the wait.  The reverse: r32m takes a device array for
+     its mapped y. */
+  int w32 = -1;
+  CHECK_OK(gg_session_command(ss, "w32", &w32));
+  float *wx = gg_array_host(sets[0].x), *wy = gg_array_host(sets[0].y_map);
+  for (int i = 0; i < 10; i++) {
+    wx[i] = (float)i;
+    wy[i] = -1.0f;
+  }
+  gg_arg w[4] = {gg_arg_f32(3), gg_arg_array(sets[0].x), gg_arg_array(sets[0].y_map),
+                 gg_arg_i64(10)};
+  CHECK_OK(gg_session_run(ss, w32, w, 4, WAIT_NS));
+  for (int i = 0; i < 10; i++)
+    if (wy[i] != 3.0f * (float)i) {
+      fprintf(stderr, "w32 (release ack) with a mapped y: y[%d] = %g, want %g\n", i, wy[i],
+              3.0f * (float)i);
+      exit(1);
+    }
   a[2] = gg_arg_array(sets[0].y_dev);
+  CHECK_OK(gg_session_run(ss, cmd_of[K_R32M], a, 5, WAIT_NS));
   CHECK_OK(gg_session_run(ss, cmd_of[K_R32], a, 5, WAIT_NS));
   if (gg_session_result(ss, &v, 8) != GG_ERR_INVALID) {
     fprintf(stderr, "gg_session_result of an f32 with size 8 was not GG_ERR_INVALID\n");

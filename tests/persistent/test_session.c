@@ -242,6 +242,15 @@ static void state_errors(gg_context *ctx, gg_module *mod)
   CHECK(gg_session_start_packed(se, 5, &a, sizeof a, NULL) == GG_ERR_NOT_FOUND);
   CHECK_OK(ctx, gg_session_wait(se, -1));
   CHECK_OK(ctx, gg_session_wait(se, -1));
+  /* a command id out of range, and a wrong argument count: refused,
+   * nothing posted (gg_session.h) */
+  gg_arg ga[6] = {gg_arg_array(s.xf), gg_arg_array(s.yf), gg_arg_f32(1), gg_arg_f32(0),
+                  gg_arg_i64(8), gg_arg_i64(8)};
+  CHECK(gg_session_start(se, -1, ga, 5, NULL) == GG_ERR_NOT_FOUND);
+  CHECK(gg_session_start(se, gg_session_ncommands(se), ga, 5, NULL) == GG_ERR_NOT_FOUND);
+  CHECK(gg_session_start(se, 0, ga, 4, NULL) == GG_ERR_INVALID);
+  CHECK(gg_session_start(se, 0, ga, 6, NULL) == GG_ERR_INVALID);
+  CHECK(gg_session_started(se) == 2);
   int cmd = -1;
   CHECK_OK(ctx, gg_session_command(se, "axpb", &cmd));
   CHECK(cmd == 0);

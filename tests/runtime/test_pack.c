@@ -30,6 +30,11 @@ int main(void) {
   /* wrong count */
   CHECK(gg_pack_args(&kd, args, 2, buf, sizeof buf) == GG_ERR_INVALID);
   CHECK(strstr(gg_error_detail(), "3 arguments, 2 given"));
+  {
+    gg_arg four[4] = {gg_arg_f32(2.5f), gg_arg_i64(0), gg_arg_i64(1000), gg_arg_i64(1)};
+    CHECK(gg_pack_args(&kd, four, 4, buf, sizeof buf) == GG_ERR_INVALID);
+    CHECK(strstr(gg_error_detail(), "3 arguments, 4 given"));
+  }
   /* buffer too small */
   CHECK(gg_pack_args(&kd, args, 3, buf, 16) == GG_ERR_INVALID);
   /* negative extent: a real array for x, so the extent's own check is
