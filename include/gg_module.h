@@ -204,9 +204,15 @@ typedef struct gg_persistent_command {
    * zero-filled, and fills the command's hidden workspace field):
    * ws_fixed + ws_per_block * (hardware blocks x groups) bytes. */
   uint32_t ws_fixed, ws_per_block;
-  /* Threads per pseudo-block the body is correct with: min_threads
-   * (team: its team_size) up to max_threads (shared memory sized for it);
-   * 0 = no bound. */
+  /* Threads per pseudo-block the body is correct with: min_threads up to
+   * max_threads (shared memory sized for it); 0 = no bound.  A team is
+   * exactly its team_size (min = max = team_size: fewer threads would
+   * leave part of the team out, more would overrun the shared memory of
+   * its team_sum/min/max), and so is a frame with a team stage (a
+   * frame's min is its stages' largest, its max their smallest).  gpugen
+   * refuses a persistent kernel whose pseudo-block (block / groups) is
+   * any other size, and gg_session_open a descriptor that gives one
+   * (GG_ERR_INVALID). */
   int min_threads, max_threads;
 } gg_persistent_command;
 
