@@ -326,8 +326,8 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   upper(b, part);
   ggi_buf_printf(b, "_NARGS = %d\n};\n", nargs);
 
-  /* The argument struct as the host sees it (same offsets, checked by the
-     tests), e.g. for building persistent frames by hand. */
+  /* The argument struct as the host sees it (same offsets: the header
+     asserts them), e.g. for building persistent frames by hand. */
   ggi_buf_printf(b, "typedef struct gg_%s_args%s {\n", m->name, part);
   for (int i = 0; i < lay->n; i++) {
     const ggi_field *f = &lay->f[i];
@@ -336,14 +336,27 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
     ggi_buf_printf(b, "  %s%s%s;\n", t, t[strlen(t) - 1] == '*' ? "" : " ", f->name);
   }
   ggi_buf_printf(b, "} gg_%s_args%s;\n", m->name, part);
+  /* The layout the kernel and the descriptor use, the plan's: a compiler
+     that lays the struct out otherwise stops here instead of handing
+     hand-built frames to the kernel at the wrong offsets.  A struct
+     without fields has no layout (C++ gives it size 1, GNU C 0). */
+  if (lay->n)
+    ggi_buf_printf(b, "GG_STATIC_ASSERT(sizeof(gg_%s_args%s) == %u, "
+                      "\"gg_%s_args%s: size differs from the kernel's\");\n",
+                   m->name, part, lay->size, m->name, part);
+  for (int i = 0; i < lay->n; i++)
+    ggi_buf_printf(b, "GG_STATIC_ASSERT(offsetof(gg_%s_args%s, %s) == %u, "
+                      "\"gg_%s_args%s.%s: offset differs from the kernel's\");\n",
+                   m->name, part, lay->f[i].name, lay->f[i].offset, m->name, part, lay->f[i].name);
   /* X(struct type, kernel index, field) for every field: lets tools and
-     tests walk the struct without knowing it. */
+     tests walk the struct without knowing it.  The parameter is GG_X, a
+     name no field can have: a field named X would be replaced too. */
   ggi_buf_puts(b, "#define GG_");
   upper(b, m->name);
   upper(b, part);
-  ggi_buf_puts(b, "_FIELDS(X)");
+  ggi_buf_puts(b, "_FIELDS(GG_X)");
   for (int i = 0; i < lay->n; i++)
-    ggi_buf_printf(b, " X(gg_%s_args%s, %d, %s)", m->name, part, (int)(k - m->kernels),
+    ggi_buf_printf(b, " GG_X(gg_%s_args%s, %d, %s)", m->name, part, (int)(k - m->kernels),
                    lay->f[i].name);
   ggi_buf_puts(b, "\n");
 
@@ -382,8 +395,38 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
   }
 }
 
+static int by_name(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The workload's names the header declares - its fields and launcher
+ * parameters: params, extents, strides; hidden fields are gg_ names -
+ * each once, sorted, in *out (freed by the caller); -1 when out of memory. */
+static int workload_names(const ggi_module *m, const kinfo *ki, const char ***out, int *n)
+{
+  int total = 0;
+  for (int i = 0; i < m->nkernels; i++) total += ki[i].lay.n;
+  const char **v = malloc(sizeof *v * (size_t)(total ? total : 1));
+  if (!v) return -1;
+  *n = 0;
+  for (int i = 0; i < m->nkernels; i++)
+    for (int j = 0; j < ki[i].lay.n; j++)
+      if (ki[i].lay.f[j].kind != GG_PARAM_HIDDEN) v[(*n)++] = ki[i].lay.f[j].name;
+  qsort(v, (size_t)*n, sizeof *v, by_name);
+  int u = 0;
+  for (int i = 0; i < *n; i++)
+    if (u == 0 || strcmp(v[u - 1], v[i]) != 0) v[u++] = v[i];
+  *n = u;
+  *out = v;
+  return 0;
+}
+
 static int write_module_h(ggi_buf *b, const ggi_module *m, const kinfo *ki)
 {
+  const char **guard;
+  int nguard;
+  if (workload_names(m, ki, &guard, &nguard) != 0) return -1;
   ggi_source_header(b, m, 0, "the module descriptor, argument indices, typed launchers and starters");
   ggi_buf_puts(b, "#ifndef GG_MODULE_");
   upper(b, m->name);
@@ -393,6 +436,17 @@ static int write_module_h(ggi_buf *b, const ggi_module *m, const kinfo *ki)
   int sessions = m->npersistent > 0; /* typed starters of frames and commands */
   for (int i = 0; i < m->nkernels; i++) sessions |= m->kernels[i].pattern == GG_PATTERN_FRAME;
   if (sessions) ggi_buf_puts(b, "#include \"gg_session.h\"\n");
+  /* A header included before this one may define a macro named like a
+     field or parameter of the workload (<sys/stat.h>: st_mtime, <netdb.h>:
+     h_addr, <signal.h>: sa_handler, ...), which would rewrite the
+     declarations below, or worse, change a struct's layout and still
+     compile.  Each such name is saved and removed here and restored at
+     the end; every other name the header declares starts with gg_/GG_. */
+  if (nguard)
+    ggi_buf_puts(b, "\n/* The workload's names, safe from macros of the same name until the "
+                    "end of this header. */\n");
+  for (int i = 0; i < nguard; i++)
+    ggi_buf_printf(b, "#pragma push_macro(\"%s\")\n#undef %s\n", guard[i], guard[i]);
   ggi_buf_puts(b, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   ggi_buf_printf(b, "extern const gg_module_desc gg_module_%s;\n", m->name);
   for (int i = 0; i < m->nkernels; i++) put_kernel_api(b, m, &m->kernels[i], &ki[i].lay);
@@ -417,18 +471,26 @@ static int write_module_h(ggi_buf *b, const ggi_module *m, const kinfo *ki)
     upper(b, part);
     ggi_buf_printf(b, "_NCOMMANDS = %d\n};\n", p->ncommands);
   }
-  ggi_buf_puts(b, "\n/* Every kernel's fields: X(struct type, kernel index, field). */\n#define GG_");
+  /* X gets each field's name as a token, which a macro of that name where
+     the list is expanded rewrites: the header cannot shield it there. */
+  ggi_buf_puts(b, "\n/* Every kernel's fields: X(struct type, kernel index, field).  Where a macro\n"
+                  "   is named like a field, #undef it before expanding this (the header\n"
+                  "   shields its own declarations only). */\n#define GG_");
   upper(b, m->name);
-  ggi_buf_puts(b, "_ALL_FIELDS(X)");
+  ggi_buf_puts(b, "_ALL_FIELDS(GG_X)");
   for (int i = 0; i < m->nkernels; i++) {
     char part[GGI_NAME_PART_MAX];
     ggi_buf_puts(b, " GG_");
     upper(b, m->name);
     upper(b, ggi_name_part(m->name, m->kernels[i].name, part));
-    ggi_buf_puts(b, "_FIELDS(X)");
+    ggi_buf_puts(b, "_FIELDS(GG_X)");
   }
   ggi_buf_puts(b, "\n");
-  ggi_buf_puts(b, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
+  ggi_buf_puts(b, "\n#ifdef __cplusplus\n}\n#endif\n");
+  if (nguard) ggi_buf_puts(b, "\n/* The including program's macros again. */\n");
+  for (int i = 0; i < nguard; i++) ggi_buf_printf(b, "#pragma pop_macro(\"%s\")\n", guard[i]);
+  ggi_buf_puts(b, "#endif\n");
+  free(guard);
   return ggi_buf_ok(b) ? 0 : -1;
 }
 

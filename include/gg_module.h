@@ -21,6 +21,15 @@
 
 #define GG_MODULE_ABI 6
 
+/* A compile-time check in C11 and C++11 alike: a generated header proves
+ * with it that the compiler lays out each argument struct as the
+ * descriptor says (sizeof, and offsetof of every field). */
+#ifdef __cplusplus
+#define GG_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define GG_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
 /* The element types, defined once for the generator and the runtime:
  * X(enum, spelling in workload files, bytes, is a floating type,
  *   device C type, host C type, largest value, lowest value).
