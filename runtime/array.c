@@ -43,7 +43,7 @@ static gg_status alloc_space(gg_context *ctx, gg_array *a) {
     gg_status st = ggr_check(ctx, be->host_alloc(&a->host, n, 1), what);
     if (!st) st = ggr_check(ctx, be->host_device_ptr(&a->dptr, a->host), "mapped device address");
     if (st && a->host) {
-      be->host_free(a->host);
+      ggr_release(ctx, GGR_RELEASE_HOST, 0, a->host);
       a->host = NULL;
     }
     return st;
@@ -83,14 +83,14 @@ gg_status gg_array_alloc(gg_context *ctx, gg_space space, size_t bytes, gg_array
   return GG_OK;
 }
 
+/* Now, or when the device's persistent kernels have ended (device.c: the
+ * driver's frees wait for them). */
 void gg_array_free(gg_array *a) {
   if (!a) return;
-  const ggr_backend *be = a->ctx->be;
-  ggr_make_current(a->ctx);
   if (a->space == GG_SPACE_MAPPED || a->space == GG_SPACE_HOST)
-    be->host_free(a->host);
+    ggr_release(a->ctx, GGR_RELEASE_HOST, 0, a->host);
   else
-    be->mem_free(a->dptr);
+    ggr_release(a->ctx, GGR_RELEASE_DEVICE, a->dptr, NULL);
   free(a);
 }
 
@@ -133,7 +133,7 @@ static gg_status do_copy(gg_context *ctx, ggr_dptr dst, ggr_dptr src, size_t byt
   if (bytes == 0) return GG_OK;
   if (s) return ggr_check(ctx, ctx->be->memcpy_async(dst, src, bytes, s->native), "async copy");
   gg_status st = ggr_make_current(ctx);
-  return st ? st : ggr_check(ctx, ctx->be->memcpy_sync(dst, src, bytes), "copy");
+  return st ? st : ggr_copy_landed(ctx, dst, src, bytes, "copy");
 }
 
 gg_status gg_copy(gg_array *dst, size_t dst_off, const gg_array *src, size_t src_off,
@@ -177,5 +177,5 @@ gg_status gg_fill_zero(gg_array *a, gg_stream *stream) {
   if (stream)
     return ggr_check(ctx, ctx->be->memset_async(a->dptr, 0, a->bytes, stream->native), "fill");
   gg_status st = ggr_make_current(ctx);
-  return st ? st : ggr_check(ctx, ctx->be->memset_sync(a->dptr, 0, a->bytes), "fill");
+  return st ? st : ggr_zero_landed(ctx, NULL, a->dptr, a->bytes, "fill");
 }

@@ -120,19 +120,18 @@ typedef struct ggr_backend {
   int (*host_device_ptr)(ggr_dptr *d, void *host);
   int (*managed_alloc)(ggr_dptr *p, size_t bytes);
   /* Copies between any two addresses (unified addressing: the driver
-   * infers the direction).  The _sync ones have landed when they return:
-   * the driver's own "synchronous" calls return once a pageable host
-   * buffer is staged, before its DMA lands, and a memset or a
-   * device-to-device copy is asynchronous to the host (CUDA's API
-   * synchronization behaviour), so a running persistent kernel's next
-   * frame, or a launch on a non-blocking stream, could read old bytes.
-   * They queue the work on the legacy default stream and synchronize that
-   * stream: after launches made with no stream, and (like cudaMemcpy)
-   * after work queued on blocking streams of the process; never after a
-   * gg_stream or a session (both non-blocking). */
-  int (*memcpy_sync)(ggr_dptr dst, ggr_dptr src, size_t bytes);
+   * infers the direction), queued on a stream (NULL: the legacy default
+   * stream).  The runtime never uses the driver's "synchronous" calls:
+   * they return once a pageable host buffer is staged, before its DMA
+   * lands, and a memset or a device-to-device copy is asynchronous to the
+   * host (CUDA's API synchronization behaviour), so a running persistent
+   * kernel's next frame, or a launch on a non-blocking stream, could read
+   * old bytes.  A copy that must have landed on return is queued on the
+   * default stream and that stream waited for (device.c,
+   * ggr_copy_landed): after launches made with no stream, and (like
+   * cudaMemcpy) after work queued on blocking streams of the process;
+   * never after a gg_stream or a session (both non-blocking). */
   int (*memcpy_async)(ggr_dptr dst, ggr_dptr src, size_t bytes, void *stream);
-  int (*memset_sync)(ggr_dptr dst, unsigned char value, size_t bytes);
   int (*memset_async)(ggr_dptr dst, unsigned char value, size_t bytes, void *stream);
 
   /* ---- errors ---- */

@@ -167,6 +167,11 @@ void gg_context_free(gg_context *ctx) {
     ctx->modules->refs = 1; /* free them all, however often they were loaded */
     gg_module_free(ctx->modules);
   }
+  /* after its modules' frees, which may be put off too (device.c) */
+  ggr_release(ctx, GGR_RELEASE_CONTEXT, 0, NULL);
+}
+
+void ggr_context_teardown(gg_context *ctx) {
   if (ctx->green) ctx->be->green_destroy(ctx->green);
   if (ctx->ctx_created) ctx->be->ctx_destroy(ctx->native, ctx->device);
   ggr_cache_close(ctx->cache);
@@ -182,12 +187,20 @@ int gg_context_sm_count(const gg_context *ctx) { return ctx ? ctx->sm_count : 0;
 
 gg_status gg_device_sync(gg_context *ctx) {
   if (!ctx) return GGR_NULL_ARG();
+  /* A context's synchronize waits for its own kernels, and the whole
+   * device's primary context's for those of its SM partitions too
+   * (device.c). */
   int running = __atomic_load_n(&ctx->sessions_running, __ATOMIC_ACQUIRE);
+  const char *where = "this context";
+  if (running == 0 && !ctx->green) {
+    running = ggr_device_running(ctx);
+    where = "this device (a context on every SM waits for its SM partitions' kernels too)";
+  }
   if (running > 0)
     return ggr_set_error(GG_ERR_STATE, "gg_device_sync would wait forever: %d persistent "
-                         "session%s running on this context, and a session's kernel runs until "
+                         "session%s running on %s, and a session's kernel runs until "
                          "gg_session_terminate; terminate %s first, or sync your own stream "
-                         "(gg_stream_sync)", running, running > 1 ? "s are" : " is",
+                         "(gg_stream_sync)", running, running > 1 ? "s are" : " is", where,
                          running > 1 ? "them" : "it");
   gg_status st = ggr_make_current(ctx);
   return st ? st : ggr_check(ctx, ctx->be->ctx_sync(), "device synchronize");

@@ -180,17 +180,8 @@ static int w_managed_alloc(ggr_dptr *p, size_t n) {
   *p = (ggr_dptr)(uintptr_t)q;
   return r;
 }
-/* landed on return (backend.h says why): legacy stream, then its sync */
-static int w_memcpy_sync(ggr_dptr d, ggr_dptr s, size_t n) {
-  int rc = hp.hipMemcpyAsync(P(d), P(s), n, HIP_MEMCPY_DEFAULT, NULL);
-  return rc ? rc : hp.hipStreamSynchronize(NULL);
-}
 static int w_memcpy_async(ggr_dptr d, ggr_dptr s, size_t n, void *st) {
   return hp.hipMemcpyAsync(P(d), P(s), n, HIP_MEMCPY_DEFAULT, st);
-}
-static int w_memset_sync(ggr_dptr d, unsigned char v, size_t n) {
-  int rc = hp.hipMemsetAsync(P(d), v, n, NULL);
-  return rc ? rc : hp.hipStreamSynchronize(NULL);
 }
 static int w_memset_async(ggr_dptr d, unsigned char v, size_t n, void *st) {
   return hp.hipMemsetAsync(P(d), v, n, st);
@@ -261,8 +252,8 @@ static void fill(ggr_backend *be) {
   be->event_elapsed = w_event_elapsed;
   be->mem_alloc = w_mem_alloc; be->mem_free = w_mem_free; be->host_alloc = w_host_alloc;
   be->host_free = w_host_free; be->host_device_ptr = w_host_device_ptr;
-  be->managed_alloc = w_managed_alloc; be->memcpy_sync = w_memcpy_sync;
-  be->memcpy_async = w_memcpy_async; be->memset_sync = w_memset_sync;
+  be->managed_alloc = w_managed_alloc;
+  be->memcpy_async = w_memcpy_async;
   be->memset_async = w_memset_async;
   be->err_name = w_err_name; be->err_string = w_err_string;
   if (hp.hipStreamBeginCapture && hp.hipStreamEndCapture && hp.hipGraphInstantiate &&

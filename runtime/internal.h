@@ -49,8 +49,8 @@ struct gg_context {
   struct ggr_cache *cache;    /* owned; may be disabled, never NULL after open */
   struct gg_module *modules;  /* loaded modules (the in-memory cache) */
   /* Persistent kernels launched on this context and not known to have
-   * exited (session.c counts them, atomically): gg_device_sync would wait
-   * for them forever. */
+   * exited (session.c counts them, atomically; device.c counts them per
+   * device too): gg_device_sync would wait for them forever. */
   int sessions_running;
 };
 
@@ -139,6 +139,51 @@ void ggr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 gg_status ggr_check(const gg_context *ctx, int code, const char *what);
 /* "NAME" or "NAME: string" for a vendor code, into buf. */
 const char *ggr_code_text(const ggr_backend *be, int code, char *buf, size_t n);
+
+/* ---- what a running persistent kernel makes wait (device.c) ---- */
+
+/* How long a wait for the default stream lasts while persistent kernels
+ * run on the device (after that it is GG_ERR_TIMEOUT): as long as a
+ * session's open waits for its kernel to run. */
+#define GGR_DEVICE_WAIT_NS 10000000000ull
+
+typedef enum {
+  GGR_RELEASE_DEVICE,   /* mem_free(dptr) */
+  GGR_RELEASE_HOST,     /* host_free(ptr) */
+  GGR_RELEASE_MODULE,   /* module_unload(ptr) */
+  GGR_RELEASE_CONTEXT   /* ggr_context_teardown(ctx) */
+} ggr_release_kind;
+
+/* A persistent kernel of ctx was launched (count it before the launch) /
+ * is seen to have ended; the last to end on the device runs the frees put
+ * off meanwhile. */
+void ggr_kernel_started(gg_context *ctx);
+void ggr_kernel_ended(gg_context *ctx);
+/* Persistent kernels running on ctx's device, over all its contexts. */
+int ggr_device_running(const gg_context *ctx);
+/* 0, with the device's lock held (so no persistent kernel starts until
+ * ggr_device_unlock), when none runs on ctx's device; else their count,
+ * lock not held.  For calls the driver makes wait for every kernel. */
+int ggr_device_quiet(gg_context *ctx);
+void ggr_device_unlock(void);
+/* Free now, or, while persistent kernels run on the device, when the last
+ * one ends (the driver's frees wait for them). */
+void ggr_release(gg_context *ctx, ggr_release_kind kind, ggr_dptr dptr, void *ptr);
+/* The context's native teardown, after its modules are gone (context.c). */
+void ggr_context_teardown(gg_context *ctx);
+/* Wait for a stream (NULL: the default stream): unbounded while no
+ * persistent kernel runs on the device, else at most GGR_DEVICE_WAIT_NS
+ * (its work may need SMs they hold). */
+gg_status ggr_stream_wait(gg_context *ctx, void *stream, const char *what);
+/* A copy queued on the default stream / a zero fill on `stream`, landed on return
+ * (backend.h: why not the driver's "synchronous" calls). */
+gg_status ggr_copy_landed(gg_context *ctx, ggr_dptr dst, ggr_dptr src, size_t bytes,
+                          const char *what);
+gg_status ggr_zero_landed(gg_context *ctx, void *stream, ggr_dptr dst, size_t bytes,
+                          const char *what);
+/* The same, copied from zeroed host memory: no SM needed. */
+gg_status ggr_zero_by_copy(gg_context *ctx, void *stream, ggr_dptr dst, size_t bytes,
+                           const char *what);
 
 /* Make the context current on this thread (cheap; CUDA needs it per thread). */
 static inline gg_status ggr_make_current(gg_context *ctx) {

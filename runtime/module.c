@@ -263,7 +263,7 @@ static gg_status alloc_workspace(gg_kernel *k) {
                          (long long)max_grid);
   gg_status st = ggr_check(ctx, ctx->be->mem_alloc(&k->ws, bytes), "workspace allocation");
   /* zero-filled once; kernels leave it zeroed (docs/internals.md) */
-  if (!st) st = ggr_check(ctx, ctx->be->memset_sync(k->ws, 0, bytes), "workspace zero-fill");
+  if (!st) st = ggr_zero_landed(ctx, NULL, k->ws, bytes, "workspace zero-fill");
   if (!st) k->ws_bytes = bytes;
   return st;
 }
@@ -300,8 +300,8 @@ static gg_status resolve_kernel(gg_module *m, int i) {
 static void module_release(gg_module *m) {
   gg_context *ctx = m->ctx;
   for (int i = 0; m->kernels && i < m->desc->nkernels; i++)
-    if (m->kernels[i].ws) ctx->be->mem_free(m->kernels[i].ws);
-  if (m->native) ctx->be->module_unload(m->native);
+    if (m->kernels[i].ws) ggr_release(ctx, GGR_RELEASE_DEVICE, m->kernels[i].ws, NULL);
+  if (m->native) ggr_release(ctx, GGR_RELEASE_MODULE, 0, m->native);
   free(m->kernels);
   free(m);
 }
@@ -326,6 +326,35 @@ const ggr_builder ggr_plain_builder = {"module load", check_desc, key_for, compi
 
 gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module **out) {
   return ggr_module_load_with(ctx, desc, &ggr_plain_builder, out);
+}
+
+/* The driver's module load waits for every kernel of the device
+ * (device.c): refused while a persistent kernel runs there, and no
+ * session starts on the device while it loads. */
+static gg_status load_native(gg_context *ctx, gg_module *m, void **bin, size_t *size) {
+  const gg_module_desc *desc = m->desc;
+  int running = ggr_device_quiet(ctx);
+  if (running)
+    return ggr_set_error(GG_ERR_STATE, "%s %s: %d persistent session%s running on this device "
+                         "(on this context or another), and the driver's module load waits "
+                         "for every kernel of the device to end, which a session's kernel does "
+                         "only at gg_session_terminate: load modules before opening sessions, "
+                         "or terminate them first", m->builder->what,
+                         desc->name ? desc->name : "?", running, running > 1 ? "s are" : " is");
+  int r = ctx->be->module_load(&m->native, *bin);
+  gg_status st = GG_OK;
+  if (r && m->from_cache) {
+    /* a valid entry the driver refuses (driver changed under us): rebuild */
+    if (ctx->verbose)
+      ggr_warn("cached binary for %s refused (%s); recompiling",
+               desc->name ? desc->name : "?", ctx->be->err_name(r));
+    free(*bin);
+    *bin = NULL;
+    st = get_binary(ctx, m, 1, bin, size);
+    if (!st) r = ctx->be->module_load(&m->native, *bin);
+  }
+  ggr_device_unlock();
+  return st ? st : ggr_check(ctx, r, m->builder->what);
 }
 
 gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, const ggr_builder *b,
@@ -363,20 +392,7 @@ gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, cons
   void *bin = NULL;
   size_t size = 0;
   st = get_binary(ctx, m, 0, &bin, &size);
-  if (!st) {
-    int r = ctx->be->module_load(&m->native, bin);
-    if (r && m->from_cache) {
-      /* a valid entry the driver refuses (driver changed under us): rebuild */
-      if (ctx->verbose)
-        ggr_warn("cached binary for %s refused (%s); recompiling",
-                 desc->name ? desc->name : "?", ctx->be->err_name(r));
-      free(bin);
-      bin = NULL;
-      st = get_binary(ctx, m, 1, &bin, &size);
-      if (!st) r = ctx->be->module_load(&m->native, bin);
-    }
-    if (!st) st = ggr_check(ctx, r, b->what);
-  }
+  if (!st) st = load_native(ctx, m, &bin, &size);
   free(bin);
   if (!st && desc->nkernels > 0) {
     m->kernels = calloc((size_t)desc->nkernels, sizeof *m->kernels);
@@ -402,7 +418,6 @@ void gg_module_free(gg_module *mod) {
       *p = mod->next;
       break;
     }
-  ggr_make_current(ctx);
   module_release(mod);
 }
 

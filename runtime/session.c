@@ -70,15 +70,20 @@ static gg_status end_with(gg_session *s, gg_status st)
   return st;
 }
 
-/* The context counts the sessions whose kernel may still run (so that
- * gg_device_sync refuses to wait for them): from the launch until the
- * kernel is seen to have exited.  A kernel that never exits stays counted. */
+/* The context and the device count the sessions whose kernel may still
+ * run (so that gg_device_sync, module loads and frees do not wait for
+ * them: device.c): from just before the launch until the kernel is seen
+ * to have exited.  A kernel that never exits stays counted. */
 static void count_kernel(gg_session *s, int running)
 {
   if (running == s->counted)
     return;
   s->counted = running;
   __atomic_add_fetch(&s->ctx->sessions_running, running ? 1 : -1, __ATOMIC_ACQ_REL);
+  if (running)
+    ggr_kernel_started(s->ctx);
+  else
+    ggr_kernel_ended(s->ctx);
 }
 
 
@@ -242,7 +247,13 @@ static gg_status alloc_memory(gg_session *s)
   const ggr_backend *be = s->ctx->be;
   uint32_t nslots = (uint32_t)s->opt.buffering;
   size_t bytes = ggr_mbox_bytes(nslots, s->args_size);
-  gg_status st = ggr_check(s->ctx, be->host_alloc(&s->mbox_host, bytes, 1), "mapped mailbox");
+  /* the session's own stream zeroes its memory, by copies from the host:
+   * on an SM partition a memset, on the default stream or this one, did
+   * not run within 10 s while another partition's persistent kernel ran
+   * (H100, driver 580) */
+  gg_status st = ggr_check(s->ctx, be->stream_create(&s->stream), "session stream");
+  if (!st)
+    st = ggr_check(s->ctx, be->host_alloc(&s->mbox_host, bytes, 1), "mapped mailbox");
   if (st)
     return st;
   ggr_mbox_init(&s->mb, s->mbox_host, nslots, s->args_size);
@@ -253,7 +264,7 @@ static gg_status alloc_memory(gg_session *s)
   st = ggr_check(s->ctx, be->mem_alloc(&s->dev, dev_bytes), "device scratch");
   if (st)
     return st;
-  st = ggr_check(s->ctx, be->memset_sync(s->dev, 0, dev_bytes), "zero device scratch");
+  st = ggr_zero_by_copy(s->ctx, s->stream, s->dev, dev_bytes, "zero device scratch");
   if (st)
     return st;
   /* each command's workspace, for the virtual grid it runs on here */
@@ -265,7 +276,7 @@ static gg_status alloc_memory(gg_session *s)
     size_t ws = pc->ws_fixed + (size_t)pc->ws_per_block * vblocks;
     st = ggr_check(s->ctx, be->mem_alloc(&s->ws[i], ws), "workspace of a persistent command");
     if (!st)
-      st = ggr_check(s->ctx, be->memset_sync(s->ws[i], 0, ws), "zero the workspace");
+      st = ggr_zero_by_copy(s->ctx, s->stream, s->ws[i], ws, "zero the workspace");
     if (st)
       return st;
   }
@@ -301,15 +312,15 @@ static gg_status launch(gg_session *s)
   pp.group_smem = s->group_smem;
   void *params[] = {&pp};
   unsigned smem = s->pd->shared_bytes;
-  gg_status st = ggr_check(s->ctx, be->stream_create(&s->stream), "session stream");
-  if (st)
-    return st;
-  st = ggr_check(s->ctx, be->launch(s->fn, (unsigned)s->blocks, (unsigned)s->block, smem, s->stream,
-                            params), "launch of the persistent kernel");
-  if (st)
-    return st;
-  s->running = 1;
+  /* counted first: a free on another thread in between would wait for it */
   count_kernel(s, 1);
+  gg_status st = ggr_check(s->ctx, be->launch(s->fn, (unsigned)s->blocks, (unsigned)s->block, smem, s->stream,
+                            params), "launch of the persistent kernel");
+  if (st) {
+    count_kernel(s, 0);
+    return st;
+  }
+  s->running = 1;
   uint64_t t0 = gg_rt_now_ns();
   while (ggr_mbox_state(&s->mb) == GG_MBOX_STATE_LAUNCHED) {
     int q = be->stream_query(s->stream);
@@ -329,19 +340,19 @@ static gg_status launch(gg_session *s)
   return GG_OK;
 }
 
+/* Frees now, or once the device's other sessions end (device.c). */
 static void release_memory(gg_session *s)
 {
-  const ggr_backend *be = s->ctx->be;
   if (!s->lost) {
     if (s->stream)
-      be->stream_destroy(s->stream);
+      s->ctx->be->stream_destroy(s->stream);
     if (s->dev)
-      be->mem_free(s->dev);
+      ggr_release(s->ctx, GGR_RELEASE_DEVICE, s->dev, NULL);
     for (int i = 0; i < s->ncommands; i++)
       if (s->ws[i])
-        be->mem_free(s->ws[i]);
+        ggr_release(s->ctx, GGR_RELEASE_DEVICE, s->ws[i], NULL);
     if (s->mbox_host)
-      be->host_free(s->mbox_host);
+      ggr_release(s->ctx, GGR_RELEASE_HOST, 0, s->mbox_host);
   }
   s->stream = NULL;
   s->dev = 0;

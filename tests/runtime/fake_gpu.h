@@ -17,12 +17,13 @@ static struct {
   unsigned grid, block;
   size_t last_alloc;
   int occupancy;  /* blocks per SM the fake occupancy reports */
+  int frees, unloads; /* device and host frees, module unloads done */
 } fake;
 
 static int f_ok_void(void) { return 0; }
 static int f_set_current(void *c, int o) { (void)c; (void)o; return 0; }
 static int f_module_load(void **m, const void *img) { (void)img; *m = (void *)0x1; return 0; }
-static int f_module_unload(void *m) { (void)m; return 0; }
+static int f_module_unload(void *m) { (void)m; fake.unloads++; return 0; }
 static int f_module_function(void **fn, void *m, const char *sym) {
   (void)m; (void)sym; *fn = (void *)0x2; return 0;
 }
@@ -40,24 +41,20 @@ static int f_mem_alloc(ggr_dptr *p, size_t bytes) {
   *p = (ggr_dptr)(uintptr_t)m;
   return m ? 0 : GGR_E_OUT_OF_MEMORY;
 }
-static int f_mem_free(ggr_dptr p) { free((void *)(uintptr_t)p); return 0; }
+static int f_mem_free(ggr_dptr p) { fake.frees++; free((void *)(uintptr_t)p); return 0; }
 static int f_host_alloc(void **p, size_t bytes, int mapped) {
   (void)mapped; ggr_dptr d; int r = f_mem_alloc(&d, bytes); *p = (void *)(uintptr_t)d; return r;
 }
-static int f_host_free(void *p) { free(p); return 0; }
+static int f_host_free(void *p) { fake.frees++; free(p); return 0; }
 static int f_host_device_ptr(ggr_dptr *d, void *h) { *d = (ggr_dptr)(uintptr_t)h; return 0; }
-static int f_memcpy_sync(ggr_dptr dst, ggr_dptr src, size_t n) {
-  memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0;
-}
+/* copies and fills are done when queued: every stream is always idle */
 static int f_memcpy_async(ggr_dptr dst, ggr_dptr src, size_t n, void *s) {
-  (void)s; return f_memcpy_sync(dst, src, n);
-}
-static int f_memset_sync(ggr_dptr d, unsigned char v, size_t n) {
-  memset((void *)(uintptr_t)d, v, n); return 0;
+  (void)s; memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0;
 }
 static int f_memset_async(ggr_dptr d, unsigned char v, size_t n, void *s) {
-  (void)s; return f_memset_sync(d, v, n);
+  (void)s; memset((void *)(uintptr_t)d, v, n); return 0;
 }
+static int f_stream_idle(void *s) { (void)s; return 0; }
 static const char *f_err(int code) { (void)code; return "FAKE_ERROR"; }
 
 /* A context on the pretend device: 100 SMs, cooperative, mapped memory. */
@@ -70,6 +67,7 @@ static gg_context *fake_context(void) {
   be->lib_path = "(fake)";
   be->init = f_ok_void;
   be->ctx_set_current = f_set_current;
+  be->ctx_sync = f_ok_void;
   be->module_load = f_module_load;
   be->module_unload = f_module_unload;
   be->module_function = f_module_function;
@@ -82,10 +80,10 @@ static gg_context *fake_context(void) {
   be->host_free = f_host_free;
   be->host_device_ptr = f_host_device_ptr;
   be->managed_alloc = f_mem_alloc;
-  be->memcpy_sync = f_memcpy_sync;
   be->memcpy_async = f_memcpy_async;
-  be->memset_sync = f_memset_sync;
   be->memset_async = f_memset_async;
+  be->stream_sync = f_stream_idle;
+  be->stream_query = f_stream_idle;
   be->err_name = f_err;
   be->err_string = f_err;
   ctx->be = be;
