@@ -16,10 +16,10 @@
  *     and C programs' macros: NULL, EOF, INT_MAX, ...);
  *   - not starting with hip or cuda followed by a capital or _ (the HIP
  *     and CUDA APIs, many of them macros);
- *   - not a keyword of C, C++ or CUDA, not a macro or type the compilers
- *     or the C library define in lowercase (linux, errno, stdin, ...),
- *     not a name the generated code declares around a body (args, g,
- *     team_rank, ...).
+ *   - not a keyword of C, C++ or CUDA, not offsetof (the generated
+ *     header uses it; every other macro of the C library, errno, st_mtime,
+ *     h_addr, ..., the header shields its names from: emit.c), not a name
+ *     the generated code declares around a body (args, g, team_rank, ...).
  *
  * A module name (it names the output files) is also not the name of a C,
  * POSIX or libgg header.  And per module: every generated identifier is made once (no two
