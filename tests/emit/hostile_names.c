@@ -5,7 +5,9 @@
  *   hostile_names OUT_DIR FILE...
  *
  * Candidates: a fixed list of adversarial names plus every identifier in
- * FILE... (the templates and libgg's headers: what generated code sees).
+ * FILE... (the templates and libgg's headers: what generated code sees;
+ * the lowercase macros of the C library's and POSIX's headers, which a
+ * program may include before the generated header).
  * Each candidate is tried alone in each role a name has (module, kernel,
  * persistent, scalar and view parameter, extent, index, scratch) through
  * the loader:
@@ -50,7 +52,9 @@ static const char *const fixed[] = {
   "hipLaunchKernelGGL", "cudaStream_t", "cudaSuccess", "INT_MAX", "INFINITY", "NAN",
   "M_PI", "EXIT_SUCCESS", "CHAR_BIT", "B0", "environ", "va_arg", "setjmp", "defined",
   "__LINE__", "__x", "x__y", "x_", "_x", "X_", "x1", "a2", "team_sum", "team_barrier",
-  "league_rank", "n", "m", "vw0x", NULL};
+  "league_rank", "n", "m", "vw0x",
+  /* macros of POSIX headers (<sys/stat.h>, <signal.h>, <netdb.h>, <sys/sysmacros.h>) */
+  "st_mtime", "st_atime", "sa_handler", "si_pid", "h_addr", "major", "minor", NULL};
 
 typedef struct list {
   char **v;
