@@ -159,7 +159,14 @@ int gg_context_sm_count(const gg_context *ctx);
 /* ---- modules and kernels ---- */
 
 /* Compile (or fetch from the cache) and load a generated module.  Loading
- * the same descriptor twice in one context returns the same module. */
+ * the same descriptor twice in one context returns the same module.
+ * While a persistent session runs on any context of the device, loading a
+ * new module is refused (GG_ERR_STATE): the driver's module load waits for
+ * every kernel of the device, and a session's runs until it terminates.
+ * Load modules before opening sessions.  gg_module_free, gg_array_free,
+ * gg_session_free and gg_context_free never wait for a session: while one
+ * runs on the device, the driver's frees (which would) are put off until
+ * the device's last session ends. */
 gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module **out);
 void gg_module_free(gg_module *mod);
 /* ---- device-side launch (dynamic parallelism), CUDA only ----
@@ -230,7 +237,10 @@ gg_status gg_array_mirror(const gg_array *a, gg_array **mirror);
  * stream, and have landed when they return - a running session's next
  * frame, or a launch on any stream, sees the bytes.  Like cudaMemcpy,
  * they also wait for work queued before them on blocking CUDA streams of
- * the process (gpugen's own streams and sessions are non-blocking). */
+ * the process (gpugen's own streams and sessions are non-blocking).
+ * While a persistent session runs on the device, that wait (a copy or
+ * fill with NULL) lasts at most 10 s, then GG_ERR_TIMEOUT: the work may
+ * need SMs the session holds, and stays queued until it ends. */
 gg_status gg_copy(gg_array *dst, size_t dst_off, const gg_array *src, size_t src_off,
                   size_t bytes, gg_stream *stream);
 gg_status gg_copy_from_host(gg_array *dst, size_t dst_off, const void *src, size_t bytes,
@@ -255,9 +265,10 @@ gg_status gg_stream_sync(gg_stream *s);            /* s != NULL; for the default
  * the device is CUDA sm_90+ with a driver that has cuLaunchKernelEx. */
 gg_status gg_stream_set_pdl(gg_stream *s, int enable);
 /* Wait for all work on the context.  Refused (GG_ERR_STATE) while a
- * persistent session runs on it: a session's kernel runs until
- * gg_session_terminate, so the wait would never end (gg_session.h lists
- * what else waits for it). */
+ * persistent session runs on it, or, for a context on every SM
+ * (sm_count 0), on any context of the device (the driver's wait covers the
+ * SM partitions): a session's kernel runs until gg_session_terminate, so
+ * the wait would never end (gg_session.h lists what else waits for it). */
 gg_status gg_device_sync(gg_context *ctx);
 gg_status gg_event_open(gg_context *ctx, gg_event **out);
 void gg_event_free(gg_event *e);
