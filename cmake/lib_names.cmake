@@ -15,11 +15,19 @@ foreach(_f IN LISTS _headers)
     endif()
   endforeach()
 endforeach()
-# Templates: what they declare at file or namespace scope, i.e. the names
-# on lines that start in column 0, less function parameters (a name
-# followed by , or )) and members (after a .): locals never clash with a
-# generated global.
+# Templates: what they declare at file scope, i.e. the names on lines
+# that start in column 0, less function parameters (a name followed by ,
+# or )) and members (after a .): locals never clash with a generated
+# global.  Of common/, a kernel's pattern pieces, only the macros (lines
+# that start with #): gen/source.c renders those pieces inside the
+# kernel's own namespace GG_NS_<kernel>, where no name generated from
+# another declaration can meet what they declare, but a macro knows no
+# namespace.
 foreach(_f IN LISTS _templates)
+  set(_macros_only OFF)
+  if(_f MATCHES "/common/[^/]*$")
+    set(_macros_only ON)
+  endif()
   # lines by hand: file(STRINGS) and list splitting both stumble on an
   # unbalanced '[' (a comment's "[0, work)"), which would hide every name
   # after it; ';' would split a line
@@ -29,7 +37,7 @@ foreach(_f IN LISTS _templates)
   string(REPLACE ";" " " _text "${_text}")
   string(REPLACE "\n" ";" _lines "${_text}")
   foreach(_line IN LISTS _lines)
-    if(NOT _line MATCHES "^[^ \t/*]")
+    if(NOT _line MATCHES "^[^ \t/*]" OR (_macros_only AND NOT _line MATCHES "^#"))
       continue()
     endif()
     string(REGEX MATCHALL "[.A-Za-z0-9_]+[ ]*[,)]?" _words "${_line}")

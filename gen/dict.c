@@ -11,6 +11,7 @@
 
 #include "body_check.h"
 #include "dict.h"
+#include "names.h"
 #include "vocab.h"
 
 /* ---- arena strings ---- */
@@ -266,11 +267,10 @@ static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict,
                                                                             : "0",
                                                                k->identity_line)));
     rc |= ggi_dict_set(dict, "COMBINE_DEF",
-                       afmt(a, "namespace GG_NS_%s {\ntemplate <class gg_T> GG_INLINE gg_T "
-                               "gg_combine(gg_T a, gg_T b)\n{\n  return (\n%s  );\n}\n}\n"
-                               "#define GG_COMBINE(a, b) GG_NS_%s::gg_combine((a), (b))",
-                            k->name, snippet(a, m, k->combine ? k->combine : "a", k->combine_line),
-                            k->name));
+                       afmt(a, "template <class gg_T> GG_INLINE gg_T gg_combine(gg_T a, gg_T b)\n"
+                               "{\n  return (\n%s  );\n}\n"
+                               "#define GG_COMBINE(a, b) gg_combine((a), (b))",
+                            snippet(a, m, k->combine ? k->combine : "a", k->combine_line)));
   } else {
     rc |= ggi_dict_set(dict, "IDENTITY", ggi_reduce_identity(k, k->op));
     rc |= ggi_dict_set(dict, "COMBINE_DEF", afmt(a, "#define GG_COMBINE(a, b) %s", combine[k->op]));
@@ -318,7 +318,7 @@ static int exchange_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
   rc |= ggi_dict_set(dict, "IO_STRUCT",
                      any ? afmt(a, "/* %s's halo views read and written views published in tagged "
                                    "words, as\n * the frame's plan says (halo_exchange.cuh) */\n"
-                                   "struct gg_io_%s {\n%s};", k->name, k->name, st.p)
+                                   "struct gg_io_t {\n%s};", k->name, st.p)
                          : "");
   rc |= ggi_dict_set(dict, "XVIEW_MACROS", any ? buf_to_arena(a, &mac) : "");
   rc |= ggi_dict_set(dict, "IO_PUBLISH", pub.len ? buf_to_arena(a, &pub) : "");
@@ -422,6 +422,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
 
   int rc = 0;
   rc |= ggi_dict_set(dict, "NAME", k->name);
+  rc |= ggi_dict_set(dict, "NS", afmt(a, GGI_NS_PREFIX "%s", k->name));
   rc |= ggi_dict_set(dict, "SYMBOL", afmt(a, "gg_%s", k->name));
   rc |= ggi_dict_set(dict, "ARGS_T", afmt(a, "gg_args_%s", k->name));
   rc |= ggi_dict_set(dict, "ARGS_FIELDS", buf_to_arena(a, &fields));
@@ -429,9 +430,9 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   rc |= ggi_dict_set(dict, "VIEW_MACROS", buf_to_arena(a, &mac));
   rc |= ggi_dict_set(dict, "VIEW_UNDEFS", buf_to_arena(a, &undef));
   rc |= ggi_dict_set(dict, "BLOCK", afmt(a, "%d", k->spec.block));
-  /* the body a classic or cooperative launch calls (a plan may name its
-   * own, e.g. the scan's for a whole block) */
-  rc |= ggi_dict_set(dict, "LAUNCH_BODY", afmt(a, "gg_body_%s", k->name));
+  /* the body in NS a classic or cooperative launch calls (a plan may name
+   * its own, e.g. the scan's for a whole block) */
+  rc |= ggi_dict_set(dict, "LAUNCH_BODY", "gg_body");
   rc |= ggi_dict_set(dict, "ITEMS", afmt(a, "%d", k->spec.items));
   rc |= ggi_dict_set(dict, "VECTOR", afmt(a, "%d", k->spec.vector));
   rc |= ggi_dict_set(dict, "RANK", afmt(a, "%d", k->rank));

@@ -10,6 +10,7 @@
  * own header) as PROTOCOL.
  */
 #include "emit_persistent.h"
+#include "names.h"
 #include "plan.h"
 #include "render.h"
 #include "templates.h"
@@ -19,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* `case i: gg_body_<k>(args, g); break;` for every command, and the
- * largest argument struct as a constant expression. */
+/* `case i: GG_NS_<k>::gg_body(args, g); break;` for every command, and
+ * the largest argument struct as a constant expression. */
 static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *cases,
                          ggi_buf *args_max)
 {
@@ -31,8 +32,8 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *
       /* a frame: its stages back to back, grid barriers where the plan says */
       ggi_buf_printf(cases,
                      "    case %d:\n"
-                     "      (void)gg_frame_%s(*reinterpret_cast<const gg_args_%s *>(args_words), g, "
-                     "(const char *)pp.mbox);\n",
+                     "      (void)" GGI_NS_PREFIX "%s::gg_frame(*reinterpret_cast<const gg_args_%s *>"
+                     "(args_words), g, (const char *)pp.mbox);\n",
                      i, k, k);
       if (kn->frame->result >= 0) /* the plan's acknowledgement (gen/frame.c: ack_plan) */
         ggi_buf_printf(cases,
@@ -47,7 +48,7 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *
     }
     ggi_buf_printf(cases,
                    "    case %d:\n"
-                   "      gg_body_%s(*reinterpret_cast<const gg_args_%s *>(args_words), g);\n"
+                   "      " GGI_NS_PREFIX "%s::gg_body(*reinterpret_cast<const gg_args_%s *>(args_words), g);\n"
                    "      break;\n",
                    i, k, k);
   }

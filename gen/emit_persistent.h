@@ -9,7 +9,7 @@
  * GGI_TARGET_HIP) to out, shaped as the plan stage stored it.  When it
  * is called, out already holds the prelude and, for every kernel of the
  * module, its args struct `gg_args_<name>` and its body function
- * `__device__ void gg_body_<name>(const gg_args_<name>&, const gg_grid&)`
+ * `__device__ void GG_NS_<name>::gg_body(const gg_args_<name>&, const gg_grid&)`
  * (command kernels included), so the persistent loop only adds the mailbox
  * mirror, the loop, and a switch calling the bodies.  The symbol is
  * `gg_persist_<name>`.  Returns 0, or -1 with d->msg set. */

@@ -156,10 +156,9 @@ static int pieces(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
   }
   if (ggi_team_reduce_plan(k, a, p, d) != 0) return -1;
   /* its last piece is a team's loop (team_reduce_tail.cuh): the fft's
-     instead, outside the reduce's namespace */
-  if (p->nparts + 2 > GGI_PLAN_MAX_PARTS) return ggi_fail(d, "too many template pieces (a gpugen bug)");
-  p->template_parts[p->nparts - 1] = "common/reduce_ns_end.cuh";
-  p->template_parts[p->nparts++] = "common/fft.cuh";
+     instead */
+  if (p->nparts + 1 > GGI_PLAN_MAX_PARTS) return ggi_fail(d, "too many template pieces (a gpugen bug)");
+  p->template_parts[p->nparts - 1] = "common/fft.cuh";
   p->template_parts[p->nparts++] = "common/fft_reduce_tail.cuh";
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "frame.h"
 #include "body_check.h"
 #include "dict.h"
+#include "names.h"
 #include "plan.h"
 
 #include <stdarg.h>
@@ -276,7 +277,7 @@ static int same_block(const ggi_kernel *fr, int r, int s, int p)
  * When a reduce stage over the same range reads what the for stage just
  * before it wrote, both only at their own index, the frame runs the for
  * body inside the fold, just before the fold reads index i's value
- * (gg_at_<for>, then value_at): one pass instead of two, no barrier, and
+ * (GG_NS_<for>::gg_at, then value_at): one pass instead of two, no barrier, and
  * the values the for stage stores are taken from registers instead of
  * being read back (on host-mapped memory, a PCIe round trip each).  The
  * for stage's writes stay in the thread that owns the index, so what
@@ -557,7 +558,7 @@ static void plan_chunks(ggi_kernel *fr)
  * barrier that writes p does so at its own index on the same mapping
  * (so w is a neighbour dependency of s), w also publishes the first and
  * last H indices of each chunk it runs, value and frame tag in one
- * 64-bit word each (templates/common/halo_exchange.cuh), and s takes the
+ * 64-bit word each (templates/global/halo_exchange.cuh), and s takes the
  * elements of its neighbour chunks from there: the poll returns the data
  * itself.  What the publication holds is what memory holds after w (it
  * is read back in the thread that owns the index, the only one that
@@ -953,7 +954,7 @@ static int put_stage_io(const ggi_kernel *fr, int s, ggi_buf *b)
   for (int j = 0; j < k->nparams; j++) {
     const ggi_xchg *x = &st->xchg[j];
     if (x->pub_h == 0 && x->src < 0) continue;
-    if (!any++) ggi_buf_printf(b, "    if (gg_xchg) {\n      gg_io_%s gg_io;\n", k->name);
+    if (!any++) ggi_buf_printf(b, "    if (gg_xchg) {\n      " GGI_NS_PREFIX "%s::gg_io_t gg_io;\n", k->name);
     if (x->pub_h > 0)
       ggi_buf_printf(b, "      gg_io.%s = gg_xchg_pub_of(gg_pub%d_%d, %dLL, gg_tag);\n",
                      k->params[j].name, s, j, x->pub_h);
@@ -965,8 +966,8 @@ static int put_stage_io(const ggi_kernel *fr, int s, ggi_buf *b)
     }
   }
   if (any)
-    ggi_buf_printf(b, "      gg_body_%s(gg_a, g, gg_io);\n    } else {\n      gg_body_%s(gg_a, g);\n"
-                      "    }\n", k->name, k->name);
+    ggi_buf_printf(b, "      " GGI_NS_PREFIX "%s::gg_body(gg_a, g, gg_io);\n    } else {\n"
+                      "      " GGI_NS_PREFIX "%s::gg_body(gg_a, g);\n    }\n", k->name, k->name);
   return any;
 }
 
@@ -1075,10 +1076,11 @@ static int put_stage(const ggi_module *m, const ggi_kernel *fr, int s, unsigned 
   }
   put_args(fr, s, spp, "gg_a", b);
   if (st->fused)
-    ggi_buf_printf(b, "    gg_body_%s(gg_a, g, gg_each_of([&](long long gg_i) { gg_at_%s(gg_p, gg_i); }));\n",
+    ggi_buf_printf(b, "    " GGI_NS_PREFIX "%s::gg_body(gg_a, g, gg_each_of([&](long long gg_i) { "
+                      GGI_NS_PREFIX "%s::gg_at(gg_p, gg_i); }));\n",
                    k->name, stage_kernel(fr, s - 1)->name);
   else if (!put_stage_io(fr, s, b))
-    ggi_buf_printf(b, "    gg_body_%s(gg_a, g);\n", k->name);
+    ggi_buf_printf(b, "    " GGI_NS_PREFIX "%s::gg_body(gg_a, g);\n", k->name);
   ggi_buf_puts(b, "  }\n");
   return 0;
 }
@@ -1097,11 +1099,13 @@ int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
                  fr->name, m->file ? m->file : "?", fr->line, fr->frame->nstages,
                  fr->frame->nbarriers);
   ggi_buf_printf(out, "struct gg_args_%s {\n%s};\n\n", fr->name, dict_value(&dict, "ARGS_FIELDS"));
+  /* the frame's function in its own namespace, like a kernel's body (names.h) */
   ggi_buf_printf(out,
+                 "namespace " GGI_NS_PREFIX "%s {\n\n"
                  "/* Runs every stage on the virtual grid g; a stage that depends on an\n"
                  " * earlier one waits at a grid barrier (the plan: gpugen explain). false:\n"
                  " * the host aborted the session during a barrier. */\n"
-                 "__device__ bool gg_frame_%s(const gg_args_%s &args, const gg_grid &g, "
+                 "__device__ bool gg_frame(const gg_args_%s &args, const gg_grid &g, "
                  "const char *gg_mbox)\n{\n",
                  fr->name, fr->name);
   /* [[maybe_unused]]: a frame with no workspace, barrier or exchange
@@ -1123,7 +1127,7 @@ int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
   ggi_buf_puts(out, "  (void)gg_b; (void)gg_n; (void)gg_mbox;\n");
   for (int s = 0; s < fr->frame->nstages; s++)
     if (put_stage(m, fr, s, target, out, d) != 0) return -1;
-  ggi_buf_puts(out, "  return true;\n}\n");
+  ggi_buf_printf(out, "  return true;\n}\n\n} /* namespace " GGI_NS_PREFIX "%s */\n", fr->name);
   return ggi_buf_ok(out) ? 0 : ggi_fail(d, "out of memory rendering frame %s", fr->name);
 }
 

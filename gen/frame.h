@@ -51,7 +51,7 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d);
 int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
 
 /* Appends `struct gg_args_<frame>` and the device function
- * `bool gg_frame_<frame>(const gg_args_<frame> &, const gg_grid &, const char *mbox)`
+ * `bool GG_NS_<frame>::gg_frame(const gg_args_<frame> &, const gg_grid &, const char *mbox)`
  * to out.  The stages' bodies must already be in out. */
 int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
                    const char *templates_dir, ggi_buf *out, ggi_diag *d);

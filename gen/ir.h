@@ -62,7 +62,7 @@ typedef struct ggi_param {
   int halo;
   /* A rank-1 for kernel's view (the plan stage's, plan.c): how a frame
    * may move its elements between (pseudo-)blocks in tagged words
-   * (templates/common/halo_exchange.cuh).  GGI_XCHG_READ: a halo view
+   * (templates/global/halo_exchange.cuh).  GGI_XCHG_READ: a halo view
    * ("in") the body touches only through its macro, which may then take a
    * neighbour chunk's element from a publication; GGI_XCHG_PUBLISH: a
    * contiguous view the body writes only at its own index, whose chunk

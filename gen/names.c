@@ -264,8 +264,8 @@ static int add_arg(const char *name, const char *what, int line, const void *c)
   return 0;
 }
 
-/* The identifiers of emit.c (the .c, the .h) and of the templates
- * (GG_NS_<kernel>, gg_body_<kernel>, GG_P_NW_<persistent>, ...). */
+/* The identifiers of emit.c (the .c, the .h) and the file-scope ones of
+ * the kernel source (names.h). */
 static void collect(const ggi_module *m, int module_line, names *ns)
 {
   const char *M = m->name;
@@ -290,16 +290,10 @@ static void collect(const ggi_module *m, int module_line, names *ns)
     add(ns, 0, k->line, what, "gg_params_", M, "_", K, 0);
     add(ns, 1, k->line, what, "GG_", M, part, "_NARGS", 0);
     add(ns, 1, k->line, what, "GG_", M, part, "_FIELDS", 0);
+    /* the kernel source's (names.h): all else of K is inside GG_NS_<K> */
     add(ns, 0, k->line, what, "gg_", K, 0, 0, 0);
     add(ns, 0, k->line, what, "gg_args_", K, 0, 0, 0);
-    add(ns, 0, k->line, what, "gg_body_", K, 0, 0, 0);
-    add(ns, 0, k->line, what, "GG_NS_", K, 0, 0, 0);
-    if (k->pattern == GG_PATTERN_GEMM) add(ns, 0, k->line, what, "gg_gemm_", K, 0, 0, 0);
-    if (k->pattern == GG_PATTERN_FOR) { /* for.cuh: one index; the halo exchange's body and io */
-      add(ns, 0, k->line, what, "gg_at_", K, 0, 0, 0);
-      add(ns, 0, k->line, what, "gg_xat_", K, 0, 0, 0);
-      add(ns, 0, k->line, what, "gg_io_", K, 0, 0, 0);
-    }
+    add(ns, 0, k->line, what, GGI_NS_PREFIX, K, 0, 0, 0);
     /* one enum constant per launch argument: params, extents, strides */
     char mk[GGI_NAME_MAX + GGI_NAME_PART_MAX];
     snprintf(mk, sizeof mk, "%s%s", M, part);
@@ -312,9 +306,9 @@ static void collect(const ggi_module *m, int module_line, names *ns)
     const ggi_persistent *p = &m->persistent[i];
     snprintf(what, sizeof what, "persistent \"%s\"", p->name);
     add(ns, 0, p->line, what, "gg_persist_", p->name, 0, 0, 0);
+    add(ns, 0, p->line, what, "GG_MIN_BLOCKS_gg_persist_", p->name, 0, 0, 0);
     add(ns, 0, p->line, what, "gg_commands_", M, "_", p->name, 0);
-    add(ns, 0, p->line, what, "GG_P_NW_", p->name, 0, 0, 0);
-    add(ns, 0, p->line, what, "GG_P_WORDS_", p->name, 0, 0, 0);
+    add(ns, 0, p->line, what, "gg_pcommands_", M, "_", p->name, 0);
     char part[GGI_NAME_PART_MAX];
     ggi_name_part(M, p->name, part);
     add(ns, 1, p->line, what, "GG_", M, part, "_NCOMMANDS", 0);

@@ -35,6 +35,17 @@
 
 #include "ir.h"
 
+/* What a kernel source declares at file scope from a declared name, for
+ * a kernel or frame K: its entry point gg_<K> (a frame has none), its
+ * argument struct gg_args_<K> and the namespace GG_NS_<K>; for a
+ * persistent kernel P: its entry point gg_persist_<P> and the macro
+ * GG_MIN_BLOCKS_gg_persist_<P> the runtime may define.  Everything else
+ * rendered for K lives inside GG_NS_<K> under fixed gg_ names (gg_body,
+ * the for pattern's gg_at, the fft's gg_fft_back, ...), which no workload
+ * name and no other kernel's names can reach: so only the names above
+ * (and the C module's) need ggi_check_generated_names. */
+#define GGI_NS_PREFIX "GG_NS_"
+
 /* NULL when s is a usable name, else why not (a phrase that reads after
  * `"s" `, e.g. "is a keyword of C, C++ or CUDA"). */
 const char *ggi_name_problem(const char *s);

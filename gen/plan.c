@@ -71,7 +71,7 @@ int ggi_plan_set(ggi_plan *p, ggi_arena *a, const char *key, const char *value)
   return 0;
 }
 
-/* ---- halo exchange (templates/common/halo_exchange.cuh) ----
+/* ---- halo exchange (templates/global/halo_exchange.cuh) ----
  * What a rank-1 for kernel's views allow a frame to do, decided once
  * from the body's text (gen/body_check.c's proofs): a halo view read
  * only through its macro may take a neighbour chunk's element from a

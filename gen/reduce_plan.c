@@ -447,21 +447,20 @@ static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
  * --only scan, every variant in one process, 2026-11-24; p50 against
  * CUB's InclusiveSum at 16M / 64M / 256M):
  *   4-byte integers: items kept in registers, the run-time stride of
- *     gg_body_<name>: 1.048 / 1.036 / 1.036x; the constant stride and the
+ *     gg_body: 1.048 / 1.036 / 1.036x; the constant stride and the
  *     items read again from shared memory: 0.963 / 0.942 / 0.934x; the
  *     constant stride with registers 0.960 / 0.954 / 0.950x;
  *   f32: constant stride, read again 0.959 / 0.950 / 0.945x; run-time
  *     stride, registers 0.967 / 0.932 / 0.922x (ptxas gives f32 48
  *     registers there, 5 blocks per SM instead of 8);
  *   8-byte: constant stride, read again 0.95-0.98x; registers 0.86-0.89x.
- * *keep: the items stay in registers; returns the classic launch's body. */
-static const char *scan_body(const ggi_kernel *k, ggi_arena *a, int *keep)
+ * *keep: the items stay in registers; returns the classic launch's body
+ * (a function of the kernel's namespace). */
+static const char *scan_body(const ggi_kernel *k, int *keep)
 {
   const gg_dtype t = acc_type(k);
   *keep = ggi_dtype_size(t) == 4 && !ggi_dtype_is_float(t);
-  char buf[160];
-  snprintf(buf, sizeof buf, *keep ? "gg_body_%s" : "gg_body_block_%s", k->name);
-  return ggi_strdup(a, buf);
+  return *keep ? "gg_body" : "gg_body_block";
 }
 
 /* 64-bit words per look-back slot: at least 2, so that a 32-byte L2
@@ -511,7 +510,7 @@ static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d
   p->grid_rule = GG_GRID_COVER;
   p->cap_resident = 0; /* one tile per block, dispatched in order, like CUB */
   int keep;
-  const char *body = scan_body(k, a, &keep);
+  const char *body = scan_body(k, &keep);
   if (set(p, "SCAN_ITEMS", fmt_int(a, items), d) || set(p, "RBLOCK", fmt_int(a, block), d)
       || set(p, "SCAN_RING", fmt_int(a, SCAN_RING), d) || set(p, "SCAN_WORDS", fmt_int(a, words), d)
       || set(p, "SCAN_SLOT_WORDS", fmt_int(a, scan_slot_words(words)), d)

@@ -1,8 +1,10 @@
 /*
  * source.c - one kernel source per target: a comment header, the
- * backend's prelude, then for every kernel its argument struct, its body
- * function (the pattern template) and its __global__ wrapper, then the
- * frames (frame.c) and the persistent kernels (emit_persistent.c).
+ * backend's prelude and the file-scope helpers the module's patterns
+ * share, then for every kernel its argument struct, its pattern's pieces
+ * inside its own namespace GG_NS_<kernel> (names.h: so no name a piece
+ * declares can meet another kernel's) and its __global__ wrapper, then
+ * the frames (frame.c) and the persistent kernels (emit_persistent.c).
  * `#line` directives map the bodies back to the workload file.
  *
  * Output is deterministic: no time, no pointers, IR order everywhere.
@@ -110,13 +112,31 @@ static int module_uses(const ggi_module *m, unsigned target, gg_dtype t)
 }
 
 /* Does a frame of the module exchange a kernel's views in tagged words?
- * Then the helpers of common/halo_exchange.cuh go in after the prelude,
+ * Then the helpers of global/halo_exchange.cuh go in after the prelude,
  * before the for bodies that call them. */
 static int module_exchanges(const ggi_module *m)
 {
   for (int i = 0; i < m->nkernels; i++)
     for (int j = 0; j < m->kernels[i].nparams; j++)
       if (m->kernels[i].params[j].exchanged) return 1;
+  return 0;
+}
+
+/* Is kernel i rendered for target: launched there, or a command of a
+ * persistent kernel there (rendered even when not launched on its own)? */
+static int wanted(const ggi_module *m, int i, unsigned target)
+{
+  if (m->kernels[i].targets & target) return 1;
+  for (int p = 0; p < m->npersistent; p++)
+    for (int c = 0; c < m->persistent[p].ncommands; c++)
+      if (m->persistent[p].command_index[c] == i && (m->persistent[p].targets & target)) return 1;
+  return 0;
+}
+/* Is a kernel of the pattern rendered for target? */
+static int module_has(const ggi_module *m, unsigned target, gg_pattern pattern)
+{
+  for (int i = 0; i < m->nkernels; i++)
+    if (m->kernels[i].pattern == pattern && wanted(m, i, target)) return 1;
   return 0;
 }
 
@@ -145,10 +165,12 @@ static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned targ
   spec_summary(out, k);
   ggi_buf_printf(out, " ==== */\nstruct gg_args_%s {\n%s};\n\n", k->name,
                  ggi_dict_get(&dict, "ARGS_FIELDS", strlen("ARGS_FIELDS")));
+  const char *ns = ggi_dict_get(&dict, "NS", strlen("NS"));
+  ggi_buf_printf(out, "namespace %s {\n\n", ns);
   if (render_parts(templates_dir, &plan, &dict, out, d) != 0) return -1;
-  ggi_buf_puts(out, "\n");
-  const char *wrapper = k->launch == GG_LAUNCH_COOPERATIVE ? "common/kernel_cooperative.cuh"
-                                                           : "common/kernel_classic.cuh";
+  ggi_buf_printf(out, "\n} /* namespace %s */\n\n", ns);
+  const char *wrapper = k->launch == GG_LAUNCH_COOPERATIVE ? "global/kernel_cooperative.cuh"
+                                                           : "global/kernel_classic.cuh";
   return ggi_render_template(templates_dir, wrapper, &dict, out, d);
 }
 
@@ -202,22 +224,19 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
   ggi_dict none = {0};
   const char *prelude = target == GGI_TARGET_HIP ? "hip/prelude.hip" : "cuda/prelude.cuh";
   int rc = ggi_render_template(templates_dir, prelude, &none, &b, d);
+  /* helpers a pattern's kernels share, once, at file scope */
   if (rc == 0 && module_exchanges(m))
-    rc = ggi_render_template(templates_dir, "common/halo_exchange.cuh", &none, &b, d);
-  int frames = 0; /* the frame barrier goes in once, before the first frame */
+    rc = ggi_render_template(templates_dir, "global/halo_exchange.cuh", &none, &b, d);
+  if (rc == 0 && module_has(m, target, GG_PATTERN_FOR))
+    rc = ggi_render_template(templates_dir, "global/for_helpers.cuh", &none, &b, d);
+  if (rc == 0 && module_has(m, target, GG_PATTERN_GEMM))
+    rc = ggi_render_template(templates_dir, "global/gemm_panel.cuh", &none, &b, d);
+  if (rc == 0 && module_has(m, target, GG_PATTERN_FRAME))
+    rc = ggi_render_template(templates_dir,
+                             target == GGI_TARGET_HIP ? "hip/frame.hip" : "cuda/frame.cuh", &none,
+                             &b, d);
   for (int i = 0; rc == 0 && i < m->nkernels; i++) {
-    /* persistent commands are rendered for their persistent kernel's
-       targets even when they are not launched on their own there */
-    int wanted = (m->kernels[i].targets & target) != 0;
-    for (int p = 0; p < m->npersistent && !wanted; p++)
-      for (int c = 0; c < m->persistent[p].ncommands; c++)
-        if (m->persistent[p].command_index[c] == i && (m->persistent[p].targets & target))
-          wanted = 1;
-    if (wanted && m->kernels[i].pattern == GG_PATTERN_FRAME && !frames++)
-      rc = ggi_render_template(templates_dir,
-                               target == GGI_TARGET_HIP ? "hip/frame.hip" : "cuda/frame.cuh", &none,
-                               &b, d);
-    if (wanted && rc == 0) rc = render_kernel(m, &m->kernels[i], target, templates_dir, &b, d);
+    if (wanted(m, i, target)) rc = render_kernel(m, &m->kernels[i], target, templates_dir, &b, d);
     if (rc == 0 && b.len > GGI_MAX_SOURCE)
       rc = too_big(m, m->kernels[i].pattern == GG_PATTERN_FRAME ? "frame" : "kernel",
                    m->kernels[i].name, m->kernels[i].line, target, d);

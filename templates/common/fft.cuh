@@ -7,32 +7,32 @@
  * {{BLOCK}} threads ({{FFT_N}} / {{FFT_EPT}} elements per thread) and
  * {{FFT_SMEM}} bytes of shared memory; the asserts check cufftdx agrees on the
  * arch this source is being compiled for. */
-using gg_fft_{{NAME}} = decltype(
+using gg_fft = decltype(
     cufftdx::Block() + cufftdx::Size<{{FFT_N}}>() + cufftdx::Type<cufftdx::fft_type::{{FFT_TYPE}}>() +
     cufftdx::Direction<cufftdx::fft_direction::{{FFT_DIR}}>() + cufftdx::Precision<{{FFT_T}}>() +
     cufftdx::ElementsPerThread<{{FFT_EPT}}>() + cufftdx::FFTsPerBlock<1>() +
     cufftdx::SM<__CUDA_ARCH__>());
 /* A round trip's way back ({{FFT_ROUNDTRIP}}: 1 when the kernel has
  * between statements): the same FFT in direction {{FFT_BACK_DIR}}. */
-using gg_fft_back_{{NAME}} = decltype(
+using gg_fft_back = decltype(
     cufftdx::Block() + cufftdx::Size<{{FFT_N}}>() + cufftdx::Type<cufftdx::fft_type::{{FFT_TYPE}}>() +
     cufftdx::Direction<cufftdx::fft_direction::{{FFT_BACK_DIR}}>() + cufftdx::Precision<{{FFT_T}}>() +
     cufftdx::ElementsPerThread<{{FFT_EPT}}>() + cufftdx::FFTsPerBlock<1>() +
     cufftdx::SM<__CUDA_ARCH__>());
-static_assert(gg_fft_back_{{NAME}}::shared_memory_size <= {{FFT_SMEM}} &&
-                  gg_fft_back_{{NAME}}::storage_size == gg_fft_{{NAME}}::storage_size &&
-                  gg_fft_back_{{NAME}}::stride == gg_fft_{{NAME}}::stride,
+static_assert(gg_fft_back::shared_memory_size <= {{FFT_SMEM}} &&
+                  gg_fft_back::storage_size == gg_fft::storage_size &&
+                  gg_fft_back::stride == gg_fft::stride,
               "fft {{NAME}}: the way back differs from the transform in shared memory or layout");
-static_assert(gg_fft_{{NAME}}::block_dim.x == {{BLOCK}} && gg_fft_{{NAME}}::block_dim.y == 1 &&
-                  gg_fft_{{NAME}}::block_dim.z == 1,
+static_assert(gg_fft::block_dim.x == {{BLOCK}} && gg_fft::block_dim.y == 1 &&
+                  gg_fft::block_dim.z == 1,
               "gpugen's plan gives fft {{NAME}} another block than cufftdx's block_dim");
-static_assert(gg_fft_{{NAME}}::shared_memory_size <= {{FFT_SMEM}} &&
-                  gg_fft_{{NAME}}::input_length * sizeof(typename gg_fft_{{NAME}}::input_type) <= {{FFT_SMEM}} &&
-                  gg_fft_{{NAME}}::output_length * sizeof(typename gg_fft_{{NAME}}::output_type) <= {{FFT_SMEM}},
+static_assert(gg_fft::shared_memory_size <= {{FFT_SMEM}} &&
+                  gg_fft::input_length * sizeof(typename gg_fft::input_type) <= {{FFT_SMEM}} &&
+                  gg_fft::output_length * sizeof(typename gg_fft::output_type) <= {{FFT_SMEM}},
               "gpugen's plan gives fft {{NAME}} less shared memory than cufftdx needs");
-static_assert(gg_fft_{{NAME}}::input_length * sizeof(typename gg_fft_{{NAME}}::input_type) ==
+static_assert(gg_fft::input_length * sizeof(typename gg_fft::input_type) ==
                       {{FFT_IN_LEN}} * sizeof({{FFT_T}}) &&
-                  gg_fft_{{NAME}}::output_length * sizeof(typename gg_fft_{{NAME}}::output_type) ==
+                  gg_fft::output_length * sizeof(typename gg_fft::output_type) ==
                       {{FFT_OUT_LEN}} * sizeof({{FFT_T}}),
               "gpugen's view lengths for fft {{NAME}} differ from cufftdx's input / output");
 
@@ -42,8 +42,8 @@ static_assert(gg_fft_{{NAME}}::input_length * sizeof(typename gg_fft_{{NAME}}::i
  * every pattern's body; consecutive threads take consecutive elements.
  * Shared memory holds the item in natural order, complex element i at
  * 2i, 2i + 1, as cuFFTDx's shared-memory API wants it. */
-__device__ __forceinline__ void gg_fft_load_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g,
-                                                    long long gg_item, {{FFT_T}} *gg_s)
+__device__ __forceinline__ void gg_fft_load(const {{ARGS_T}} &args, const gg_grid &g,
+                                            long long gg_item, {{FFT_T}} *gg_s)
 {
   {{UNPACK}}
 {{VIEW_MACROS}}
@@ -52,8 +52,8 @@ __device__ __forceinline__ void gg_fft_load_{{NAME}}(const {{ARGS_T}} &args, con
       gg_s[gg_i * {{FFT_IN_PARTS}} + gg_c] = {{FFT_IN_AT}};
 {{VIEW_UNDEFS}}
 }
-__device__ __forceinline__ void gg_fft_store_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g,
-                                                     long long gg_item, const {{FFT_T}} *gg_s)
+__device__ __forceinline__ void gg_fft_store(const {{ARGS_T}} &args, const gg_grid &g,
+                                             long long gg_item, const {{FFT_T}} *gg_s)
 {
   {{UNPACK}}
 {{VIEW_MACROS}}
@@ -71,8 +71,8 @@ __device__ __forceinline__ void gg_fft_store_{{NAME}}(const {{ARGS_T}} &args, co
  * accumulator gg_mine (a reducing kernel's gg_acc; an int nobody reads
  * otherwise).  Lambdas, so that `return;` ends one element's statements. */
 template <int gg_which, class gg_M>
-__device__ __forceinline__ void gg_fft_stmts_{{NAME}}(const {{ARGS_T}} &args, long long item, int i,
-                                                     {{FFT_T}} &re, {{FFT_T}} &im, gg_M &gg_mine)
+__device__ __forceinline__ void gg_fft_stmts(const {{ARGS_T}} &args, long long item, int i,
+                                             {{FFT_T}} &re, {{FFT_T}} &im, gg_M &gg_mine)
 {
   {{UNPACK}}
 {{VIEW_MACROS}}
@@ -95,14 +95,14 @@ __device__ __forceinline__ void gg_fft_stmts_{{NAME}}(const {{ARGS_T}} &args, lo
  * paths), natural order: element i at {{FFT_OUT_PARTS}} reals from
  * i * {{FFT_OUT_PARTS}}. */
 template <class gg_M>
-__device__ __forceinline__ void gg_fft_post_shared_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g,
-                                                           long long gg_item, {{FFT_T}} *gg_s,
-                                                           gg_M &gg_mine)
+__device__ __forceinline__ void gg_fft_post_shared(const {{ARGS_T}} &args, const gg_grid &g,
+                                                   long long gg_item, {{FFT_T}} *gg_s,
+                                                   gg_M &gg_mine)
 {
   for (int gg_i = g.thread; gg_i < {{FFT_OUT_ELEMS}}; gg_i += g.nthreads) {
     {{FFT_T}} *gg_v = gg_s + gg_i * {{FFT_OUT_PARTS}};
     {{FFT_T}} gg_im = {{FFT_OUT_PARTS}} == 2 ? gg_v[{{FFT_OUT_PARTS}} - 1] : ({{FFT_T}})0;
-    gg_fft_stmts_{{NAME}}<1 /* post */>(args, gg_item, gg_i, gg_v[0], gg_im, gg_mine);
+    gg_fft_stmts<1 /* post */>(args, gg_item, gg_i, gg_v[0], gg_im, gg_mine);
     if ({{FFT_OUT_PARTS}} == 2) gg_v[{{FFT_OUT_PARTS}} - 1] = gg_im;
   }
 }
@@ -110,11 +110,11 @@ __device__ __forceinline__ void gg_fft_post_shared_{{NAME}}(const {{ARGS_T}} &ar
 /* Every batch item of this (virtual) block, the post statements
  * contributing into gg_mine. */
 template <class gg_M>
-__device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, gg_M &gg_mine)
+__device__ void gg_fft_items(const {{ARGS_T}} &args, const gg_grid &g, gg_M &gg_mine)
 {
   {{UNPACK}}
   /* gg_ names only: the views' and scalars' names are the workload's */
-  using gg_fft_desc = gg_fft_{{NAME}};
+  using gg_fft_desc = gg_fft;
   using gg_fft_real = {{FFT_T}};
   const long long gg_batch = {{LEAGUE}};
   /* the item's data, input then output, in natural order: element i of a
@@ -152,10 +152,10 @@ __device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, 
           const unsigned gg_i = g.thread + gg_e * gg_fft_desc::stride;
           if (gg_i >= gg_fft_desc::output_length) continue;
           gg_fft_real *gg_v = reinterpret_cast<gg_fft_real *>(&gg_r[gg_e]);
-          gg_fft_stmts_{{NAME}}<0 /* between */>(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
+          gg_fft_stmts<0 /* between */>(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
         }
         __syncthreads();
-        gg_fft_back_{{NAME}}().execute(gg_r, g.smem);
+        gg_fft_back().execute(gg_r, g.smem);
       }
       gg_fft_value *gg_dst = reinterpret_cast<gg_fft_value *>(gg_out);
       for (unsigned gg_e = 0; gg_e < gg_fft_desc::output_ept; gg_e++) {
@@ -163,7 +163,7 @@ __device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, 
         if (gg_i >= gg_fft_desc::output_length) continue;
         if constexpr ({{FFT_POST}}) { /* the value in registers: no extra pass */
           gg_fft_real *gg_v = reinterpret_cast<gg_fft_real *>(&gg_r[gg_e]);
-          gg_fft_stmts_{{NAME}}<1 /* post */>(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
+          gg_fft_stmts<1 /* post */>(args, gg_item, (int)gg_i, gg_v[0], gg_v[1], gg_mine);
         }
         gg_dst[gg_i] = gg_r[gg_e];
       }
@@ -179,7 +179,7 @@ __device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, 
         for (int gg_i = g.thread; gg_i < {{FFT_IN_LEN}}; gg_i += g.nthreads)
           gg_s[gg_i] = gg_in[gg_i];
       } else {
-        gg_fft_load_{{NAME}}(args, g, gg_item, gg_s);
+        gg_fft_load(args, g, gg_item, gg_s);
       }
       __syncthreads();
       /* reads the input from g.smem, exchanges through it, writes the
@@ -188,21 +188,21 @@ __device__ void gg_fft_items_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, 
       __syncthreads(); /* every thread's part of the output is in g.smem */
       if constexpr ({{FFT_ROUNDTRIP}}) { /* c2c: N complex values in natural order */
         for (int gg_i = g.thread; gg_i < {{FFT_N}}; gg_i += g.nthreads)
-          gg_fft_stmts_{{NAME}}<0 /* between */>(args, gg_item, gg_i, gg_s[2 * gg_i], gg_s[2 * gg_i + 1], gg_mine);
+          gg_fft_stmts<0 /* between */>(args, gg_item, gg_i, gg_s[2 * gg_i], gg_s[2 * gg_i + 1], gg_mine);
         __syncthreads();
-        gg_fft_back_{{NAME}}().execute(reinterpret_cast<gg_fft_value *>(g.smem));
+        gg_fft_back().execute(reinterpret_cast<gg_fft_value *>(g.smem));
         __syncthreads();
       }
       if constexpr ({{FFT_POST}}) {
         /* element by element; the stores below take other elements */
-        gg_fft_post_shared_{{NAME}}(args, g, gg_item, gg_s, gg_mine);
+        gg_fft_post_shared(args, g, gg_item, gg_s, gg_mine);
         __syncthreads();
       }
       if constexpr ({{FFT_PATH}} == 1) {
         for (int gg_i = g.thread; gg_i < {{FFT_OUT_LEN}}; gg_i += g.nthreads)
           gg_out[gg_i] = gg_s[gg_i];
       } else {
-        gg_fft_store_{{NAME}}(args, g, gg_item, gg_s);
+        gg_fft_store(args, g, gg_item, gg_s);
       }
     }
     /* the next item (or the next stage of a frame) overwrites shared memory */

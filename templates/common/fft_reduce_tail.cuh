@@ -4,11 +4,10 @@
  * bytes in, after the FFT's) and the last block to take the ticket
  * combines the blocks' partials in block order
  * (reduce_finish_ticket.cuh), like a team reduce. */
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
 {
-  using namespace GG_NS_{{NAME}};
   gg_acc gg_mine = identity();
-  gg_fft_items_{{NAME}}(args, g, gg_mine);
+  gg_fft_items(args, g, gg_mine);
   gg_grid gg_rg = g;
   gg_rg.smem = g.smem + {{RED_SMEM}};
   finish(args, gg_rg, block_reduce(gg_mine, gg_rg));

@@ -1,7 +1,7 @@
 /* fft {{NAME}}: the kernel's body - every item of the block, nothing
  * to reduce. */
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
 {
   int gg_mine = 0; /* no contribute() without into */
-  gg_fft_items_{{NAME}}(args, g, gg_mine);
+  gg_fft_items(args, g, gg_mine);
 }

@@ -4,9 +4,8 @@
  * accumulator, store() into `into`, for a team reduce too), the element
  * read and phase 1 (reduce_fold.cuh), a phase-2 block piece
  * (reduce_block_*.cuh), the workspace layout (reduce_workspace.cuh) and a
- * phase-3 tail (reduce_tail_*.cuh) that also defines gg_body_{{NAME}}. */
+ * phase-3 tail (reduce_tail_*.cuh) that also defines gg_body. */
 {{COMBINE_DEF}}
-namespace GG_NS_{{NAME}} {
 
 typedef {{ACC_T}} acc_t;      /* f16/bf16 sums accumulate in f32 */
 typedef {{VEC_T}} elem_t;     /* element type of a plain `x(i)` source */

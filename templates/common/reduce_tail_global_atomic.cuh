@@ -2,12 +2,10 @@
  * per thread on a single accumulator in the workspace (the oneAPI guide's
  * global-atomic reduction); the last block copies it into the output and
  * puts the identity back. */
-} /* namespace GG_NS_{{NAME}} */
 
 template <class gg_Pre = gg_no_pre> /* a fused for stage (reduce_fold.cuh) */
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
+__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
 {
-  using namespace GG_NS_{{NAME}};
   acc a = thread_fold(args, g, gg_pre);
   if ({{WS_INIT}}) {
     if (g.thread == 0) init_accumulator(args);

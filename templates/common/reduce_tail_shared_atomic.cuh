@@ -2,12 +2,10 @@
  * one shared-memory atomic per warp, then one global atomic per block (the
  * oneAPI guide's work-group atomic reduction); the last block copies the
  * result out. */
-} /* namespace GG_NS_{{NAME}} */
 
 template <class gg_Pre = gg_no_pre> /* a fused for stage (reduce_fold.cuh) */
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
+__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
 {
-  using namespace GG_NS_{{NAME}};
   acc *block_acc = (acc *)g.smem;
   acc a = thread_fold(args, g, gg_pre);
   if (g.thread == 0) {

@@ -1,9 +1,6 @@
-} /* namespace GG_NS_{{NAME}} */
-
 template <class gg_Pre = gg_no_pre> /* a fused for stage (reduce_fold.cuh) */
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
+__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
 {
-  using namespace GG_NS_{{NAME}};
   acc a = thread_fold(args, g, gg_pre);
   a = block_reduce(a, g);
   finish(args, g, a);

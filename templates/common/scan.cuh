@@ -35,7 +35,6 @@
  * transaction): on the H100 that took 8-byte sums from 0.995-0.997x CUB
  * at 64M-256M to 1.015-1.019x. */
 {{COMBINE_DEF}}
-namespace GG_NS_{{NAME}} {
 
 typedef {{ACC_T}} acc_t;
 enum { ITEMS = {{SCAN_ITEMS}}, INCLUSIVE = {{INCLUSIVE}}, RING = {{SCAN_RING}} /* power of two */ };
@@ -305,18 +304,16 @@ GG_INLINE void scan_tiles(const {{ARGS_T}} &args, const gg_grid &g)
   }
 }
 
-} /* namespace GG_NS_{{NAME}} */
-
 /* A pseudo-block of a persistent kernel: any thread count up to BLOCK. */
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
 {
-  GG_NS_{{NAME}}::scan_tiles<0>(args, g);
+  scan_tiles<0>(args, g);
 }
 
 /* A hardware block of BLOCK threads, the stride a constant: the classic
  * launch calls this one or the one above, as the plan's LAUNCH_BODY says. */
-__device__ void gg_body_block_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+__device__ void gg_body_block(const {{ARGS_T}} &args, const gg_grid &g)
 {
-  GG_NS_{{NAME}}::scan_tiles<GG_NS_{{NAME}}::BLOCK>(args, g);
+  scan_tiles<BLOCK>(args, g);
 }
 #undef GG_COMBINE

@@ -1,14 +1,11 @@
-} /* namespace GG_NS_{{NAME}} */
-
 /* The team loop with contribute() around the body; then the team's
  * threads and the blocks combine.  The reduction's shared memory comes
  * after the scratch views and team_sum's area ({{RED_SMEM}} bytes in),
  * so a thread still reading scratch in its last team is never
  * overwritten.  An empty league (or a block with no team) contributes
  * the identity: league 0 writes the identity into every element. */
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
 {
-  using namespace GG_NS_{{NAME}};
   gg_acc gg_mine = identity();
   {
 #define contribute(...) gg_contribute(gg_mine, __VA_ARGS__)

@@ -9,18 +9,14 @@
  * a tile of 3 uses teams of 4 with one idle lane, a tile of 100 a warp
  * that folds ~3 elements per lane first. */
 {{COMBINE_DEF}}
-namespace GG_NS_{{NAME}} {
 
 typedef {{ACC_T}} acc_t;
 enum { TILE = {{TILE}}, TEAM = {{TEAM}} };
 
 {{> common/scalar_value.cuh}}
 
-} /* namespace GG_NS_{{NAME}} */
-
-__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g)
+__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
 {
-  using namespace GG_NS_{{NAME}};
   const long long n = work(args);
   const long long ntiles = (n + TILE - 1) / TILE;
   const unsigned rank = g.thread % TEAM;             /* thread_rank() in the team */

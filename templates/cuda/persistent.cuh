@@ -366,20 +366,6 @@ __host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, 
 }
 #endif /* GG_PERSIST_HELPERS */
 
-/* The largest argument struct of the commands, in bytes and in 4-byte
- * words: the storage the slot's arguments are copied into. */
-#define GG_P_ARGS_{{NAME}} ({{ARGS_MAX}})
-#define GG_P_WORDS_{{NAME}} ((GG_P_ARGS_{{NAME}} + 3) / 4)
-/* Tagged words of a slot: the command word, then one per argument word,
- * for the plan's slot size - the host's count (gg_persistent_desc.
- * slot_args_size).  The plan counts an empty argument struct as 0 bytes
- * where C++ gives it 1, so the storage may hold one byte more. */
-#define GG_P_NW_{{NAME}} GG_MBOX_WORDS({{SLOT_BYTES}}u)
-static_assert(GG_P_ARGS_{{NAME}} == {{SLOT_BYTES}}u || ({{SLOT_BYTES}}u == 0 && GG_P_ARGS_{{NAME}} == 1),
-              "the plan's mailbox slot is the largest command's argument struct");
-/* Slots a ring's poll reads at once (the plan: 32 / words per slot). */
-#define GG_P_BATCH_{{NAME}} {{RING_BATCH}}u
-
 /* The fewest blocks an SM must hold, which bounds the registers ptxas
  * may give a thread: the runtime passes it as -DGG_MIN_BLOCKS_<symbol>
  * for a kernel of several blocks, from the block and this device's SMs
@@ -391,7 +377,20 @@ static_assert(GG_P_ARGS_{{NAME}} == {{SLOT_BYTES}}u || ({{SLOT_BYTES}}u == 0 && 
 #endif
 extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}) {{SYMBOL}}(gg_persist_params pp)
 {
-  __shared__ __align__(16) unsigned args_words[GG_P_WORDS_{{NAME}}];
+  /* The largest argument struct of the commands, in bytes and in 4-byte
+   * words: the storage the slot's arguments are copied into. */
+  constexpr unsigned long long gg_args_bytes = ({{ARGS_MAX}});
+  constexpr unsigned gg_args_nwords = (gg_args_bytes + 3) / 4;
+  /* Tagged words of a slot: the command word, then one per argument word,
+   * for the plan's slot size - the host's count (gg_persistent_desc.
+   * slot_args_size).  The plan counts an empty argument struct as 0 bytes
+   * where C++ gives it 1, so the storage may hold one byte more. */
+  constexpr unsigned gg_nw = GG_MBOX_WORDS({{SLOT_BYTES}}u);
+  static_assert(gg_args_bytes == {{SLOT_BYTES}}u || ({{SLOT_BYTES}}u == 0 && gg_args_bytes == 1),
+                "the plan's mailbox slot is the largest command's argument struct");
+  /* Slots a ring's poll reads at once (the plan: 32 / words per slot). */
+  constexpr unsigned gg_batch = {{RING_BATCH}}u;
+  __shared__ __align__(16) unsigned args_words[gg_args_nwords];
   __shared__ unsigned command;
   __shared__ gg_result_shadow gg_note; /* this block's result note (prelude) */
   const unsigned groups = {{GROUPS}};
@@ -422,7 +421,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
   for (;; ++frame, slot_i = slot_i + 1 == pp.nslots ? 0 : slot_i + 1) {
     char *slot = mbox + GG_MBOX_SLOTS_OFF + slot_i * pp.slot_stride;
     if (threadIdx.x < 32) {
-      unsigned long long word[(GG_P_NW_{{NAME}} + 31) / 32];
+      unsigned long long word[(gg_nw + 31) / 32];
       unsigned cmd;
       if (blockIdx.x == 0) {
         /* Several blocks: the relay below overwrites the record they all
@@ -436,17 +435,17 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
         if (!__shfl_sync(0xffffffffu, (unsigned)go, 0)) {
           cmd = GG_MBOX_CMD_EXIT;
           reason = GG_MBOX_EXIT_ABORT;
-        } else if constexpr (GG_P_BATCH_{{NAME}} > 1) {
+        } else if constexpr (gg_batch > 1) {
           if (pp.nslots > 1)
-            cmd = gg_p_next<GG_P_NW_{{NAME}}, GG_P_BATCH_{{NAME}}>(
+            cmd = gg_p_next<gg_nw, gg_batch>(
                 mbox, mbox + GG_MBOX_SLOTS_OFF, pp.slot_stride, pp.nslots, slot_i, frame,
                 args_words, word, batch, &reason, phase);
           else
-            cmd = gg_p_poll<GG_P_NW_{{NAME}}, true>(mbox, (const unsigned long long *)slot, frame,
-                                                     args_words, word, &reason, phase);
+            cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
+                                         args_words, word, &reason, phase);
         } else {
-          cmd = gg_p_poll<GG_P_NW_{{NAME}}, true>(mbox, (const unsigned long long *)slot, frame,
-                                                   args_words, word, &reason, phase);
+          cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
+                                       args_words, word, &reason, phase);
         }
         if (multi) { /* relay: the tagged words as they came, or the exit word */
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
@@ -455,14 +454,13 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
               gg_p_st_release_gpu(record, GG_MBOX_WORD_ABORT);
           } else {
 #pragma unroll
-            for (unsigned k = 0; k < (GG_P_NW_{{NAME}} + 31) / 32; ++k)
-              if (k * 32 + (threadIdx.x & 31u) < GG_P_NW_{{NAME}})
+            for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k)
+              if (k * 32 + (threadIdx.x & 31u) < gg_nw)
                 gg_p_st_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
           }
         }
       } else {
-        cmd = gg_p_poll<GG_P_NW_{{NAME}}, false>(mbox, record, frame, args_words, word,
-                                                  &reason, phase);
+        cmd = gg_p_poll<gg_nw, false>(mbox, record, frame, args_words, word, &reason, phase);
       }
       if (leader) {
         command = cmd;

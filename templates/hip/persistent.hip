@@ -150,18 +150,17 @@ __host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, 
 }
 #endif /* GG_PERSIST_HELPERS */
 
-/* The largest argument struct of the commands, in bytes and in 4-byte words. */
-#define GG_P_ARGS_{{NAME}} ({{ARGS_MAX}})
-#define GG_P_WORDS_{{NAME}} ((GG_P_ARGS_{{NAME}} + 3) / 4)
-/* Tagged words of a slot for the plan's slot size (the host's count); an
- * empty argument struct is 0 bytes there and 1 in C++. */
-#define GG_P_NW_{{NAME}} GG_MBOX_WORDS({{SLOT_BYTES}}u)
-static_assert(GG_P_ARGS_{{NAME}} == {{SLOT_BYTES}}u || ({{SLOT_BYTES}}u == 0 && GG_P_ARGS_{{NAME}} == 1),
-              "the plan's mailbox slot is the largest command's argument struct");
-
 extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_params pp)
 {
-  __shared__ __attribute__((aligned(16))) unsigned args_words[GG_P_WORDS_{{NAME}}];
+  /* The largest argument struct of the commands, in bytes and in 4-byte words. */
+  constexpr unsigned long long gg_args_bytes = ({{ARGS_MAX}});
+  constexpr unsigned gg_args_nwords = (gg_args_bytes + 3) / 4;
+  /* Tagged words of a slot for the plan's slot size (the host's count); an
+   * empty argument struct is 0 bytes there and 1 in C++. */
+  constexpr unsigned gg_nw = GG_MBOX_WORDS({{SLOT_BYTES}}u);
+  static_assert(gg_args_bytes == {{SLOT_BYTES}}u || ({{SLOT_BYTES}}u == 0 && gg_args_bytes == 1),
+                "the plan's mailbox slot is the largest command's argument struct");
+  __shared__ __attribute__((aligned(16))) unsigned args_words[gg_args_nwords];
   __shared__ unsigned command;
   __shared__ gg_result_shadow gg_note; /* this block's result note (prelude) */
   const unsigned groups = {{GROUPS}};
@@ -193,8 +192,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
         go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
       unsigned cmd = GG_MBOX_CMD_EXIT;
       if (__shfl((unsigned)go, 0))
-        cmd = gg_p_poll(mbox, slot, frame, GG_P_NW_{{NAME}}, args_words,
-                        &reason);
+        cmd = gg_p_poll(mbox, slot, frame, gg_nw, args_words, &reason);
       else
         reason = GG_MBOX_EXIT_ABORT;
       if (leader) {

@@ -96,7 +96,7 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
   return j;
 }
 
-/* What a frame's halo exchange (common/halo_exchange.cuh) needs of the
+/* What a frame's halo exchange (global/halo_exchange.cuh) needs of the
  * target (the CUDA prelude says why): a relaxed 64-bit word at agent
  * scope, a pause, the host's abort line. */
 GG_INLINE void gg_xchg_st(unsigned long long *p, unsigned long long v)

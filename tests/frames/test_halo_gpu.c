@@ -12,7 +12,7 @@
  * Where a frame's ranges fit the halo exchange's slots (two grid-stride
  * steps: 32768 and 30001 on 64 to 132 blocks and more, 32768 on the
  * 64-thread pseudo-blocks when enough co-reside) the halos travel in
- * tagged words (common/halo_exchange.cuh); elsewhere (1, 2, 3 blocks,
+ * tagged words (global/halo_exchange.cuh); elsewhere (1, 2, 3 blocks,
  * hybrid, the 1M size) the same frames wait for neighbours, and a session
  * switches between the two from one frame to the next.
  * GG_FRAMES_LONG=N: N frames per run at 32768 and 30001 instead of 600.

@@ -10,35 +10,36 @@
 #include "plan_by_hand.h"
 #include "templates.h"
 
-/* Bodies on the virtual grid, in the generator's conventions: every loop
- * strides over g.nblocks * g.nthreads, so any layout covers the work. */
+/* Bodies on the virtual grid, in the generator's conventions (each in its
+ * kernel's namespace GG_NS_<name>): every loop strides over g.nblocks *
+ * g.nthreads, so any layout covers the work. */
 static const char hm_bodies[] =
   "#define GG_FOR(i, n) for (long long i = (long long)g.block * g.nthreads + g.thread; \\\n"
   "                          i < (n); i += (long long)g.nblocks * g.nthreads)\n"
   "struct gg_args_empty { int unused; };\n"
-  "__device__ void gg_body_empty(const gg_args_empty &args, const gg_grid &g) {}\n"
+  "namespace GG_NS_empty { __device__ void gg_body(const gg_args_empty &args, const gg_grid &g) {} }\n"
   "struct gg_args_axpb { const float *x; float *y; float a, b; long long n; };\n"
-  "__device__ void gg_body_axpb(const gg_args_axpb &args, const gg_grid &g)\n"
-  "{ GG_FOR(i, args.n) args.y[i] = args.a * args.x[i] + args.b; }\n"
+  "namespace GG_NS_axpb { __device__ void gg_body(const gg_args_axpb &args, const gg_grid &g)\n"
+  "{ GG_FOR(i, args.n) args.y[i] = args.a * args.x[i] + args.b; } }\n"
   "struct gg_args_psum { const int *x; long long *part; long long n; };\n"
-  "__device__ void gg_body_psum(const gg_args_psum &args, const gg_grid &g)\n"
+  "namespace GG_NS_psum { __device__ void gg_body(const gg_args_psum &args, const gg_grid &g)\n"
   "{\n"
   "  long long s = 0;\n"
   "  GG_FOR(i, args.n) s += args.x[i];\n"
   "  long long r = gg_group_reduce(g, s, (long long *)g.smem, gg_op_add());\n"
   "  if (g.thread == 0) args.part[g.block] = r;\n"
-  "}\n"
+  "} }\n"
   "struct gg_args_rev { const int *x; int *y; long long n; };\n"
-  "__device__ void gg_body_rev(const gg_args_rev &args, const gg_grid &g)\n"
-  "{ GG_FOR(i, args.n) args.y[args.n - 1 - i] = 2 * args.x[i]; }\n"
+  "namespace GG_NS_rev { __device__ void gg_body(const gg_args_rev &args, const gg_grid &g)\n"
+  "{ GG_FOR(i, args.n) args.y[args.n - 1 - i] = 2 * args.x[i]; } }\n"
   "struct gg_args_spin { const int *flag; };\n"
-  "__device__ void gg_body_spin(const gg_args_spin &args, const gg_grid &g)\n"
-  "{ while (*(volatile const int *)args.flag == 0) { } }\n"
+  "namespace GG_NS_spin { __device__ void gg_body(const gg_args_spin &args, const gg_grid &g)\n"
+  "{ while (*(volatile const int *)args.flag == 0) { } } }\n"
   "struct gg_args_trap { int unused; };\n"
-  "__device__ void gg_body_trap(const gg_args_trap &args, const gg_grid &g)\n"
-  "{ if (g.thread == 0) __trap(); }\n"
+  "namespace GG_NS_trap { __device__ void gg_body(const gg_args_trap &args, const gg_grid &g)\n"
+  "{ if (g.thread == 0) __trap(); } }\n"
   "#define GG_WRAP(k) extern \"C\" __global__ void gg_##k(gg_args_##k args) "
-  "{ gg_body_##k(args, gg_grid_hw()); }\n"
+  "{ GG_NS_##k::gg_body(args, gg_grid_hw()); }\n"
   "GG_WRAP(empty) GG_WRAP(axpb) GG_WRAP(psum) GG_WRAP(rev) GG_WRAP(spin) GG_WRAP(trap)\n";
 
 static const char *const hm_names[HM_NKERNELS] = {"empty", "axpb", "psum", "rev", "spin",

@@ -1,6 +1,6 @@
 /*
  * handmade.h - a persistent module written by hand in the generator's
- * conventions (args structs, gg_body_<name> on the virtual grid, a
+ * conventions (args structs, GG_NS_<name>::gg_body on the virtual grid, a
  * __global__ wrapper per kernel), with its persistent kernels rendered by
  * the real ggi_emit_persistent() from the real templates.  Used by the
  * GPU tests of the persistent protocol.

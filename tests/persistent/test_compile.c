@@ -72,9 +72,9 @@ static int hip_compiles(void)
   ggi_buf src = {0};
   ggi_buf_puts(&src, prelude);
   ggi_buf_puts(&src, "struct gg_args_nop { int *x; long long n; };\n"
-                     "__device__ void gg_body_nop(const gg_args_nop &a, const gg_grid &g)\n"
+                     "namespace GG_NS_nop { __device__ void gg_body(const gg_args_nop &a, const gg_grid &g)\n"
                      "{ for (long long i = g.block * g.nthreads + g.thread; i < a.n;"
-                     " i += (long long)g.nblocks * g.nthreads) a.x[i] += 1; }\n");
+                     " i += (long long)g.nblocks * g.nthreads) a.x[i] += 1; } }\n");
   ggi_diag d = {{0}};
   ggi_persistent_shape shapes[4];
   static const uint32_t nop_bytes[] = {16}; /* struct gg_args_nop above */

@@ -151,8 +151,8 @@ static int check_target(unsigned target, const char *prelude_path, gg_backend ba
 
   ggi_buf_puts(&src, prelude);
   ggi_buf_puts(&src, "struct gg_args_nop { int *x; long long n; };\n"
-                     "__device__ void gg_body_nop(const gg_args_nop &a, const gg_grid &g)\n"
-                     "{ (void)a; (void)g; }\n");
+                     "namespace GG_NS_nop { __device__ void gg_body(const gg_args_nop &a, const gg_grid &g)\n"
+                     "{ (void)a; (void)g; } }\n");
   ggi_buf_puts(&src, kern.p);
   host_figures(&src);
   ggi_buf_free(&kern);

@@ -524,7 +524,7 @@ static void check_team_mixed()
  * (pseudo_grids): every strategy a persistent kernel may run (grid_sync
  * needs a cooperative launch), an i32 sum and an f64 product (two of the
  * four operators and both types: the tails do not depend on them). */
-#define REDUCE_BODY(name) +[](gg_args_##name a) { gg_body_##name(a, gg_emu_grid()); }
+#define REDUCE_BODY(name) +[](gg_args_##name a) { GG_NS_##name::gg_body(a, gg_emu_grid()); }
 #define PSEUDO(s)                                                                               \
   check_reduce<int>("e_" #s "_sum_i32 (pseudo-blocks)", REDUCE_BODY(e_##s##_sum_i32), SUM,        \
                     pseudo_grids);                                                              \
@@ -565,7 +565,7 @@ static void check_staged()
       }
       gg_args_f_affine a{};
       a.x = x.data(); a.y = y.data(); a.z = z.data(); a.n = n;
-      launch(+[](gg_args_f_affine a) { gg_body_f_affine(a, gg_emu_grid()); }, a, gr[0], gr[1], gr[2]);
+      launch(+[](gg_args_f_affine a) { GG_NS_f_affine::gg_body(a, gg_emu_grid()); }, a, gr[0], gr[1], gr[2]);
       expect_same("f_affine x", x, wx, n, gr[0], gr[1]);
       expect_same("f_affine z", z, wz, n, gr[0], gr[1]);
 
@@ -573,7 +573,7 @@ static void check_staged()
       for (auto &e : wv) e = e * 2 + 1;
       gg_args_f_vec b{};
       b.x = v.data(); b.n = n;
-      launch(+[](gg_args_f_vec a) { gg_body_f_vec(a, gg_emu_grid()); }, b, gr[0], gr[1], gr[2]);
+      launch(+[](gg_args_f_vec a) { GG_NS_f_vec::gg_body(a, gg_emu_grid()); }, b, gr[0], gr[1], gr[2]);
       expect_same("f_vec", v, wv, n, gr[0], gr[1]);
 
       /* m x q, q = 7: rows of a length that is no multiple of anything */
@@ -583,7 +583,7 @@ static void check_staged()
         for (long long j = 0; j < q; j++) wA[i * q + j] += 7 * B[i + j * m]; /* A right, B left */
       gg_args_f_md c{};
       c.A = A.data(); c.B = B.data(); c.m = m; c.n = q;
-      launch(+[](gg_args_f_md a) { gg_body_f_md(a, gg_emu_grid()); }, c, gr[0], gr[1], gr[2]);
+      launch(+[](gg_args_f_md a) { GG_NS_f_md::gg_body(a, gg_emu_grid()); }, c, gr[0], gr[1], gr[2]);
       expect_same("f_md", A, wA, m * q, gr[0], gr[1]);
     }
 }
@@ -625,7 +625,7 @@ int main()
   TEAM(deterministic)
   check_team_mixed();
   std::printf("team reduces: %d failures so far\n", failures);
-#define SCAN_BODY(name) +[](gg_args_##name a) { gg_body_##name(a, gg_emu_grid()); }
+#define SCAN_BODY(name) +[](gg_args_##name a) { GG_NS_##name::gg_body(a, gg_emu_grid()); }
   check_scan<int>("s_inclusive_i32", gg_s_inclusive_i32, true, 96, SCAN_BODY(s_inclusive_i32));
   check_scan<int>("s_exclusive_i32", gg_s_exclusive_i32, false, 96, SCAN_BODY(s_exclusive_i32));
   check_scan<double>("s_inclusive_f64", gg_s_inclusive_f64, true, 96, SCAN_BODY(s_inclusive_f64));

@@ -251,14 +251,14 @@ static void test_scan_tile(ggi_module *m)
   CHECK(p.shared_bytes == (uint32_t)((4096 + 128 + 1 + 66 + 1) * 4));
   /* f32: a classic launch calls the body that strides by the block and
      reads its items again from shared memory */
-  CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_block_k") == 0);
+  CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_block") == 0);
   CHECK(strcmp(var(&p, "SCAN_KEEP_ITEMS"), "0") == 0);
   /* 4-byte integers: the run-time stride, the items kept in registers */
   static const gg_dtype ints[] = { GG_I32, GG_U32 };
   for (int i = 0; i < 2; i++) {
     k.acc_type = ints[i];
     CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
-    CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_k") == 0);
+    CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body") == 0);
     CHECK(strcmp(var(&p, "SCAN_KEEP_ITEMS"), "1") == 0 && p.ws_fixed == 262144 * 16);
   }
   /* 8-byte sums: two words, 16 items (a 32 KiB tile), a pad element per
@@ -269,7 +269,7 @@ static void test_scan_tile(ggi_module *m)
     CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
     CHECK(p.ws_fixed == 262144 * 16 && strcmp(var(&p, "SCAN_ITEMS"), "16") == 0);
     CHECK(strcmp(var(&p, "SCAN_WORDS"), "2") == 0 && strcmp(var(&p, "SCAN_SLOT_WORDS"), "2") == 0);
-    CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_block_k") == 0);
+    CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_block") == 0);
     CHECK(strcmp(var(&p, "SCAN_PAD_EVERY"), "16") == 0);
     CHECK(p.shared_bytes == (uint32_t)((4096 + 256 + 1 + 66 + 1) * 8));
   }

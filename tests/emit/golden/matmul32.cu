@@ -124,7 +124,7 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
   return j;
 }
 
-/* What a frame's halo exchange (common/halo_exchange.cuh) needs of the
+/* What a frame's halo exchange (global/halo_exchange.cuh) needs of the
  * target: a 64-bit word stored and polled at GPU scope, relaxed (a
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
@@ -434,11 +434,13 @@ struct gg_args_matmul32 {
   float *C; /* offset 16 */
 };
 
+namespace GG_NS_matmul32 {
+
 /* team matmul32: a league of teams of 1024 threads; one team per
  * (pseudo-)block, looping when the grid has fewer blocks than the league
  * (persistent kernels).  Scratch views live in the group's
  * shared memory, followed by the area team reductions use. */
-__device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
+__device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 {
   const float *__restrict__ A = args.A;
   const float *__restrict__ B = args.B;
@@ -493,7 +495,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 27 "examples/matmul32.lua"
 }
-#line 497 "matmul32.cu"
+#line 499 "matmul32.cu"
 
     }();
   }
@@ -509,9 +511,11 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
 #undef team_max
 }
 
+} /* namespace GG_NS_matmul32 */
+
 /* gg_matmul32: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(1024) gg_matmul32(gg_args_matmul32 args)
 {
   gg_pdl_entry();
-  gg_body_matmul32(args, gg_grid_hw());
+  GG_NS_matmul32::gg_body(args, gg_grid_hw());
 }

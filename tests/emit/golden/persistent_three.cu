@@ -127,7 +127,7 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
   return j;
 }
 
-/* What a frame's halo exchange (common/halo_exchange.cuh) needs of the
+/* What a frame's halo exchange (global/halo_exchange.cuh) needs of the
  * target: a 64-bit word stored and polled at GPU scope, relaxed (a
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
@@ -429,6 +429,83 @@ template <class T, class F> GG_INLINE T gg_group_reduce(const gg_grid &g, T v, v
   return r;
 }
 /* ---- end of prelude ---- */
+/* The for pattern's loops over a virtual grid, once per source at file
+ * scope (gen/source.c renders them before the first for kernel). */
+
+/* Every index of [0, work) once on the virtual grid g: consecutive
+ * threads take consecutive linear indices (coalesced on the contiguous
+ * dimension), V per thread and step, striding by the whole virtual grid,
+ * so any grid - classic, or the fixed one of a persistent kernel - covers
+ * the range.  At step k (pseudo-)block b takes chunk c = k nblocks + b,
+ * g.nthreads x V consecutive indices from lo: at(i, lo, c) runs index i
+ * (a frame's halo exchange publishes and reads chunk edges:
+ * halo_exchange.cuh). */
+template <int V, class F> GG_INLINE void gg_grid_stride(const gg_grid &g, long long work, F at)
+{
+  const long long chunk = (long long)g.nthreads * V, step = chunk * g.nblocks;
+  long long lo = (long long)g.block * chunk, c = g.block;
+  for (long long base = lo + (long long)g.thread * V; base < work;
+       base += step, lo += step, c += g.nblocks) {
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      if (base + v >= work) break;
+      at(base + v, lo, c);
+    }
+  }
+}
+
+/* Rounds of U whole steps from base (every index of each in the range)
+ * in three passes: load(i, s) the staged views of each index into
+ * registers s, run(i, s) the bodies on them, store(i, s) the views they
+ * write.  The U x V loads of a pass are independent, so they are in
+ * flight together; the plain loop waits one memory round trip per step
+ * (gen/plan.c, plan_staging).  Then rounds of U / 2, ... 1 for what is
+ * left, so a thread runs only the code of the steps it has: a thread of
+ * one step no longer issued all U steps' predicated loads and stores
+ * (measured on the H100: a 32K, 8-stage chain on 132 blocks took 0.15
+ * us a stage instead of 0.08).  Returns the base of the first step left,
+ * which no longer has all its V indices in the range. */
+template <int V, int U, class S, class L, class R, class W>
+GG_INLINE long long gg_stage_rounds(long long base, long long step, long long work, L &load,
+                                    R &run, W &store)
+{
+  for (; base + (U - 1) * step + (V - 1) < work; base += U * step) {
+    S s[U][V];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v) load(base + u * step + v, s[u][v]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v) run(base + u * step + v, s[u][v]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v) store(base + u * step + v, s[u][v]);
+  }
+  if constexpr (U > 1)
+    return gg_stage_rounds<V, U / 2, S>(base, step, work, load, run, store);
+  else
+    return base;
+}
+
+/* The same indices as gg_grid_stride, up to U steps a round
+ * (gg_stage_rounds), then the indices of a last step past the range's
+ * end one at a time. */
+template <int V, int U, class S, class L, class R, class W>
+GG_INLINE void gg_grid_stride_staged(const gg_grid &g, long long work, L load, R run, W store)
+{
+  const long long chunk = (long long)g.nthreads * V, step = chunk * g.nblocks;
+  long long base = (long long)g.block * chunk + (long long)g.thread * V;
+  base = gg_stage_rounds<V, U, S>(base, step, work, load, run, store);
+  for (int v = 0; v < V && base + v < work; ++v) {
+    S s;
+    load(base + v, s);
+    run(base + v, s);
+    store(base + v, s);
+  }
+}
 
 /* ==== matmul32 ("examples/persistent_three.lua":6): team, classic, block 1024, items 1, vector 1 ==== */
 struct gg_args_matmul32 {
@@ -437,11 +514,13 @@ struct gg_args_matmul32 {
   float *C; /* offset 16 */
 };
 
+namespace GG_NS_matmul32 {
+
 /* team matmul32: a league of teams of 1024 threads; one team per
  * (pseudo-)block, looping when the grid has fewer blocks than the league
  * (persistent kernels).  Scratch views live in the group's
  * shared memory, followed by the area team reductions use. */
-__device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
+__device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 {
   const float *__restrict__ A = args.A;
   const float *__restrict__ B = args.B;
@@ -481,7 +560,7 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 17 "examples/persistent_three.lua"
 }
-#line 485 "persistent_three.cu"
+#line 564 "persistent_three.cu"
 
     }();
   }
@@ -495,11 +574,13 @@ __device__ void gg_body_matmul32(const gg_args_matmul32 &args, const gg_grid &g)
 #undef team_max
 }
 
+} /* namespace GG_NS_matmul32 */
+
 /* gg_matmul32: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(1024) gg_matmul32(gg_args_matmul32 args)
 {
   gg_pdl_entry();
-  gg_body_matmul32(args, gg_grid_hw());
+  GG_NS_matmul32::gg_body(args, gg_grid_hw());
 }
 
 /* ==== sum1k ("examples/persistent_three.lua":20): reduce sum f32, strategy warp_shuffle, classic, block 64, items 16, vector 4 ==== */
@@ -509,15 +590,16 @@ struct gg_args_sum1k {
   void * gg_ws; /* offset 16 */
 };
 
+namespace GG_NS_sum1k {
+
 /* reduce sum1k: the first piece of every reduce strategy.
  * gpugen renders a reduce as an ordered list of pieces chosen by the plan
  * (gen/reduce_plan.c), all with the same values: this head (types, the
  * accumulator, store() into `into`, for a team reduce too), the element
  * read and phase 1 (reduce_fold.cuh), a phase-2 block piece
  * (reduce_block_*.cuh), the workspace layout (reduce_workspace.cuh) and a
- * phase-3 tail (reduce_tail_*.cuh) that also defines gg_body_sum1k. */
+ * phase-3 tail (reduce_tail_*.cuh) that also defines gg_body. */
 #define GG_COMBINE(a, b) ((a) + (b))
-namespace GG_NS_sum1k {
 
 typedef float acc_t;      /* f16/bf16 sums accumulate in f32 */
 typedef float elem_t;     /* element type of a plain `x(i)` source */
@@ -599,7 +681,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 23 "examples/persistent_three.lua"
 x(i)
 
-#line 603 "persistent_three.cu"
+#line 685 "persistent_three.cu"
 
   );
   
@@ -785,23 +867,22 @@ GG_INLINE void finish(const gg_args_sum1k &args, const gg_grid &g, const acc &a)
   }
 }
 
-} /* namespace GG_NS_sum1k */
-
 template <class gg_Pre = gg_no_pre> /* a fused for stage (reduce_fold.cuh) */
-__device__ void gg_body_sum1k(const gg_args_sum1k &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
+__device__ void gg_body(const gg_args_sum1k &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
 {
-  using namespace GG_NS_sum1k;
   acc a = thread_fold(args, g, gg_pre);
   a = block_reduce(a, g);
   finish(args, g, a);
 }
 #undef GG_COMBINE
 
+} /* namespace GG_NS_sum1k */
+
 /* gg_sum1k: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(64) gg_sum1k(gg_args_sum1k args)
 {
   gg_pdl_entry();
-  gg_body_sum1k(args, gg_grid_hw());
+  GG_NS_sum1k::gg_body(args, gg_grid_hw());
 }
 
 /* ==== inc32k ("examples/persistent_three.lua":26): for, classic, block 256, items 1, vector 1 ==== */
@@ -809,88 +890,12 @@ struct gg_args_inc32k {
   int *v; /* offset 0 */
 };
 
-#ifndef GG_FOR_HELPERS
-#define GG_FOR_HELPERS
-/* Every index of [0, work) once on the virtual grid g: consecutive
- * threads take consecutive linear indices (coalesced on the contiguous
- * dimension), V per thread and step, striding by the whole virtual grid,
- * so any grid - classic, or the fixed one of a persistent kernel - covers
- * the range.  At step k (pseudo-)block b takes chunk c = k nblocks + b,
- * g.nthreads x V consecutive indices from lo: at(i, lo, c) runs index i
- * (a frame's halo exchange publishes and reads chunk edges:
- * halo_exchange.cuh). */
-template <int V, class F> GG_INLINE void gg_grid_stride(const gg_grid &g, long long work, F at)
-{
-  const long long chunk = (long long)g.nthreads * V, step = chunk * g.nblocks;
-  long long lo = (long long)g.block * chunk, c = g.block;
-  for (long long base = lo + (long long)g.thread * V; base < work;
-       base += step, lo += step, c += g.nblocks) {
-#pragma unroll
-    for (int v = 0; v < V; ++v) {
-      if (base + v >= work) break;
-      at(base + v, lo, c);
-    }
-  }
-}
-
-/* Rounds of U whole steps from base (every index of each in the range)
- * in three passes: load(i, s) the staged views of each index into
- * registers s, run(i, s) the bodies on them, store(i, s) the views they
- * write.  The U x V loads of a pass are independent, so they are in
- * flight together; the plain loop waits one memory round trip per step
- * (gen/plan.c, plan_staging).  Then rounds of U / 2, ... 1 for what is
- * left, so a thread runs only the code of the steps it has: a thread of
- * one step no longer issued all U steps' predicated loads and stores
- * (measured on the H100: a 32K, 8-stage chain on 132 blocks took 0.15
- * us a stage instead of 0.08).  Returns the base of the first step left,
- * which no longer has all its V indices in the range. */
-template <int V, int U, class S, class L, class R, class W>
-GG_INLINE long long gg_stage_rounds(long long base, long long step, long long work, L &load,
-                                    R &run, W &store)
-{
-  for (; base + (U - 1) * step + (V - 1) < work; base += U * step) {
-    S s[U][V];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-      for (int v = 0; v < V; ++v) load(base + u * step + v, s[u][v]);
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-      for (int v = 0; v < V; ++v) run(base + u * step + v, s[u][v]);
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-      for (int v = 0; v < V; ++v) store(base + u * step + v, s[u][v]);
-  }
-  if constexpr (U > 1)
-    return gg_stage_rounds<V, U / 2, S>(base, step, work, load, run, store);
-  else
-    return base;
-}
-
-/* The same indices as gg_grid_stride, up to U steps a round
- * (gg_stage_rounds), then the indices of a last step past the range's
- * end one at a time. */
-template <int V, int U, class S, class L, class R, class W>
-GG_INLINE void gg_grid_stride_staged(const gg_grid &g, long long work, L load, R run, W store)
-{
-  const long long chunk = (long long)g.nthreads * V, step = chunk * g.nblocks;
-  long long base = (long long)g.block * chunk + (long long)g.thread * V;
-  base = gg_stage_rounds<V, U, S>(base, step, work, load, run, store);
-  for (int v = 0; v < V && base + v < work; ++v) {
-    S s;
-    load(base + v, s);
-    run(base + v, s);
-    store(base + v, s);
-  }
-}
-#endif
+namespace GG_NS_inc32k {
 
 /* for inc32k at linear index gg_lin: the body once.  A frame may also
  * run it from a reduction's fold that reads what it writes at the same
  * index (gen/frame.c: fusion). */
-GG_INLINE void gg_at_inc32k(const gg_args_inc32k &args, const long long gg_lin)
+GG_INLINE void gg_at(const gg_args_inc32k &args, const long long gg_lin)
 {
   int *__restrict__ v = args.v;
   const long long v_e0 = 32768LL;
@@ -906,7 +911,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 910 "persistent_three.cu"
+#line 915 "persistent_three.cu"
 
   }();
 #undef v
@@ -918,7 +923,7 @@ v(i) += 1;
  * step; v (read only at the own index) in registers for up
  * to 8 steps at a time (gen/plan.c, plan_staging).  The
  * passes are lambdas here, so the kernel adds no name to the module. */
-__device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
+__device__ void gg_body(const gg_args_inc32k &args, const gg_grid &g)
 {
   int *__restrict__ v = args.v;
   const long long v_e0 = 32768LL;
@@ -947,7 +952,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 951 "persistent_three.cu"
+#line 956 "persistent_three.cu"
 
     }();
 #undef v
@@ -971,13 +976,13 @@ v(i) += 1;
 }
 #else
 /* for inc32k: every index of the range once, 1 per thread and step. */
-__device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
+__device__ void gg_body(const gg_args_inc32k &args, const gg_grid &g)
 {
   int *__restrict__ v = args.v;
   const long long v_e0 = 32768LL;
   (void)args;
   gg_grid_stride<1>(g, ((long long)32768LL), [&](long long gg_i, long long, long long) {
-    gg_at_inc32k(args, gg_i);
+    gg_at(args, gg_i);
   });
 }
 #endif
@@ -991,9 +996,9 @@ __device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g)
  * stops the compiler from unrolling and overlapping the steps: measured
  * on the H100, a 1M-element stencil stage behind neighbour waits took
  * 9.1 us instead of 4.8). */
-GG_INLINE void gg_xat_inc32k(const gg_args_inc32k &args, const long long gg_lin,
-                               const gg_io_inc32k &gg_io, const long long gg_lo,
-                               const long long gg_chunk, const long long gg_c)
+GG_INLINE void gg_xat(const gg_args_inc32k &args, const long long gg_lin,
+                      const gg_io_t &gg_io, const long long gg_lo,
+                      const long long gg_chunk, const long long gg_c)
 {
   int *__restrict__ v = args.v;
   const long long v_e0 = 32768LL;
@@ -1007,30 +1012,32 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1011 "persistent_three.cu"
+#line 1016 "persistent_three.cu"
 
   }();
 #undef v
 
 }
 
-__device__ void gg_body_inc32k(const gg_args_inc32k &args, const gg_grid &g, const gg_io_inc32k &gg_io)
+__device__ void gg_body(const gg_args_inc32k &args, const gg_grid &g, const gg_io_t &gg_io)
 {
   int *__restrict__ v = args.v;
   const long long v_e0 = 32768LL;
   (void)args;
   const long long gg_chunk = (long long)g.nthreads * 1;
   gg_grid_stride<1>(g, ((long long)32768LL), [&](long long gg_i, long long gg_lo, long long gg_c) {
-    gg_xat_inc32k(args, gg_i, gg_io, gg_lo, gg_chunk, gg_c);
+    gg_xat(args, gg_i, gg_io, gg_lo, gg_chunk, gg_c);
   });
 }
 #endif
+
+} /* namespace GG_NS_inc32k */
 
 /* gg_inc32k: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(256) gg_inc32k(gg_args_inc32k args)
 {
   gg_pdl_entry();
-  gg_body_inc32k(args, gg_grid_hw());
+  GG_NS_inc32k::gg_body(args, gg_grid_hw());
 }
 /* ---- persistent kernel loop --------------------------------------
  * Launched once; loops over frames posted in a host-mapped mailbox (layout
@@ -1521,20 +1528,6 @@ __host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, 
 }
 #endif /* GG_PERSIST_HELPERS */
 
-/* The largest argument struct of the commands, in bytes and in 4-byte
- * words: the storage the slot's arguments are copied into. */
-#define GG_P_ARGS_loop (gg_p_max(sizeof(gg_args_matmul32), gg_p_max(sizeof(gg_args_sum1k), sizeof(gg_args_inc32k))))
-#define GG_P_WORDS_loop ((GG_P_ARGS_loop + 3) / 4)
-/* Tagged words of a slot: the command word, then one per argument word,
- * for the plan's slot size - the host's count (gg_persistent_desc.
- * slot_args_size).  The plan counts an empty argument struct as 0 bytes
- * where C++ gives it 1, so the storage may hold one byte more. */
-#define GG_P_NW_loop GG_MBOX_WORDS(24u)
-static_assert(GG_P_ARGS_loop == 24u || (24u == 0 && GG_P_ARGS_loop == 1),
-              "the plan's mailbox slot is the largest command's argument struct");
-/* Slots a ring's poll reads at once (the plan: 32 / words per slot). */
-#define GG_P_BATCH_loop 4u
-
 /* The fewest blocks an SM must hold, which bounds the registers ptxas
  * may give a thread: the runtime passes it as -DGG_MIN_BLOCKS_<symbol>
  * for a kernel of several blocks, from the block and this device's SMs
@@ -1546,7 +1539,20 @@ static_assert(GG_P_ARGS_loop == 24u || (24u == 0 && GG_P_ARGS_loop == 1),
 #endif
 extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop) gg_persist_loop(gg_persist_params pp)
 {
-  __shared__ __align__(16) unsigned args_words[GG_P_WORDS_loop];
+  /* The largest argument struct of the commands, in bytes and in 4-byte
+   * words: the storage the slot's arguments are copied into. */
+  constexpr unsigned long long gg_args_bytes = (gg_p_max(sizeof(gg_args_matmul32), gg_p_max(sizeof(gg_args_sum1k), sizeof(gg_args_inc32k))));
+  constexpr unsigned gg_args_nwords = (gg_args_bytes + 3) / 4;
+  /* Tagged words of a slot: the command word, then one per argument word,
+   * for the plan's slot size - the host's count (gg_persistent_desc.
+   * slot_args_size).  The plan counts an empty argument struct as 0 bytes
+   * where C++ gives it 1, so the storage may hold one byte more. */
+  constexpr unsigned gg_nw = GG_MBOX_WORDS(24u);
+  static_assert(gg_args_bytes == 24u || (24u == 0 && gg_args_bytes == 1),
+                "the plan's mailbox slot is the largest command's argument struct");
+  /* Slots a ring's poll reads at once (the plan: 32 / words per slot). */
+  constexpr unsigned gg_batch = 4u;
+  __shared__ __align__(16) unsigned args_words[gg_args_nwords];
   __shared__ unsigned command;
   __shared__ gg_result_shadow gg_note; /* this block's result note (prelude) */
   const unsigned groups = 1;
@@ -1577,7 +1583,7 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
   for (;; ++frame, slot_i = slot_i + 1 == pp.nslots ? 0 : slot_i + 1) {
     char *slot = mbox + GG_MBOX_SLOTS_OFF + slot_i * pp.slot_stride;
     if (threadIdx.x < 32) {
-      unsigned long long word[(GG_P_NW_loop + 31) / 32];
+      unsigned long long word[(gg_nw + 31) / 32];
       unsigned cmd;
       if (blockIdx.x == 0) {
         /* Several blocks: the relay below overwrites the record they all
@@ -1591,17 +1597,17 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
         if (!__shfl_sync(0xffffffffu, (unsigned)go, 0)) {
           cmd = GG_MBOX_CMD_EXIT;
           reason = GG_MBOX_EXIT_ABORT;
-        } else if constexpr (GG_P_BATCH_loop > 1) {
+        } else if constexpr (gg_batch > 1) {
           if (pp.nslots > 1)
-            cmd = gg_p_next<GG_P_NW_loop, GG_P_BATCH_loop>(
+            cmd = gg_p_next<gg_nw, gg_batch>(
                 mbox, mbox + GG_MBOX_SLOTS_OFF, pp.slot_stride, pp.nslots, slot_i, frame,
                 args_words, word, batch, &reason, phase);
           else
-            cmd = gg_p_poll<GG_P_NW_loop, true>(mbox, (const unsigned long long *)slot, frame,
-                                                     args_words, word, &reason, phase);
+            cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
+                                         args_words, word, &reason, phase);
         } else {
-          cmd = gg_p_poll<GG_P_NW_loop, true>(mbox, (const unsigned long long *)slot, frame,
-                                                   args_words, word, &reason, phase);
+          cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
+                                       args_words, word, &reason, phase);
         }
         if (multi) { /* relay: the tagged words as they came, or the exit word */
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
@@ -1610,14 +1616,13 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
               gg_p_st_release_gpu(record, GG_MBOX_WORD_ABORT);
           } else {
 #pragma unroll
-            for (unsigned k = 0; k < (GG_P_NW_loop + 31) / 32; ++k)
-              if (k * 32 + (threadIdx.x & 31u) < GG_P_NW_loop)
+            for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k)
+              if (k * 32 + (threadIdx.x & 31u) < gg_nw)
                 gg_p_st_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
           }
         }
       } else {
-        cmd = gg_p_poll<GG_P_NW_loop, false>(mbox, record, frame, args_words, word,
-                                                  &reason, phase);
+        cmd = gg_p_poll<gg_nw, false>(mbox, record, frame, args_words, word, &reason, phase);
       }
       if (leader) {
         command = cmd;
@@ -1631,13 +1636,13 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     gg_p_ack_of ack = {0, 0u, false, false};
     switch (cmd) {
     case 0:
-      gg_body_matmul32(*reinterpret_cast<const gg_args_matmul32 *>(args_words), g);
+      GG_NS_matmul32::gg_body(*reinterpret_cast<const gg_args_matmul32 *>(args_words), g);
       break;
     case 1:
-      gg_body_sum1k(*reinterpret_cast<const gg_args_sum1k *>(args_words), g);
+      GG_NS_sum1k::gg_body(*reinterpret_cast<const gg_args_sum1k *>(args_words), g);
       break;
     case 2:
-      gg_body_inc32k(*reinterpret_cast<const gg_args_inc32k *>(args_words), g);
+      GG_NS_inc32k::gg_body(*reinterpret_cast<const gg_args_inc32k *>(args_words), g);
       break;
 
     default: /* the host posts only commands 0..n-1 */

@@ -124,7 +124,7 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
   return j;
 }
 
-/* What a frame's halo exchange (common/halo_exchange.cuh) needs of the
+/* What a frame's halo exchange (global/halo_exchange.cuh) needs of the
  * target: a 64-bit word stored and polled at GPU scope, relaxed (a
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
@@ -426,17 +426,9 @@ template <class T, class F> GG_INLINE T gg_group_reduce(const gg_grid &g, T v, v
   return r;
 }
 /* ---- end of prelude ---- */
+/* The for pattern's loops over a virtual grid, once per source at file
+ * scope (gen/source.c renders them before the first for kernel). */
 
-/* ==== saxpy ("examples/saxpy.lua":2): for, classic, block 256, items 1, vector 1 ==== */
-struct gg_args_saxpy {
-  float a; /* offset 0 */
-  const float *x; /* offset 8 */
-  float *y; /* offset 16 */
-  long long n; /* offset 24 */
-};
-
-#ifndef GG_FOR_HELPERS
-#define GG_FOR_HELPERS
 /* Every index of [0, work) once on the virtual grid g: consecutive
  * threads take consecutive linear indices (coalesced on the contiguous
  * dimension), V per thread and step, striding by the whole virtual grid,
@@ -511,12 +503,21 @@ GG_INLINE void gg_grid_stride_staged(const gg_grid &g, long long work, L load, R
     store(base + v, s);
   }
 }
-#endif
+
+/* ==== saxpy ("examples/saxpy.lua":2): for, classic, block 256, items 1, vector 1 ==== */
+struct gg_args_saxpy {
+  float a; /* offset 0 */
+  const float *x; /* offset 8 */
+  float *y; /* offset 16 */
+  long long n; /* offset 24 */
+};
+
+namespace GG_NS_saxpy {
 
 /* for saxpy at linear index gg_lin: the body once.  A frame may also
  * run it from a reduction's fold that reads what it writes at the same
  * index (gen/frame.c: fusion). */
-GG_INLINE void gg_at_saxpy(const gg_args_saxpy &args, const long long gg_lin)
+GG_INLINE void gg_at(const gg_args_saxpy &args, const long long gg_lin)
 {
   const float a = args.a;
   const float *__restrict__ x = args.x;
@@ -537,7 +538,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 541 "saxpy.cu"
+#line 542 "saxpy.cu"
 
   }();
 #undef x
@@ -550,7 +551,7 @@ y(i) = a * x(i) + y(i);
  * step; x, y (read only at the own index) in registers for up
  * to 8 steps at a time (gen/plan.c, plan_staging).  The
  * passes are lambdas here, so the kernel adds no name to the module. */
-__device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
+__device__ void gg_body(const gg_args_saxpy &args, const gg_grid &g)
 {
   const float a = args.a;
   const float *__restrict__ x = args.x;
@@ -588,7 +589,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 592 "saxpy.cu"
+#line 593 "saxpy.cu"
 
     }();
 #undef x
@@ -615,7 +616,7 @@ y(i) = a * x(i) + y(i);
 }
 #else
 /* for saxpy: every index of the range once, 1 per thread and step. */
-__device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
+__device__ void gg_body(const gg_args_saxpy &args, const gg_grid &g)
 {
   const float a = args.a;
   const float *__restrict__ x = args.x;
@@ -625,7 +626,7 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
   const long long y_e0 = (n);
   (void)args;
   gg_grid_stride<1>(g, ((long long)(n)), [&](long long gg_i, long long, long long) {
-    gg_at_saxpy(args, gg_i);
+    gg_at(args, gg_i);
   });
 }
 #endif
@@ -639,9 +640,9 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g)
  * stops the compiler from unrolling and overlapping the steps: measured
  * on the H100, a 1M-element stencil stage behind neighbour waits took
  * 9.1 us instead of 4.8). */
-GG_INLINE void gg_xat_saxpy(const gg_args_saxpy &args, const long long gg_lin,
-                               const gg_io_saxpy &gg_io, const long long gg_lo,
-                               const long long gg_chunk, const long long gg_c)
+GG_INLINE void gg_xat(const gg_args_saxpy &args, const long long gg_lin,
+                      const gg_io_t &gg_io, const long long gg_lo,
+                      const long long gg_chunk, const long long gg_c)
 {
   const float a = args.a;
   const float *__restrict__ x = args.x;
@@ -659,7 +660,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 663 "saxpy.cu"
+#line 664 "saxpy.cu"
 
   }();
 #undef x
@@ -667,7 +668,7 @@ y(i) = a * x(i) + y(i);
 
 }
 
-__device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g, const gg_io_saxpy &gg_io)
+__device__ void gg_body(const gg_args_saxpy &args, const gg_grid &g, const gg_io_t &gg_io)
 {
   const float a = args.a;
   const float *__restrict__ x = args.x;
@@ -678,14 +679,16 @@ __device__ void gg_body_saxpy(const gg_args_saxpy &args, const gg_grid &g, const
   (void)args;
   const long long gg_chunk = (long long)g.nthreads * 1;
   gg_grid_stride<1>(g, ((long long)(n)), [&](long long gg_i, long long gg_lo, long long gg_c) {
-    gg_xat_saxpy(args, gg_i, gg_io, gg_lo, gg_chunk, gg_c);
+    gg_xat(args, gg_i, gg_io, gg_lo, gg_chunk, gg_c);
   });
 }
 #endif
+
+} /* namespace GG_NS_saxpy */
 
 /* gg_saxpy: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(256) gg_saxpy(gg_args_saxpy args)
 {
   gg_pdl_entry();
-  gg_body_saxpy(args, gg_grid_hw());
+  GG_NS_saxpy::gg_body(args, gg_grid_hw());
 }

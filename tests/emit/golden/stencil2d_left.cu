@@ -124,7 +124,7 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
   return j;
 }
 
-/* What a frame's halo exchange (common/halo_exchange.cuh) needs of the
+/* What a frame's halo exchange (global/halo_exchange.cuh) needs of the
  * target: a 64-bit word stored and polled at GPU scope, relaxed (a
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
@@ -426,17 +426,9 @@ template <class T, class F> GG_INLINE T gg_group_reduce(const gg_grid &g, T v, v
   return r;
 }
 /* ---- end of prelude ---- */
+/* The for pattern's loops over a virtual grid, once per source at file
+ * scope (gen/source.c renders them before the first for kernel). */
 
-/* ==== stencil2d_left ("examples/stencil2d_left.lua":4): for, classic, block 256, items 1, vector 1 ==== */
-struct gg_args_stencil2d_left {
-  const float *u; /* offset 0 */
-  float *lap; /* offset 8 */
-  long long n; /* offset 16 */
-  long long m; /* offset 24 */
-};
-
-#ifndef GG_FOR_HELPERS
-#define GG_FOR_HELPERS
 /* Every index of [0, work) once on the virtual grid g: consecutive
  * threads take consecutive linear indices (coalesced on the contiguous
  * dimension), V per thread and step, striding by the whole virtual grid,
@@ -511,12 +503,21 @@ GG_INLINE void gg_grid_stride_staged(const gg_grid &g, long long work, L load, R
     store(base + v, s);
   }
 }
-#endif
+
+/* ==== stencil2d_left ("examples/stencil2d_left.lua":4): for, classic, block 256, items 1, vector 1 ==== */
+struct gg_args_stencil2d_left {
+  const float *u; /* offset 0 */
+  float *lap; /* offset 8 */
+  long long n; /* offset 16 */
+  long long m; /* offset 24 */
+};
+
+namespace GG_NS_stencil2d_left {
 
 /* for stencil2d_left at linear index gg_lin: the body once.  A frame may also
  * run it from a reduction's fold that reads what it writes at the same
  * index (gen/frame.c: fusion). */
-GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const long long gg_lin)
+GG_INLINE void gg_at(const gg_args_stencil2d_left &args, const long long gg_lin)
 {
   const float *__restrict__ u = args.u;
   float *__restrict__ lap = args.lap;
@@ -546,7 +547,7 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
 
 #line 16 "examples/stencil2d_left.lua"
 }
-#line 550 "stencil2d_left.cu"
+#line 551 "stencil2d_left.cu"
 
   }();
 #undef u
@@ -559,7 +560,7 @@ GG_INLINE void gg_at_stencil2d_left(const gg_args_stencil2d_left &args, const lo
  * step;  (read only at the own index) in registers for up
  * to 1 steps at a time (gen/plan.c, plan_staging).  The
  * passes are lambdas here, so the kernel adds no name to the module. */
-__device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const gg_grid &g)
+__device__ void gg_body(const gg_args_stencil2d_left &args, const gg_grid &g)
 {
   const float *__restrict__ u = args.u;
   float *__restrict__ lap = args.lap;
@@ -604,7 +605,7 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
 
 #line 16 "examples/stencil2d_left.lua"
 }
-#line 608 "stencil2d_left.cu"
+#line 609 "stencil2d_left.cu"
 
     }();
 #undef u
@@ -634,7 +635,7 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
 }
 #else
 /* for stencil2d_left: every index of the range once, 1 per thread and step. */
-__device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const gg_grid &g)
+__device__ void gg_body(const gg_args_stencil2d_left &args, const gg_grid &g)
 {
   const float *__restrict__ u = args.u;
   float *__restrict__ lap = args.lap;
@@ -646,7 +647,7 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
   const long long lap_e1 = (m);
   (void)args;
   gg_grid_stride<1>(g, ((long long)(n) * (long long)(m)), [&](long long gg_i, long long, long long) {
-    gg_at_stencil2d_left(args, gg_i);
+    gg_at(args, gg_i);
   });
 }
 #endif
@@ -660,9 +661,9 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
  * stops the compiler from unrolling and overlapping the steps: measured
  * on the H100, a 1M-element stencil stage behind neighbour waits took
  * 9.1 us instead of 4.8). */
-GG_INLINE void gg_xat_stencil2d_left(const gg_args_stencil2d_left &args, const long long gg_lin,
-                               const gg_io_stencil2d_left &gg_io, const long long gg_lo,
-                               const long long gg_chunk, const long long gg_c)
+GG_INLINE void gg_xat(const gg_args_stencil2d_left &args, const long long gg_lin,
+                      const gg_io_t &gg_io, const long long gg_lo,
+                      const long long gg_chunk, const long long gg_c)
 {
   const float *__restrict__ u = args.u;
   float *__restrict__ lap = args.lap;
@@ -689,7 +690,7 @@ GG_INLINE void gg_xat_stencil2d_left(const gg_args_stencil2d_left &args, const l
 
 #line 16 "examples/stencil2d_left.lua"
 }
-#line 693 "stencil2d_left.cu"
+#line 694 "stencil2d_left.cu"
 
   }();
 #undef u
@@ -697,7 +698,7 @@ GG_INLINE void gg_xat_stencil2d_left(const gg_args_stencil2d_left &args, const l
 
 }
 
-__device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const gg_grid &g, const gg_io_stencil2d_left &gg_io)
+__device__ void gg_body(const gg_args_stencil2d_left &args, const gg_grid &g, const gg_io_t &gg_io)
 {
   const float *__restrict__ u = args.u;
   float *__restrict__ lap = args.lap;
@@ -710,14 +711,16 @@ __device__ void gg_body_stencil2d_left(const gg_args_stencil2d_left &args, const
   (void)args;
   const long long gg_chunk = (long long)g.nthreads * 1;
   gg_grid_stride<1>(g, ((long long)(n) * (long long)(m)), [&](long long gg_i, long long gg_lo, long long gg_c) {
-    gg_xat_stencil2d_left(args, gg_i, gg_io, gg_lo, gg_chunk, gg_c);
+    gg_xat(args, gg_i, gg_io, gg_lo, gg_chunk, gg_c);
   });
 }
 #endif
+
+} /* namespace GG_NS_stencil2d_left */
 
 /* gg_stencil2d_left: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(256) gg_stencil2d_left(gg_args_stencil2d_left args)
 {
   gg_pdl_entry();
-  gg_body_stencil2d_left(args, gg_grid_hw());
+  GG_NS_stencil2d_left::gg_body(args, gg_grid_hw());
 }

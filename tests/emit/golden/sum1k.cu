@@ -124,7 +124,7 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
   return j;
 }
 
-/* What a frame's halo exchange (common/halo_exchange.cuh) needs of the
+/* What a frame's halo exchange (global/halo_exchange.cuh) needs of the
  * target: a 64-bit word stored and polled at GPU scope, relaxed (a
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
@@ -434,15 +434,16 @@ struct gg_args_sum1k {
   void * gg_ws; /* offset 16 */
 };
 
+namespace GG_NS_sum1k {
+
 /* reduce sum1k: the first piece of every reduce strategy.
  * gpugen renders a reduce as an ordered list of pieces chosen by the plan
  * (gen/reduce_plan.c), all with the same values: this head (types, the
  * accumulator, store() into `into`, for a team reduce too), the element
  * read and phase 1 (reduce_fold.cuh), a phase-2 block piece
  * (reduce_block_*.cuh), the workspace layout (reduce_workspace.cuh) and a
- * phase-3 tail (reduce_tail_*.cuh) that also defines gg_body_sum1k. */
+ * phase-3 tail (reduce_tail_*.cuh) that also defines gg_body. */
 #define GG_COMBINE(a, b) ((a) + (b))
-namespace GG_NS_sum1k {
 
 typedef float acc_t;      /* f16/bf16 sums accumulate in f32 */
 typedef float elem_t;     /* element type of a plain `x(i)` source */
@@ -524,7 +525,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 10 "examples/sum1k.lua"
 x(i)
 
-#line 528 "sum1k.cu"
+#line 529 "sum1k.cu"
 
   );
   
@@ -710,21 +711,20 @@ GG_INLINE void finish(const gg_args_sum1k &args, const gg_grid &g, const acc &a)
   }
 }
 
-} /* namespace GG_NS_sum1k */
-
 template <class gg_Pre = gg_no_pre> /* a fused for stage (reduce_fold.cuh) */
-__device__ void gg_body_sum1k(const gg_args_sum1k &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
+__device__ void gg_body(const gg_args_sum1k &args, const gg_grid &g, const gg_Pre &gg_pre = gg_Pre())
 {
-  using namespace GG_NS_sum1k;
   acc a = thread_fold(args, g, gg_pre);
   a = block_reduce(a, g);
   finish(args, g, a);
 }
 #undef GG_COMBINE
 
+} /* namespace GG_NS_sum1k */
+
 /* gg_sum1k: classic launch, one virtual block per hardware block. */
 extern "C" __global__ void __launch_bounds__(64) gg_sum1k(gg_args_sum1k args)
 {
   gg_pdl_entry();
-  gg_body_sum1k(args, gg_grid_hw());
+  GG_NS_sum1k::gg_body(args, gg_grid_hw());
 }

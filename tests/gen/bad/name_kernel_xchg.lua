@@ -1,3 +1,3 @@
 -- "xchg_pub" makes gg_xchg_pub, a struct of the halo exchange
--- (templates/common/halo_exchange.cuh)
+-- (templates/global/halo_exchange.cuh)
 kernel "xchg_pub" { pattern = "for", range = { 4 }, body = "" }

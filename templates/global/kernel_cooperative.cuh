@@ -3,5 +3,5 @@
  * whose threads all reach it may wait for the whole grid (gg_grid_sync). */
 extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}({{ARGS_T}} args)
 {
-  {{LAUNCH_BODY}}(args, gg_grid_hw());
+  {{NS}}::{{LAUNCH_BODY}}(args, gg_grid_hw());
 }

@@ -1,0 +1,50 @@
+/* The gemm pattern's panel loads and stores, once per source at file
+ * scope (gen/source.c renders them before the first gemm kernel). */
+
+/* Element i of a pr x pc panel whose corner is (r0, c0) in an lr x lc
+ * matrix stored [lr][lc], or [lc][lr] when trans (op "t": A stored K x M,
+ * B N x K): its row and column in the panel, whether it is in the panel
+ * and inside the matrix, and its offset in the stored matrix.  Row-major
+ * storage walks the panel by rows, transposed storage by columns, so
+ * consecutive i are consecutive in memory either way. */
+struct gg_panel_elem {
+  int r, c;
+  bool panel, in;
+  long long at;
+};
+__device__ __forceinline__ gg_panel_elem gg_panel_at(int i, int pr, int pc, bool trans, int r0,
+                                                   int c0, int lr, int lc)
+{
+  gg_panel_elem e;
+  e.r = trans ? i % pr : i / pc;
+  e.c = trans ? i / pr : i % pc;
+  e.panel = i < pr * pc;
+  e.in = e.panel && r0 + e.r < lr && c0 + e.c < lc;
+  e.at = trans ? (long long)(c0 + e.c) * lr + (r0 + e.r) : (long long)(r0 + e.r) * lc + (c0 + e.c);
+  return e;
+}
+
+/* V consecutive elements of a stored row, one load (the plan's V makes it
+ * 16 bytes, aligned, all inside the matrix or all outside); zeros outside */
+template <class T, int V> struct alignas(sizeof(T) * V) gg_panel_vec {
+  T v[V];
+};
+template <class T, int V>
+__device__ __forceinline__ gg_panel_vec<T, V> gg_panel_load(const T *p, const gg_panel_elem &e)
+{
+  if (e.in) return *reinterpret_cast<const gg_panel_vec<T, V> *>(p + e.at);
+  gg_panel_vec<T, V> z;
+  for (int q = 0; q < V; q++) z.v[q] = T{};
+  return z;
+}
+/* A loaded piece into the shared-memory panel t (a cute tensor: a view),
+ * element by element along the stored row; nothing for a piece past the
+ * panel's end */
+template <class Tensor, class T, int V>
+__device__ __forceinline__ void gg_panel_store(Tensor t, const gg_panel_vec<T, V> &v,
+                                               const gg_panel_elem &e, bool trans)
+{
+  if (!e.panel) return;
+#pragma unroll
+  for (int q = 0; q < V; q++) t(e.r + (trans ? q : 0), e.c + (trans ? 0 : q)) = v.v[q];
+}
