@@ -71,7 +71,7 @@ static void test_templates(const char *dir)
 
   /* the embedded table holds the preludes and both wrappers */
   const char *need[] = {"cuda/prelude.cuh", "hip/prelude.hip", "common/for.cuh", "common/team.cuh",
-                        "common/kernel_classic.cuh", "common/kernel_cooperative.cuh"};
+                        "global/kernel_classic.cuh", "global/kernel_cooperative.cuh"};
   for (int i = 0; i < 6; i++) {
     char *owned, err[256];
     const char *t = ggi_template_get(NULL, need[i], &owned, err, sizeof err);
@@ -177,7 +177,7 @@ static void test_layout(const char *dir)
   }
   snprintf(path, sizeof path, "%s/common/for.cuh", tdir);
   write_file(path, "/* overridden for {{NAME}} */\n"
-                   "__device__ void gg_body_{{NAME}}(const {{ARGS_T}} &args, const gg_grid &g) {}\n");
+                   "__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g) {}\n");
   src = NULL;
   EXPECT(ggi_render_source(m, GGI_TARGET_CUDA, tdir, &src, &d) == 0, "override: %s", d.msg);
   EXPECT(src && strstr(src, "/* overridden for mixed */") &&
@@ -208,6 +208,34 @@ static void test_layout(const char *dir)
   ggi_module_free(m);
 }
 
+/* The templates rendered at file scope (all but common/, whose pieces
+ * source.c puts inside the kernel's namespace) make an identifier of a
+ * declaration's name only as names.h's file-scope forms, which the
+ * collision check knows: no `{{NAME}}` glued to other letters there
+ * (GG_P_NW_{{NAME}}, gg_fft_back_{{NAME}}, ...), and of `{{SYMBOL}}` only
+ * the runtime's GG_MIN_BLOCKS_{{SYMBOL}}. */
+static int ident_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+static void test_file_scope_names(void)
+{
+  static const char *const keys[] = {"{{NAME}}", "{{SYMBOL}}", "{{NS}}", "{{ARGS_T}}"};
+  for (const struct ggi_template *t = ggi_templates; t->path; t++) {
+    if (strncmp(t->path, "common/", 7) == 0) continue;
+    for (int k = 0; k < 4; k++)
+      for (const char *at = strstr(t->text, keys[k]); at; at = strstr(at + 1, keys[k])) {
+        const char *end = at + strlen(keys[k]);
+        int glued = (at > t->text && ident_char(at[-1])) || ident_char(*end);
+        if (glued && k == 1 && at - t->text >= 14 && strncmp(at - 14, "GG_MIN_BLOCKS_", 14) == 0 &&
+            !ident_char(*end))
+          glued = 0;
+        EXPECT(!glued, "%s makes an identifier of %s at file scope: %.40s", t->path, keys[k],
+               at > t->text + 20 ? at - 20 : t->text);
+      }
+  }
+}
+
 int main(void)
 {
   char dir[] = "/tmp/gg_test_render_XXXXXX";
@@ -217,6 +245,7 @@ int main(void)
   }
   test_templates(dir);
   test_layout(dir);
+  test_file_scope_names();
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
