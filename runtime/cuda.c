@@ -76,6 +76,7 @@ typedef struct cuda_api {
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuFuncLoad)(CUfunction); /* CUDA 12.4+; NULL before */
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -185,8 +186,14 @@ static int w_ctx_sync(void) { return cu.cuCtxSynchronize(); }
 
 static int w_module_load(void **m, const void *image) { return cu.cuModuleLoadData(m, image); }
 static int w_module_unload(void *m) { return cu.cuModuleUnload(m); }
+/* Loaded onto the device now, not at its first launch: under lazy
+ * loading (the driver's default) a function's load waits for every kernel
+ * of the device (device.c), and the work of its context queued after it
+ * waits too - a persistent kernel elsewhere on the device would hold it
+ * until terminate. */
 static int w_module_function(void **fn, void *m, const char *sym) {
-  return cu.cuModuleGetFunction(fn, m, sym);
+  int r = cu.cuModuleGetFunction(fn, m, sym);
+  return r || !cu.cuFuncLoad ? r : cu.cuFuncLoad(*fn);
 }
 static int w_occupancy(int *blocks, void *fn, int block, size_t smem) {
   return cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn, block, smem);
@@ -299,6 +306,7 @@ static int resolve_all(void *lib, const char *path, char *err, size_t errlen) {
   REQ(cuCtxSetCurrent, "cuCtxSetCurrent"); REQ(cuCtxSynchronize, "cuCtxSynchronize");
   REQ(cuModuleLoadData, "cuModuleLoadData"); REQ(cuModuleUnload, "cuModuleUnload");
   REQ(cuModuleGetFunction, "cuModuleGetFunction");
+  OPT(cuFuncLoad, "cuFuncLoad");
   REQ(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   REQ(cuFuncSetAttribute, "cuFuncSetAttribute");
   REQ(cuLaunchKernel, "cuLaunchKernel");

@@ -18,10 +18,11 @@
  *                                            occupancy, function attributes,
  *                                            host-to-device copies
  *
- * and, with a gpugen persistent kernel (many_blocks, even of one block)
- * running on one green context, work queued on the other - a memset, or a
- * copy from the host, on any stream - did not run within 10 s, where it
- * ran beside a bare spinning kernel: the cause is not known yet.
+ * Under lazy loading (the driver's default) a function is loaded at its
+ * first use, and that load waits like a module load; the context's work
+ * queued after it waits too (seen: a session opened on one SM partition
+ * while another's session ran never got past zeroing its memory).  So
+ * every function of a module is loaded with the module (cuda.c).
  *
  * A persistent kernel ends only at gg_session_terminate, so each call in
  * the first rows, made while one runs, would wait until then - forever,
@@ -56,9 +57,19 @@ typedef struct later {
   void *ptr;
 } later;
 
+/* A counted kernel whose session is gone before the kernel was seen to
+ * end (a terminate that timed out, a launch that never ran): its stream
+ * tells when it ends. */
+typedef struct watched {
+  struct watched *next;
+  gg_context *ctx;
+  void *stream;
+} watched;
+
 typedef struct device {
   int running;          /* persistent kernels launched, not seen to end */
   later *head, **tail;  /* frees put off, oldest first */
+  watched *watch;       /* of those, the ones no session watches any more */
 } device;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -97,6 +108,45 @@ static void release_later(device *d) {
   }
 }
 
+/* One ended (with the lock held). */
+static void one_ended(device *d) {
+  if (--d->running == 0) release_later(d);
+}
+
+/* Drops the watched kernels that have ended (their stream is done, or
+ * gone with a fault).  The calls switch contexts: ctx is made current
+ * again at the end.  With the lock held. */
+static void sweep(device *d, gg_context *ctx) {
+  int switched = 0;
+  for (watched **p = &d->watch; *p;) {
+    watched *w = *p;
+    ggr_make_current(w->ctx);
+    switched = 1;
+    if (w->ctx->be->stream_query(w->stream) == GGR_E_NOT_READY) {
+      p = &w->next;
+      continue;
+    }
+    *p = w->next;
+    w->ctx->be->stream_destroy(w->stream);
+    __atomic_sub_fetch(&w->ctx->sessions_running, 1, __ATOMIC_ACQ_REL);
+    free(w);
+    one_ended(d);
+  }
+  if (switched) ggr_make_current(ctx);
+}
+
+void ggr_kernel_watch(gg_context *ctx, void *stream) {
+  pthread_mutex_lock(&lock);
+  device *d = device_of(ctx);
+  watched *w = malloc(sizeof *w);
+  if (w) { /* without memory to note it, it stays counted: cautious, never wrong */
+    *w = (watched){d->watch, ctx, stream};
+    d->watch = w;
+  }
+  sweep(d, ctx);
+  pthread_mutex_unlock(&lock);
+}
+
 void ggr_kernel_started(gg_context *ctx) {
   pthread_mutex_lock(&lock);
   device_of(ctx)->running++;
@@ -105,21 +155,25 @@ void ggr_kernel_started(gg_context *ctx) {
 
 void ggr_kernel_ended(gg_context *ctx) {
   pthread_mutex_lock(&lock);
-  device *d = device_of(ctx);
-  if (--d->running == 0) release_later(d);
+  one_ended(device_of(ctx));
+  ggr_make_current(ctx);
   pthread_mutex_unlock(&lock);
 }
 
-int ggr_device_running(const gg_context *ctx) {
+int ggr_device_running(gg_context *ctx) {
   pthread_mutex_lock(&lock);
-  int n = device_of(ctx)->running;
+  device *d = device_of(ctx);
+  sweep(d, ctx);
+  int n = d->running;
   pthread_mutex_unlock(&lock);
   return n;
 }
 
 int ggr_device_quiet(gg_context *ctx) {
   pthread_mutex_lock(&lock);
-  int n = device_of(ctx)->running;
+  device *d = device_of(ctx);
+  sweep(d, ctx);
+  int n = d->running;
   if (n) pthread_mutex_unlock(&lock);
   return n;
 }
@@ -129,6 +183,7 @@ void ggr_device_unlock(void) { pthread_mutex_unlock(&lock); }
 void ggr_release(gg_context *ctx, ggr_release_kind kind, ggr_dptr dptr, void *ptr) {
   pthread_mutex_lock(&lock);
   device *d = device_of(ctx);
+  sweep(d, ctx);
   later *l = d->running ? malloc(sizeof *l) : NULL;
   if (l) {
     *l = (later){NULL, ctx, kind, dptr, ptr};

@@ -77,6 +77,8 @@ struct gg_module {
   int opened_compiler;        /* 1: this load opened the context's compiler */
   double compile_ms;          /* time in the compiler (0 on a cache hit) */
   struct gg_kernel *kernels;  /* desc->nkernels, resolved on load */
+  void **persistent_fn;       /* desc->npersistent functions, resolved on load (device.c:
+                                 resolving one while a session runs could wait for it) */
   struct gg_module *next;
 };
 
@@ -159,8 +161,12 @@ typedef enum {
  * off meanwhile. */
 void ggr_kernel_started(gg_context *ctx);
 void ggr_kernel_ended(gg_context *ctx);
+/* A counted kernel whose session is freed before it was seen to end: the
+ * device watches its stream (now ctx's) and counts it ended when the
+ * stream is done, then destroys the stream. */
+void ggr_kernel_watch(gg_context *ctx, void *stream);
 /* Persistent kernels running on ctx's device, over all its contexts. */
-int ggr_device_running(const gg_context *ctx);
+int ggr_device_running(gg_context *ctx);
 /* 0, with the device's lock held (so no persistent kernel starts until
  * ggr_device_unlock), when none runs on ctx's device; else their count,
  * lock not held.  For calls the driver makes wait for every kernel. */

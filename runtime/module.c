@@ -297,12 +297,30 @@ static gg_status resolve_kernel(gg_module *m, int i) {
   return alloc_workspace(k);
 }
 
+/* Every persistent kernel's function, resolved (and loaded) while no
+ * session can be running on the device (module loads wait for that). */
+static gg_status resolve_persistent(gg_module *m) {
+  const gg_module_desc *d = m->desc;
+  int n = d->persistent && d->npersistent > 0 ? d->npersistent : 0;
+  if (n == 0) return GG_OK;
+  m->persistent_fn = calloc((size_t)n, sizeof *m->persistent_fn);
+  if (!m->persistent_fn) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  for (int i = 0; i < n; i++) {
+    gg_status st = ggr_check(m->ctx, m->ctx->be->module_function(&m->persistent_fn[i], m->native,
+                                                                 d->persistent[i].symbol),
+                             d->persistent[i].symbol);
+    if (st) return st == GG_ERR_BACKEND ? GG_ERR_NOT_FOUND : st;
+  }
+  return GG_OK;
+}
+
 static void module_release(gg_module *m) {
   gg_context *ctx = m->ctx;
   for (int i = 0; m->kernels && i < m->desc->nkernels; i++)
     if (m->kernels[i].ws) ggr_release(ctx, GGR_RELEASE_DEVICE, m->kernels[i].ws, NULL);
   if (m->native) ggr_release(ctx, GGR_RELEASE_MODULE, 0, m->native);
   free(m->kernels);
+  free(m->persistent_fn);
   free(m);
 }
 
@@ -399,6 +417,7 @@ gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, cons
     if (!m->kernels) st = ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
   }
   for (int i = 0; !st && i < desc->nkernels; i++) st = resolve_kernel(m, i);
+  if (!st) st = resolve_persistent(m);
   if (st) {
     module_release(m);
     return st;

@@ -248,9 +248,8 @@ static gg_status alloc_memory(gg_session *s)
   uint32_t nslots = (uint32_t)s->opt.buffering;
   size_t bytes = ggr_mbox_bytes(nslots, s->args_size);
   /* the session's own stream zeroes its memory, by copies from the host:
-   * on an SM partition a memset, on the default stream or this one, did
-   * not run within 10 s while another partition's persistent kernel ran
-   * (H100, driver 580) */
+   * a copy needs no SM, where a memset would wait for SMs another session
+   * of the context holds */
   gg_status st = ggr_check(s->ctx, be->stream_create(&s->stream), "session stream");
   if (!st)
     st = ggr_check(s->ctx, be->host_alloc(&s->mbox_host, bytes, 1), "mapped mailbox");
@@ -393,8 +392,7 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
   if (!st)
     st = ggr_make_current(s->ctx);
   if (!st)
-    st = ggr_check(s->ctx, s->ctx->be->module_function(&s->fn, mod->native, s->pd->symbol),
-                s->pd->symbol);
+    s->fn = mod->persistent_fn[s->pd - mod->desc->persistent]; /* resolved at load */
   if (!st)
     st = choose_blocks(s);
   if (!st)
@@ -730,6 +728,13 @@ void gg_session_free(gg_session *s)
     return;
   if (s->running)
     gg_session_terminate(s);
+  if (s->counted && s->stream) {
+    /* its kernel may still run (or still wait for SMs, and then exit at
+     * once on the abort): the device watches its stream from now on */
+    ggr_kernel_watch(s->ctx, s->stream);
+    s->stream = NULL;
+    s->counted = 0;
+  }
   if (s->ctx)
     release_memory(s);
   free(s->pack);

@@ -18,6 +18,7 @@ static struct {
   size_t last_alloc;
   int occupancy;  /* blocks per SM the fake occupancy reports */
   int frees, unloads; /* device and host frees, module unloads done */
+  void *busy_stream;  /* a stream whose work never ends (NULL: none) */
 } fake;
 
 static int f_ok_void(void) { return 0; }
@@ -54,7 +55,8 @@ static int f_memcpy_async(ggr_dptr dst, ggr_dptr src, size_t n, void *s) {
 static int f_memset_async(ggr_dptr d, unsigned char v, size_t n, void *s) {
   (void)s; memset((void *)(uintptr_t)d, v, n); return 0;
 }
-static int f_stream_idle(void *s) { (void)s; return 0; }
+static int f_stream_idle(void *s) { return s && s == fake.busy_stream ? GGR_E_NOT_READY : 0; }
+static int f_stream_destroy(void *s) { (void)s; return 0; }
 static const char *f_err(int code) { (void)code; return "FAKE_ERROR"; }
 
 /* A context on the pretend device: 100 SMs, cooperative, mapped memory. */
@@ -84,6 +86,7 @@ static gg_context *fake_context(void) {
   be->memset_async = f_memset_async;
   be->stream_sync = f_stream_idle;
   be->stream_query = f_stream_idle;
+  be->stream_destroy = f_stream_destroy;
   be->err_name = f_err;
   be->err_string = f_err;
   ctx->be = be;

@@ -90,6 +90,22 @@ int main(void) {
   gg_array_free(z);
   EXPECT(fake.frees == frees + 1, "frees at once again");
 
+  /* a kernel whose session is gone before it ended (a terminate that timed
+   * out): counted until its stream is done */
+  ggr_kernel_started(a);
+  a->sessions_running = 1; /* as session.c counts it on its context too */
+  fake.busy_stream = (void *)0x77;
+  ggr_kernel_watch(a, (void *)0x77);
+  EXPECT(ggr_device_running(b) == 1, "a watched kernel that runs is counted");
+  EXPECT(gg_array_alloc(b, GG_SPACE_DEVICE, 5, &z) == GG_OK, "alloc");
+  frees = fake.frees;
+  gg_array_free(z);
+  EXPECT(fake.frees == frees, "and frees wait for it");
+  fake.busy_stream = NULL;
+  EXPECT(ggr_device_running(b) == 0, "its stream done: no longer counted");
+  EXPECT(fake.frees == frees + 1, "and the put-off free is done");
+  EXPECT(a->sessions_running == 0, "nor counted on its context: %d", a->sessions_running);
+
   gg_module_free(m2);
   gg_module_free(m3);
   a->green = NULL;
