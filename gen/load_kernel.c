@@ -235,6 +235,11 @@ static void read_param(ggi_decl *k, int idx, size_t *pos, int params_line, int s
   p->access = (gg_access)ggi_opt_enum(&e, "access", ggi_access_names, GG_ACCESS_IN);
   p->layout = (gg_layout)ggi_opt_enum(&e, "layout", ggi_layout_names, GG_LAYOUT_RIGHT);
   p->space = (gg_space)ggi_opt_enum(&e, "space", ggi_space_names, GG_SPACE_DEVICE);
+  /* the runtime refuses a host array for every view: no kernel reads it */
+  if (p->space == GG_SPACE_HOST)
+    ggi_decl_fail(k, line, "\"%s\": space = \"host\" is pinned host memory, the fast end of "
+          "copies, which no kernel can read; a view is \"device\", \"mapped\" (host memory "
+          "the kernel reads over the bus) or \"managed\"", name);
   int64_t h;
   if (ggi_opt_int(&e, "halo", &h)) {
     if (h < 1 || h > GGI_MAX_HALO)
