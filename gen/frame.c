@@ -886,9 +886,9 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
                        "block runs both; give the stages one thread count (a gemm's or fft's "
                        "block, a team's team_size, the block of the others)",
                     min_from, stage_kernel(fr, min_from)->name,
-                    lo && lo->whole_block ? "exactly" : "at least", p->min_threads, max_from,
+                    ggi_plan_exact(lo) ? "exactly" : "at least", p->min_threads, max_from,
                     stage_kernel(fr, max_from)->name,
-                    hi && hi->whole_block ? "exactly" : "at most", p->max_threads);
+                    ggi_plan_exact(hi) ? "exactly" : "at most", p->max_threads);
   }
   if (ws || f->nbarriers > 0 || f->nneighbours > 0) fixed += GGI_FRAME_WS_HEAD;
   if (f->nneighbours > 0) per_block += GGI_FRAME_PROGRESS_BYTES; /* progress words */

@@ -112,6 +112,11 @@ int ggi_plan_module(ggi_module *m, ggi_diag *d);
 /* The stored plan of kernel k / persistent kernel p on target
  * (GGI_TARGET_CUDA or GGI_TARGET_HIP); NULL when it does not have it. */
 const ggi_plan *ggi_plan_of(const ggi_kernel *k, unsigned target);
+/* 1 when plan p runs on exactly one thread count per (pseudo-)block: a
+ * whole MathDx block, or a team (min_threads = max_threads = team_size). */
+static inline int ggi_plan_exact(const ggi_plan *p) {
+  return p && (p->whole_block || (p->min_threads > 0 && p->min_threads == p->max_threads));
+}
 const ggi_persistent_shape *ggi_shape_of(const ggi_persistent *p, unsigned target);
 
 /* The target a descriptor describes when a kernel has several: cuda when

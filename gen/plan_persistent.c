@@ -160,6 +160,13 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
                   k->name, lo, plan.min_threads, s->group_threads, s->block, s->groups,
                   plan.min_threads);
     }
+    if (ggi_plan_exact(&plan) && s->group_threads != plan.min_threads)
+      return fail(d, m, p,
+                  "command \"%s\"%s runs on exactly %d threads per pseudo-block (a team's "
+                  "team_size), but a pseudo-block here has %d (block %d / groups %d): give this "
+                  "persistent kernel block = %d x groups",
+                  k->name, hi, plan.min_threads, s->group_threads, s->block, s->groups,
+                  plan.min_threads);
     if (plan.max_threads > 0 && s->group_threads > plan.max_threads)
       return fail(d, m, p,
                   "command \"%s\"%s sizes its shared memory for %d threads per block, but a "
