@@ -19,6 +19,9 @@
 #include "gg.h"
 
 #define DEFAULT_ARCHS "sm_80,sm_90,gfx90a,gfx1030"
+#define ARCHS_ALLOWED                                                                              \
+  "give sm_NN or compute_NN for NVRTC (e.g. sm_80, sm_90a) or a gfx arch hiprtc knows (e.g. "      \
+  "gfx90a, gfx1030), separated by commas"
 
 
 static double now_ms(void)
@@ -32,6 +35,59 @@ static unsigned arch_target(const char *arch)
 {
   if (strncmp(arch, "sm_", 3) == 0 || strncmp(arch, "compute_", 8) == 0) return GGI_TARGET_CUDA;
   if (strncmp(arch, "gfx", 3) == 0) return GGI_TARGET_HIP;
+  return 0;
+}
+
+/* Whether arch names one the compilers can be asked for: sm_NN or
+ * compute_NN (2 to 4 digits, no leading 0, an optional a or f suffix:
+ * sm_90a, sm_100f), which NVRTC then takes or reports it does not know;
+ * or a gfx arch on hiprtc's list (hiprtc aborts the process on others). */
+static int arch_known(const char *arch)
+{
+  if (arch_target(arch) == GGI_TARGET_HIP) return gg_arch_supported(GG_BACKEND_HIP, arch);
+  if (arch_target(arch) != GGI_TARGET_CUDA) return 0;
+  const char *p = arch + (arch[0] == 's' ? 3 : 8);
+  size_t digits = strspn(p, "0123456789");
+  if (digits < 2 || digits > 4 || p[0] == '0') return 0;
+  p += digits;
+  return p[0] == 0 || ((p[0] == 'a' || p[0] == 'f') && p[1] == 0);
+}
+
+int ggi_arch_list(const char *list, ggi_archs *out, ggi_diag *d)
+{
+  if (!list || !*list) list = DEFAULT_ARCHS;
+  char bad[3 * (GGI_ARCH_NAME_MAX * 4 + 8)] = ""; /* the first three unknown, quoted */
+  int nbad = 0, too_many = 0;
+  out->n = 0;
+  for (const char *a = list;; a++) {
+    size_t n = strcspn(a, ",");
+    char name[GGI_ARCH_NAME_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : 0), a);
+    if (n >= sizeof name || !arch_known(name)) {
+      if (nbad++ < 3) { /* shown clipped and escaped: it is whatever argv held */
+        char raw[GGI_ARCH_NAME_MAX + 1], clean[GGI_ARCH_NAME_MAX * 4 + 1];
+        snprintf(raw, sizeof raw, "%.*s", (int)n, a);
+        ggi_clean(clean, sizeof clean, raw);
+        size_t at = strlen(bad);
+        snprintf(bad + at, sizeof bad - at, "%s'%s%s'", at ? ", " : "", clean,
+                 n > GGI_ARCH_NAME_MAX ? "..." : "");
+      }
+    } else {
+      int seen = 0;
+      for (int i = 0; i < out->n && !seen; i++) seen = strcmp(out->name[i], name) == 0;
+      if (!seen && out->n == GGI_MAX_ARCHS) too_many = 1;
+      else if (!seen) memcpy(out->name[out->n++], name, sizeof name);
+    }
+    a += n;
+    if (!*a) break;
+  }
+  if (nbad > 3)
+    return ggi_fail(d, "unknown archs %s and %d more: " ARCHS_ALLOWED, bad, nbad - 3);
+  if (nbad)
+    return ggi_fail(d, "unknown arch%s %s: " ARCHS_ALLOWED, nbad > 1 ? "s" : "", bad);
+  if (too_many)
+    return ggi_fail(d, "more than %d different archs: give at most %d (a repeated arch counts once)",
+                    GGI_MAX_ARCHS, GGI_MAX_ARCHS);
   return 0;
 }
 
@@ -89,12 +145,6 @@ static int compile_one(const ggi_module *m, unsigned target, const char *arch, c
 {
   const char *tname = target == GGI_TARGET_HIP ? "hip " : "cuda";
   gg_backend be = target == GGI_TARGET_HIP ? GG_BACKEND_HIP : GG_BACKEND_CUDA;
-  /* hiprtc 5.2 aborts the whole process on an arch it does not know */
-  if (be == GG_BACKEND_HIP && !gg_arch_supported(be, arch)) {
-    fprintf(out, "FAIL  %s %-8s %s  (hiprtc does not support the arch '%s'; not called)\n", tname,
-            arch, m->name, arch);
-    return 0;
-  }
   char name[300];
   snprintf(name, sizeof name, "%s.%s", m->name, target == GGI_TARGET_HIP ? "hip" : "cu");
   gg_compile_result res;
@@ -124,30 +174,13 @@ static int compile_one(const ggi_module *m, unsigned target, const char *arch, c
 int ggi_check(const ggi_module *m, const char *archs, const char *templates_dir, FILE *out,
               ggi_diag *d)
 {
-  char *list = strdup(archs && *archs ? archs : DEFAULT_ARCHS);
-  if (!list) return ggi_fail(d, "out of memory");
-  /* validate the whole list before compiling anything */
-  for (char *a = list; *a;) {
-    size_t n = strcspn(a, ",");
-    char save = a[n];
-    a[n] = 0;
-    unsigned t = arch_target(a);
-    size_t prefix = strncmp(a, "compute_", 8) == 0 ? 8 : 3;
-    if (!t || strlen(a) <= prefix) {
-      ggi_fail(d, "check: unknown arch '%s' (expected sm_XX or compute_XX for cuda, gfxNNNN for hip, "
-              "e.g. sm_80,sm_90,gfx90a,gfx1030)", a);
-      free(list);
-      return -1;
-    }
-    a[n] = save;
-    a += n + (save ? 1 : 0);
-  }
+  /* the whole list is validated before anything compiles */
+  ggi_archs list;
+  if (ggi_arch_list(archs, &list, d) != 0) return -1;
   char *src[2] = {NULL, NULL};
   int tried = 0, ok = 0, rc = 0;
-  for (char *a = list; rc == 0 && *a;) {
-    size_t n = strcspn(a, ",");
-    char save = a[n];
-    a[n] = 0;
+  for (int i = 0; rc == 0 && i < list.n; i++) {
+    const char *a = list.name[i];
     unsigned t = arch_target(a);
     int ti = t == GGI_TARGET_HIP;
     if (!(m->targets & t)) {
@@ -160,11 +193,9 @@ int ggi_check(const ggi_module *m, const char *archs, const char *templates_dir,
         ok += compile_one(m, t, a, src[ti], out);
       }
     }
-    a += n + (save ? 1 : 0);
   }
   free(src[0]);
   free(src[1]);
-  free(list);
   if (rc != 0) return -1;
   if (ok < tried)
     return ggi_fail(d, "%s: %d of %d compilations failed (see above)", m->file ? m->file : m->name,

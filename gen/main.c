@@ -86,7 +86,11 @@ static const command commands[] = {
    run_emit, OPT_OUT | OPT_TEMPLATES},
   {"check", "gpugen check FILE.lua [--arch sm_80,sm_90,gfx90a,gfx1030] [--templates DIR]",
    "Compile every generated kernel offline with NVRTC (sm_*) and hiprtc (gfx*);\n"
-   "compile errors name the workload's file:line.  Default archs: the four above.\n",
+   "compile errors name the workload's file:line.  Default archs: the four above.\n"
+   "--arch takes sm_NN or compute_NN (NVRTC; e.g. sm_90a) and the gfx archs hiprtc\n"
+   "knows, separated by commas, at most 32 different ones; an arch named twice\n"
+   "compiles once.  An unknown arch is a usage error (exit status 2), given\n"
+   "before anything compiles.\n",
    run_check, OPT_ARCH | OPT_TEMPLATES},
   {"list", "gpugen list FILE.lua",
    "Validate FILE.lua and list what would be generated: kernels, patterns,\n"
@@ -98,13 +102,15 @@ static const command commands[] = {
    run_explain, OPT_KERNEL},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
+_Static_assert(GGI_MAX_ARCHS == 32, "check's --help names the most archs as 32");
 
 static void print_usage(FILE *f) {
   fprintf(f, "usage:\n");
   for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %s\n", commands[i].usage);
   fprintf(f, "  gpugen --help | --version | COMMAND --help\n");
-  fprintf(f, "every command also takes --time-limit SECONDS: CPU time for loading FILE.lua (default %g)\n",
-          GGI_TIME_LIMIT);
+  fprintf(f, "every command also takes --time-limit SECONDS: CPU time for loading FILE.lua (default %g),\n"
+             "  a decimal number more than 0 and at most %g (2, 0.5; no sign, exponent or hex)\n",
+          GGI_TIME_LIMIT, GGI_TIME_LIMIT_MAX);
 }
 
 static void print_help(void) {
@@ -115,11 +121,33 @@ static void print_help(void) {
          "2 bad command line.\n");
 }
 
-static int usage_error(const command *c, const char *fmt, const char *arg) {
-  fprintf(stderr, "gpugen: ");
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nusage: %s\n", c ? c->usage : "gpugen COMMAND FILE.lua ... (gpugen --help)");
+/* The one way a bad command line is reported: a line saying what is
+ * wrong, then the usage; exit status 2. */
+static int usage_line(const command *c, const char *msg) {
+  fprintf(stderr, "gpugen: %s\nusage: %s\n", msg, c ? c->usage : "gpugen COMMAND FILE.lua ... (gpugen --help)");
   return EXIT_USAGE;
+}
+
+/* usage_line with fmt's %s replaced by arg, which is whatever argv held:
+ * shown with control characters escaped and clipped to 64 bytes. */
+static int usage_error(const command *c, const char *fmt, const char *arg) {
+  char clean[256], msg[512];
+  ggi_clean(clean, sizeof clean, arg);
+  if (strlen(clean) > 64) strcpy(clean + 61, "...");
+  snprintf(msg, sizeof msg, fmt, clean);
+  return usage_line(c, msg);
+}
+
+/* A number of seconds as --time-limit takes it: decimal digits with an
+ * optional fraction (2, 0.5), so that no form reads other than it looks
+ * (strtod alone takes 0x10 as 16, " 2", "+2", "1e1", "inf").  Returns 0
+ * with *v set, or -1. */
+static int decimal_seconds(const char *s, double *v) {
+  size_t whole = strspn(s, "0123456789"), frac = 0;
+  if (s[whole] == '.') frac = strspn(s + whole + 1, "0123456789");
+  if (whole == 0 || (s[whole] == '.' && frac == 0) || s[whole + (s[whole] == '.') + frac]) return -1;
+  *v = strtod(s, NULL);
+  return 0;
 }
 
 /* The value of an option: "--opt VALUE" or "--opt=VALUE". */
@@ -172,14 +200,20 @@ static int parse_args(const command *c, int argc, char **argv, options *o, int *
   if ((c->flags & OPT_KERNEL) && !o->kernel)
     return usage_error(c, "%s", "missing NAME (a kernel, frame or persistent kernel of FILE.lua)");
   if ((c->flags & OPT_OUT) && !o->out_dir) return usage_error(c, "%s", "missing -o DIR");
-  if (o->time_limit) {
-    char *end;
-    o->seconds = strtod(o->time_limit, &end);
-    if (*end || !(o->seconds > 0 && o->seconds <= GGI_TIME_LIMIT_MAX)) {
-      char fmt[128];
-      snprintf(fmt, sizeof fmt, "--time-limit %%s: give seconds of CPU time, more than 0 and at most %g",
-               GGI_TIME_LIMIT_MAX);
-      return usage_error(c, fmt, o->time_limit);
+  if (o->time_limit &&
+      (decimal_seconds(o->time_limit, &o->seconds) != 0 || !(o->seconds > 0 && o->seconds <= GGI_TIME_LIMIT_MAX))) {
+    char fmt[160];
+    snprintf(fmt, sizeof fmt, "--time-limit %%s: give seconds of CPU time as a decimal number (2, 0.5), "
+             "more than 0 and at most %g", GGI_TIME_LIMIT_MAX);
+    return usage_error(c, fmt, o->time_limit);
+  }
+  if (c->flags & OPT_ARCH) { /* the whole list, before the workload loads */
+    ggi_archs archs;
+    ggi_diag d = {{0}};
+    char msg[sizeof d.msg + 16];
+    if (ggi_arch_list(o->archs, &archs, &d) != 0) {
+      snprintf(msg, sizeof msg, "--arch: %s", d.msg);
+      return usage_line(c, msg);
     }
   }
   return EXIT_OK;

@@ -55,3 +55,50 @@ if(MANY)
     message(SEND_ERROR "many_commands.cu is ${size} bytes for 16 commands (want < 200000)")
   endif()
 endif()
+
+# --arch: a repeated arch compiles once (10000 copies of sm_90: one line,
+# one compile); unknown archs are one usage error, however many, naming
+# the first three; more than 32 different archs are refused; what argv
+# held is echoed escaped and clipped.
+string(REPEAT "sm_90," 9999 many)
+execute_process(COMMAND ${GPUGEN} check ${EXAMPLES}/saxpy.lua --arch ${many}sm_90
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCHALL "(^|\n)(ok|FAIL) +cuda sm_90 " lines "${out}")
+list(LENGTH lines nlines)
+if(rc EQUAL 2 OR NOT nlines EQUAL 1)
+  message(SEND_ERROR "--arch with sm_90 10000 times: exit ${rc}, ${nlines} result lines (want 1)\n${out}${err}")
+endif()
+set(unknown "")
+foreach(i RANGE 1 10000)
+  string(APPEND unknown "bogus${i},")
+endforeach()
+execute_process(COMMAND ${GPUGEN} check ${EXAMPLES}/saxpy.lua --arch ${unknown}sm_90
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCHALL "gpugen:" said "${err}")
+list(LENGTH said nsaid)
+if(NOT rc EQUAL 2 OR NOT nsaid EQUAL 1 OR NOT out STREQUAL ""
+   OR NOT err MATCHES "^gpugen: --arch: unknown archs 'bogus1', 'bogus2', 'bogus3' and 9997 more: give sm_NN")
+  message(SEND_ERROR "10000 unknown archs: exit ${rc}, want 2 and one message\n${out}${err}")
+endif()
+expect(2 "--arch: unknown arch 'sm_9': give sm_NN or compute_NN" check ${EXAMPLES}/saxpy.lua --arch sm_90,sm_9)
+expect(2 "--arch: unknown arch 'gfx942'" check ${EXAMPLES}/saxpy.lua --arch gfx942)
+expect(2 "--arch: unknown arch ''" check ${EXAMPLES}/saxpy.lua --arch sm_90,)
+set(distinct "")
+foreach(i RANGE 10 42)
+  string(APPEND distinct "sm_${i},")
+endforeach()
+expect(2 "--arch: more than 32 different archs: give at most 32" check ${EXAMPLES}/saxpy.lua --arch ${distinct}sm_90)
+string(ASCII 27 esc)
+string(REPEAT "x" 300 long)
+expect(2 "unknown arch 'a\\\\x1b\\[31m'" check ${EXAMPLES}/saxpy.lua --arch "a${esc}[31m")
+expect(2 "unknown option --x+\\.\\.\\.\nusage" list ${EXAMPLES}/saxpy.lua --${long})
+expect(0 "at most 32 different ones" check --help)
+
+# --time-limit takes a plain decimal number of seconds; other forms strtod
+# would take (hex, a sign, blanks, an exponent, inf) are usage errors.
+foreach(bad 0x10 " 2" +2 -1 1e1 inf nan 5. .5 2s 0 3601 99999999999999999999)
+  expect(2 "--time-limit .*: give seconds of CPU time as a decimal number" list ${EXAMPLES}/saxpy.lua --time-limit "${bad}")
+endforeach()
+expect(0 "saxpy" list ${EXAMPLES}/saxpy.lua --time-limit 0.5)
+expect(0 "saxpy" list ${EXAMPLES}/saxpy.lua --time-limit=16)
+expect(0 "a decimal number more than 0 and at most 3600" --help)
