@@ -605,6 +605,11 @@ void ggi_text_defines(const char *text, void (*each)(void *ctx, const char *name
  *   - a '#' after a block comment that spans lines (NVRTC starts a
  *     directive there, clang does not), and a raw string whose delimiter
  *     is not up to 16 plain characters (NVRTC ignores the R).
+ *   - a number in a directive that NVRTC or clang reads otherwise or
+ *     refuses: #line's (decimal 1 to 2147483647, written out), an #if's
+ *     or #elif's (an integer literal of at most 64 bits, no digit
+ *     separator, no suffix but u, l, ll), an unroll count's (an integer
+ *     from 1 to 2147483647, or a name, with no operator).
  * An #if group's branches are checked from the same brackets each and
  * must leave the same ones open; an #if 0 group is skipped, as the
  * compiler skips it. */
@@ -907,6 +912,92 @@ static int pragma_allowed(const char *s, size_t c0, size_t c1, size_t d0, size_t
           (word_is(s, d0, d1, "loop") || word_is(s, d0, d1, "diagnostic")));
 }
 
+/* Numbers in directives, as both compilers read them.  Where NVRTC and
+ * clang take a number the scan cannot vouch for, it is refused: the
+ * compile on the user's machine must not fail on what the loader took. */
+
+/* Why the pp-number [p, e) is no integer literal both compilers read in
+ * an #if or a pragma (NULL: it is one, *v its value): decimal, 0x hex,
+ * 0 octal or 0b binary digits, no digit separator, a value of at most 64
+ * bits, no suffix but u, l, ll and their pairs (clang refuses lL, NVRTC
+ * the C++23 z, and both a user-defined one). */
+static const char *int_literal(const char *s, size_t p, size_t e, unsigned long long *v)
+{
+  static const char *const suffixes[] = {"", "u", "U", "l", "L", "ll", "LL", "ul", "uL", "Ul",
+                                         "UL", "lu", "lU", "Lu", "LU", "ull", "uLL", "Ull", "ULL",
+                                         "llu", "llU", "LLu", "LLU", NULL};
+  unsigned base = 10;
+  size_t q = p;
+  if (e - p > 1 && s[p] == '0' && (s[p + 1] == 'x' || s[p + 1] == 'X')) base = 16, q += 2;
+  else if (e - p > 1 && s[p] == '0' && (s[p + 1] == 'b' || s[p + 1] == 'B')) base = 2, q += 2;
+  else if (s[p] == '0') base = 8;
+  if (memchr(s + p, '\'', e - p)) return "a digit separator ('), which NVRTC does not take in every directive";
+  if (memchr(s + p, '.', e - p) || (base != 16 && (memchr(s + p, 'e', e - p) || memchr(s + p, 'E', e - p))) ||
+      (base == 16 && (memchr(s + p, 'p', e - p) || memchr(s + p, 'P', e - p))))
+    return "a floating number is no integer";
+  *v = 0;
+  size_t d0 = q;
+  for (; q < e; q++) {
+    char ch = s[q];
+    unsigned digit = is_digit(ch) ? (unsigned)(ch - '0')
+                     : base == 16 && ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+                     : base == 16 && ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 99;
+    if (digit == 99) break;
+    if (digit >= base) return base == 8 ? "a number with a leading 0 is octal, and 8 and 9 are no octal digits"
+                                         : "a digit the base does not have";
+    if (*v > (~0ULL - digit) / base) return "it is too large for any integer type (at most 64 bits)";
+    *v = *v * base + digit;
+  }
+  if (q == d0 && base != 8) return "a 0x or 0b with no digits after it";
+  for (int i = 0; suffixes[i]; i++)
+    if (e - q == strlen(suffixes[i]) && memcmp(s + q, suffixes[i], e - q) == 0) return NULL;
+  return "a suffix other than u, l, ll or their pairs (ul, ull, lu, llu)";
+}
+
+/* The end of the blanks and comments after p on the directive's line. */
+static size_t line_space(const char *s, size_t n, size_t p)
+{
+  while (p < n && s[p] != '\n') {
+    tok k;
+    size_t q = token(s, n, p, &k);
+    if (k != T_SPACE && k != T_COMMENT) break;
+    p = q;
+  }
+  return p;
+}
+
+/* A #line (or the GNU form "# N") whose number starts at q: the number
+ * is decimal digits 1 to 2147483647 with no leading 0, written out (the
+ * scan cannot read a macro's value), then at most a plain "file name".
+ * NVRTC refuses 0, 4294967296 and up, 0x10, 1'0, 10u and two strings;
+ * clang takes 08 and 010 as decimal (with a warning), 1'0, and a macro. */
+static int line_directive(tcheck *c, size_t p, size_t q, size_t *end)
+{
+  const char *s = c->t->s;
+  size_t n = c->t->n, e = q;
+  tok k = T_END;
+  if (q < n && s[q] != '\n') e = token(s, n, q, &k);
+  unsigned long long v = 0;
+  for (size_t i = q; k == T_NUMBER && i < e && is_digit(s[i]) && v <= 2147483647ULL; i++)
+    v = v * 10 + (unsigned)(s[i] - '0');
+  int ok = k == T_NUMBER && s[q] != '0' && strspn(s + q, "0123456789") == e - q && v <= 2147483647ULL;
+  size_t f = ok ? line_space(s, n, e) : e, fe = f;
+  if (ok && f < n && s[f] == '"') {
+    fe = token(s, n, f, &k);
+    ok = quoted_closed(s, f, fe);
+    fe = line_space(s, n, fe);
+  }
+  if (!ok || (fe < n && s[fe] != '\n')) {
+    size_t len = strcspn(s + p, "\n");
+    return tfail(c, p, "'%.*s%s' in the %s: #line takes a line number of decimal digits from 1 to "
+                 "2147483647 with no leading 0 (no macro, sign, suffix or digit separator), then at "
+                 "most a \"file name\"; NVRTC and clang read other forms differently or not at all",
+                 (int)(len > 40 ? 40 : len), s + p, len > 40 ? "..." : "", c->where);
+  }
+  *end = fe;
+  return 0;
+}
+
 static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
 {
   const char *s = c->t->s, *w = c->where;
@@ -933,7 +1024,15 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
                  "nv_diag_warning, nv_diagnostic, diag_suppress, diag_default, GCC diagnostic, "
                  "clang diagnostic); others reach into the compilers: clang's read files or stop "
                  "the process", (int)((d1 > d0 ? d1 : c1) - c0), s + c0, w);
+  if (word_is(s, a, b, "line")) return line_directive(c, p, line_space(s, n, b), e);
+  if (b > a && is_digit(s[a])) return line_directive(c, p, a, e); /* # 12 "file" */
   int def = word_is(s, a, b, "define");
+  /* numbers the compilers evaluate here: an #if's, an unroll count */
+  int cond = word_is(s, a, b, "if") || word_is(s, a, b, "elif");
+  int unroll = word_is(s, a, b, "pragma") &&
+               (word_is(s, c0, c1, "unroll") || (word_is(s, c0, c1, "GCC") && word_is(s, d0, d1, "unroll")) ||
+                (word_is(s, c0, c1, "clang") && word_is(s, d0, d1, "loop")));
+  size_t shown = word_is(s, c0, c1, "unroll") ? c1 : d1; /* the pragma's words, for messages */
   if ((def || word_is(s, a, b, "undef")) && c1 - c0 >= 3 && (s[c0] == 'g' || s[c0] == 'G') &&
       (s[c0 + 1] == 'g' || s[c0 + 1] == 'G') && s[c0 + 2] == '_')
     return tfail(c, p, "#%.*s %.*s in the %s: names beginning gg_ or GG_ are gpugen's, and its "
@@ -951,6 +1050,19 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
     tok k;
     size_t qe = token(s, n, q, &k), bw;
     if (k == T_IDENT && banned_name(c, q, qe)) return 1;
+    unsigned long long v;
+    const char *why = (cond || unroll) && k == T_NUMBER ? int_literal(s, q, qe, &v) : NULL;
+    if (!why && unroll && k == T_NUMBER && (v < 1 || v > 2147483647ULL))
+      why = "clang takes an unroll count from 1 to 2147483647";
+    if (unroll && k == T_PUNCT && !strchr("(),", s[q]))
+      return tfail(c, q, "'%c' in #pragma %.*s in the %s: an unroll count is one integer from 1 to "
+                   "2147483647 or one name (a macro or constant, whose value the compiler checks), "
+                   "since clang refuses 0, negative and larger counts", s[q], (int)(shown - c0), s + c0, w);
+    if (why)
+      return tfail(c, q, "the number %.*s in #%s%.*s in the %s: %s; write a decimal, 0x hex, 0 octal "
+                   "or 0b binary integer%s", (int)(qe - q <= 24 ? qe - q : 24), s + q,
+                   unroll ? "pragma " : "", (int)(unroll ? shown - c0 : b - a), unroll ? s + c0 : s + a,
+                   w, why, unroll ? " from 1 to 2147483647" : " of at most 64 bits, suffixed u, l, ll or none");
     if (k == T_PUNCT && paste_at(s, n, q))
       return tfail(c, q, "token pasting (%.*s) in the %s: pasted halves could spell a name these "
                    "rules refuse (_Pragma, __has_include) where no check sees it; write the whole "
