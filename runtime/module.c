@@ -268,6 +268,12 @@ static gg_status alloc_workspace(gg_kernel *k) {
   return st;
 }
 
+/* A function of the module, loaded onto the device (cuda.c says why). */
+static gg_status resolve_function(gg_module *m, const char *symbol, const char *what, void **fn) {
+  gg_status st = ggr_check(m->ctx, m->ctx->be->module_function(fn, m->native, symbol), what);
+  return st == GG_ERR_BACKEND ? GG_ERR_NOT_FOUND : st; /* the detail names the symbol */
+}
+
 static gg_status resolve_kernel(gg_module *m, int i) {
   gg_context *ctx = m->ctx;
   gg_kernel *k = &m->kernels[i];
@@ -284,8 +290,8 @@ static gg_status resolve_kernel(gg_module *m, int i) {
   /* a frame has no function: its stages run inside a persistent kernel,
      which starts it as a command (gg_launch refuses it) */
   if (kd->mode == GG_LAUNCH_PERSISTENT) return GG_OK;
-  st = ggr_check(ctx, ctx->be->module_function(&k->fn, m->native, kd->symbol), what);
-  if (st) return st == GG_ERR_BACKEND ? GG_ERR_NOT_FOUND : st; /* the detail names the symbol */
+  st = resolve_function(m, kd->symbol, what, &k->fn);
+  if (st) return st;
   st = ggr_check(ctx, ggr_allow_shared(ctx->be, k->fn, kd->shared_bytes), what);
   if (st) return st;
   st = ggr_check(ctx, ctx->be->occupancy(&k->resident_per_sm, k->fn, kd->block_size,
@@ -306,10 +312,9 @@ static gg_status resolve_persistent(gg_module *m) {
   m->persistent_fn = calloc((size_t)n, sizeof *m->persistent_fn);
   if (!m->persistent_fn) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
   for (int i = 0; i < n; i++) {
-    gg_status st = ggr_check(m->ctx, m->ctx->be->module_function(&m->persistent_fn[i], m->native,
-                                                                 d->persistent[i].symbol),
-                             d->persistent[i].symbol);
-    if (st) return st == GG_ERR_BACKEND ? GG_ERR_NOT_FOUND : st;
+    gg_status st = resolve_function(m, d->persistent[i].symbol, d->persistent[i].symbol,
+                                    &m->persistent_fn[i]);
+    if (st) return st;
   }
   return GG_OK;
 }
@@ -348,31 +353,31 @@ gg_status gg_module_load(gg_context *ctx, const gg_module_desc *desc, gg_module 
 
 /* The driver's module load waits for every kernel of the device
  * (device.c): refused while a persistent kernel runs there, and no
- * session starts on the device while it loads. */
+ * session starts on the device while it loads.  A cached binary the
+ * driver refuses (the driver changed under us) is rebuilt once, the
+ * compile outside the device's lock. */
 static gg_status load_native(gg_context *ctx, gg_module *m, void **bin, size_t *size) {
   const gg_module_desc *desc = m->desc;
-  int running = ggr_device_quiet(ctx);
-  if (running)
-    return ggr_set_error(GG_ERR_STATE, "%s %s: %d persistent session%s running on this device "
-                         "(on this context or another), and the driver's module load waits "
-                         "for every kernel of the device to end, which a session's kernel does "
-                         "only at gg_session_terminate: load modules before opening sessions, "
-                         "or terminate them first", m->builder->what,
-                         desc->name ? desc->name : "?", running, running > 1 ? "s are" : " is");
-  int r = ctx->be->module_load(&m->native, *bin);
-  gg_status st = GG_OK;
-  if (r && m->from_cache) {
-    /* a valid entry the driver refuses (driver changed under us): rebuild */
+  for (int rebuilt = 0;; rebuilt = 1) {
+    int running = ggr_device_quiet(ctx);
+    if (running)
+      return ggr_set_error(GG_ERR_STATE, "%s %s: %d persistent session%s running on this "
+                           "device (on this context or another), and the driver's module load "
+                           "waits for every kernel of the device to end, which a session's "
+                           "kernel does only at gg_session_terminate: load modules before "
+                           "opening sessions, or terminate them first", m->builder->what,
+                           desc->name ? desc->name : "?", running, running > 1 ? "s are" : " is");
+    int r = ctx->be->module_load(&m->native, *bin);
+    ggr_device_unlock();
+    if (!r || !m->from_cache || rebuilt) return ggr_check(ctx, r, m->builder->what);
     if (ctx->verbose)
       ggr_warn("cached binary for %s refused (%s); recompiling",
                desc->name ? desc->name : "?", ctx->be->err_name(r));
     free(*bin);
     *bin = NULL;
-    st = get_binary(ctx, m, 1, bin, size);
-    if (!st) r = ctx->be->module_load(&m->native, *bin);
+    gg_status st = get_binary(ctx, m, 1, bin, size);
+    if (st) return st;
   }
-  ggr_device_unlock();
-  return st ? st : ggr_check(ctx, r, m->builder->what);
 }
 
 gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, const ggr_builder *b,
