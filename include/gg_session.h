@@ -86,6 +86,8 @@ typedef struct gg_session_options {
                               heartbeat is older than this */
   uint32_t terminate_ms;   /* how long terminate waits for a clean exit (default 1000) */
   uint64_t stats_frames;   /* 0: no statistics; else record up to this many frames */
+  uint32_t open_timeout_ms; /* how long open waits for the kernel to run (default 10000):
+                               its blocks wait for SMs other kernels hold */
 } gg_session_options;
 
 /* Launch persistent kernel `name` (NULL: the module's first) of a loaded
@@ -98,7 +100,14 @@ typedef struct gg_session_options {
  * workspace and thread bounds) are used as the generator wrote them; a
  * descriptor whose figures disagree with its commands is refused with
  * GG_ERR_INVALID.  Each command that needs a workspace gets one of the
- * session's own, zero-filled, sized for this kernel's virtual grid. */
+ * session's own, zero-filled, sized for this kernel's virtual grid.
+ * GG_ERR_TIMEOUT when the kernel was not running after open_timeout_ms:
+ * its blocks got no SMs, because other kernels hold them (another
+ * session on this context, or on a context sharing its SMs; the driver
+ * cannot tell in advance whether blocks fit beside another kernel's).
+ * The refused kernel stays queued, aborted: it exits as soon as it gets
+ * SMs, and until then the device counts it as running (module loads
+ * refused, frees put off: docs/isolation.md). */
 gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_options *opt,
                           gg_session **out);
 
@@ -172,10 +181,11 @@ void gg_session_heartbeat(gg_session *s);
  * Returns GG_OK after a clean exit (open a new session at once);
  * GG_ERR_KERNEL_FAULT when the kernel had trapped or faulted (free the
  * context and open a new one); GG_ERR_TIMEOUT when a command is still
- * running and never returned: the driver cannot reset a context while its
- * kernel runs (cuDevicePrimaryCtxReset did not return, seen on an H100), so
- * that context stays busy until the command ends or the process exits -
- * do not free it.  Idempotent. */
+ * running and never returned (or its blocks still wait for SMs): the
+ * driver cannot reset a context while its kernel runs
+ * (cuDevicePrimaryCtxReset did not return, seen on an H100), so until the
+ * kernel ends the device refuses module loads and puts off frees; freeing
+ * the session and its context is safe (nothing blocks).  Idempotent. */
 gg_status gg_session_terminate(gg_session *s);
 /* Terminate if needed, then free. */
 void gg_session_free(gg_session *s);

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #define MAX_COMMANDS 64
-#define START_TIMEOUT_NS 10000000000ull /* open waits this long for RUNNING */
+#define OPEN_TIMEOUT_MS 10000u /* open waits this long for RUNNING, by default */
 #define CHECK_EVERY 64                  /* polls between clock reads in wait */
 #define QUERY_EVERY_NS 1000000u         /* stream query at most once per ms */
 
@@ -297,6 +297,29 @@ static gg_status alloc_memory(gg_session *s)
   return GG_OK;
 }
 
+/* The kernel was launched but its first block never ran: its blocks wait
+ * for SMs that other kernels hold (most often another session's, on this
+ * context or on one that shares its SMs).  The driver cannot say in
+ * advance whether blocks fit beside another kernel's, so this is found by
+ * waiting, with a bound.  The kernel stays queued; free aborts it, and it
+ * exits as soon as it gets SMs (device.c watches it until then). */
+static gg_status not_running(gg_session *s)
+{
+  int others = ggr_device_running(s->ctx) - 1;
+  char who[320];
+  if (others > 0)
+    snprintf(who, sizeof who, "%d other persistent kernel%s of this process run%s on this device "
+             "(a session of this context, or of one sharing its SMs: the whole device, or an SM "
+             "partition split differently)", others, others == 1 ? "" : "s", others == 1 ? "s" : "");
+  else
+    snprintf(who, sizeof who, "no other session of this process runs on this device: another "
+             "process's kernels, or long kernels of this one, hold them");
+  return ggr_set_error(GG_ERR_TIMEOUT, "persistent \"%s\" (%d blocks of %d threads) not running "
+                       "after %u ms: its blocks got no SMs; %s. Open it on SMs no session holds "
+                       "(docs/isolation.md), or with fewer blocks", s->pd->name, s->blocks, s->block,
+                       s->opt.open_timeout_ms, who);
+}
+
 /* Launch, then wait for the kernel's RUNNING (or its early death). */
 static gg_status launch(gg_session *s)
 {
@@ -331,19 +354,21 @@ static gg_status launch(gg_session *s)
       return q ? ggr_check(s->ctx, q, "persistent kernel at start")
                : ggr_set_error(GG_ERR_LAUNCH, "persistent kernel exited before running");
     }
-    if (gg_rt_now_ns() - t0 > START_TIMEOUT_NS)
-      return ggr_set_error(GG_ERR_TIMEOUT, "persistent kernel not running after 10 s (another "
-                  "kernel holding the GPU?)");
+    if (gg_rt_now_ns() - t0 > (uint64_t)s->opt.open_timeout_ms * 1000000u)
+      return not_running(s);
     sched_yield();
   }
   return GG_OK;
 }
 
-/* Frees now, or once the device's other sessions end (device.c). */
+/* Frees now, or once the device's other sessions end (device.c).  A
+ * kernel that may still run (counted) keeps its stream: free hands it to
+ * the device, which watches it end; its memory is put off until then,
+ * since it is counted. */
 static void release_memory(gg_session *s)
 {
   if (!s->lost) {
-    if (s->stream)
+    if (s->stream && !s->counted)
       s->ctx->be->stream_destroy(s->stream);
     if (s->dev)
       ggr_release(s->ctx, GGR_RELEASE_DEVICE, s->dev, NULL);
@@ -353,7 +378,8 @@ static void release_memory(gg_session *s)
     if (s->mbox_host)
       ggr_release(s->ctx, GGR_RELEASE_HOST, 0, s->mbox_host);
   }
-  s->stream = NULL;
+  if (!s->counted)
+    s->stream = NULL;
   s->dev = 0;
   memset(s->ws, 0, sizeof s->ws);
   s->mbox_host = NULL;
@@ -376,6 +402,8 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
     s->opt.spin_ns = 20000;
   if (s->opt.terminate_ms == 0)
     s->opt.terminate_ms = 1000;
+  if (s->opt.open_timeout_ms == 0)
+    s->opt.open_timeout_ms = OPEN_TIMEOUT_MS;
   s->pd = find_desc(mod->desc, name);
   gg_status st = GG_OK;
   if (!s->pd) {
@@ -683,6 +711,9 @@ gg_status gg_session_terminate(gg_session *s)
   if (!s)
     return GGR_NULL_ARG();
   if (!s->running) {
+    /* a kernel that outlived an earlier terminate may have ended since */
+    if (s->counted && s->stream && s->ctx->be->stream_query(s->stream) != GGR_E_NOT_READY)
+      count_kernel(s, 0);
     release_memory(s);
     return s->final ? ggr_set_error(s->final, "%s", s->final_detail) : GG_OK;
   }
@@ -706,15 +737,15 @@ gg_status gg_session_terminate(gg_session *s)
   } else {
     /* Seen on an H100: terminate calling cuDevicePrimaryCtxReset here did
      * not return within 100 s while the kernel spun, so a command that
-     * never returns cannot be reset from this process (freeing device
-     * memory would wait for the kernel too).  Say
-     * so, touch nothing that would block, and let the caller decide. */
-    s->lost = 1;
+     * never returns cannot be reset from this process.  The kernel stays
+     * counted (its stream is watched once the session is freed): frees
+     * wait for it without blocking anyone, module loads are refused. */
     ggr_set_error(GG_ERR_TIMEOUT,
                   "persistent \"%s\" did not exit within %u ms of the abort: a command is "
-                  "still running and never returned; the driver cannot reset a context while "
-                  "its kernel runs, so this context stays busy until the command ends or the "
-                  "process exits (do not free it: that would block)",
+                  "still running, or its blocks are still waiting for SMs; the driver cannot "
+                  "reset a context while its kernel runs, so until it ends the device refuses "
+                  "module loads and puts off frees (freeing the session and the context is "
+                  "safe: it blocks nothing)",
                   s->pd->name, s->opt.terminate_ms);
     end_with(s, GG_ERR_TIMEOUT);
   }

@@ -18,14 +18,16 @@
  *      within its bound, each with the status the docs give: allocations,
  *      frees (put off), copies and fills on the default stream, streams,
  *      events, module loads (GG_ERR_STATE), device syncs (GG_ERR_STATE
- *      where they would wait).  Not here: a second session on SMs a running
- *      one holds.  Its open is refused after 10 s, but its kernel stays
- *      queued; on the H100 it was not seen to end after the first session
- *      ended, and one terminate of the first session then hung.
+ *      where they would wait).  A second session on the SMs B's session
+ *      holds is refused by open within its open_timeout_ms, with the
+ *      reason; its kernel stays queued, aborted.
  *   4. two threads, one a side, run GG_FRAMES frames (10000) each at the
  *      same time, every frame's output checked against the CPU.
  *   5. A's session terminates while B's runs (its frees put off), B runs on,
- *      then terminates; module loads work again.
+ *      then terminates; the refused kernel of step 3 then gets SMs and
+ *      exits, and module loads work again within the bound.  (Before, the
+ *      freed session dropped that kernel's stream: it stayed counted, and
+ *      every later module load of the process was refused.)
  * N is not a power of two.
  */
 #include <execinfo.h>
@@ -236,6 +238,22 @@ int main(void) {
   calls_while_running("B", cb, 1, 0);
   calls_while_running("the whole device's context", whole, 0, 1);
 
+  /* a second session on the SMs B's session holds: refused in bounded time */
+  step("a second session on B's SMs", BOUND_S);
+  gg_session_options short_open = {.open_timeout_ms = 2000};
+  gg_session *refused = NULL;
+  t0 = now_s();
+  st = gg_session_open(b.mod, "many", &short_open, &refused);
+  double open_s = now_s() - t0;
+  expect("B: gg_session_open of a second session, open_timeout 2 s", st, GG_ERR_TIMEOUT,
+         "got no SMs");
+  printf("  refused after %.2f s: %s\n", open_s, gg_error_detail());
+  if (refused || open_s > 2.0 + 5.0) {
+    fprintf(stderr, "FAIL: the refusal took %.2f s (bound 2 s + terminate 1 s)\n", open_s);
+    return 1;
+  }
+  step_deadline = 0;
+
 
   /* side by side */
   const char *env = getenv("GG_FRAMES");
@@ -263,7 +281,13 @@ int main(void) {
   gg_session_free(b.s);
   step("loads after the sessions", BOUND_S);
   gg_module *pm = NULL;
-  CHECK_OK(gg_module_load(ca, &gg_module_partition_gpu, &pm));
+  /* the refused kernel exits once it gets SMs: a moment after B's end */
+  t0 = now_s();
+  while ((st = gg_module_load(ca, &gg_module_partition_gpu, &pm)) == GG_ERR_STATE &&
+         now_s() - t0 < 10)
+    usleep(1000);
+  printf("module load after the sessions: %s after %.3f s\n", gg_strerror(st), now_s() - t0);
+  CHECK_OK(st);
   CHECK_OK(gg_device_sync(whole));
   gg_module_free(pm);
   gg_array_free(a.x);

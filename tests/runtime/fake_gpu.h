@@ -19,6 +19,8 @@ static struct {
   int occupancy;  /* blocks per SM the fake occupancy reports */
   int frees, unloads; /* device and host frees, module unloads done */
   void *busy_stream;  /* a stream whose work never ends (NULL: none) */
+  int hang_launches;  /* 1: a launched kernel never ends (its stream becomes busy_stream) */
+  int streams;        /* streams created */
 } fake;
 
 static int f_ok_void(void) { return 0; }
@@ -32,8 +34,9 @@ static int f_occupancy(int *b, void *fn, int block, size_t smem) {
   (void)fn; (void)block; (void)smem; *b = fake.occupancy; return 0;
 }
 static int f_launch(void *fn, unsigned grid, unsigned block, unsigned smem, void *s, void **p) {
-  (void)fn; (void)smem; (void)s; (void)p;
+  (void)fn; (void)smem; (void)p;
   fake.launches++; fake.grid = grid; fake.block = block;
+  if (fake.hang_launches) fake.busy_stream = s;
   return 0;
 }
 static int f_mem_alloc(ggr_dptr *p, size_t bytes) {
@@ -55,7 +58,10 @@ static int f_memcpy_async(ggr_dptr dst, ggr_dptr src, size_t n, void *s) {
 static int f_memset_async(ggr_dptr d, unsigned char v, size_t n, void *s) {
   (void)s; memset((void *)(uintptr_t)d, v, n); return 0;
 }
-static int f_stream_idle(void *s) { return s && s == fake.busy_stream ? GGR_E_NOT_READY : 0; }
+static int f_stream_idle(void *s) {
+  return s && s == fake.busy_stream ? GGR_E_NOT_READY : 0;
+}
+static int f_stream_create(void **s) { *s = (void *)(uintptr_t)(0x1000 + ++fake.streams); return 0; }
 static int f_stream_destroy(void *s) { (void)s; return 0; }
 static const char *f_err(int code) { (void)code; return "FAKE_ERROR"; }
 
@@ -86,6 +92,7 @@ static gg_context *fake_context(void) {
   be->memset_async = f_memset_async;
   be->stream_sync = f_stream_idle;
   be->stream_query = f_stream_idle;
+  be->stream_create = f_stream_create;
   be->stream_destroy = f_stream_destroy;
   be->err_name = f_err;
   be->err_string = f_err;
