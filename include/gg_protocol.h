@@ -18,6 +18,9 @@
  *          +GG_MBOX_DONE_OFFSET(args)  the acknowledgement (device), two u64 words:
  *               +0  ack  = frame tag << 32 | result bits 0..31   (written last)
  *               +8  ack2 = frame tag << 32 | result bits 32..63  (8-byte results only)
+ *               +16 seen_lo = frame tag << 32 | device time seen, bits 0..31  \  device
+ *               +24 seen_hi = frame tag << 32 | device time seen, bits 32..63  > times, when
+ *               +32 busy    = frame tag << 32 | ns from seen to the ack (u32) /  asked for
  *
  * Tagged words: every 8-byte word carries the low 32 bits of its frame
  * number, so one warp reads the command and all the arguments in ONE
@@ -52,6 +55,16 @@
  * descriptor: result_bytes, ack_relaxed); the kernel and the runtime use
  * what it wrote.
  *
+ * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
+ * that stores the ack first stores three tagged words: the device's
+ * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
+ * post (block 0's poll returned it) and how long after that the ack was
+ * stored (read just before the ack's store, so a release ack's fence
+ * belongs to the way back).  Tagged for the same reason as ack2: with a
+ * relaxed ack nothing orders them, so each word proves it is this
+ * frame's; the host takes them when all three carry the tag.  They share
+ * the ack's line: the host's read of the ack brings them in with it.
+ *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
  * kernel polls makes it exit at once (terminate writes it there, so the
@@ -76,6 +89,10 @@
 #define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
 #define GG_MBOX_ACK2_OFF 8u      /* ack2, from the done line's start */
 #define GG_MBOX_RESULT_MAX 8u    /* bytes a result may have */
+#define GG_MBOX_SEEN_LO_OFF 16u  /* device times, from the done line's start */
+#define GG_MBOX_SEEN_HI_OFF 24u
+#define GG_MBOX_BUSY_OFF 32u
+#define GG_MBOX_BUSY_MAX 0xffffffffu /* busy saturates here (4.29 s) */
 #define GG_MBOX_ACK(frame, bits) \
   ((unsigned long long)(unsigned)(frame) << 32 | (unsigned long long)(unsigned)(bits))
 #define GG_MBOX_ACK_TAG(word) ((unsigned)((word) >> 32))
@@ -106,16 +123,21 @@ typedef struct gg_persist_params {
   unsigned int slot_stride;  /* GG_MBOX_SLOT_STRIDE(the largest command's argument struct) */
   unsigned int groups;       /* pseudo-blocks per hardware block */
   unsigned int group_smem;   /* dynamic shared bytes per pseudo-block (largest command's) */
+  unsigned int flags;        /* GG_PERSIST_* */
+  unsigned int reserved;     /* 0 */
 } gg_persist_params;
+#define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
 
 /* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
  * record: block 0's warp 0 polls the host's slot (one warp-wide load per
  * poll) and copies its tagged words here, where the other blocks' warp 0
  * poll them in L2 (only one poller crosses PCIe).  Every block adds one
  * arrival when done with a frame; the block whose arrival completes the
- * frame stores its done. */
+ * frame stores its done.  Then the seen line: block 0 stores there when
+ * it saw the frame (device times), for the block that stores the done. */
 #define GG_PERSIST_ARRIVE_OFF 0u
 #define GG_PERSIST_RECORD_OFF 128u
-#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+#define GG_PERSIST_SEEN_OFF(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_SEEN_OFF(args) + GG_MBOX_LINE)
 
 #endif /* GG_PROTOCOL_H */

@@ -77,6 +77,18 @@ typedef enum gg_wait_mode {
   GG_WAIT_YIELD = 1  /* poll, then sched_yield() between polls after spin_ns */
 } gg_wait_mode;
 
+/* Device times: for each frame the kernel reads its clock when it saw
+ * the post and just before it stores the acknowledgement, and stores both
+ * in the acknowledgement's line (gg_protocol.h): three posted writes and
+ * two clock reads per frame.  On by default wherever statistics are
+ * recorded, which they need to split a frame; GG_TIMES_OFF measures the
+ * loop without them (bench/soak_bench --no-device-times). */
+typedef enum gg_device_times {
+  GG_TIMES_AUTO = 0, /* on when stats_frames > 0 */
+  GG_TIMES_ON = 1,   /* on (a deadline's callback gets the parts without statistics) */
+  GG_TIMES_OFF = 2
+} gg_device_times;
+
 typedef struct gg_session_options {
   int blocks;              /* many_blocks / hybrid: 0 = as the module says */
   int buffering;           /* slots: 0 = as the module says */
@@ -85,7 +97,11 @@ typedef struct gg_session_options {
   uint32_t heartbeat_ms;   /* 0: off; else the kernel exits when the host's
                               heartbeat is older than this */
   uint32_t terminate_ms;   /* how long terminate waits for a clean exit (default 1000) */
-  uint64_t stats_frames;   /* 0: no statistics; else record up to this many frames */
+  uint64_t stats_frames;   /* 0: no statistics; else record up to this many frames
+                              (UINT64_MAX: all); memory is fixed whatever the count */
+  uint32_t stats_tail;     /* frames kept exactly, the largest (0: stats_frames, at
+                              most 16384): see gg_session_tails */
+  gg_device_times device_times; /* the GPU's clock per frame (GG_TIMES_AUTO: with statistics) */
   uint32_t open_timeout_ms; /* how long open waits for the kernel to run (default 10000):
                                its blocks wait for SMs other kernels hold */
 } gg_session_options;
@@ -192,18 +208,96 @@ void gg_session_free(gg_session *s);
 
 /* ---- per-frame statistics (recorded only when stats_frames > 0) ---- */
 
+/* Where a frame's time goes.  Host and GPU clocks differ by an offset,
+ * estimated from the frames of smallest round trip, assuming the way to
+ * the GPU and the way back take as long there (NTP); it is re-estimated
+ * every 1024 timed frames, as the clocks drift apart.  The GPU part is
+ * exact (one clock); to_gpu and to_host are as good as that assumption.
+ * A release acknowledgement's fence (gg_protocol.h) counts in to_host. */
+typedef enum gg_part {
+  GG_PART_TO_GPU = 0,  /* the host's start -> the GPU saw the post */
+  GG_PART_GPU = 1,     /* the GPU saw it -> just before it stored the ack */
+  GG_PART_TO_HOST = 2, /* -> the host's wait saw the ack */
+  GG_NPARTS = 3,
+  GG_PART_UNKNOWN = 3  /* the frame brought no device times */
+} gg_part;
+/* "to_gpu", "gpu", "to_host", "unknown". */
+const char *gg_part_name(gg_part p);
+
+/* One frame. */
+typedef struct gg_frame_time {
+  uint64_t frame;                /* its number */
+  double total_ns;               /* start -> the end of its wait */
+  double part_ns[GG_NPARTS];     /* its parts (0 without device times); they sum to total */
+  gg_part late;                  /* the part furthest above its median */
+  uint64_t device_seen_ns;       /* the device's clock when the GPU saw the post (0: none) */
+} gg_frame_time;
+
+typedef struct gg_part_stats {
+  double mean_ns, p50_ns, p99_ns, p999_ns, p9999_ns, max_ns;
+} gg_part_stats;
+
 typedef struct gg_stats {
   uint64_t count;          /* frames recorded */
   double mean_ns, p50_ns, p99_ns, p999_ns, p9999_ns, max_ns, min_ns;
   double jitter_ns;        /* max - mean */
+  double p999999_ns;       /* p99.9999 */
+  uint64_t exact_from;     /* percentiles of rank > exact_from are exact, the
+                              others within 0.4 % (a histogram bucket's middle) */
+  /* The split, over the frames that brought device times: */
+  uint64_t timed;
+  gg_part_stats part[GG_NPARTS];
+  double offset_ns;        /* GPU clock - host clock, the latest estimate */
+  double min_rtt_ns;       /* the smallest round trip (total - GPU part) */
+  double offset_rtt_ns;    /* the round trip of the frame the offset came from:
+                              the offset is right within half of it */
+  double clock_step_ns;    /* every device time seen is a multiple of this */
+  double busy_min_ns;      /* the smallest nonzero GPU part */
+  /* Tails: the exactly kept frames above p99.9, by the part that made
+   * each late (index GG_PART_UNKNOWN: no device times). */
+  uint64_t tail_over_p999; /* how many of those there are */
+  uint64_t tail_late[GG_NPARTS + 1];
+  int tails_cover_p999;    /* 1 when every frame above p99.9 is kept */
+  /* The deadline (gg_session_deadline): */
+  uint64_t late;           /* frames over it */
+  gg_frame_time late_worst; /* the worst of them */
+  uint64_t late_by[GG_NPARTS + 1]; /* ... by the part that made each late */
 } gg_stats;
 
-/* Latency of each frame from start to the end of its wait. */
+/* Latency of each frame from start to the end of its wait, and its split.
+ * GG_ERR_STATE when the session records no statistics. */
 gg_status gg_session_stats(gg_session *s, gg_stats *out);
 void gg_session_stats_reset(gg_session *s);
-/* Histogram as CSV "bucket_lo_ns,bucket_hi_ns,count" with buckets of
- * bucket_ns (0: 100 ns), for plotting. */
+/* Histogram as CSV "bucket_lo_ns,bucket_hi_ns,count,to_gpu,gpu,to_host"
+ * with buckets of bucket_ns (0: 100 ns), for plotting: count is of frame
+ * totals, the other three of each part.  Read from a histogram of 128
+ * buckets per power of two, each counted in the bucket of its middle. */
 gg_status gg_session_histogram_csv(gg_session *s, FILE *f, uint32_t bucket_ns);
+/* The frames kept exactly (stats_tail of them, the largest), largest
+ * first, each with its parts and the part that made it late against the
+ * medians of the run; *n gets how many were written.  With 16384 (the
+ * most kept by default) every frame above p99.99 of a 1.6e8-frame run is
+ * there; keep count / 1000 + 1 to have every frame above p99.9. */
+gg_status gg_session_tails(gg_session *s, gg_frame_time *out, size_t max, size_t *n);
+/* The same as CSV "frame,total_ns,to_gpu_ns,gpu_ns,to_host_ns,late". */
+gg_status gg_session_tails_csv(gg_session *s, FILE *f);
+
+/* ---- a deadline per session ---- */
+
+/* Frames whose start -> wait takes longer than deadline_ns are late:
+ * counted (gg_session_late, gg_stats.late, late_worst, late_by), and fn
+ * (may be NULL) is called from the gg_session_wait that saw it, in that
+ * thread, with the frame's times (the parts need device times).  Keep fn
+ * short: the next frame waits for it.  GG_ERR_INVALID for deadline_ns <=
+ * 0; INT64_MAX turns the deadline off. */
+typedef void (*gg_late_fn)(void *user, const gg_frame_time *t);
+gg_status gg_session_deadline(gg_session *s, int64_t deadline_ns, gg_late_fn fn, void *user);
+/* Frames late so far (0 without a deadline): a flag the app polls. */
+uint64_t gg_session_late(const gg_session *s);
+/* The times of the frame waited for last.  GG_ERR_STATE when no frame
+ * was timed (statistics, a deadline or device times on) or none waited
+ * for yet. */
+gg_status gg_session_last_frame(const gg_session *s, gg_frame_time *out);
 
 /* Statistics of any array of samples (sorted in place). */
 void gg_stats_compute(double *ns, uint64_t n, gg_stats *out);

@@ -15,6 +15,7 @@
 #include "describe.h"
 #include "internal.h"
 #include "session_mbox.h"
+#include "session_stats.h"
 #include "gg_session.h"
 
 #include <sched.h>
@@ -51,9 +52,19 @@ struct gg_session {
   int *slot_cmd;             /* the command of each slot's frame */
   int result_cmd;            /* command of the frame waited for last (-1: none yet) */
   uint64_t result;           /* its result bits (gg_protocol.h: the acknowledgement) */
-  uint64_t *slot_t0;         /* stats: start time of each slot's frame */
-  double *samples;           /* stats: ns per frame */
-  uint64_t nsamples;
+  /* Frame times (session_stats.h), taken when statistics, a deadline or
+   * device times are on (clocked): */
+  int clocked;
+  int timed;                 /* the kernel stores device times (GG_PERSIST_TIMES) */
+  uint64_t *slot_t0;         /* start time of each slot's frame (0: not clocked) */
+  ggr_split split;           /* the clock offset */
+  ggr_stats *stats;          /* NULL: no statistics */
+  gg_frame_time last;        /* the frame waited for last (last.frame 0: none) */
+  int64_t deadline;          /* ns; 0: none */
+  gg_late_fn late_fn;
+  void *late_user;
+  uint64_t late, late_by[GG_NPARTS + 1];
+  gg_frame_time late_worst;
   int running;               /* launched and not yet terminated */
   int counted;               /* counted in ctx->sessions_running: the kernel may still run */
   int lost;                  /* the context is gone (fault or reset) */
@@ -242,6 +253,33 @@ static gg_status choose_blocks(gg_session *s)
   return GG_OK;
 }
 
+/* Frame times: a start time per slot, and statistics in fixed memory
+ * (histograms and the largest frames, whatever stats_frames is). */
+static gg_status alloc_stats(gg_session *s)
+{
+  gg_device_times dt = s->opt.device_times;
+  if (dt != GG_TIMES_AUTO && dt != GG_TIMES_ON && dt != GG_TIMES_OFF)
+    return ggr_set_error(GG_ERR_INVALID, "device_times = %d: GG_TIMES_AUTO (0), GG_TIMES_ON (1) "
+                         "or GG_TIMES_OFF (2)", (int)dt);
+  s->timed = dt == GG_TIMES_ON || (dt == GG_TIMES_AUTO && s->opt.stats_frames > 0);
+  s->clocked = s->timed || s->opt.stats_frames > 0;
+  ggr_split_init(&s->split);
+  s->slot_t0 = calloc(s->mb.nslots, sizeof *s->slot_t0);
+  if (!s->slot_t0)
+    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "session: %u slots", s->mb.nslots);
+  if (!s->opt.stats_frames)
+    return GG_OK;
+  s->stats = malloc(sizeof *s->stats);
+  if (!s->stats)
+    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "session statistics");
+  gg_status st = ggr_stats_init(s->stats, s->opt.stats_frames, s->opt.stats_tail);
+  if (st) {
+    free(s->stats);
+    s->stats = NULL;
+  }
+  return st;
+}
+
 static gg_status alloc_memory(gg_session *s)
 {
   const ggr_backend *be = s->ctx->be;
@@ -284,17 +322,7 @@ static gg_status alloc_memory(gg_session *s)
   if (!s->pack || !s->slot_cmd)
     return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "session: %u bytes", s->args_size);
   s->result_cmd = -1;
-  if (s->opt.stats_frames > (uint64_t)(SIZE_MAX / sizeof *s->samples))
-    return ggr_set_error(GG_ERR_INVALID, "stats_frames = %llu: more samples than memory can hold",
-                (unsigned long long)s->opt.stats_frames);
-  if (s->opt.stats_frames) {
-    s->slot_t0 = calloc(nslots, sizeof *s->slot_t0);
-    s->samples = malloc(s->opt.stats_frames * sizeof *s->samples);
-    if (!s->slot_t0 || !s->samples)
-      return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "session statistics: %llu frames",
-                  (unsigned long long)s->opt.stats_frames);
-  }
-  return GG_OK;
+  return alloc_stats(s);
 }
 
 /* The kernel was launched but its first block never ran: its blocks wait
@@ -332,6 +360,7 @@ static gg_status launch(gg_session *s)
   pp.slot_stride = s->mb.slot_stride;
   pp.groups = (uint32_t)s->groups;
   pp.group_smem = s->group_smem;
+  pp.flags = s->timed ? GG_PERSIST_TIMES : 0u;
   void *params[] = {&pp};
   unsigned smem = s->pd->shared_bytes;
   /* counted first: a free on another thread in between would wait for it */
@@ -490,7 +519,7 @@ static void post(gg_session *s, int cmd, const void *args, size_t size, uint64_t
 {
   uint32_t slot = ggr_mbox_slot_of(&s->mb, s->mb.started + 1);
   s->slot_cmd[slot] = cmd;
-  if (s->slot_t0)
+  if (s->clocked)
     s->slot_t0[slot] = gg_rt_now_ns();
   uint64_t f = ggr_mbox_post(&s->mb, (uint32_t)cmd, args, size);
   if (s->opt.heartbeat_ms)
@@ -596,12 +625,30 @@ static int poll_done(gg_session *s)
   return 1;
 }
 
+/* Frame `frame` is done: its times (with the device's, when it stored
+ * them), split, into the statistics, and against the deadline. */
 static void record(gg_session *s, uint64_t frame)
 {
-  if (!s->samples || s->nsamples >= s->opt.stats_frames)
+  if (!s->clocked)
     return;
-  uint64_t t0 = s->slot_t0[ggr_mbox_slot_of(&s->mb, frame)];
-  s->samples[s->nsamples++] = (double)(gg_rt_now_ns() - t0);
+  ggr_frame_in in = {frame, s->slot_t0[ggr_mbox_slot_of(&s->mb, frame)], gg_rt_now_ns(), 0, 0, 0};
+  if (in.t0 == 0) /* started before the clock was asked for */
+    return;
+  if (s->timed)
+    in.timed = ggr_mbox_times(&s->mb, frame, &in.seen, &in.busy);
+  gg_frame_time t;
+  ggr_split_frame(&s->split, &in, &t);
+  if (s->stats)
+    ggr_stats_add(s->stats, &in, &t);
+  s->last = t;
+  if (s->deadline && t.total_ns > (double)s->deadline) {
+    s->late++;
+    s->late_by[t.late]++;
+    if (t.total_ns > s->late_worst.total_ns)
+      s->late_worst = t;
+    if (s->late_fn)
+      s->late_fn(s->late_user, &t);
+  }
 }
 
 /* The kernel stopped while frames were in flight: why? */
@@ -771,36 +818,96 @@ void gg_session_free(gg_session *s)
   free(s->pack);
   free(s->slot_cmd);
   free(s->slot_t0);
-  free(s->samples);
+  if (s->stats)
+    ggr_stats_free(s->stats);
+  free(s->stats);
   free(s);
+}
+
+static gg_status stats_off(void)
+{
+  return ggr_set_error(GG_ERR_STATE, "statistics are off: this session records none (set "
+                       "gg_session_options.stats_frames, e.g. UINT64_MAX for every frame)");
 }
 
 gg_status gg_session_stats(gg_session *s, gg_stats *out)
 {
   if (!s || !out)
     return GGR_NULL_ARG();
-  if (!s->samples)
-    return ggr_set_error(GG_ERR_STATE, "statistics are off (gg_session_options.stats_frames = 0)");
-  double *copy = malloc((s->nsamples ? s->nsamples : 1) * sizeof *copy);
-  if (!copy)
-    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "statistics");
-  memcpy(copy, s->samples, s->nsamples * sizeof *copy);
-  gg_stats_compute(copy, s->nsamples, out);
-  free(copy);
+  if (!s->stats)
+    return stats_off();
+  ggr_stats_summary(s->stats, &s->split, out);
+  out->late = s->late;
+  out->late_worst = s->late_worst;
+  memcpy(out->late_by, s->late_by, sizeof out->late_by);
   return GG_OK;
 }
 
 void gg_session_stats_reset(gg_session *s)
 {
-  if (s)
-    s->nsamples = 0;
+  if (!s)
+    return;
+  if (s->stats)
+    ggr_stats_reset(s->stats);
+  s->late = 0;
+  memset(s->late_by, 0, sizeof s->late_by);
+  memset(&s->late_worst, 0, sizeof s->late_worst);
 }
 
 gg_status gg_session_histogram_csv(gg_session *s, FILE *f, uint32_t bucket_ns)
 {
   if (!s || !f)
     return GGR_NULL_ARG();
-  if (!s->samples)
-    return ggr_set_error(GG_ERR_STATE, "statistics are off (gg_session_options.stats_frames = 0)");
-  return gg_stats_histogram_csv(s->samples, s->nsamples, f, bucket_ns);
+  if (!s->stats)
+    return stats_off();
+  return ggr_stats_histogram_csv(s->stats, f, bucket_ns);
+}
+
+gg_status gg_session_tails(gg_session *s, gg_frame_time *out, size_t max, size_t *n)
+{
+  if (!s || (!out && max) || !n)
+    return GGR_NULL_ARG();
+  *n = 0;
+  if (!s->stats)
+    return stats_off();
+  *n = max ? ggr_stats_tails(s->stats, out, max) : 0;
+  if (max && s->stats->tail_n && *n == 0)
+    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "tails of %u frames", s->stats->tail_n);
+  return GG_OK;
+}
+
+gg_status gg_session_tails_csv(gg_session *s, FILE *f)
+{
+  if (!s || !f)
+    return GGR_NULL_ARG();
+  if (!s->stats)
+    return stats_off();
+  return ggr_stats_tails_csv(s->stats, f);
+}
+
+gg_status gg_session_deadline(gg_session *s, int64_t deadline_ns, gg_late_fn fn, void *user)
+{
+  if (!s)
+    return GGR_NULL_ARG();
+  if (deadline_ns <= 0)
+    return ggr_set_error(GG_ERR_INVALID, "deadline of %lld ns: a deadline is a positive number "
+                         "of nanoseconds (INT64_MAX turns it off)", (long long)deadline_ns);
+  s->deadline = deadline_ns == INT64_MAX ? 0 : deadline_ns;
+  s->late_fn = fn;
+  s->late_user = user;
+  s->clocked = s->clocked || s->deadline != 0;
+  return GG_OK;
+}
+
+uint64_t gg_session_late(const gg_session *s) { return s ? s->late : 0; }
+
+gg_status gg_session_last_frame(const gg_session *s, gg_frame_time *out)
+{
+  if (!s || !out)
+    return GGR_NULL_ARG();
+  if (s->last.frame == 0)
+    return ggr_set_error(GG_ERR_STATE, "no frame timed yet: frames are timed once statistics, "
+                         "a deadline or device times are on, from the first one waited for");
+  *out = s->last;
+  return GG_OK;
 }

@@ -111,6 +111,25 @@ int ggr_mbox_poll(ggr_mbox *mb, int two_words)
   return 1;
 }
 
+#define TIMES_TRIES 64 /* reads of the device times after the ack (relaxed: they may lag) */
+
+int ggr_mbox_times(const ggr_mbox *mb, uint64_t frame, uint64_t *seen, uint64_t *busy)
+{
+  char *done = ggr_mbox_slot(mb, ggr_mbox_slot_of(mb, frame)) + GG_MBOX_DONE_OFFSET(mb->args_size);
+  const uint32_t tag = (uint32_t)frame;
+  for (int i = 0; i < TIMES_TRIES; i++) {
+    uint64_t lo = atomic_load_explicit(u64_at(done + GG_MBOX_SEEN_LO_OFF), memory_order_relaxed);
+    uint64_t hi = atomic_load_explicit(u64_at(done + GG_MBOX_SEEN_HI_OFF), memory_order_relaxed);
+    uint64_t b = atomic_load_explicit(u64_at(done + GG_MBOX_BUSY_OFF), memory_order_relaxed);
+    if (GG_MBOX_ACK_TAG(lo) == tag && GG_MBOX_ACK_TAG(hi) == tag && GG_MBOX_ACK_TAG(b) == tag) {
+      *seen = (hi & 0xffffffffu) << 32 | (lo & 0xffffffffu);
+      *busy = b & 0xffffffffu;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 void ggr_mbox_abort(ggr_mbox *mb)
 {
   atomic_store_explicit(u64_at(mb->base + GG_MBOX_ABORT_OFF), 1, memory_order_release);

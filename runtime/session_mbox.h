@@ -55,6 +55,10 @@ static inline int ggr_mbox_ack_seen(const void *ack, uint64_t frame)
   uint64_t w = atomic_load_explicit((const _Atomic uint64_t *)ack, memory_order_relaxed);
   return GG_MBOX_ACK_TAG(w) == (uint32_t)frame;
 }
+/* The device times of done frame `frame` (gg_protocol.h): 1 when its
+ * three words carry its tag (read after the ack's acquire; with a relaxed
+ * ack they may lag it, so a few reads are tried), else 0. */
+int ggr_mbox_times(const ggr_mbox *mb, uint64_t frame, uint64_t *seen, uint64_t *busy);
 /* Ask the kernel to exit: abort line, and the abort word in the slot
  * it polls next, so it sees it without a second poll location. */
 void ggr_mbox_abort(ggr_mbox *mb);

@@ -77,9 +77,11 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * (8-byte results) first, then ack: each carries the tag, so the host
  * takes neither half from an older frame.  With no result this is the
  * release store of the done tag alone.  Where this block's thread stored
- * the result (noted), the leader takes its bits from shared memory. */
+ * the result (noted), the leader takes its bits from shared memory.
+ * timed: the frame's device times go first (gg_protocol.h), read just
+ * before the ack's store: seen is when block 0 saw the post. */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -95,6 +97,13 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+  if (timed) { /* three posted writes into the ack's line, no wait for any */
+    const unsigned long long busy = gg_clock_ns() - seen;
+    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+                        GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
+  }
   if (a.relaxed)
     gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
@@ -401,6 +410,14 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
   char *const mbox = (char *)pp.mbox;
   unsigned long long *arrive = (unsigned long long *)((char *)pp.dev + GG_PERSIST_ARRIVE_OFF);
   unsigned long long *record = (unsigned long long *)((char *)pp.dev + GG_PERSIST_RECORD_OFF);
+  /* Device times (gg_protocol.h): block 0's leader reads the clock when
+   * its poll returns a frame; with several blocks it leaves the time in
+   * the seen line, two entries by frame parity (block 0 can be one frame
+   * ahead of the block that stores the ack, never two). */
+  const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+  volatile unsigned long long *seen_at =
+      (volatile unsigned long long *)((char *)pp.dev + GG_PERSIST_SEEN_OFF({{SLOT_BYTES}}u));
+  unsigned long long seen = 0;
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -447,6 +464,11 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
           cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
                                        args_words, word, &reason, phase);
         }
+        if (timed && leader) {
+          seen = gg_clock_ns();
+          if (multi)
+            seen_at[frame & 1u] = seen;
+        }
         if (multi) { /* relay: the tagged words as they came, or the exit word */
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
@@ -478,8 +500,11 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note);
+    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+      if (timed && multi) /* block 0 stored it before its arrival */
+        seen = seen_at[frame & 1u];
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);
+    }
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);

@@ -31,7 +31,7 @@ struct gg_p_ack_of {
   bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -48,6 +48,16 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   if (a.bytes > 4)
     __hip_atomic_store(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32), __ATOMIC_RELAXED,
                        __HIP_MEMORY_SCOPE_SYSTEM);
+  if (timed) { /* device times (gg_protocol.h), read just before the ack's store */
+    const unsigned long long busy = gg_clock_ns() - seen;
+    __hip_atomic_store(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen), __ATOMIC_RELAXED,
+                       __HIP_MEMORY_SCOPE_SYSTEM);
+    __hip_atomic_store(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32),
+                       __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+    __hip_atomic_store(w + GG_MBOX_BUSY_OFF / 8u,
+                       GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX),
+                       __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+  }
   if (a.relaxed)
     __hip_atomic_store(w, GG_MBOX_ACK(frame, bits), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
   else
@@ -170,6 +180,11 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
   const bool leader = threadIdx.x == 0;
   char *const mbox = (char *)pp.mbox;
   unsigned long long *arrive = (unsigned long long *)((char *)pp.dev + GG_PERSIST_ARRIVE_OFF);
+  /* Device times: as in the CUDA twin (block 0's poll sets seen). */
+  const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+  volatile unsigned long long *seen_at =
+      (volatile unsigned long long *)((char *)pp.dev + GG_PERSIST_SEEN_OFF({{SLOT_BYTES}}u));
+  unsigned long long seen = 0;
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -195,6 +210,11 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
         cmd = gg_p_poll(mbox, slot, frame, gg_nw, args_words, &reason);
       else
         reason = GG_MBOX_EXIT_ABORT;
+      if (timed && leader && blockIdx.x == 0) {
+        seen = gg_clock_ns();
+        if (multi)
+          seen_at[frame & 1u] = seen;
+      }
       if (leader) {
         command = cmd;
         gg_note.p = nullptr; /* no result noted in this frame yet */
@@ -211,8 +231,11 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note);
+    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+      if (timed && multi) /* block 0 stored it before its arrival */
+        seen = seen_at[frame & 1u];
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);
+    }
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);

@@ -78,6 +78,12 @@ static void host_figures(ggi_buf *b)
   EQ(GG_MBOX_EXIT_STALE);
   EQ(GG_PERSIST_ARRIVE_OFF);
   EQ(GG_PERSIST_RECORD_OFF);
+  EQ(GG_MBOX_ACK2_OFF);
+  EQ(GG_MBOX_SEEN_LO_OFF);
+  EQ(GG_MBOX_SEEN_HI_OFF);
+  EQ(GG_MBOX_BUSY_OFF);
+  EQ(GG_MBOX_BUSY_MAX);
+  EQ(GG_PERSIST_TIMES);
   EQ(sizeof(gg_persist_params));
   /* The parameter's members: their sizes everywhere; their offsets where
    * the compiler has a constant offsetof (clang, i.e. hiprtc: NVRTC has no
@@ -95,6 +101,8 @@ static void host_figures(ggi_buf *b)
   MEMBER(slot_stride);
   MEMBER(groups);
   MEMBER(group_smem);
+  MEMBER(flags);
+  MEMBER(reserved);
 #undef MEMBER
   /* sizes that are not multiples of 4 or of a line, as well as those that are */
   static const unsigned args[] = {0, 1, 4, 7, 40, 124, 125, 1000, 4093};
@@ -110,6 +118,8 @@ static void host_figures(ggi_buf *b)
                    GG_MBOX_SLOT_STRIDE(a), GG_MBOX_DONE_OFFSET(a), a);
     ggi_buf_printf(b, "static_assert(GG_MBOX_BYTES(3u, %uu) == %lluull, \"bytes %u\");\n", a,
                    (unsigned long long)GG_MBOX_BYTES(3u, a), a);
+    ggi_buf_printf(b, "static_assert(GG_PERSIST_SEEN_OFF(%uu) == %lluull, \"seen %u\");\n", a,
+                   (unsigned long long)GG_PERSIST_SEEN_OFF(a), a);
     ggi_buf_printf(b, "static_assert(GG_PERSIST_DEV_BYTES(%uu) == %lluull, \"dev %u\");\n", a,
                    (unsigned long long)GG_PERSIST_DEV_BYTES(a), a);
   }
