@@ -1,0 +1,300 @@
+/*
+ * soak_bench.c - where a frame's time goes over a long run: examples/app's
+ * frame ("step": y = gain * x fused into e = sum(y * y), n = 1000, device
+ * arrays) for 1e8 frames in one session, against the floor: the bare
+ * handshake loop (bench/soak_bench.lua: a command that does nothing, the
+ * same one block of 1024 threads) measured in the same process first.
+ *
+ * Every frame is timed by the session (start -> wait) and split with the
+ * device's timestamps into host -> GPU, GPU and GPU -> host
+ * (gg_session.h: gg_part); the statistics stream into fixed memory (a
+ * histogram with the largest frames kept exactly: here frames / 1000 + 1
+ * of them, so every frame above p99.9 is kept and named for the part
+ * that made it late).  One frame at a time (one slot), as examples/app.
+ *
+ * Prints, for the floor and the app: n, mean, p50, p99, p99.9, p99.99,
+ * p99.9999, max (us); each part's mean, p50, p99, p99.9, p99.99, max;
+ * how many frames lie above p99.9 and which part made them late; the
+ * device clock's smallest step seen; the ratio app p99.99 / floor p99.99
+ * (goal <= 1.1); with --cost, the p50 with and without device times
+ * (goal: <= 0.1 us apart).  The app's e is checked against the CPU once
+ * at the end (exit 1 if wrong).
+ *
+ * usage: soak_bench [--frames N (1e8)] [--floor-frames N (frames / 10, at
+ *        least 1e6)] [--pin CPU] [--mlock] [--fifo] [--no-device-times]
+ *        [--cost] [--deadline NS] [--hist FILE.csv] [--tails FILE.csv]
+ * Exit: 0, 1 on an error or a wrong result, 2 on usage, 77 without a GPU.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"        /* examples/app/app.lua: frame "step", persistent frame_one_block_1024 */
+#include "soak_bench.h" /* bench/soak_bench.lua: the bare loop */
+#include "gg.h"
+#include "gg_session.h"
+
+#define N 1000                  /* examples/app's default signal */
+#define WAIT_NS 2000000000ll    /* a frame that takes 2 s is an error, not a tail */
+
+typedef struct opts {
+  uint64_t frames, floor_frames;
+  int pin, mlock, fifo, no_times, cost;
+  int64_t deadline;
+  const char *hist, *tails;
+} opts;
+
+static void usage(void)
+{
+  fprintf(stderr, "usage: soak_bench [--frames N] [--floor-frames N] [--pin CPU] [--mlock] "
+                  "[--fifo] [--no-device-times] [--cost] [--deadline NS] [--hist FILE.csv] "
+                  "[--tails FILE.csv]\n");
+  exit(2);
+}
+
+static uint64_t count_arg(const char *v)
+{
+  char *end;
+  double d = strtod(v, &end); /* 1e8 reads as it is written */
+  if (*end || !(d >= 1) || d > 1e12 || d != floor(d))
+    usage();
+  return (uint64_t)d;
+}
+
+static opts parse(int argc, char **argv)
+{
+  opts o = {100000000ull, 0, -1, 0, 0, 0, 0, 0, NULL, NULL};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--frames") && v) o.frames = count_arg(v), i++;
+    else if (!strcmp(a, "--floor-frames") && v) o.floor_frames = count_arg(v), i++;
+    else if (!strcmp(a, "--pin") && v) o.pin = atoi(v), i++;
+    else if (!strcmp(a, "--deadline") && v) o.deadline = (int64_t)count_arg(v), i++;
+    else if (!strcmp(a, "--hist") && v) o.hist = v, i++;
+    else if (!strcmp(a, "--tails") && v) o.tails = v, i++;
+    else if (!strcmp(a, "--mlock")) o.mlock = 1;
+    else if (!strcmp(a, "--fifo")) o.fifo = 1;
+    else if (!strcmp(a, "--no-device-times")) o.no_times = 1;
+    else if (!strcmp(a, "--cost")) o.cost = 1;
+    else usage();
+  }
+  if (!o.floor_frames)
+    o.floor_frames = o.frames / 10 > 1000000 ? o.frames / 10 : 1000000;
+  return o;
+}
+
+static void die(const char *what)
+{
+  fprintf(stderr, "soak_bench: %s: %s\n", what, gg_error_detail());
+  exit(1);
+}
+
+/* The host's real-time settings, each said plainly when refused. */
+static void host_setup(const opts *o)
+{
+  if (o->pin >= 0)
+    printf("host: pin to CPU %d: %s\n", o->pin, gg_rt_pin_cpu(o->pin) ? gg_error_detail() : "ok");
+  if (o->mlock)
+    printf("host: mlockall: %s\n", gg_rt_lock_memory() ? gg_error_detail() : "ok");
+  if (o->fifo)
+    printf("host: SCHED_FIFO 50: %s\n", gg_rt_fifo(50) ? gg_error_detail() : "ok");
+  if (o->pin < 0 && !o->mlock && !o->fifo)
+    printf("host: no pinning, no memory locking, no SCHED_FIFO (see docs/timing.md)\n");
+}
+
+/* One loop's session: frames of command cmd with args. */
+typedef struct loop {
+  const char *name;
+  gg_session *se;
+  int cmd;
+  gg_arg args[5];
+  int nargs;
+} loop;
+
+static uint64_t late_seen;
+static void on_late(void *user, const gg_frame_time *t)
+{
+  (void)user;
+  if (late_seen++ < 5)
+    printf("  late: frame %llu, %.2f us (%s)\n", (unsigned long long)t->frame, t->total_ns / 1e3,
+           gg_part_name(t->late));
+}
+
+static void open_loop(loop *l, gg_module *mod, const char *kernel, const char *cmd,
+                      uint64_t frames, gg_device_times times, int64_t deadline)
+{
+  gg_session_options so = {0};
+  so.buffering = 1;
+  so.stats_frames = frames;
+  so.stats_tail = (uint32_t)(frames / 1000 + 1); /* every frame above p99.9 */
+  so.device_times = times;
+  if (gg_session_open(mod, kernel, &so, &l->se))
+    die(kernel);
+  if (gg_session_command(l->se, cmd, &l->cmd))
+    die(cmd);
+  if (deadline && gg_session_deadline(l->se, deadline, on_late, NULL))
+    die("deadline");
+}
+
+static void run_loop(loop *l, uint64_t frames)
+{
+  for (uint64_t f = 0; f < frames; f++)
+    if (gg_session_start(l->se, l->cmd, l->args, l->nargs, NULL) || gg_session_wait(l->se, WAIT_NS))
+      die(l->name);
+}
+
+static void close_loop(loop *l)
+{
+  if (gg_session_terminate(l->se))
+    die("terminate");
+  gg_session_free(l->se);
+  l->se = NULL;
+}
+
+static void print_header(void)
+{
+  printf("%-22s %11s %8s %8s %8s %8s %8s %9s %9s\n", "loop (us)", "n", "mean", "p50", "p99",
+         "p99.9", "p99.99", "p99.9999", "max");
+}
+
+static void print_stats(const char *name, const gg_stats *s)
+{
+  printf("%-22s %11llu %8.2f %8.2f %8.2f %8.2f %8.2f %9.2f %9.2f\n", name,
+         (unsigned long long)s->count, s->mean_ns / 1e3, s->p50_ns / 1e3, s->p99_ns / 1e3,
+         s->p999_ns / 1e3, s->p9999_ns / 1e3, s->p999999_ns / 1e3, s->max_ns / 1e3);
+  if (!s->timed) {
+    printf("  (no device times: no split)\n");
+    return;
+  }
+  for (int p = 0; p < GG_NPARTS; p++) {
+    const gg_part_stats *q = &s->part[p];
+    printf("  %-20s %11s %8.2f %8.2f %8.2f %8.2f %8.2f %9s %9.2f\n", gg_part_name((gg_part)p),
+           "", q->mean_ns / 1e3, q->p50_ns / 1e3, q->p99_ns / 1e3, q->p999_ns / 1e3,
+           q->p9999_ns / 1e3, "", q->max_ns / 1e3);
+  }
+  printf("  above p99.9: %llu frames%s; late by to_gpu %llu, gpu %llu, to_host %llu, "
+         "unknown %llu\n", (unsigned long long)s->tail_over_p999,
+         s->tails_cover_p999 ? " (every one kept)" : " (NOT all kept)",
+         (unsigned long long)s->tail_late[0], (unsigned long long)s->tail_late[1],
+         (unsigned long long)s->tail_late[2], (unsigned long long)s->tail_late[3]);
+  printf("  device clock: step %.0f ns (every time a multiple), smallest GPU part %.0f ns; "
+         "offset %.0f ns, smallest round trip %.2f us; timed %llu of %llu\n",
+         s->clock_step_ns, s->busy_min_ns, s->offset_ns, s->min_rtt_ns / 1e3,
+         (unsigned long long)s->timed, (unsigned long long)s->count);
+  if (s->late)
+    printf("  deadline: %llu late, worst frame %llu %.2f us (%s); by to_gpu %llu, gpu %llu, "
+           "to_host %llu, unknown %llu\n", (unsigned long long)s->late,
+           (unsigned long long)s->late_worst.frame, s->late_worst.total_ns / 1e3,
+           gg_part_name(s->late_worst.late), (unsigned long long)s->late_by[0],
+           (unsigned long long)s->late_by[1], (unsigned long long)s->late_by[2],
+           (unsigned long long)s->late_by[3]);
+}
+
+static void stats_of(loop *l, gg_stats *s)
+{
+  if (gg_session_stats(l->se, s))
+    die("statistics");
+}
+
+static void write_csv(loop *l, const char *path, int tails)
+{
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "soak_bench: cannot write %s\n", path);
+    exit(1);
+  }
+  if (tails ? gg_session_tails_csv(l->se, f) : gg_session_histogram_csv(l->se, f, 100))
+    die(path);
+  fclose(f);
+  printf("  %s: %s\n", tails ? "tails" : "histogram", path);
+}
+
+int main(int argc, char **argv)
+{
+  opts o = parse(argc, argv);
+  gg_context *ctx;
+  if (gg_context_open(&ctx, NULL)) {
+    printf("no GPU: %s\n", gg_error_detail());
+    return 77;
+  }
+  host_setup(&o);
+  gg_module *app, *bare;
+  if (gg_module_load(ctx, &gg_module_app, &app) || gg_module_load(ctx, &gg_module_soak_bench, &bare))
+    die("module");
+  /* every array before the first session (gg_session.h) */
+  static float hx[N];
+  double want = 0;
+  const float gain = 1.25f;
+  for (int i = 0; i < N; i++) {
+    hx[i] = (float)((i * 37) % 101 - 50) / 64.0f; /* exact in binary: y = gain * x exact */
+    want += (double)(gain * hx[i]) * (double)(gain * hx[i]);
+  }
+  gg_array *x, *y, *e;
+  if (gg_array_alloc(ctx, GG_SPACE_DEVICE, sizeof hx, &x) ||
+      gg_array_alloc(ctx, GG_SPACE_DEVICE, sizeof hx, &y) ||
+      gg_array_alloc(ctx, GG_SPACE_DEVICE, sizeof(float), &e) ||
+      gg_copy_from_host(x, 0, hx, sizeof hx, NULL))
+    die("arrays");
+  printf("device: %s (%s); app frame \"step\" n = %d on frame_one_block_1024, %llu frames; "
+         "floor: the bare loop, %llu frames\n\n", gg_context_device_name(ctx),
+         gg_context_arch(ctx), N, (unsigned long long)o.frames,
+         (unsigned long long)o.floor_frames);
+  gg_device_times times = o.no_times ? GG_TIMES_OFF : GG_TIMES_ON;
+
+  if (o.cost) { /* device times' price at p50: the bare loop with and without, 3 rounds each */
+    uint64_t n = o.floor_frames < 1000000 ? o.floor_frames : 1000000;
+    double p50[2][3];
+    for (int r = 0; r < 3; r++)
+      for (int t = 0; t < 2; t++) {
+        loop l = {"bare", NULL, 0, {{0}}, 0};
+        open_loop(&l, bare, "bare", "tick", n, t ? GG_TIMES_ON : GG_TIMES_OFF, 0);
+        run_loop(&l, n);
+        gg_stats s;
+        stats_of(&l, &s);
+        p50[t][r] = s.p50_ns;
+        close_loop(&l);
+      }
+    printf("device times' cost (bare loop, %llu frames a round, p50 us): without %.3f %.3f "
+           "%.3f, with %.3f %.3f %.3f; with - without (medians) %.3f us (goal <= 0.1)\n\n",
+           (unsigned long long)n, p50[0][0] / 1e3, p50[0][1] / 1e3, p50[0][2] / 1e3,
+           p50[1][0] / 1e3, p50[1][1] / 1e3, p50[1][2] / 1e3,
+           (fmax(fmin(p50[1][0], p50[1][1]), fmin(fmax(p50[1][0], p50[1][1]), p50[1][2])) -
+            fmax(fmin(p50[0][0], p50[0][1]), fmin(fmax(p50[0][0], p50[0][1]), p50[0][2]))) / 1e3);
+  }
+
+  gg_stats floor_s, app_s;
+  loop fl = {"bare loop", NULL, 0, {{0}}, 0};
+  open_loop(&fl, bare, "bare", "tick", o.floor_frames, times, 0);
+  run_loop(&fl, o.floor_frames);
+  stats_of(&fl, &floor_s);
+  close_loop(&fl);
+
+  loop al = {"app step", NULL, 0, {gg_arg_f32(gain), gg_arg_array(x), gg_arg_array(y),
+                                   gg_arg_array(e), gg_arg_i64(N)}, 5};
+  open_loop(&al, app, "frame_one_block_1024", "step", o.frames, times, o.deadline);
+  run_loop(&al, o.frames);
+  stats_of(&al, &app_s);
+  print_header();
+  print_stats("floor: bare loop", &floor_s);
+  print_stats("app: step", &app_s);
+  if (o.hist)
+    write_csv(&al, o.hist, 0);
+  if (o.tails)
+    write_csv(&al, o.tails, 1);
+  close_loop(&al);
+  printf("\napp p99.99 / floor p99.99 = %.3f (goal <= 1.1); max %.2f us vs %.2f us\n",
+         app_s.p9999_ns / floor_s.p9999_ns, app_s.max_ns / 1e3, floor_s.max_ns / 1e3);
+
+  float got = 0;
+  if (gg_copy_to_host(&got, e, 0, sizeof got, NULL))
+    die("reading e");
+  if (!(fabs(got - want) <= 1e-4 * fabs(want))) {
+    fprintf(stderr, "WRONG: e = %.8g, the CPU gives %.8g\n", got, want);
+    return 1;
+  }
+  printf("e = %.6g matches the CPU\n", got);
+  gg_context_free(ctx);
+  return 0;
+}
