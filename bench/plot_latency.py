@@ -9,7 +9,12 @@ Reads any of the three CSV forms gpugen writes, recognised by the header:
              and optionally a column label (or mode, or bench) that splits
              the rows into series.  Written by `examples/app --csv FILE`
              (columns frame,latency_us).
-  histogram  bucket_lo_ns,bucket_hi_ns,count - gg_session_histogram_csv().
+  histogram  bucket_lo_ns,bucket_hi_ns,count - gg_session_histogram_csv(),
+             with the split columns to_gpu,gpu,to_host when present: each
+             part is a series of its own (host -> GPU, GPU, GPU -> host).
+  tails      frame,total_ns,...,late - gg_session_tails_csv(), the largest
+             frames: one series per part named late (which part made the
+             frame late), so the tail shows what it is made of.
   summary    bench,label,n,mean,min,p50,p99,p99.9,p99.99,max,jitter,... in
              microseconds - the benchmarks' CSV (bench/stats.h).  A summary
              has no per-frame data, so the histogram panel shows mean / p50
@@ -45,14 +50,20 @@ def read_csv(path):
         cols = set(rows[0].keys())
     base = os.path.splitext(os.path.basename(path))[0]
     if {"bucket_lo_ns", "bucket_hi_ns", "count"} <= cols:
-        return [read_histogram(base, rows)]
+        parts = [p for p in ("to_gpu", "gpu", "to_host") if p in cols]
+        return [read_histogram(base, rows, "count")] + [
+            read_histogram("%s %s" % (base, p), rows, p) for p in parts
+            if any(int(r[p] or 0) for r in rows)]
+    if {"frame", "total_ns", "late"} <= cols:
+        return read_tails(base, rows)
     if "latency_us" in cols or "latency_ns" in cols:
         return read_samples(base, rows, cols)
     if {"label", "mean", "p50", "p99", "max"} <= cols:
         return read_summary(base, rows)
     raise ValueError("unknown columns %s: expected latency_us or latency_ns (samples), "
-                     "bucket_lo_ns,bucket_hi_ns,count (histogram) or bench,label,mean,p50,p99,max "
-                     "(summary)" % ",".join(sorted(c for c in cols if c)))
+                     "bucket_lo_ns,bucket_hi_ns,count (histogram), frame,total_ns,late (tails) "
+                     "or bench,label,mean,p50,p99,max (summary)"
+                     % ",".join(sorted(c for c in cols if c)))
 
 
 def read_samples(base, rows, cols):
@@ -69,12 +80,23 @@ def read_samples(base, rows, cols):
     return list(series.values())
 
 
-def read_histogram(base, rows):
+def read_tails(base, rows):
+    series = {}
+    for i, r in enumerate(rows, 2):
+        name = "%s late=%s" % (base, r["late"])
+        try:
+            series.setdefault(name, Series(name)).samples_us.append(float(r["total_ns"]) / 1e3)
+        except (TypeError, ValueError):
+            raise ValueError("line %d: total_ns = %r is not a number" % (i, r["total_ns"]))
+    return list(series.values())
+
+
+def read_histogram(base, rows, col):
     s = Series(base)
     for i, r in enumerate(rows, 2):
         try:
             s.buckets.append((float(r["bucket_lo_ns"]) / 1e3, float(r["bucket_hi_ns"]) / 1e3,
-                              int(r["count"])))
+                              int(r[col] or 0)))
         except (TypeError, ValueError):
             raise ValueError("line %d: bucket bounds and count must be numbers" % i)
     if sum(b[2] for b in s.buckets) == 0:

@@ -55,6 +55,16 @@ with tempfile.TemporaryDirectory() as d:
         f.write("bench,label,n,mean,min,p50,p99,p99.9,p99.99,max,jitter,stddev,device,date\n")
         f.write('pb,one_block,1000,3.1,2.5,3.0,3.6,4.2,5.0,9.1,6.0,0.2,"dev",2026-01-01T00:00:00Z\n')
         f.write('pb,speedup,1,3.0,,,,,,,,,"dev",2026-01-01T00:00:00Z\n')  # a value row: ignored
+    split = os.path.join(d, "split.csv")  # the session's histogram with its parts
+    with open(split, "w") as f:
+        f.write("bucket_lo_ns,bucket_hi_ns,count,to_gpu,gpu,to_host\n")
+        for b in range(11):
+            f.write("%d,%d,%d,%d,%d,%d\n" % (b * 100, b * 100 + 100, 3 * b, 5, 7 if b < 4 else 0, 2))
+    tails = os.path.join(d, "tails.csv")
+    with open(tails, "w") as f:
+        f.write("frame,total_ns,to_gpu_ns,gpu_ns,to_host_ns,late\n")
+        for i in range(23):
+            f.write("%d,%d,700,1500,%d,%s\n" % (i + 1, 90000 - i, 87800 - i, "to_host" if i % 3 else "gpu"))
     bad = os.path.join(d, "bad.csv")
     with open(bad, "w") as f:
         f.write("x,y\n1,2\n")
@@ -68,6 +78,8 @@ with tempfile.TemporaryDirectory() as d:
     run([hist, summary, "-o", png, "--title", "t"], 0, "(2 series)")
     run([summary, "-o", png], 0, "(1 series)")
     run([bad, "-o", png], 1, "unknown columns")
+    run([split, "-o", png], 0, "(4 series)")  # the total and its three parts
+    run([tails, "-o", png], 0, "(2 series)")  # late=gpu and late=to_host
     run([os.path.join(d, "missing.csv")], 1, "missing.csv")
 
 print("%d passed, %d failed" % (checks - failed, failed))
