@@ -41,6 +41,14 @@ static void test_null_session(void) {
   FAILS(gg_session_stats(NULL, &st));
   FAILS(gg_session_histogram_csv(NULL, stderr, 0));
   FAILS(gg_stats_histogram_csv(NULL, 3, stderr, 0));
+  gg_frame_time ft;
+  size_t nt = 9;
+  FAILS(gg_session_tails(NULL, &ft, 1, &nt));
+  FAILS(gg_session_tails_csv(NULL, stderr));
+  FAILS(gg_session_deadline(NULL, 1000, NULL, NULL));
+  FAILS(gg_session_last_frame(NULL, &ft));
+  CHECK(gg_session_late(NULL) == 0);
+  CHECK(!strcmp(gg_part_name((gg_part)-1), "unknown") && !strcmp(gg_part_name(GG_PART_GPU), "gpu"));
   FAILS(gg_rt_pin_cpu(-1));
   memset(&st, 0xff, sizeof st);
   gg_stats_compute(NULL, 5, &st); /* no samples: an empty result, not a read of NULL */
