@@ -14,23 +14,6 @@
 #include "frame.h"
 #include "plan.h"
 
-static int target_index(unsigned target) { return target == GGI_TARGET_HIP ? 1 : 0; }
-
-const ggi_plan *ggi_plan_of(const ggi_kernel *k, unsigned target)
-{
-  return (k->targets & target) ? k->plan[target_index(target)] : NULL;
-}
-
-const ggi_persistent_shape *ggi_shape_of(const ggi_persistent *p, unsigned target)
-{
-  return (p->targets & target) ? p->shape[target_index(target)] : NULL;
-}
-
-unsigned ggi_desc_target(unsigned targets)
-{
-  return (targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
-}
-
 /* ---- what a kernel needs from the device ---- */
 
 static unsigned view_features(const ggi_kernel *k)
@@ -290,7 +273,7 @@ static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *
                        kind, k->name, (unsigned)p->shared_bytes, k->spec.block,
                        target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
                        (unsigned)ggi_shared_limit(target));
-  k->plan[target_index(target)] = p;
+  k->plan[ggi_plan_slot(target)] = p;
   return 0;
 }
 
@@ -304,7 +287,7 @@ static int plan_persistent(ggi_module *m, ggi_persistent *p, ggi_diag *d)
     ggi_persistent_shape *s = ggi_alloc(m->arena, sizeof *s);
     if (!s) return ggi_fail_at(d, m->file, p->line, "out of memory");
     if (ggi_persistent_shape_of(m, p, t, s, d) != 0) return -1;
-    p->shape[target_index(t)] = s;
+    p->shape[ggi_plan_slot(t)] = s;
   }
   return 0;
 }

@@ -109,20 +109,33 @@ int ggi_plan_set(ggi_plan *p, ggi_arena *a, const char *key, const char *value);
  * "file:line: ..." (e.g. more shared memory than a block may have). */
 int ggi_plan_module(ggi_module *m, ggi_diag *d);
 
+/* The slot of target's plan in ggi_kernel.plan[] / ggi_persistent.shape[]. */
+static inline int ggi_plan_slot(unsigned target) { return target == GGI_TARGET_HIP ? 1 : 0; }
+
 /* The stored plan of kernel k / persistent kernel p on target
- * (GGI_TARGET_CUDA or GGI_TARGET_HIP); NULL when it does not have it. */
-const ggi_plan *ggi_plan_of(const ggi_kernel *k, unsigned target);
+ * (GGI_TARGET_CUDA or GGI_TARGET_HIP); NULL when it does not have it.
+ * Reads of the IR, inline: the stages after the plan (and the frame's
+ * schedule inside it) read stored plans without calling back into
+ * plan.c. */
+static inline const ggi_plan *ggi_plan_of(const ggi_kernel *k, unsigned target) {
+  return (k->targets & target) ? k->plan[ggi_plan_slot(target)] : NULL;
+}
 /* 1 when plan p runs on exactly one thread count per (pseudo-)block: a
  * whole MathDx block, or a team (min_threads = max_threads = team_size). */
 static inline int ggi_plan_exact(const ggi_plan *p) {
   return p && (p->whole_block || (p->min_threads > 0 && p->min_threads == p->max_threads));
 }
-const ggi_persistent_shape *ggi_shape_of(const ggi_persistent *p, unsigned target);
+static inline const ggi_persistent_shape *ggi_shape_of(const ggi_persistent *p,
+                                                       unsigned target) {
+  return (p->targets & target) ? p->shape[ggi_plan_slot(target)] : NULL;
+}
 
 /* The target a descriptor describes when a kernel has several: cuda when
  * it has cuda, else hip (the runtime picks the source by device, and
  * every figure the descriptor carries is checked for both). */
-unsigned ggi_desc_target(unsigned targets);
+static inline unsigned ggi_desc_target(unsigned targets) {
+  return (targets & GGI_TARGET_CUDA) ? GGI_TARGET_CUDA : GGI_TARGET_HIP;
+}
 
 /* The shape of persistent kernel p on target, computed from its
  * commands' stored plans (the stage calls this; tests call it on
