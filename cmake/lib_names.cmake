@@ -18,14 +18,15 @@ endforeach()
 # Templates: what they declare at file scope, i.e. the names on lines
 # that start in column 0, less function parameters (a name followed by ,
 # or )) and members (after a .): locals never clash with a generated
-# global.  Of common/, a kernel's pattern pieces, only the macros (lines
-# that start with #): gen/source.c renders those pieces inside the
-# kernel's own namespace GG_NS_<kernel>, where no name generated from
-# another declaration can meet what they declare, but a macro knows no
-# namespace.
+# global.  Of common/, a kernel's pattern pieces, and frame/, a frame's
+# device function and its pieces, only the macros (lines that start with
+# #): gen/source.c and gen/frame_render.c render those inside the
+# kernel's or frame's own namespace GG_NS_<name>, where no name generated
+# from another declaration can meet what they declare, but a macro knows
+# no namespace.
 foreach(_f IN LISTS _templates)
   set(_macros_only OFF)
-  if(_f MATCHES "/common/[^/]*$")
+  if(_f MATCHES "/(common|frame)/[^/]*$")
     set(_macros_only ON)
   endif()
   # lines by hand: file(STRINGS) and list splitting both stumble on an

@@ -56,7 +56,7 @@ int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size);
  * name is redeclared (float i, auto [i, j], a lambda's (long i)); the
  * body has no preprocessor directive or _Pragma (a macro could hide any
  * of that) and names nothing of gpugen's own (gg_...).
- * Conservative: 1 only when proven from the text; gen/frame.c uses it to
+ * Conservative: 1 only when proven from the text; gen/frame_deps.c uses it to
  * drop barriers between stages of a frame.  For a reduce, every value
  * expression must pass. */
 int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view);

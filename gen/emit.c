@@ -161,7 +161,7 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
     if (strcmp(k->params[i].name, k->into) == 0) into = i;
   ggi_buf_printf(b, ",\n   .tile = %d, .into_param = %d",
                  k->pattern == GG_PATTERN_TILE_REDUCE ? k->tile : 0, into);
-  if (k->frame && k->frame->result >= 0) /* the plan's (gen/frame.c: ack_plan) */
+  if (k->frame && k->frame->result >= 0) /* the plan's (gen/frame_schedule.c: ack_plan) */
     ggi_buf_printf(b, ",\n   .result_bytes = %u, .result_param = %d, .ack_relaxed = %d",
                    ggi_dtype_size(k->params[k->frame->result].dtype), k->frame->result,
                    k->frame->ack_relaxed);

@@ -35,7 +35,7 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *
                      "      (void)" GGI_NS_PREFIX "%s::gg_frame(*reinterpret_cast<const gg_args_%s *>"
                      "(args_words), g, (const char *)pp.mbox);\n",
                      i, k, k);
-      if (kn->frame->result >= 0) /* the plan's acknowledgement (gen/frame.c: ack_plan) */
+      if (kn->frame->result >= 0) /* the plan's acknowledgement (gen/frame_schedule.c: ack_plan) */
         ggi_buf_printf(cases,
                        "      ack.src = reinterpret_cast<const gg_args_%s *>(args_words)->%s;\n"
                        "      ack.bytes = %uu;\n      ack.relaxed = %s;\n      ack.noted = %s;\n",

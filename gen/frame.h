@@ -1,18 +1,30 @@
-/* frame.h - frames: chains of stages run inside a persistent kernel as one
- * command (gen/frame.c).
+/* frame.h - frames: chains of stages that a persistent kernel runs as one
+ * command.  ("Frame" here is the workload's word for the chain, as users
+ * write `frame "name" { stages = ... }`; one round trip of a session -
+ * the host posting a command and waiting for its acknowledgement - is a
+ * "command" or "round trip" in gen and docs, though libgg's API keeps
+ * calling it a frame: gg_session.h.)
  *
- * The loader (load.c) binds each stage's arguments to the frame's
- * parameters; ggi_frame_schedule() then decides, once, where the frame
- * needs a grid barrier (a stage waits only for earlier stages that write
- * what it reads, or read or write what it writes) and stores the decision
- * and its reason in the IR (ggi_stage.barrier / block_sync / why).  The
- * plan, the rendered device function, `explain` and `list` read it. */
+ * A frame goes through the plan stage in three steps and is rendered in
+ * a fourth, each in its own file:
+ *   schedule  frame_schedule.c (with frame_deps.c, frame_exchange.c):
+ *             where a stage waits for earlier ones and why, decided once
+ *             and stored in the IR (ggi_stage, ggi_frame);
+ *   plan      frame_plan.c: the union of its stages' plans, plus the
+ *             frame's workspace (its barrier words, progress words and
+ *             publications);
+ *   render    frame_render.c: the device function, from
+ *             templates/common/frame_function.cuh and its pieces;
+ *   report    report_frame.c: `gpugen explain` and `gpugen list`.
+ * The loader (load_persistent.c) binds each stage's arguments to the
+ * frame's parameters before any of them. */
 #ifndef GGI_FRAME_H
 #define GGI_FRAME_H
 
 #include <stdio.h>
-#include "dict.h"
-#include "render.h"
+#include "ir.h"
+#include "plan.h"
+#include "strbuf.h"
 
 /* Bytes at the start of a frame's workspace: the barrier's words, each on
  * its own 128-byte line (CUDA: the arrival count, templates/cuda/frame.cuh;
@@ -26,7 +38,7 @@
 #define GGI_FRAME_PROGRESS_BYTES 128u
 /* Each stage's workspace starts on a 256-byte boundary. */
 #define GGI_FRAME_WS_ALIGN 256u
-/* A halo exchange's publication (gen/frame.c): slots for the chunks of
+/* A halo exchange's publication (frame_exchange.c): slots for the chunks of
  * GGI_FRAME_XCHG_STEPS grid-stride steps per (pseudo-)block, as long as
  * they take at most GGI_FRAME_XCHG_BYTES; a frame whose ranges need more
  * steps waits for neighbours instead.  Why so few steps: a thread that
@@ -41,8 +53,8 @@
 #define GGI_FRAME_XCHG_STEPS 2
 #define GGI_FRAME_XCHG_BYTES 16384u
 
-/* Dependencies and barrier placement (after the stages' specialization).
- * Returns 0, or -1 with d->msg = "file:line: ...". */
+/* The schedule: dependencies and barrier placement (after the stages'
+ * specialization and plans).  Returns 0, or -1 with d->msg = "file:line: ...". */
 int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d);
 
 /* The plan of frame fr on target: the union of its stages' needs (shared
@@ -50,20 +62,22 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d);
  * barrier words plus each stage's own, for the persistent virtual grid). */
 int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
 
-/* Appends `struct gg_args_<frame>` and the device function
+/* Render: appends `struct gg_args_<frame>` and the device function
  * `bool GG_NS_<frame>::gg_frame(const gg_args_<frame> &, const gg_grid &, const char *mbox)`
- * to out.  The stages' bodies must already be in out. */
-int ggi_emit_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
-                   const char *templates_dir, ggi_buf *out, ggi_diag *d);
+ * to out, from the templates (templates_dir, or the embedded ones).  The
+ * stages' bodies must already be in out. */
+int ggi_render_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
+                     const char *templates_dir, ggi_buf *out, ggi_diag *d);
 
 /* Bytes of one chunk's slots in the publication of stage w's param j:
  * 2 x its edge width x 8 per 4 bytes of the element. */
 unsigned ggi_frame_xchg_chunk_bytes(const ggi_kernel *fr, int w, int j);
 
-/* `gpugen explain` for a frame: stage by stage, where a barrier is and why. */
+/* Report: `gpugen explain` for a frame: stage by stage, where a barrier
+ * is and why. */
 void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out);
 
-/* Number of grid barriers, and "stage names" for `gpugen list`. */
+/* Report: number of grid barriers, and "stage names" for `gpugen list`. */
 void ggi_frame_summary(const ggi_kernel *fr, ggi_buf *b);
 
 #endif

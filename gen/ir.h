@@ -67,7 +67,7 @@ typedef struct ggi_param {
    * neighbour chunk's element from a publication; GGI_XCHG_PUBLISH: a
    * contiguous view the body writes only at its own index, whose chunk
    * edges the body may publish.  0: neither.  exchanged: what a frame
-   * of the module uses of it (gen/frame.c), which the kernel's source
+   * of the module uses of it (gen/frame_exchange.c), which the kernel's source
    * then has (its body's gg_io, gen/dict.c). */
   int exchange, exchanged;
   /* A for kernel's view read (in, inout) only at the thread's own index,
@@ -82,7 +82,7 @@ enum { GGI_XCHG_READ = 1, GGI_XCHG_PUBLISH = 2 };
 /* Whether two own indices of view p may be one element: run-time strides
  * of rank > 1 may overlap (strides 1, 1 make V(0, 1) and V(1, 0) one).
  * Such a view is never "touched only at the thread's own element": a
- * frame keeps its barrier (frame.c), a for loop does not stage it
+ * frame keeps its barrier (frame_deps.c), a for loop does not stage it
  * (plan.c). */
 static inline int ggi_view_may_alias(const ggi_param *p)
 {
@@ -101,12 +101,12 @@ typedef struct ggi_spec {
 
 /* One stage of a frame: a kernel of the module with every argument bound
  * to a parameter of the frame or to a constant, and what the frame's plan
- * (gen/frame.c) decided about the stage: whether a grid barrier or a
+ * (gen/frame_schedule.c) decided about the stage: whether a grid barrier or a
  * block barrier comes before it, and why. */
 enum { GGI_SYNC_SHARED = 1, GGI_SYNC_ITEMS = 2, GGI_SYNC_NEIGHBOURS = 3, GGI_SYNC_HALO = 4,
        GGI_SYNC_ORDERED = 5 };
 
-/* A stage's halo exchange, per kernel param (gen/frame.c decides it). */
+/* A stage's halo exchange, per kernel param (gen/frame_exchange.c decides it). */
 typedef struct ggi_xchg {
   int pub_h;         /* > 0: the stage publishes this view's chunk edges, pub_h indices at
                         each end (the widest halo of the stages that read them) */
@@ -134,7 +134,7 @@ typedef struct ggi_stage {
                                takes per grid-stride step (frame threads x vector), the
                                largest halo its neighbour wait covers; 0 otherwise */
   int fused;                /* a reduce that runs the for stage before it inside its fold
-                               (gen/frame.c: fusion); that stage only waits, then this runs */
+                               (gen/frame_deps.c: fusion); that stage only waits, then this runs */
   int after;                /* the earlier stage that forces the barrier (-1: none) */
   const char *why;          /* one sentence for `gpugen explain` */
   ggi_xchg *xchg;           /* per kernel param: its halo exchange */

@@ -62,7 +62,7 @@ int ggi_plan_set(ggi_plan *p, ggi_arena *a, const char *key, const char *value)
  * its address, the proof allows no '&'); a contiguous view written only
  * at the thread's own index may have its chunk edges published after
  * the body (gg_halo_pub).  A frame that uses either marks the view
- * (ggi_param.exchanged, gen/frame.c), and only then is it rendered so. */
+ * (ggi_param.exchanged, gen/frame_exchange.c), and only then is it rendered so. */
 static void plan_exchange(ggi_kernel *k)
 {
   for (int i = 0; i < k->nparams; i++) {

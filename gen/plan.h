@@ -11,7 +11,8 @@
  * these; nothing recomputes them.
  *
  * plan.c runs the stage and plans for and team kernels; reduce_plan.c
- * plans reduce, scan and tile_reduce; frame.c schedules and plans frames;
+ * plans reduce, scan and tile_reduce; frame_schedule.c (with frame_deps.c and
+ * frame_exchange.c) schedules frames and frame_plan.c plans them;
  * plan_persistent.c shapes persistent kernels.
  */
 #ifndef GGI_PLAN_H

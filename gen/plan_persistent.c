@@ -43,7 +43,7 @@ static void why(ggi_persistent_shape *s, const char *fmt, ...)
 /* The most threads per (pseudo-)block a command's body works with, 0 for
  * any: its plan's max_threads (a scan's tile, a tree's slots, a team), a
  * frame's the smallest of its stages'.  Stages are kernels, planned before
- * any frame, so a frame's schedule (frame.c) and the shape here read the
+ * any frame, so a frame's schedule (frame_schedule.c) and the shape here read the
  * same figures. */
 static int command_max_threads(const ggi_module *m, const ggi_kernel *k)
 {

@@ -4,7 +4,7 @@
  * share, then for every kernel its argument struct, its pattern's pieces
  * inside its own namespace GG_NS_<kernel> (names.h: so no name a piece
  * declares can meet another kernel's) and its __global__ wrapper, then
- * the frames (frame.c) and the persistent kernels (emit_persistent.c).
+ * the frames (frame_render.c) and the persistent kernels (emit_persistent.c).
  * `#line` directives map the bodies back to the workload file.
  *
  * Output is deterministic: no time, no pointers, IR order everywhere.
@@ -153,7 +153,7 @@ static int render_parts(const char *templates_dir, const ggi_plan *plan, const g
 static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned target,
                          const char *templates_dir, ggi_buf *out, ggi_diag *d)
 {
-  if (k->pattern == GG_PATTERN_FRAME) return ggi_emit_frame(m, k, target, templates_dir, out, d);
+  if (k->pattern == GG_PATTERN_FRAME) return ggi_render_frame(m, k, target, templates_dir, out, d);
   const ggi_plan *pp = ggi_plan_of(k, target);
   if (!pp) return ggi_fail_at(d, m->file, k->line, "kernel '%s' has no plan", k->name);
   const ggi_plan plan = *pp;

@@ -1,0 +1,1 @@
+  gg_fn_begin(gg_n, g, gg_ws + {{FRAME_WS_HEAD}}u, {{FRAME_PROGRESS_BYTES}}u);

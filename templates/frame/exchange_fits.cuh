@@ -1,0 +1,2 @@
+ &&
+      gg_xchg_fits({{WORK}}, (long long)g.nthreads * {{VECTOR}}, {{PUB_CHUNKS}}, g.nblocks)

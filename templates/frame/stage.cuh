@@ -1,0 +1,1 @@
+  /* stage {{STAGE}}: {{STAGE_KERNEL}} ({{FILE}}:{{STAGE_LINE}}): {{STAGE_WHY}} */

@@ -1,0 +1,4 @@
+  if (gg_xchg)
+    gg_sync(g); /* its own chunk; the neighbours' come in tagged words */
+  else if (!gg_fn_wait_neighbours(gg_n, g, gg_mbox)) /* b - 1 and b + 1 are done */
+    return false;

@@ -1,0 +1,1 @@
+  gg_sync(g); /* the neighbours: ordered by an earlier wait */

@@ -1,0 +1,1 @@
+  gg_sync(g); /* shared memory: the previous stage may still read it */
