@@ -174,7 +174,7 @@ static void put_persistent_desc(ggi_buf *b, const ggi_module *m, const ggi_persi
   static const char *const playout_enum[] = {"GG_PLAYOUT_ONE_BLOCK", "GG_PLAYOUT_MANY_BLOCKS",
                                              "GG_PLAYOUT_THREAD_GROUPS", "GG_PLAYOUT_HYBRID"};
   ggi_buf_printf(b, "  {.name = \"%s\", .symbol = \"gg_persist_%s\", .layout = %s,\n", p->name,
-                 p->name, playout_enum[p->layout]);
+                 p->name, playout_enum[p->arrangement]);
   ggi_buf_printf(b, "   .block_size = %d, .blocks = %d, .groups = %d, .buffering = %d,\n",
                  shape->block, shape->blocks, shape->groups, p->buffering);
   ggi_buf_printf(b, "   .ncommands = %d, .commands = gg_commands_%s_%s, .slot_args_size = %u,\n",

@@ -1,7 +1,7 @@
 /*
  * emit_persistent.c - render a persistent kernel: the mailbox loop of
  * templates/<target>/persistent.* plus a switch that calls each command's
- * body function on the layout's virtual grid.
+ * body function on the arrangement's virtual grid.
  *
  * The shape (block size, pseudo-blocks per block) is the plan stage's
  * (plan_persistent.c); here it reaches the template as values, with
@@ -84,7 +84,7 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
   snprintf(slot_bytes, sizeof slot_bytes, "%u", (unsigned)s.slot_bytes);
   snprintf(block, sizeof block, "%d", s.block);
   snprintf(groups, sizeof groups, "%d", s.groups);
-  snprintf(multi, sizeof multi, "%d", ggi_playout_has_blocks(p->layout));
+  snprintf(multi, sizeof multi, "%d", ggi_arrangement_has_blocks(p->arrangement));
   ggi_buf symbol = {0};
   ggi_buf_printf(&symbol, "gg_persist_%s", p->name);
 

@@ -251,7 +251,8 @@ typedef struct ggi_kernel {
 typedef struct ggi_persistent {
   const char *name;
   int line;
-  gg_persistent_layout layout;
+  gg_persistent_layout arrangement; /* the workload's layout = "...": how its threads are
+                                      arranged in blocks (docs/internals.md, "Words") */
   int ncommands;
   const char *commands[GGI_MAX_COMMANDS];
   int command_index[GGI_MAX_COMMANDS]; /* into ggi_module.kernels */

@@ -1,7 +1,8 @@
 /*
  * load_persistent.c - `frame` and `persistent` declarations: a frame's
  * stages with their arguments bound to the frame's parameters, and a
- * persistent kernel's layout, commands and buffering.
+ * persistent kernel's arrangement (its `layout` field), commands and
+ * buffering.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -466,20 +467,20 @@ static void read_commands(ggi_decl *k, ggi_persistent *p, const ggi_module *m) {
 void ggi_convert_persistent(ggi_decl *k, ggi_persistent *p, const ggi_module *m) {
   ggi_check_fields(k, k->t, persistent_fields, NULL, "");
   p->targets = m->targets;
-  p->layout = (gg_persistent_layout)ggi_opt_enum(k, "layout", ggi_playout_names, GG_PLAYOUT_ONE_BLOCK);
+  p->arrangement = (gg_persistent_layout)ggi_opt_enum(k, "layout", ggi_arrangement_names, GG_PLAYOUT_ONE_BLOCK);
   read_commands(k, p, m);
   read_buffering(k, p);
   p->block = ggi_opt_range(k, "block", 32, 1024, 32);
-  int many = p->layout == GG_PLAYOUT_MANY_BLOCKS || p->layout == GG_PLAYOUT_HYBRID;
-  int groups = p->layout == GG_PLAYOUT_THREAD_GROUPS || p->layout == GG_PLAYOUT_HYBRID;
+  int many = p->arrangement == GG_PLAYOUT_MANY_BLOCKS || p->arrangement == GG_PLAYOUT_HYBRID;
+  int groups = p->arrangement == GG_PLAYOUT_THREAD_GROUPS || p->arrangement == GG_PLAYOUT_HYBRID;
   int64_t v;
   if (ggi_opt_int(k, "blocks", &v)) {
-    if (!many) ggi_decl_fail(k, ggi_field_line(k, "blocks"), "field 'blocks' applies to layout \"many_blocks\" or \"hybrid\", not \"%s\"", ggi_playout_names[p->layout]);
+    if (!many) ggi_decl_fail(k, ggi_field_line(k, "blocks"), "field 'blocks' applies to layout \"many_blocks\" or \"hybrid\", not \"%s\"", ggi_arrangement_names[p->arrangement]);
     if (v < 1 || v > 4096) ggi_decl_fail(k, ggi_field_line(k, "blocks"), "field 'blocks' must be 1..4096, got %lld", (long long)v);
     p->blocks = (int)v;
   }
   if (ggi_opt_int(k, "groups", &v)) {
-    if (!groups) ggi_decl_fail(k, ggi_field_line(k, "groups"), "field 'groups' applies to layout \"thread_groups\" or \"hybrid\", not \"%s\"", ggi_playout_names[p->layout]);
+    if (!groups) ggi_decl_fail(k, ggi_field_line(k, "groups"), "field 'groups' applies to layout \"thread_groups\" or \"hybrid\", not \"%s\"", ggi_arrangement_names[p->arrangement]);
     /* each group syncs on a named barrier of its own: ids 1..15 */
     if (v < 1 || v > 15) ggi_decl_fail(k, ggi_field_line(k, "groups"), "field 'groups' must be 1..15 (one named barrier each), got %lld", (long long)v);
     if (p->block && (p->block % v || (p->block / v) % 32))

@@ -63,7 +63,7 @@ int ggi_plan_set(ggi_plan *p, ggi_arena *a, const char *key, const char *value)
  * at the thread's own index may have its chunk edges published after
  * the body (gg_halo_pub).  A frame that uses either marks the view
  * (ggi_param.exchanged, gen/frame_exchange.c), and only then is it rendered so. */
-static void plan_exchange(ggi_kernel *k)
+static void plan_view_exchange(ggi_kernel *k)
 {
   for (int i = 0; i < k->nparams; i++) {
     ggi_param *pp = &k->params[i];
@@ -313,7 +313,7 @@ int ggi_plan_module(ggi_module *m, ggi_diag *d)
   for (int i = 0; i < m->nkernels; i++) {
     ggi_kernel *k = &m->kernels[i];
     k->plan[0] = k->plan[1] = NULL;
-    plan_exchange(k);
+    plan_view_exchange(k);
     plan_staging(k);
     if (k->pattern == GG_PATTERN_FRAME && ggi_frame_schedule(m, k, d) != 0) return -1;
     for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1)

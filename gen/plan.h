@@ -64,7 +64,7 @@ typedef struct ggi_plan {
   int64_t small_work;
   int cap_resident;
   unsigned features;           /* GG_FEAT_* */
-  /* Threads per (pseudo-)block the body is correct with, for the layouts
+  /* Threads per (pseudo-)block the body is correct with, for the arrangements
    * of a persistent kernel: at least min_threads (a team's team_size), at
    * most max_threads (its shared memory is sized for that many); 0 = no
    * bound.  Classic launches use block (or small_block), always within. */
@@ -89,7 +89,7 @@ typedef struct ggi_persistent_shape {
   uint32_t shared_bytes; /* per hardware block: groups x group_smem */
   uint32_t slot_bytes;   /* the largest command's argument struct: one mailbox slot */
   /* Slots one warp-wide read of a ring takes (32 / tagged words per
-   * slot, GG_MBOX_WORDS): frames the host queued ahead then need no poll
+   * slot, GG_MBOX_WORDS): commands the host queued ahead then need no poll
    * of their own.  1: one slot per read (a slot of more than 16 words). */
   int ring_batch;
   /* per command (in p->commands order): its workspace on this kernel's

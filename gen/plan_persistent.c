@@ -249,7 +249,7 @@ static int whole_warps(const ggi_module *m, const ggi_persistent *p, unsigned ta
 static int block_rule(const ggi_module *m, const ggi_persistent *p, int *block, int *groups,
                       const char **from, int *capped)
 {
-  *groups = ggi_playout_has_groups(p->layout) && p->groups > 0 ? p->groups : 1;
+  *groups = ggi_arrangement_has_groups(p->arrangement) && p->groups > 0 ? p->groups : 1;
   *from = NULL;
   *capped = 0;
   if (p->block > 0) {
@@ -284,7 +284,7 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
       return fail(d, m, p, "command %d (\"%s\") names no kernel of this file", i,
                   p->commands[i] ? p->commands[i] : "?");
   if (whole_warps(m, p, target, d)) return -1;
-  s->blocks = ggi_playout_has_blocks(p->layout) ? p->blocks : 1;
+  s->blocks = ggi_arrangement_has_blocks(p->arrangement) ? p->blocks : 1;
   const char *from = NULL;
   int capped = 0;
   int t = block_rule(m, p, &s->block, &s->groups, &from, &capped);
@@ -302,19 +302,19 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
       why(s, "block %d: %d threads per pseudo-block (the default) times groups (%d)", s->block, t,
           s->groups);
   }
-  if (ggi_playout_has_groups(p->layout))
+  if (ggi_arrangement_has_groups(p->arrangement))
     why(s, "groups %d: %s; each pseudo-block of %d threads runs a command's virtual block, "
            "synchronized by %s", s->groups, p->groups > 0 ? "as written" : "left out, so 1",
         s->block / (s->groups ? s->groups : 1),
         target == GGI_TARGET_HIP ? "wavefront barriers" : "its own named barrier");
-  if (ggi_playout_has_blocks(p->layout))
+  if (ggi_arrangement_has_blocks(p->arrangement))
     why(s, "blocks %d: %s", s->blocks,
         s->blocks == 0 ? "as many as are co-resident on the device (gg_session_open asks the "
                          "occupancy API), so the loop uses the whole GPU"
                        : "as written");
   else
     why(s, "one hardware block: layout %s keeps the whole loop on one SM (no grid barrier, "
-           "no device-memory handshake between blocks)", ggi_playout_name(p->layout));
+           "no device-memory handshake between blocks)", ggi_arrangement_name(p->arrangement));
   if ((s->block < 32 || s->block > 1024 || s->block % 32) && p->block <= 0 && s->groups > 1)
     return fail(d, m, p, "groups = %d pseudo-blocks of %d threads (the commands' block) make a block "
                 "of %d threads, but a block holds 32 to 1024, a multiple of 32: give fewer groups, or "

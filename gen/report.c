@@ -46,7 +46,7 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
     }
     shape = *sp;
     ggi_buf_printf(&b, "persistent  %-20s %-12s %-12s %-14s block %-5d ", p->name, "persistent",
-                   ggi_playout_name(p->layout),
+                   ggi_arrangement_name(p->arrangement),
                    p->buffering == 1 ? "single" : p->buffering == 2 ? "double" : "ring",
                    shape.block);
     targets_str(&b, p->targets);
@@ -106,18 +106,19 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
       if (!sp) return ggi_fail_at(d, m->file, p->line, "persistent '%s' has no plan", p->name);
       shape = *sp;
       fprintf(out, "persistent %s (%s:%d): symbol gg_persist_%s\n"
-                   "  layout %s, block %d, blocks %d%s, groups %d of %d threads, %d frame slot(s)\n"
+                   "  layout %s, block %d, blocks %d%s, groups %d of %d threads, %d mailbox slot(s)\n"
                    "  commands:",
-              p->name, m->file ? m->file : "?", p->line, p->name, ggi_playout_name(p->layout),
+              p->name, m->file ? m->file : "?", p->line, p->name, ggi_arrangement_name(p->arrangement),
               shape.block, shape.blocks, shape.blocks == 0 ? " (all co-resident)" : "",
               shape.groups, shape.group_threads, p->buffering);
       for (int c = 0; c < p->ncommands; c++) fprintf(out, " %s", p->commands[c]);
       fprintf(out, "\n");
       for (int i = 0; i < shape.nwhy; i++) fprintf(out, "  why: %s\n", shape.why[i]);
       fprintf(out, "  buffering %d: %s\n", p->buffering,
-              p->buffering == 1 ? "single: the host waits for each frame before posting the next"
+              p->buffering == 1 ? "single: the host waits for each command's acknowledgement before "
+                                  "posting the next"
               : p->buffering == 2 ? "double: the host fills one slot while the kernel runs the other"
-                                  : "ring: the host may post this many frames ahead of the kernel");
+                                  : "ring: the host may post this many commands ahead of the kernel");
       fprintf(out, "  shared memory: %u bytes per block (%u per pseudo-block)\n",
               (unsigned)shape.shared_bytes, (unsigned)shape.group_smem);
       for (int c = 0; c < p->ncommands; c++) {

@@ -62,7 +62,7 @@ void ggi_source_header(ggi_buf *b, const ggi_module *m, unsigned target, const c
     const ggi_persistent *p = &m->persistent[i];
     if (!(p->targets & mask)) continue;
     ggi_buf_printf(b, " *   gg_persist_%s: persistent, %s, %d slot(s), commands", p->name,
-                   ggi_playout_name(p->layout), p->buffering);
+                   ggi_arrangement_name(p->arrangement), p->buffering);
     for (int c = 0; c < p->ncommands; c++) ggi_buf_printf(b, " %s", p->commands[c]);
     ggi_buf_puts(b, "\n");
   }

@@ -18,8 +18,8 @@ const char *const ggi_strategy_names[] = {"auto", "global_atomic", "shared_atomi
                                           "shared_tree", "cg_tile", "grid_sync", "deterministic",
                                           NULL};
 const char *const ggi_launch_names[] = {"classic", "cooperative", NULL};
-const char *const ggi_playout_names[] = {"one_block", "many_blocks", "thread_groups", "hybrid",
-                                         NULL};
+const char *const ggi_arrangement_names[] = {"one_block", "many_blocks", "thread_groups",
+                                             "hybrid", NULL};
 const char *const ggi_scan_names[] = {"inclusive", "exclusive", NULL};
 const char *const ggi_target_names[] = {"cuda", "hip", NULL};
 
@@ -68,7 +68,10 @@ const char *ggi_op_name(ggi_op op)
 }
 
 const char *ggi_strategy_name(ggi_strategy s) { return nth(ggi_strategy_names, GGI_STRAT_COUNT, (int)s); }
-const char *ggi_playout_name(gg_persistent_layout l) { return nth(ggi_playout_names, 4, (int)l); }
+const char *ggi_arrangement_name(gg_persistent_layout l)
+{
+  return nth(ggi_arrangement_names, 4, (int)l);
+}
 const char *ggi_access_name(gg_access a) { return nth(ggi_access_names, 4, (int)a); }
 
 const char *ggi_launch_name(gg_launch_mode l)
@@ -76,12 +79,12 @@ const char *ggi_launch_name(gg_launch_mode l)
   return l == GG_LAUNCH_PERSISTENT ? "persistent" : nth(ggi_launch_names, 2, (int)l);
 }
 
-int ggi_playout_has_blocks(gg_persistent_layout l)
+int ggi_arrangement_has_blocks(gg_persistent_layout l)
 {
   return l == GG_PLAYOUT_MANY_BLOCKS || l == GG_PLAYOUT_HYBRID;
 }
 
-int ggi_playout_has_groups(gg_persistent_layout l)
+int ggi_arrangement_has_groups(gg_persistent_layout l)
 {
   return l == GG_PLAYOUT_THREAD_GROUPS || l == GG_PLAYOUT_HYBRID;
 }

@@ -1,10 +1,12 @@
 /*
  * vocab.h - the generator's vocabulary, defined once: how every element
- * type, pattern, op, strategy, layout, space, access, launch mode and
- * persistent layout is spelled in workload files, and what an element
- * type is in generated code.  The loader parses with these tables, the
- * planner and the emitter print with them; the element types come from
- * GG_DTYPE_LIST (gg_module.h), which the runtime reads too.
+ * type, pattern, op, strategy, layout (a view's memory order), space,
+ * access, launch mode and arrangement (a persistent kernel's blocks and
+ * pseudo-blocks, written `layout = ...` too) is spelled in workload
+ * files, and what an element type is in generated code.  The loader
+ * parses with these tables, the planner and the emitter print with them;
+ * the element types come from GG_DTYPE_LIST (gg_module.h), which the
+ * runtime reads too.
  *
  * Name tables are in enum order and NULL-terminated, so the loader can
  * offer them as "one of a|b|c" and search them for "did you mean".
@@ -22,7 +24,7 @@ extern const char *const ggi_access_names[];    /* gg_access */
 extern const char *const ggi_op_names[];        /* ggi_op, without custom (written as combine) */
 extern const char *const ggi_strategy_names[];  /* ggi_strategy */
 extern const char *const ggi_launch_names[];    /* gg_launch_mode a workload may write */
-extern const char *const ggi_playout_names[];   /* gg_persistent_layout */
+extern const char *const ggi_arrangement_names[]; /* gg_persistent_layout */
 extern const char *const ggi_scan_names[];      /* ggi_scan_kind */
 extern const char *const ggi_target_names[];    /* GGI_TARGET_* bit order */
 
@@ -44,7 +46,7 @@ const char *ggi_dtype_lowest(gg_dtype t);
 const char *ggi_pattern_name(gg_pattern p);      /* "frame" included */
 const char *ggi_op_name(ggi_op op);              /* "custom" included */
 const char *ggi_strategy_name(ggi_strategy s);
-const char *ggi_playout_name(gg_persistent_layout l);
+const char *ggi_arrangement_name(gg_persistent_layout l);
 const char *ggi_access_name(gg_access a);
 const char *ggi_launch_name(gg_launch_mode l);   /* "persistent" included */
 
@@ -53,10 +55,11 @@ const char *ggi_launch_name(gg_launch_mode l);   /* "persistent" included */
 struct ggi_buf;
 void ggi_put_features(struct ggi_buf *b, unsigned feat);
 
-/* Persistent layouts: several hardware blocks (many_blocks, hybrid);
+/* Persistent arrangements (the workload's layout = "..." of a persistent
+ * kernel): several hardware blocks (many_blocks, hybrid);
  * pseudo-blocks inside a block (thread_groups, hybrid). */
-int ggi_playout_has_blocks(gg_persistent_layout l);
-int ggi_playout_has_groups(gg_persistent_layout l);
+int ggi_arrangement_has_blocks(gg_persistent_layout l);
+int ggi_arrangement_has_groups(gg_persistent_layout l);
 
 /* reduce, scan and tile_reduce: a value per index combined by an op. */
 int ggi_is_reduce_like(gg_pattern p);

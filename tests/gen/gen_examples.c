@@ -135,7 +135,7 @@ static void examples(const char *dir) {
     CHECK(m->nkernels == 3 && m->npersistent == 1);
     const ggi_persistent *p = &m->persistent[0];
     CHECK(strcmp(p->name, "loop") == 0 && p->ncommands == 3 && p->buffering == 2);
-    CHECK(p->layout == GG_PLAYOUT_ONE_BLOCK && p->block == 1024);
+    CHECK(p->arrangement == GG_PLAYOUT_ONE_BLOCK && p->block == 1024);
     CHECK(p->command_index[0] == 0 && p->command_index[1] == 1 && p->command_index[2] == 2);
     CHECK(strcmp(m->kernels[p->command_index[2]].name, "inc32k") == 0);
   }
@@ -206,7 +206,7 @@ static void snippets(void) {
   if (m && (k = kernel(m, "h"))) {
     CHECK(k->acc_type == GG_F32 && k->scan_kind == GGI_SCAN_EXCLUSIVE && k->value_line == 4);
     CHECK(m->npersistent == 1 && m->persistent[0].buffering == 5 && m->persistent[0].groups == 4);
-    CHECK(m->persistent[0].blocks == 3 && m->persistent[0].layout == GG_PLAYOUT_HYBRID);
+    CHECK(m->persistent[0].blocks == 3 && m->persistent[0].arrangement == GG_PLAYOUT_HYBRID);
   }
   ggi_module_free(m);
 

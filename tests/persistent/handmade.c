@@ -136,7 +136,7 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
     ggi_persistent *p = &gp[i];
     p->name = h->name;
     p->line = i + 1;
-    p->layout = h->layout;
+    p->arrangement = h->layout;
     p->ncommands = h->ncommands;
     p->buffering = 1;
     p->block = h->block;

@@ -18,7 +18,7 @@
 static int refusals(void)
 {
   ggi_kernel k = {.name = "k", .spec = {.block = 256}};
-  ggi_persistent p = {.name = "p", .line = 7, .layout = GG_PLAYOUT_THREAD_GROUPS,
+  ggi_persistent p = {.name = "p", .line = 7, .arrangement = GG_PLAYOUT_THREAD_GROUPS,
                       .ncommands = 1, .commands = {"k"}, .command_index = {0},
                       .buffering = 2, .block = 256, .groups = 16};
   ggi_module m = {.name = "m", .file = "m.lua", .nkernels = 1, .kernels = &k,
@@ -62,9 +62,9 @@ static int hip_compiles(void)
   }
   ggi_kernel k = {.name = "nop", .spec = {.block = 64}};
   ggi_persistent ps[2] = {
-    {.name = "one", .line = 1, .layout = GG_PLAYOUT_ONE_BLOCK, .ncommands = 1,
+    {.name = "one", .line = 1, .arrangement = GG_PLAYOUT_ONE_BLOCK, .ncommands = 1,
      .commands = {"nop"}, .command_index = {0}, .buffering = 2, .block = 64},
-    {.name = "hyb", .line = 2, .layout = GG_PLAYOUT_HYBRID, .ncommands = 1,
+    {.name = "hyb", .line = 2, .arrangement = GG_PLAYOUT_HYBRID, .ncommands = 1,
      .commands = {"nop"}, .command_index = {0}, .buffering = 3, .block = 64, .blocks = 3,
      .groups = 2}};
   ggi_module m = {.name = "h", .file = "h.lua", .nkernels = 1, .kernels = &k,

@@ -138,7 +138,7 @@ static int check_target(unsigned target, const char *prelude_path, gg_backend ba
   CHECK(prelude != NULL);
   if (!prelude) return 1;
   ggi_kernel k = {.name = "nop", .spec = {.block = 64}};
-  ggi_persistent p = {.name = "loop", .line = 1, .layout = GG_PLAYOUT_HYBRID, .ncommands = 1,
+  ggi_persistent p = {.name = "loop", .line = 1, .arrangement = GG_PLAYOUT_HYBRID, .ncommands = 1,
                       .commands = {"nop"}, .command_index = {0}, .buffering = 3, .block = 64,
                       .blocks = 3, .groups = 2, .targets = target};
   ggi_module m = {.name = "proto", .file = "proto.lua", .nkernels = 1, .kernels = &k,
