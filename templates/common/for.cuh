@@ -1,6 +1,6 @@
 /* for {{NAME}} at linear index gg_lin: the body once.  A frame may also
  * run it from a reduction's fold that reads what it writes at the same
- * index (gen/frame.c: fusion). */
+ * index (gen/frame_deps.c: fusion). */
 GG_INLINE void gg_at(const {{ARGS_T}} &args, const long long gg_lin)
 {
   {{UNPACK}}
@@ -67,7 +67,7 @@ __device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
 
 {{IO_STRUCT}}
 /* The same where a frame exchanges halos in tagged words (its plan,
- * gen/frame.c): halo views read through gg_halo_ld, written views
+ * gen/frame_exchange.c): halo views read through gg_halo_ld, written views
  * published after the body.  A separate body, so the plain one above
  * keeps its loop as the compiler would have it (a poll's loop in it
  * stops the compiler from unrolling and overlapping the steps: measured

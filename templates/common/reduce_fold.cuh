@@ -34,7 +34,7 @@ GG_INLINE acc value_at(const {{ARGS_T}} &args, long long gg_lin)
 /* Phase 1: each thread folds its share of the range into one accumulator,
  * striding by the whole virtual grid so any grid covers any size.  Index
  * i goes to thread i mod (blocks x threads), as in a for kernel of vector
- * 1, so a frame may run such a for stage inside the fold (gen/frame.c:
+ * 1, so a frame may run such a for stage inside the fold (gen/frame_deps.c:
  * fusion): gg_pre(i) runs its body at i just before value_at(i) reads what
  * it wrote, in the same thread (the compiler then takes the values from
  * registers).  gg_no_pre (the prelude): a reduction on its own. */

@@ -128,7 +128,7 @@ GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
 
 /* ---- neighbour waits (CUDA) ---------------------------------------------
  * A stage whose dependencies stay between neighbouring (pseudo-)blocks
- * (gen/frame.c: its views are touched at the thread's own index or read
+ * (gen/frame_deps.c: its views are touched at the thread's own index or read
  * within a declared halo no larger than a block's chunk) waits only until
  * (pseudo-)blocks b - 1 and b + 1 (mod nblocks) have finished every
  * earlier stage of the frame.  Each (pseudo-)block has a progress word in

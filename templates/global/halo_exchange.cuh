@@ -11,7 +11,7 @@
  * (NCCL's LL protocol): one store and one poll on the critical path.
  *
  * Slots (one publication: a stage's view, in the frame's workspace; the
- * plan sizes it, gen/frame.c): chunk c owns 2H slots from 2H c - its
+ * plan sizes it, gen/frame_exchange.c): chunk c owns 2H slots from 2H c - its
  * first H indices, then its last H (H: the widest halo of its readers).
  * A slot is W = ceil(sizeof(T) / 4) 64-bit words, each (tag << 32 | 32
  * bits of the value); the tag is the frame's gg_seq, never 0 (the
@@ -23,7 +23,7 @@
  * pass for a fresh one; a range that stays put rewrites every slot every
  * frame.
  *
- * What else keeps it correct (gen/frame.c proves the rest): the reader's
+ * What else keeps it correct (gen/frame_deps.c and frame_exchange.c prove the rest): the reader's
  * own chunk was written by its own (pseudo-)block, ordered by the block
  * barrier before the stage; indices outside [0, work) are never published
  * and are read from memory, as a classic launch would; frames never

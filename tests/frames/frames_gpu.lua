@@ -52,7 +52,7 @@ frame "nb" {
 }
 
 -- a step, then the sum of the y it wrote: the sum's fold runs the step's
--- body index by index (fused, gen/frame.c), with shared-memory atomics
+-- body index by index (fused, gen/frame_deps.c), with shared-memory atomics
 -- (m4's last total is fused too, with the default strategy)
 kernel "total_sa" { pattern = "reduce", range = { "n" }, type = "f64", strategy = "shared_atomic",
   params = { { "v", "f32[n]" }, { "e", "f64[1]", access = "out" } }, value = "v(i)", into = "e" }

@@ -28,7 +28,7 @@ kernel "usum" { pattern = "reduce", range = { "n" },
   value = "(unsigned long long)(k(i) + 64) * 4294967311ull", into = "e" }
 
 -- two stages write e: the reduction, then dbl doubles it - the ack must
--- carry the doubled value, not the reduction's (its note; gen/frame.c)
+-- carry the doubled value, not the reduction's (its note; gen/frame_schedule.c)
 kernel "dbl" { pattern = "for", range = { 1 },
   params = { { "e", "f32[1]", access = "inout" } }, body = "e(i) = 2.0f * e(i);" }
 

@@ -48,7 +48,7 @@ struct gg_grid {
 
 /* What a reduction's fold runs before it reads index i (reduce_fold.cuh):
  * nothing on its own; the body of a for stage a frame fused into it
- * (gen/frame.c), through gg_each_of(lambda). */
+ * (gen/frame_deps.c), through gg_each_of(lambda). */
 struct gg_no_pre {
   static constexpr bool none = true;
   __device__ void operator()(long long) const {}
@@ -114,7 +114,7 @@ GG_INLINE void gg_sync(const gg_grid &g)
 /* A view declared halo = h (a for body's view macro, gen/dict.c): index j
  * must lie within h of the thread's own linear index.  Frames wait only
  * for neighbouring (pseudo-)blocks before a stage that reads through such
- * a view (gen/frame.c), so a body that reads farther would race; it stops
+ * a view (gen/frame_deps.c), so a body that reads farther would race; it stops
  * the kernel with a trap instead, which the session or launch reports as
  * a fault, never a silently wrong result.  Two compares per access. */
 GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
@@ -332,7 +332,7 @@ GG_INLINE unsigned gg_ticket_take(unsigned *p)
  * value from there instead of reading it back from global memory, one L2
  * round trip less (~0.2-0.4 us on an H100) between the last stage and the
  * host.  The kernel clears the note at each frame's start; the plan says
- * where the note can be trusted (gen/frame.c, result_noted).  Classic
+ * where the note can be trusted (gen/frame_schedule.c, result_noted).  Classic
  * kernels have no note and no shared memory for it. */
 template <class T, class A> GG_INLINE void gg_result_note(const gg_grid &g, T *p, const A &v)
 {
@@ -516,7 +516,7 @@ namespace GG_NS_saxpy {
 
 /* for saxpy at linear index gg_lin: the body once.  A frame may also
  * run it from a reduction's fold that reads what it writes at the same
- * index (gen/frame.c: fusion). */
+ * index (gen/frame_deps.c: fusion). */
 GG_INLINE void gg_at(const gg_args_saxpy &args, const long long gg_lin)
 {
   const float a = args.a;
@@ -634,7 +634,7 @@ __device__ void gg_body(const gg_args_saxpy &args, const gg_grid &g)
 
 
 /* The same where a frame exchanges halos in tagged words (its plan,
- * gen/frame.c): halo views read through gg_halo_ld, written views
+ * gen/frame_exchange.c): halo views read through gg_halo_ld, written views
  * published after the body.  A separate body, so the plain one above
  * keeps its loop as the compiler would have it (a poll's loop in it
  * stops the compiler from unrolling and overlapping the steps: measured

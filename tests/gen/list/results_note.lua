@@ -1,5 +1,5 @@
 -- Where a frame's ack may take its result from the note of the reduction
--- that stored it (gen/frame.c, result_noted; gpugen explain says so):
+-- that stored it (gen/frame_schedule.c, result_noted; gpugen explain says so):
 --   one: one reduce stage writes e: noted
 --   two: a later reduction (into m) leaves its own note over e's: not noted
 --   ft:  tile_reduce writes its output without a note: not noted
