@@ -8,7 +8,7 @@ build=${1:-build}
 tool=$build/tests/emit/emit_tool
 [ -x "$tool" ] || { echo "no $tool: build first (cmake --build $build)"; exit 1; }
 tmp=$(mktemp -d)
-for ex in saxpy sum1k matmul32 stencil2d_left persistent_three; do
+for ex in saxpy sum1k matmul32 stencil2d_left persistent_three chain; do
   "$tool" emit "examples/$ex.lua" "$tmp/$ex"
   cp "$tmp/$ex/$ex.cu" "tests/emit/golden/$ex.cu"
   echo "tests/emit/golden/$ex.cu"
