@@ -1495,6 +1495,9 @@ __device__ bool gg_frame(const gg_args_chain &args, const gg_grid &g, const char
  *          +GG_MBOX_DONE_OFFSET(args)  the acknowledgement (device), two u64 words:
  *               +0  ack  = frame tag << 32 | result bits 0..31   (written last)
  *               +8  ack2 = frame tag << 32 | result bits 32..63  (8-byte results only)
+ *               +16 seen_lo = frame tag << 32 | device time seen, bits 0..31  \  device
+ *               +24 seen_hi = frame tag << 32 | device time seen, bits 32..63  > times, when
+ *               +32 busy    = frame tag << 32 | ns from seen to the ack (u32) /  asked for
  *
  * Tagged words: every 8-byte word carries the low 32 bits of its frame
  * number, so one warp reads the command and all the arguments in ONE
@@ -1529,6 +1532,16 @@ __device__ bool gg_frame(const gg_args_chain &args, const gg_grid &g, const char
  * descriptor: result_bytes, ack_relaxed); the kernel and the runtime use
  * what it wrote.
  *
+ * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
+ * that stores the ack first stores three tagged words: the device's
+ * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
+ * post (block 0's poll returned it) and how long after that the ack was
+ * stored (read just before the ack's store, so a release ack's fence
+ * belongs to the way back).  Tagged for the same reason as ack2: with a
+ * relaxed ack nothing orders them, so each word proves it is this
+ * frame's; the host takes them when all three carry the tag.  They share
+ * the ack's line: the host's read of the ack brings them in with it.
+ *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
  * kernel polls makes it exit at once (terminate writes it there, so the
@@ -1553,6 +1566,10 @@ __device__ bool gg_frame(const gg_args_chain &args, const gg_grid &g, const char
 #define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
 #define GG_MBOX_ACK2_OFF 8u      /* ack2, from the done line's start */
 #define GG_MBOX_RESULT_MAX 8u    /* bytes a result may have */
+#define GG_MBOX_SEEN_LO_OFF 16u  /* device times, from the done line's start */
+#define GG_MBOX_SEEN_HI_OFF 24u
+#define GG_MBOX_BUSY_OFF 32u
+#define GG_MBOX_BUSY_MAX 0xffffffffu /* busy saturates here (4.29 s) */
 #define GG_MBOX_ACK(frame, bits) \
   ((unsigned long long)(unsigned)(frame) << 32 | (unsigned long long)(unsigned)(bits))
 #define GG_MBOX_ACK_TAG(word) ((unsigned)((word) >> 32))
@@ -1583,17 +1600,22 @@ typedef struct gg_persist_params {
   unsigned int slot_stride;  /* GG_MBOX_SLOT_STRIDE(the largest command's argument struct) */
   unsigned int groups;       /* pseudo-blocks per hardware block */
   unsigned int group_smem;   /* dynamic shared bytes per pseudo-block (largest command's) */
+  unsigned int flags;        /* GG_PERSIST_* */
+  unsigned int reserved;     /* 0 */
 } gg_persist_params;
+#define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
 
 /* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
  * record: block 0's warp 0 polls the host's slot (one warp-wide load per
  * poll) and copies its tagged words here, where the other blocks' warp 0
  * poll them in L2 (only one poller crosses PCIe).  Every block adds one
  * arrival when done with a frame; the block whose arrival completes the
- * frame stores its done. */
+ * frame stores its done.  Then the seen line: block 0 stores there when
+ * it saw the frame (device times), for the block that stores the done. */
 #define GG_PERSIST_ARRIVE_OFF 0u
 #define GG_PERSIST_RECORD_OFF 128u
-#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+#define GG_PERSIST_SEEN_OFF(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_SEEN_OFF(args) + GG_MBOX_LINE)
 
 #endif /* GG_PROTOCOL_H */
 
@@ -1657,9 +1679,11 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * (8-byte results) first, then ack: each carries the tag, so the host
  * takes neither half from an older frame.  With no result this is the
  * release store of the done tag alone.  Where this block's thread stored
- * the result (noted), the leader takes its bits from shared memory. */
+ * the result (noted), the leader takes its bits from shared memory.
+ * timed: the frame's device times go first (gg_protocol.h), read just
+ * before the ack's store: seen is when block 0 saw the post. */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -1675,6 +1699,13 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+  if (timed) { /* three posted writes into the ack's line, no wait for any */
+    const unsigned long long busy = gg_clock_ns() - seen;
+    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+                        GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
+  }
   if (a.relaxed)
     gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
@@ -1981,6 +2012,14 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
   char *const mbox = (char *)pp.mbox;
   unsigned long long *arrive = (unsigned long long *)((char *)pp.dev + GG_PERSIST_ARRIVE_OFF);
   unsigned long long *record = (unsigned long long *)((char *)pp.dev + GG_PERSIST_RECORD_OFF);
+  /* Device times (gg_protocol.h): block 0's leader reads the clock when
+   * its poll returns a frame; with several blocks it leaves the time in
+   * the seen line, two entries by frame parity (block 0 can be one frame
+   * ahead of the block that stores the ack, never two). */
+  const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+  volatile unsigned long long *seen_at =
+      (volatile unsigned long long *)((char *)pp.dev + GG_PERSIST_SEEN_OFF(56u));
+  unsigned long long seen = 0;
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -2027,6 +2066,11 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
                                        args_words, word, &reason, phase);
         }
+        if (timed && leader) {
+          seen = gg_clock_ns();
+          if (multi)
+            seen_at[frame & 1u] = seen;
+        }
         if (multi) { /* relay: the tagged words as they came, or the exit word */
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
@@ -2064,8 +2108,11 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note);
+    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+      if (timed && multi) /* block 0 stored it before its arrival */
+        seen = seen_at[frame & 1u];
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);
+    }
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);
@@ -2108,6 +2155,9 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
  *          +GG_MBOX_DONE_OFFSET(args)  the acknowledgement (device), two u64 words:
  *               +0  ack  = frame tag << 32 | result bits 0..31   (written last)
  *               +8  ack2 = frame tag << 32 | result bits 32..63  (8-byte results only)
+ *               +16 seen_lo = frame tag << 32 | device time seen, bits 0..31  \  device
+ *               +24 seen_hi = frame tag << 32 | device time seen, bits 32..63  > times, when
+ *               +32 busy    = frame tag << 32 | ns from seen to the ack (u32) /  asked for
  *
  * Tagged words: every 8-byte word carries the low 32 bits of its frame
  * number, so one warp reads the command and all the arguments in ONE
@@ -2142,6 +2192,16 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
  * descriptor: result_bytes, ack_relaxed); the kernel and the runtime use
  * what it wrote.
  *
+ * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
+ * that stores the ack first stores three tagged words: the device's
+ * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
+ * post (block 0's poll returned it) and how long after that the ack was
+ * stored (read just before the ack's store, so a release ack's fence
+ * belongs to the way back).  Tagged for the same reason as ack2: with a
+ * relaxed ack nothing orders them, so each word proves it is this
+ * frame's; the host takes them when all three carry the tag.  They share
+ * the ack's line: the host's read of the ack brings them in with it.
+ *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
  * kernel polls makes it exit at once (terminate writes it there, so the
@@ -2166,6 +2226,10 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
 #define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
 #define GG_MBOX_ACK2_OFF 8u      /* ack2, from the done line's start */
 #define GG_MBOX_RESULT_MAX 8u    /* bytes a result may have */
+#define GG_MBOX_SEEN_LO_OFF 16u  /* device times, from the done line's start */
+#define GG_MBOX_SEEN_HI_OFF 24u
+#define GG_MBOX_BUSY_OFF 32u
+#define GG_MBOX_BUSY_MAX 0xffffffffu /* busy saturates here (4.29 s) */
 #define GG_MBOX_ACK(frame, bits) \
   ((unsigned long long)(unsigned)(frame) << 32 | (unsigned long long)(unsigned)(bits))
 #define GG_MBOX_ACK_TAG(word) ((unsigned)((word) >> 32))
@@ -2196,17 +2260,22 @@ typedef struct gg_persist_params {
   unsigned int slot_stride;  /* GG_MBOX_SLOT_STRIDE(the largest command's argument struct) */
   unsigned int groups;       /* pseudo-blocks per hardware block */
   unsigned int group_smem;   /* dynamic shared bytes per pseudo-block (largest command's) */
+  unsigned int flags;        /* GG_PERSIST_* */
+  unsigned int reserved;     /* 0 */
 } gg_persist_params;
+#define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
 
 /* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
  * record: block 0's warp 0 polls the host's slot (one warp-wide load per
  * poll) and copies its tagged words here, where the other blocks' warp 0
  * poll them in L2 (only one poller crosses PCIe).  Every block adds one
  * arrival when done with a frame; the block whose arrival completes the
- * frame stores its done. */
+ * frame stores its done.  Then the seen line: block 0 stores there when
+ * it saw the frame (device times), for the block that stores the done. */
 #define GG_PERSIST_ARRIVE_OFF 0u
 #define GG_PERSIST_RECORD_OFF 128u
-#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+#define GG_PERSIST_SEEN_OFF(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_SEEN_OFF(args) + GG_MBOX_LINE)
 
 #endif /* GG_PROTOCOL_H */
 
@@ -2270,9 +2339,11 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * (8-byte results) first, then ack: each carries the tag, so the host
  * takes neither half from an older frame.  With no result this is the
  * release store of the done tag alone.  Where this block's thread stored
- * the result (noted), the leader takes its bits from shared memory. */
+ * the result (noted), the leader takes its bits from shared memory.
+ * timed: the frame's device times go first (gg_protocol.h), read just
+ * before the ack's store: seen is when block 0 saw the post. */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -2288,6 +2359,13 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+  if (timed) { /* three posted writes into the ack's line, no wait for any */
+    const unsigned long long busy = gg_clock_ns() - seen;
+    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+                        GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
+  }
   if (a.relaxed)
     gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
@@ -2594,6 +2672,14 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
   char *const mbox = (char *)pp.mbox;
   unsigned long long *arrive = (unsigned long long *)((char *)pp.dev + GG_PERSIST_ARRIVE_OFF);
   unsigned long long *record = (unsigned long long *)((char *)pp.dev + GG_PERSIST_RECORD_OFF);
+  /* Device times (gg_protocol.h): block 0's leader reads the clock when
+   * its poll returns a frame; with several blocks it leaves the time in
+   * the seen line, two entries by frame parity (block 0 can be one frame
+   * ahead of the block that stores the ack, never two). */
+  const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+  volatile unsigned long long *seen_at =
+      (volatile unsigned long long *)((char *)pp.dev + GG_PERSIST_SEEN_OFF(56u));
+  unsigned long long seen = 0;
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -2640,6 +2726,11 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
                                        args_words, word, &reason, phase);
         }
+        if (timed && leader) {
+          seen = gg_clock_ns();
+          if (multi)
+            seen_at[frame & 1u] = seen;
+        }
         if (multi) { /* relay: the tagged words as they came, or the exit word */
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
@@ -2677,8 +2768,11 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note);
+    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+      if (timed && multi) /* block 0 stored it before its arrival */
+        seen = seen_at[frame & 1u];
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);
+    }
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);
@@ -2721,6 +2815,9 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
  *          +GG_MBOX_DONE_OFFSET(args)  the acknowledgement (device), two u64 words:
  *               +0  ack  = frame tag << 32 | result bits 0..31   (written last)
  *               +8  ack2 = frame tag << 32 | result bits 32..63  (8-byte results only)
+ *               +16 seen_lo = frame tag << 32 | device time seen, bits 0..31  \  device
+ *               +24 seen_hi = frame tag << 32 | device time seen, bits 32..63  > times, when
+ *               +32 busy    = frame tag << 32 | ns from seen to the ack (u32) /  asked for
  *
  * Tagged words: every 8-byte word carries the low 32 bits of its frame
  * number, so one warp reads the command and all the arguments in ONE
@@ -2755,6 +2852,16 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
  * descriptor: result_bytes, ack_relaxed); the kernel and the runtime use
  * what it wrote.
  *
+ * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
+ * that stores the ack first stores three tagged words: the device's
+ * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
+ * post (block 0's poll returned it) and how long after that the ack was
+ * stored (read just before the ack's store, so a release ack's fence
+ * belongs to the way back).  Tagged for the same reason as ack2: with a
+ * relaxed ack nothing orders them, so each word proves it is this
+ * frame's; the host takes them when all three carry the tag.  They share
+ * the ack's line: the host's read of the ack brings them in with it.
+ *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
  * kernel polls makes it exit at once (terminate writes it there, so the
@@ -2779,6 +2886,10 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
 #define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
 #define GG_MBOX_ACK2_OFF 8u      /* ack2, from the done line's start */
 #define GG_MBOX_RESULT_MAX 8u    /* bytes a result may have */
+#define GG_MBOX_SEEN_LO_OFF 16u  /* device times, from the done line's start */
+#define GG_MBOX_SEEN_HI_OFF 24u
+#define GG_MBOX_BUSY_OFF 32u
+#define GG_MBOX_BUSY_MAX 0xffffffffu /* busy saturates here (4.29 s) */
 #define GG_MBOX_ACK(frame, bits) \
   ((unsigned long long)(unsigned)(frame) << 32 | (unsigned long long)(unsigned)(bits))
 #define GG_MBOX_ACK_TAG(word) ((unsigned)((word) >> 32))
@@ -2809,17 +2920,22 @@ typedef struct gg_persist_params {
   unsigned int slot_stride;  /* GG_MBOX_SLOT_STRIDE(the largest command's argument struct) */
   unsigned int groups;       /* pseudo-blocks per hardware block */
   unsigned int group_smem;   /* dynamic shared bytes per pseudo-block (largest command's) */
+  unsigned int flags;        /* GG_PERSIST_* */
+  unsigned int reserved;     /* 0 */
 } gg_persist_params;
+#define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
 
 /* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
  * record: block 0's warp 0 polls the host's slot (one warp-wide load per
  * poll) and copies its tagged words here, where the other blocks' warp 0
  * poll them in L2 (only one poller crosses PCIe).  Every block adds one
  * arrival when done with a frame; the block whose arrival completes the
- * frame stores its done. */
+ * frame stores its done.  Then the seen line: block 0 stores there when
+ * it saw the frame (device times), for the block that stores the done. */
 #define GG_PERSIST_ARRIVE_OFF 0u
 #define GG_PERSIST_RECORD_OFF 128u
-#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+#define GG_PERSIST_SEEN_OFF(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_SEEN_OFF(args) + GG_MBOX_LINE)
 
 #endif /* GG_PROTOCOL_H */
 
@@ -2883,9 +2999,11 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * (8-byte results) first, then ack: each carries the tag, so the host
  * takes neither half from an older frame.  With no result this is the
  * release store of the done tag alone.  Where this block's thread stored
- * the result (noted), the leader takes its bits from shared memory. */
+ * the result (noted), the leader takes its bits from shared memory.
+ * timed: the frame's device times go first (gg_protocol.h), read just
+ * before the ack's store: seen is when block 0 saw the post. */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -2901,6 +3019,13 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+  if (timed) { /* three posted writes into the ack's line, no wait for any */
+    const unsigned long long busy = gg_clock_ns() - seen;
+    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+                        GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
+  }
   if (a.relaxed)
     gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
@@ -3207,6 +3332,14 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
   char *const mbox = (char *)pp.mbox;
   unsigned long long *arrive = (unsigned long long *)((char *)pp.dev + GG_PERSIST_ARRIVE_OFF);
   unsigned long long *record = (unsigned long long *)((char *)pp.dev + GG_PERSIST_RECORD_OFF);
+  /* Device times (gg_protocol.h): block 0's leader reads the clock when
+   * its poll returns a frame; with several blocks it leaves the time in
+   * the seen line, two entries by frame parity (block 0 can be one frame
+   * ahead of the block that stores the ack, never two). */
+  const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+  volatile unsigned long long *seen_at =
+      (volatile unsigned long long *)((char *)pp.dev + GG_PERSIST_SEEN_OFF(56u));
+  unsigned long long seen = 0;
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -3253,6 +3386,11 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
                                        args_words, word, &reason, phase);
         }
+        if (timed && leader) {
+          seen = gg_clock_ns();
+          if (multi)
+            seen_at[frame & 1u] = seen;
+        }
         if (multi) { /* relay: the tagged words as they came, or the exit word */
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
@@ -3290,8 +3428,11 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x))
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note);
+    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+      if (timed && multi) /* block 0 stored it before its arrival */
+        seen = seen_at[frame & 1u];
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);
+    }
   }
   if (leader && blockIdx.x == 0)
     gg_p_exit_status(mbox, reason, frame - 1);
