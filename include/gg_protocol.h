@@ -56,14 +56,16 @@
  * what it wrote.
  *
  * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
- * that stores the ack first stores three tagged words: the device's
+ * that stores the ack then stores three tagged words: the device's
  * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
  * post (block 0's poll returned it) and how long after that the ack was
  * stored (read just before the ack's store, so a release ack's fence
- * belongs to the way back).  Tagged for the same reason as ack2: with a
- * relaxed ack nothing orders them, so each word proves it is this
- * frame's; the host takes them when all three carry the tag.  They share
- * the ack's line: the host's read of the ack brings them in with it.
+ * belongs to the way back).  After the ack, not before: a release ack
+ * waits for every write ahead of it, which cost 0.21 us a frame where
+ * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
+ * with the ack: each word carries the tag, and the host takes them when
+ * all three carry it, reading a few times after the ack (a frame whose
+ * times have not landed by then is counted untimed: 4 of 3e6 there).
  *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the

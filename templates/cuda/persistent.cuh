@@ -78,8 +78,9 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * takes neither half from an older frame.  With no result this is the
  * release store of the done tag alone.  Where this block's thread stored
  * the result (noted), the leader takes its bits from shared memory.
- * timed: the frame's device times go first (gg_protocol.h), read just
- * before the ack's store: seen is when block 0 saw the post. */
+ * timed: the frame's device times go after the ack (gg_protocol.h: a
+ * release would first wait for them), the clock read just before the
+ * ack's store: seen is when block 0 saw the post. */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
                         const gg_result_shadow &note, bool timed, unsigned long long seen)
 {
@@ -97,17 +98,17 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
-  if (timed) { /* three posted writes into the ack's line, no wait for any */
-    const unsigned long long busy = gg_clock_ns() - seen;
+  const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
+  if (a.relaxed)
+    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
+  else
+    gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
+  if (timed) { /* after the ack: a release would first wait for them */
     gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
     gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
     gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
                         GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
   }
-  if (a.relaxed)
-    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
-  else
-    gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
 }
 
 GG_INLINE void gg_p_exit_status(char *mbox, unsigned reason, unsigned long long frames)

@@ -48,8 +48,12 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   if (a.bytes > 4)
     __hip_atomic_store(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32), __ATOMIC_RELAXED,
                        __HIP_MEMORY_SCOPE_SYSTEM);
-  if (timed) { /* device times (gg_protocol.h), read just before the ack's store */
-    const unsigned long long busy = gg_clock_ns() - seen;
+  const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
+  if (a.relaxed)
+    __hip_atomic_store(w, GG_MBOX_ACK(frame, bits), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+  else
+    gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
+  if (timed) { /* device times (gg_protocol.h): after the ack, as on CUDA */
     __hip_atomic_store(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen), __ATOMIC_RELAXED,
                        __HIP_MEMORY_SCOPE_SYSTEM);
     __hip_atomic_store(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32),
@@ -58,10 +62,6 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
                        GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX),
                        __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
   }
-  if (a.relaxed)
-    __hip_atomic_store(w, GG_MBOX_ACK(frame, bits), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
-  else
-    gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
 }
 /* Arrive at the end of a frame; returns the arrivals before this one.
  * acq_rel: the block that completes the frame has seen every block's

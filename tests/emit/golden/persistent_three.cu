@@ -1115,14 +1115,16 @@ extern "C" __global__ void __launch_bounds__(256) gg_inc32k(gg_args_inc32k args)
  * what it wrote.
  *
  * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
- * that stores the ack first stores three tagged words: the device's
+ * that stores the ack then stores three tagged words: the device's
  * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
  * post (block 0's poll returned it) and how long after that the ack was
  * stored (read just before the ack's store, so a release ack's fence
- * belongs to the way back).  Tagged for the same reason as ack2: with a
- * relaxed ack nothing orders them, so each word proves it is this
- * frame's; the host takes them when all three carry the tag.  They share
- * the ack's line: the host's read of the ack brings them in with it.
+ * belongs to the way back).  After the ack, not before: a release ack
+ * waits for every write ahead of it, which cost 0.21 us a frame where
+ * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
+ * with the ack: each word carries the tag, and the host takes them when
+ * all three carry it, reading a few times after the ack (a frame whose
+ * times have not landed by then is counted untimed: 4 of 3e6 there).
  *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
@@ -1262,8 +1264,9 @@ GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
  * takes neither half from an older frame.  With no result this is the
  * release store of the done tag alone.  Where this block's thread stored
  * the result (noted), the leader takes its bits from shared memory.
- * timed: the frame's device times go first (gg_protocol.h), read just
- * before the ack's store: seen is when block 0 saw the post. */
+ * timed: the frame's device times go after the ack (gg_protocol.h: a
+ * release would first wait for them), the clock read just before the
+ * ack's store: seen is when block 0 saw the post. */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
                         const gg_result_shadow &note, bool timed, unsigned long long seen)
 {
@@ -1281,17 +1284,17 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
-  if (timed) { /* three posted writes into the ack's line, no wait for any */
-    const unsigned long long busy = gg_clock_ns() - seen;
+  const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
+  if (a.relaxed)
+    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
+  else
+    gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
+  if (timed) { /* after the ack: a release would first wait for them */
     gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
     gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
     gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
                         GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
   }
-  if (a.relaxed)
-    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
-  else
-    gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
 }
 
 GG_INLINE void gg_p_exit_status(char *mbox, unsigned reason, unsigned long long frames)
