@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "patterns.h"
 #include "emit.h"
 #include "names.h"
 #include "plan.h"
@@ -97,10 +98,6 @@ static void put_params(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, con
 
 static const char *const rule_enum[] = {"GG_GRID_COVER", "GG_GRID_LEAGUE", "GG_GRID_FIXED",
                                         "GG_GRID_RESIDENT"};
-static const char *const pattern_enum[] = {"GG_PATTERN_FOR", "GG_PATTERN_REDUCE", "GG_PATTERN_SCAN",
-                                           "GG_PATTERN_TEAM", "GG_PATTERN_TILE_REDUCE",
-                                           "GG_PATTERN_GEMM", "GG_PATTERN_FFT",
-                                           "GG_PATTERN_FRAME"};
 
 /* Everything the descriptor needs about one kernel: its stored plan for
  * the descriptor's target (plan.h: ggi_desc_target; the plan stage checks
@@ -123,8 +120,9 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
 {
   const ggi_plan *p = &ki->plan;
   /* a frame has no function of its own: its stages run in a persistent kernel */
+  const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
   ggi_buf_printf(b, "  {.name = \"%s\", .symbol = \"gg_%s%s\", .pattern = %s,\n", k->name,
-                 k->pattern == GG_PATTERN_FRAME ? "frame_" : "", k->name, pattern_enum[k->pattern]);
+                 row->symbol_prefix, k->name, row->enum_name);
   ggi_buf_printf(b, "   .mode = %s, .rank = %d, .range = {",
                  k->launch == GG_LAUNCH_COOPERATIVE   ? "GG_LAUNCH_COOPERATIVE"
                  : k->launch == GG_LAUNCH_PERSISTENT ? "GG_LAUNCH_PERSISTENT"
@@ -136,7 +134,7 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
     ggi_buf_puts(b, dim < 2 ? ", " : "},\n");
   }
   ggi_buf_puts(b, "   .league = ");
-  if (k->pattern == GG_PATTERN_TEAM || k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT)
+  if (row->props & GGI_PAT_LEAGUE)
     put_extent_desc(b, k, &k->league);
   else ggi_buf_puts(b, "{0, -1}");
   ggi_buf_printf(b, ", .block_size = %d, .items_per_thread = %d,\n", k->spec.block, k->spec.items);
@@ -305,7 +303,7 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
      persistent kernel is both launched and started.  Starters take the
      command id (GG_<MODULE>_<PERSISTENT>_CMD_<COMMAND>) because one kernel
      may be a command of several persistent kernels. */
-  int frame = k->pattern == GG_PATTERN_FRAME, command = frame;
+  int frame = ggi_pattern_is(k, GGI_PAT_CHAIN), command = frame;
   for (int p = 0; p < m->npersistent; p++)
     for (int c = 0; c < m->persistent[p].ncommands; c++)
       command |= m->persistent[p].command_index[c] == (int)(k - m->kernels);
@@ -434,7 +432,7 @@ static int write_module_h(ggi_buf *b, const ggi_module *m, const kinfo *ki)
   upper(b, m->name);
   ggi_buf_puts(b, "_H\n\n#include <stdint.h>\n#include \"gg.h\"\n");
   int sessions = m->npersistent > 0; /* typed starters of frames and commands */
-  for (int i = 0; i < m->nkernels; i++) sessions |= m->kernels[i].pattern == GG_PATTERN_FRAME;
+  for (int i = 0; i < m->nkernels; i++) sessions |= ggi_pattern_is(&m->kernels[i], GGI_PAT_CHAIN);
   if (sessions) ggi_buf_puts(b, "#include \"gg_session.h\"\n");
   /* A header included before this one may define a macro named like a
      field or parameter of the workload (<sys/stat.h>: st_mtime, <netdb.h>:

@@ -9,6 +9,7 @@
  * cases, and the mailbox protocol (include/gg_protocol.h, the runtime's
  * own header) as PROTOCOL.
  */
+#include "patterns.h"
 #include "emit_persistent.h"
 #include "names.h"
 #include "plan.h"
@@ -28,7 +29,7 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *
   for (int i = 0; i < p->ncommands; i++) {
     const char *k = m->kernels[p->command_index[i]].name;
     const ggi_kernel *kn = &m->kernels[p->command_index[i]];
-    if (kn->pattern == GG_PATTERN_FRAME) {
+    if (ggi_pattern_is(kn, GGI_PAT_CHAIN)) {
       /* a frame: its stages back to back, grid barriers where the plan says */
       ggi_buf_printf(cases,
                      "    case %d:\n"

@@ -21,42 +21,18 @@
 #include "body_check.h"
 
 #include "names.h"
+#include "patterns.h"
 #include "plan.h"
 #include "vocab.h"
 
 /* Fields each declaration accepts.  kernel_fields is the union, used for
- * "did you mean"; pattern_fields says which apply to which pattern. */
+ * "did you mean"; each pattern's row (patterns.c) says which apply to it. */
 static const char *const param_fields[] = {"access", "layout", "space", "halo", NULL};
 static const char *const kernel_fields[] = {
   "pattern", "range", "index", "params", "body", "block", "items", "vector", "launch",
   "value", "op", "combine", "identity", "into", "type", "strategy", "allow_cas", "kind",
   "tile", "league", "team_size", "scratch", "size", "a", "b", "c", "op_a", "op_b", "alpha",
   "beta", "direction", "input", "output", "post", "between", NULL};
-static const char *const for_fields[] = {"pattern", "range", "index", "params", "body", "block",
-                                         "items", "vector", "launch", NULL};
-static const char *const reduce_fields[] = {
-  "pattern", "range", "index", "params", "block", "items", "vector", "launch", "value", "op",
-  "combine", "identity", "into", "type", "strategy", "allow_cas", NULL};
-/* Each pattern accepts only the knobs it uses: scan loads element by
- * element (no vector); tile_reduce's items come from its tile and it has
- * one way to reduce (no strategy, no atomics). */
-static const char *const scan_fields[] = {
-  "pattern", "range", "index", "params", "block", "items", "launch", "value", "op",
-  "combine", "identity", "into", "type", "kind", NULL};
-static const char *const team_fields[] = {"pattern", "params", "body", "launch", "league",
-                                          "team_size", "scratch", "op", "combine", "identity",
-                                          "into", "type", "strategy", NULL};
-static const char *const tile_fields[] = {
-  "pattern", "range", "index", "params", "block", "launch", "value", "op",
-  "combine", "identity", "into", "type", "tile", NULL};
-static const char *const gemm_fields[] = {"pattern", "params", "size", "a", "b", "c", "op_a",
-                                          "op_b", "alpha", "beta", "block", "tile", NULL};
-static const char *const fft_fields[] = {"pattern", "params", "size", "direction", "type",
-                                         "input", "output", "block", "post", "between", "op", "combine",
-                                         "identity", "into", "strategy", NULL};
-static const char *const *const pattern_fields[] = {for_fields, reduce_fields, scan_fields,
-                                                    team_fields, tile_fields, gemm_fields,
-                                                    fft_fields};
 
 /* Extents as written in a view type ("n", "32") or a range entry. */
 static ggi_extent parse_extent_text(ggi_decl *k, int line, const char *view, const char *e) {
@@ -430,10 +406,10 @@ static void read_op(ggi_decl *k, ggi_kernel *kn, ident_num *num) {
   if (ggi_push_field(k, "op") == LUA_TTABLE) {
     /* op = { "min", "max" }: one operator per value, in value order */
     int line = ggi_field_line(k, "op"), n = ggi_list_len(k, "op", line);
-    if (kn->pattern != GG_PATTERN_REDUCE && kn->pattern != GG_PATTERN_TEAM && kn->pattern != GG_PATTERN_FFT)
+    if (!ggi_pattern_is(kn, GGI_PAT_OP_LIST))
       ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for patterns \"reduce\", \"team\" and \"fft\")",
             ggi_pattern_names[kn->pattern]);
-    if (n != kn->nvalues && (kn->pattern == GG_PATTERN_TEAM || kn->pattern == GG_PATTERN_FFT))
+    if (n != kn->nvalues && ggi_pattern_is(kn, GGI_PAT_CONTRIBUTE))
       ggi_decl_fail(k, line, "field 'op' lists %d operators but 'into' has %d elements: give one operator per element (value), or one string for all",
             n, kn->nvalues);
     if (n != kn->nvalues)
@@ -476,46 +452,50 @@ static const ggi_param *read_into(ggi_decl *k, ggi_kernel *kn) {
   return p;
 }
 
-static void check_into_extent(ggi_decl *k, ggi_kernel *kn, const ggi_param *into) {
-  int line = ggi_field_line(k, "into");
-  char a[64], b[64];
+/* What extent `into` must have: one element per value (reduce), the
+ * range's (scan), one element per tile (tile_reduce). */
+typedef void (*check_into_fn)(ggi_decl *k, ggi_kernel *kn, const ggi_param *into);
+
+static void check_reduce_into(ggi_decl *k, ggi_kernel *kn, const ggi_param *into) {
+  char a[64];
   ggi_extent want = {NULL, kn->nvalues};
+  if (!ggi_same_extent(into->ext[0], want))
+    ggi_decl_fail(k, ggi_field_line(k, "into"), "field 'into': view \"%s\" must have extent [%d] (one element per value), got [%s]",
+          kn->into, kn->nvalues, ggi_extent_text(into->ext[0], a, sizeof a));
+}
+
+static void check_scan_into(ggi_decl *k, ggi_kernel *kn, const ggi_param *into) {
+  char a[64], b[64];
   ggi_extent n = kn->range[0];
-  switch (kn->pattern) {
-  case GG_PATTERN_REDUCE:
-    if (!ggi_same_extent(into->ext[0], want))
-      ggi_decl_fail(k, line, "field 'into': view \"%s\" must have extent [%d] (one element per value), got [%s]",
-            kn->into, kn->nvalues, ggi_extent_text(into->ext[0], a, sizeof a));
-    break;
-  case GG_PATTERN_SCAN:
-    if (!ggi_same_extent(into->ext[0], n))
-      ggi_decl_fail(k, line, "field 'into': view \"%s\" must have the range's extent [%s], got [%s]", kn->into,
-            ggi_extent_text(n, b, sizeof b), ggi_extent_text(into->ext[0], a, sizeof a));
-    break;
-  case GG_PATTERN_TILE_REDUCE:
-    if (!n.name) {
-      int64_t tiles = (n.value + kn->tile - 1) / kn->tile;
-      if (into->ext[0].name || into->ext[0].value != tiles)
-        ggi_decl_fail(k, line, "field 'into': view \"%s\" must have extent [%lld] = ceil(%lld / tile %d), got [%s]",
-              kn->into, (long long)tiles, (long long)n.value, kn->tile, ggi_extent_text(into->ext[0], a, sizeof a));
-    } else if (!into->ext[0].name || strcmp(into->ext[0].name, n.name) == 0) {
-      ggi_decl_fail(k, line, "field 'into': view \"%s\" must have a run-time extent of its own (= ceil(%s / %d), "
-            "e.g. \"f32[ntiles]\"), got [%s]", kn->into, n.name, kn->tile, ggi_extent_text(into->ext[0], a, sizeof a));
-    }
-    break;
-  default:
-    break;
+  if (!ggi_same_extent(into->ext[0], n))
+    ggi_decl_fail(k, ggi_field_line(k, "into"), "field 'into': view \"%s\" must have the range's extent [%s], got [%s]", kn->into,
+          ggi_extent_text(n, b, sizeof b), ggi_extent_text(into->ext[0], a, sizeof a));
+}
+
+static void check_tile_into(ggi_decl *k, ggi_kernel *kn, const ggi_param *into) {
+  int line = ggi_field_line(k, "into");
+  char a[64];
+  ggi_extent n = kn->range[0];
+  if (!n.name) {
+    int64_t tiles = (n.value + kn->tile - 1) / kn->tile;
+    if (into->ext[0].name || into->ext[0].value != tiles)
+      ggi_decl_fail(k, line, "field 'into': view \"%s\" must have extent [%lld] = ceil(%lld / tile %d), got [%s]",
+            kn->into, (long long)tiles, (long long)n.value, kn->tile, ggi_extent_text(into->ext[0], a, sizeof a));
+  } else if (!into->ext[0].name || strcmp(into->ext[0].name, n.name) == 0) {
+    ggi_decl_fail(k, line, "field 'into': view \"%s\" must have a run-time extent of its own (= ceil(%s / %d), "
+          "e.g. \"f32[ntiles]\"), got [%s]", kn->into, n.name, kn->tile, ggi_extent_text(into->ext[0], a, sizeof a));
   }
 }
 
 static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, const ident_num *num);
 
-static void read_reduction(ggi_decl *k, ggi_kernel *kn, int has_strategy) {
-  read_values(k, kn, kn->pattern == GG_PATTERN_REDUCE ? GGI_MAX_VALUES : 1);
+static void read_reduction(ggi_decl *k, ggi_kernel *kn, int max_values, check_into_fn check_into,
+                           int has_strategy) {
+  read_values(k, kn, max_values);
   ident_num num = {0};
   read_op(k, kn, &num);
   const ggi_param *into = read_into(k, kn);
-  check_into_extent(k, kn, into);
+  check_into(k, kn, into);
   read_acc_type(k, kn, into, &num);
   if (!has_strategy) return;
   kn->strategy = (ggi_strategy)ggi_opt_enum(k, "strategy", ggi_strategy_names, GGI_STRAT_AUTO);
@@ -766,7 +746,7 @@ void ggi_collect_extents(ggi_decl *k, ggi_kernel *kn) {
   }
 }
 
-static void read_team(ggi_decl *k, ggi_kernel *kn) {
+void ggi_read_team(ggi_decl *k, ggi_kernel *kn) {
   lua_State *L = k->c->L;
   int t = ggi_push_field(k, "league"), isint = 0;
   int line = ggi_field_line(k, "league");
@@ -843,7 +823,7 @@ static void check_halos(ggi_decl *k, const ggi_kernel *kn) {
   for (int i = 0; i < kn->nparams; i++) {
     const ggi_param *p = &kn->params[i];
     if (!p->halo) continue;
-    if (kn->pattern != GG_PATTERN_FOR)
+    if (!ggi_pattern_is(kn, GGI_PAT_HALO))
       ggi_decl_fail(k, p->line, "\"%s\": halo applies to a view of a pattern \"for\" kernel with a "
             "1-D range; this is pattern \"%s\"", p->name, ggi_pattern_names[kn->pattern]);
     if (kn->rank != 1)
@@ -859,67 +839,70 @@ static void check_halos(ggi_decl *k, const ggi_kernel *kn) {
   }
 }
 
+/* range, index and the knobs: the shape of for, reduce, scan and
+ * tile_reduce (2-D and 3-D ranges only where the row allows them). */
+void ggi_read_range_shape(ggi_decl *k, ggi_kernel *kn) {
+  read_range(k, kn);
+  read_index(k, kn);
+  read_knobs(k, kn);
+  if (!ggi_pattern_is(kn, GGI_PAT_RANGE_ND) && kn->rank != 1)
+    ggi_decl_fail(k, ggi_field_line(k, "range"), "pattern \"%s\" works on a 1-D range, got rank %d (2-D and 3-D ranges are for patterns \"for\" and \"reduce\")",
+          ggi_pattern_names[kn->pattern], kn->rank);
+}
+
+void ggi_read_for_rest(ggi_decl *k, ggi_kernel *kn) {
+  read_body(k, kn);
+  read_launch(k, kn);
+}
+
+void ggi_read_team_rest(ggi_decl *k, ggi_kernel *kn) {
+  read_body(k, kn);
+  read_launch(k, kn);
+  ggi_read_contributions(k, kn); /* after launch: deterministic refuses cooperative */
+}
+
+void ggi_read_reduce_rest(ggi_decl *k, ggi_kernel *kn) {
+  read_reduction(k, kn, GGI_MAX_VALUES, check_reduce_into, 1);
+  read_launch(k, kn);
+}
+
+void ggi_read_scan_rest(ggi_decl *k, ggi_kernel *kn) {
+  kn->scan_kind = (ggi_scan_kind)ggi_opt_enum(k, "kind", ggi_scan_names, GGI_SCAN_INCLUSIVE);
+  read_reduction(k, kn, 1, check_scan_into, 0);
+  read_launch(k, kn);
+}
+
+void ggi_read_tile_rest(ggi_decl *k, ggi_kernel *kn) {
+  int64_t t;
+  if (!ggi_opt_int(k, "tile", &t)) ggi_decl_fail(k, k->line, "field 'tile' is missing; give elements per tile, 2..1024");
+  if (t < 2 || t > 1024) ggi_decl_fail(k, ggi_field_line(k, "tile"), "field 'tile' must be 2..1024, got %lld", (long long)t);
+  kn->tile = (int)t;
+  read_reduction(k, kn, 1, check_tile_into, 0);
+  read_launch(k, kn);
+}
+
+/* A kernel declaration: its pattern's row says which fields it takes and
+ * reads them (patterns.c); the checks every kernel gets are here. */
 void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   char buf[256];
   kn->targets = targets;
   int pt = ggi_opt_enum(k, "pattern", ggi_pattern_names, -1);
   if (pt < 0) ggi_decl_fail(k, k->line, "field 'pattern' is missing; pattern must be one of %s", ggi_join_names(ggi_pattern_names, buf, sizeof buf));
   kn->pattern = (gg_pattern)pt;
+  const ggi_pattern_row *row = ggi_pattern_of(kn->pattern);
   snprintf(buf, sizeof buf, "pattern \"%s\"", ggi_pattern_names[pt]);
-  ggi_check_fields(k, k->t, pattern_fields[pt], kernel_fields, buf);
+  ggi_check_fields(k, k->t, row->fields, kernel_fields, buf);
 
   kn->params = ggi_read_params(k, "params", &kn->nparams, 0);
-  if (kn->pattern == GG_PATTERN_TEAM) {
-    read_team(k, kn);
-  } else if (kn->pattern == GG_PATTERN_GEMM) {
-    ggi_read_gemm(k, kn); /* load_gemm.c */
-  } else if (kn->pattern == GG_PATTERN_FFT) {
-    ggi_read_fft(k, kn); /* load_fft.c */
-  } else {
-    read_range(k, kn);
-    read_index(k, kn);
-    read_knobs(k, kn);
-    if (kn->pattern != GG_PATTERN_FOR && kn->pattern != GG_PATTERN_REDUCE && kn->rank != 1)
-      ggi_decl_fail(k, ggi_field_line(k, "range"), "pattern \"%s\" works on a 1-D range, got rank %d (2-D and 3-D ranges are for patterns \"for\" and \"reduce\")",
-            ggi_pattern_names[pt], kn->rank);
-  }
+  row->read_shape(k, kn);
   ggi_collect_extents(k, kn);
   ggi_check_scope(k, kn);
   check_hidden(k, kn);
   check_halos(k, kn);
-
-  switch (kn->pattern) {
-  case GG_PATTERN_FRAME: /* declared with frame "name" { ... }, never a kernel's pattern */
-  case GG_PATTERN_GEMM:  /* read above */
-  case GG_PATTERN_FFT:
-    break;
-  case GG_PATTERN_FOR:
-  case GG_PATTERN_TEAM:
-    read_body(k, kn);
-    break;
-  case GG_PATTERN_TILE_REDUCE: {
-    int64_t t;
-    if (!ggi_opt_int(k, "tile", &t)) ggi_decl_fail(k, k->line, "field 'tile' is missing; give elements per tile, 2..1024");
-    if (t < 2 || t > 1024) ggi_decl_fail(k, ggi_field_line(k, "tile"), "field 'tile' must be 2..1024, got %lld", (long long)t);
-    kn->tile = (int)t;
-    read_reduction(k, kn, 0);
-    break;
-  }
-  case GG_PATTERN_REDUCE:
-    read_reduction(k, kn, 1);
-    break;
-  case GG_PATTERN_SCAN:
-    kn->scan_kind = (ggi_scan_kind)ggi_opt_enum(k, "kind", ggi_scan_names, GGI_SCAN_INCLUSIVE);
-    read_reduction(k, kn, 0);
-    break;
-  }
-  if (kn->pattern != GG_PATTERN_GEMM && kn->pattern != GG_PATTERN_FFT)
-    read_launch(k, kn); /* gemm, fft: always classic */
-  if (kn->pattern == GG_PATTERN_TEAM) ggi_read_contributions(k, kn);
+  if (row->read_rest) row->read_rest(k, kn); /* gemm, fft: all read above, always classic */
   char why[600];
   int at;
   if (ggi_body_check(kn, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);
   check_expr_field(k, kn, "combine", kn->combine, "an expression in a and b");
   check_expr_field(k, kn, "identity", kn->identity, "a constant");
 }
-

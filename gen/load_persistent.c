@@ -150,7 +150,7 @@ static void read_stage(ggi_decl *k, int idx, size_t *pos, int stages_line, const
     const char *near = NULL;
     int best = 3; /* "did you mean": a kernel at most two edits away */
     for (int i = 0; i < m->nkernels; i++) {
-      int d = m->kernels[i].pattern == GG_PATTERN_FRAME ? 99 : ggi_edit_distance(name, m->kernels[i].name);
+      int d = ggi_pattern_is(&m->kernels[i], GGI_PAT_CHAIN) ? 99 : ggi_edit_distance(name, m->kernels[i].name);
       if (d < best) best = d, near = m->kernels[i].name;
     }
     if (strcmp(name, fr->name) == 0)
@@ -160,7 +160,7 @@ static void read_stage(ggi_decl *k, int idx, size_t *pos, int stages_line, const
           near ? near : "", near ? "\"?" : "");
   }
   const ggi_kernel *kn = &m->kernels[st->kernel_index];
-  if (kn->pattern == GG_PATTERN_FRAME)
+  if (ggi_pattern_is(kn, GGI_PAT_CHAIN))
     ggi_decl_fail(k, line, "stage %d: \"%s\" is a frame; a stage is a kernel (frames do not nest)", idx, name);
   if (kn->launch == GG_LAUNCH_COOPERATIVE)
     ggi_decl_fail(k, line, "stage %d: kernel \"%s\" is cooperative (launch = \"cooperative\" or strategy \"grid_sync\"); "

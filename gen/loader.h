@@ -17,6 +17,7 @@
 #include <lua.h>
 
 #include "ir.h"
+#include "patterns.h"
 #include "sandbox.h"
 
 #define GGI_MAX_FILE ((size_t)16 << 20)     /* bigger than any sane workload file */
@@ -130,15 +131,8 @@ void ggi_check_scope(ggi_decl *k, ggi_kernel *kn);
  * op / combine / identity, type (not an fft's), strategy. */
 void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn);
 
-/* ---- load_gemm.c ---- */
-
-/* Pattern "gemm"'s fields into kn (params already read). */
-void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn);
-
-/* ---- load_fft.c ---- */
-
-/* Pattern "fft"'s fields into kn (params already read). */
-void ggi_read_fft(ggi_decl *k, ggi_kernel *kn);
+/* Each pattern's readers (load_kernel.c, load_gemm.c, load_fft.c) are
+ * declared in patterns.h and called through its row. */
 
 /* ---- load_persistent.c ---- */
 

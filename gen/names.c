@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "patterns.h"
 #include "names.h"
 
 /* From cmake/lib_names.cmake: every gg_/GG_ identifier of include/ and
@@ -241,7 +242,7 @@ static int lib_cmp(const void *key, const void *elem)
  * kernel. */
 static int is_command(const ggi_module *m, int i)
 {
-  if (m->kernels[i].pattern == GG_PATTERN_FRAME) return 1;
+  if (ggi_pattern_is(&m->kernels[i], GGI_PAT_CHAIN)) return 1;
   for (int p = 0; p < m->npersistent; p++)
     for (int c = 0; c < m->persistent[p].ncommands; c++)
       if (m->persistent[p].command_index[c] == i) return 1;
@@ -280,7 +281,7 @@ static void collect(const ggi_module *m, int module_line, names *ns)
   for (int i = 0; i < m->nkernels; i++) {
     const ggi_kernel *k = &m->kernels[i];
     const char *K = k->name;
-    const char *kind = k->pattern == GG_PATTERN_FRAME ? "frame" : "kernel";
+    const char *kind = ggi_pattern_of(k->pattern)->kind;
     snprintf(what, sizeof what, "%s \"%s\"", kind, K);
     char part[GGI_NAME_PART_MAX];
     ggi_name_part(M, K, part);

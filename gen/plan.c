@@ -12,6 +12,7 @@
 
 #include "body_check.h"
 #include "frame.h"
+#include "patterns.h"
 #include "plan.h"
 
 /* ---- what a kernel needs from the device ---- */
@@ -68,7 +69,7 @@ static void plan_view_exchange(ggi_kernel *k)
   for (int i = 0; i < k->nparams; i++) {
     ggi_param *pp = &k->params[i];
     pp->exchange = pp->exchanged = 0;
-    if (k->pattern != GG_PATTERN_FOR || k->rank != 1 || pp->kind != GG_PARAM_VIEW ||
+    if (!ggi_pattern_is(k, GGI_PAT_HALO) || k->rank != 1 || pp->kind != GG_PARAM_VIEW ||
         pp->rank != 1 || pp->layout == GG_LAYOUT_STRIDE)
       continue;
     if (pp->halo > 0 && pp->access == GG_ACCESS_IN && ggi_body_calls_only(k, pp))
@@ -130,7 +131,7 @@ static void plan_staging(ggi_kernel *k)
     ggi_param *pp = &k->params[i];
     pp->staged = 0;
     pp->stage_why = NULL;
-    if (k->pattern != GG_PATTERN_FOR || pp->kind != GG_PARAM_VIEW) continue;
+    if (!ggi_pattern_is(k, GGI_PAT_HALO) || pp->kind != GG_PARAM_VIEW) continue;
     pp->stage_why = stage_refusal(k, pp);
     pp->staged = pp->stage_why == NULL;
     if (pp->staged) words += (int)(ggi_dtype_size(pp->dtype) + 3) / 4;
@@ -146,35 +147,45 @@ static void plan_staging(ggi_kernel *k)
   if (steps >= 2) k->stage_steps = steps > GGI_STAGE_STEPS ? GGI_STAGE_STEPS : steps;
 }
 
-/* for and team: one template each (a team reduce: the reduce's pieces
- * around the team loop, reduce_plan.c). */
-static int plan_body(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+/* A for or team kernel launched cooperatively: a co-resident grid.  No
+ * grid_sync() in for and team bodies: their loops over indices (teams)
+ * give threads different trip counts, so a barrier inside one would
+ * deadlock; reductions with strategy grid_sync use it in their own
+ * template. */
+static void plan_cooperative(const ggi_kernel *k, ggi_plan *p)
 {
-  if (k->pattern == GG_PATTERN_FOR) {
-    p->template_path = "common/for.cuh";
-    p->grid_rule = GG_GRID_COVER;
-  } else if (k->pattern == GG_PATTERN_TEAM) {
-    p->template_path = "common/team.cuh";
-    p->grid_rule = GG_GRID_LEAGUE;
-    /* scratch views, then 8 bytes per thread for team_sum/min/max */
-    p->shared_bytes = scratch_bytes(k) + 8u * (uint32_t)k->spec.block;
-    /* a team is exactly team_size threads: fewer would compute part of
-     * it, more would overrun team_sum's 8 bytes per thread */
-    p->min_threads = p->max_threads = k->spec.block;
-    if (ggi_is_team_reduce(k) && ggi_team_reduce_plan(k, a, p, d) != 0) return -1;
-  } else {
-    return ggi_fail(d, "kernel '%s': unknown pattern %d", k->name, (int)k->pattern);
-  }
+  if (k->launch != GG_LAUNCH_COOPERATIVE) return;
+  p->grid_rule = GG_GRID_RESIDENT;
+  p->cap_resident = 1;
+  p->features |= GG_FEAT_COOPERATIVE;
+}
+
+/* for: one template. */
+int ggi_plan_for(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+{
+  (void)target, (void)a, (void)d;
+  p->template_path = "common/for.cuh";
+  p->grid_rule = GG_GRID_COVER;
   p->features = view_features(k);
-  if (k->launch == GG_LAUNCH_COOPERATIVE) {
-    /* A co-resident grid, launched cooperatively.  No grid_sync() in for
-       and team bodies: their loops over indices (teams) give threads
-       different trip counts, so a barrier inside one would deadlock;
-       reductions with strategy grid_sync use it in their own template. */
-    p->grid_rule = GG_GRID_RESIDENT;
-    p->cap_resident = 1;
-    p->features |= GG_FEAT_COOPERATIVE;
-  }
+  plan_cooperative(k, p);
+  return 0;
+}
+
+/* team: one template (a team reduce: the reduce's pieces around the team
+ * loop, reduce_plan.c). */
+int ggi_plan_team(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+{
+  (void)target;
+  p->template_path = "common/team.cuh";
+  p->grid_rule = GG_GRID_LEAGUE;
+  /* scratch views, then 8 bytes per thread for team_sum/min/max */
+  p->shared_bytes = scratch_bytes(k) + 8u * (uint32_t)k->spec.block;
+  /* a team is exactly team_size threads: fewer would compute part of
+   * it, more would overrun team_sum's 8 bytes per thread */
+  p->min_threads = p->max_threads = k->spec.block;
+  if (ggi_is_team_reduce(k) && ggi_team_reduce_plan(k, a, p, d) != 0) return -1;
+  p->features = view_features(k);
+  plan_cooperative(k, p);
   return 0;
 }
 
@@ -240,7 +251,7 @@ static int plan_abi(const ggi_kernel *k, ggi_plan *p, ggi_arena *a, ggi_diag *d)
  * set per launch, and those grids fill the device anyway). */
 static int pdl_ready(const ggi_kernel *k, const ggi_plan *p)
 {
-  return k->pattern != GG_PATTERN_FRAME && k->launch == GG_LAUNCH_CLASSIC &&
+  return !ggi_pattern_is(k, GGI_PAT_CHAIN) && k->launch == GG_LAUNCH_CLASSIC &&
          !(p->features & GG_FEAT_COOPERATIVE);
 }
 
@@ -250,18 +261,13 @@ static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *
   if (!p) return ggi_fail_at(d, m->file, k->line, "out of memory");
   memset(p, 0, sizeof *p);
   ggi_diag pd = {{0}};
-  int rc;
-  if (k->pattern == GG_PATTERN_FRAME) rc = ggi_frame_plan(k, target, m->arena, p, &pd);
-  else if (ggi_is_reduce_like(k->pattern)) rc = ggi_reduce_plan(k, target, m->arena, p, &pd);
-  else if (k->pattern == GG_PATTERN_GEMM) rc = ggi_gemm_plan(k, target, m->arena, p, &pd);
-  else if (k->pattern == GG_PATTERN_FFT) rc = ggi_fft_plan(k, target, m->arena, p, &pd);
-  else rc = plan_body(k, m->arena, p, &pd);
-  if (rc == 0 && (ggi_is_reduce_like(k->pattern) || k->pattern == GG_PATTERN_GEMM ||
-                  k->pattern == GG_PATTERN_FFT))
-    p->features |= view_features(k);
+  const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
+  int rc = row->plan(k, target, m->arena, p, &pd);
+  /* a kernel's views' types and spaces; a frame's plan has its stages' */
+  if (rc == 0 && !(row->props & GGI_PAT_CHAIN)) p->features |= view_features(k);
   if (rc == 0 && pdl_ready(k, p)) p->features |= GG_FEAT_PDL;
   if (rc == 0) rc = plan_abi(k, p, m->arena, &pd);
-  const char *kind = k->pattern == GG_PATTERN_FRAME ? "frame" : "kernel";
+  const char *kind = row->kind;
   if (rc != 0) return ggi_fail_at(d, m->file, k->line, "%s '%s': %s", kind, k->name, pd.msg);
   /* shared memory no device of the target can give one block (the
    * runtime asks for the opt-in carve-out above 48 KiB; this is the most
@@ -315,7 +321,7 @@ int ggi_plan_module(ggi_module *m, ggi_diag *d)
     k->plan[0] = k->plan[1] = NULL;
     plan_view_exchange(k);
     plan_staging(k);
-    if (k->pattern == GG_PATTERN_FRAME && ggi_frame_schedule(m, k, d) != 0) return -1;
+    if (ggi_pattern_is(k, GGI_PAT_CHAIN) && ggi_frame_schedule(m, k, d) != 0) return -1;
     for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1)
       if ((k->targets & t) && plan_kernel(m, k, t, d) != 0) return -1;
     if (k->plan[0] && k->plan[1] && !same_figures(k->plan[0], k->plan[1]))

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "patterns.h"
 #include "gg_protocol.h"
 #include "plan.h"
 
@@ -48,7 +49,7 @@ static void why(ggi_persistent_shape *s, const char *fmt, ...)
 static int command_max_threads(const ggi_module *m, const ggi_kernel *k)
 {
   int mx = 0;
-  if (k->pattern == GG_PATTERN_FRAME) {
+  if (ggi_pattern_is(k, GGI_PAT_CHAIN)) {
     for (int s = 0; s < k->frame->nstages; s++) {
       const int v = command_max_threads(m, &m->kernels[k->frame->stages[s].kernel_index]);
       if (v > 0 && (mx == 0 || v < mx)) mx = v;

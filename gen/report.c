@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "patterns.h"
 #include "frame.h"
 #include "plan.h"
 #include "report.h"
@@ -23,7 +24,7 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
   ggi_buf b = {0};
   for (int i = 0; i < m->nkernels; i++) {
     const ggi_kernel *k = &m->kernels[i];
-    if (k->pattern == GG_PATTERN_FRAME) {
+    if (ggi_pattern_is(k, GGI_PAT_CHAIN)) {
       ggi_buf_printf(&b, "frame       %-20s %-12s %-12s ", k->name, "frame", "persistent");
       ggi_frame_summary(k, &b);
       ggi_buf_puts(&b, "\n");
@@ -84,9 +85,7 @@ static const char *grid_rule_text(const ggi_kernel *k, const ggi_plan *p)
   switch (p->grid_rule) {
   case GG_GRID_COVER: return "cover: ceil(work / (block * items)) blocks";
   case GG_GRID_LEAGUE:
-    if (k->pattern == GG_PATTERN_GEMM) return "league: one block per tile of C per batch item";
-    return k->pattern == GG_PATTERN_FFT ? "league: one block per batch item"
-                                         : "league: one block per team";
+    return ggi_pattern_of(k->pattern)->league_text;
   case GG_GRID_FIXED: return "fixed";
   default: return "resident: as many blocks as are co-resident on the device";
   }
@@ -129,7 +128,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
           fprintf(out, ", %d..%d threads per pseudo-block", pc->min_threads, pc->max_threads);
         fprintf(out, "\n");
         const ggi_kernel *ck = &m->kernels[p->command_index[c]];
-        if (ck->pattern == GG_PATTERN_FRAME) {
+        if (ggi_pattern_is(ck, GGI_PAT_CHAIN)) {
           ggi_buf fs = {0};
           ggi_frame_summary(ck, &fs);
           fprintf(out, "    frame: %s (| grid barrier, ~ neighbour wait or halo exchange, + fused with the for stage before it)\n", fs.p ? fs.p : "");
@@ -149,9 +148,9 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   const ggi_plan *pl = ggi_plan_of(k, ggi_desc_target(k->targets));
   if (!pl) return ggi_fail_at(d, m->file, k->line, "kernel '%s' has no plan", k->name);
   const ggi_abi lay = pl->args;
+  const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
   fprintf(out, "%s %s (%s:%d): symbol gg_%s%s, %s, %s launch, targets ",
-          k->pattern == GG_PATTERN_FRAME ? "frame" : "kernel", k->name, m->file ? m->file : "?",
-          k->line, k->pattern == GG_PATTERN_FRAME ? "frame_" : "", k->name,
+          row->kind, k->name, m->file ? m->file : "?", k->line, row->symbol_prefix, k->name,
           ggi_pattern_name(k->pattern),
           k->launch == GG_LAUNCH_COOPERATIVE   ? "cooperative"
           : k->launch == GG_LAUNCH_PERSISTENT ? "persistent (through a session)"
@@ -162,7 +161,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   ggi_buf_free(&t);
   fprintf(out, "arguments (struct gg_args_%s, %u bytes, align %u), in %s order:\n", k->name,
           lay.size, lay.align,
-          k->pattern == GG_PATTERN_FRAME ? "gg_session_start" : "gg_launch");
+          row->start_call);
   int argi = 0;
   for (int i = 0; i < lay.n; i++) {
     const ggi_field *f = &lay.f[i];
@@ -177,8 +176,8 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
             : f->kind == GG_PARAM_VIEW ? access_word[k->params[f->param].access]
                                        : "scalar");
   }
-  if (k->pattern == GG_PATTERN_FRAME) {
-    ggi_frame_explain(m, k, out);
+  if (row->explain) {
+    row->explain(m, k, out);
     return 0;
   }
   fprintf(out, "specialization: block %d, items %d, vector %d", k->spec.block, k->spec.items,
@@ -186,7 +185,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
   if (ggi_has_reduction(k)) fprintf(out, ", strategy %s", ggi_strategy_name(k->spec.strategy));
   fprintf(out, "%s\n", k->spec.cas_emulation ? ", CAS emulation" : "");
   for (int i = 0; i < k->spec.n_why && i < 8; i++) fprintf(out, "  why: %s\n", k->spec.why[i]);
-  if (k->pattern == GG_PATTERN_FOR) explain_staging(k, out);
+  if (row->props & GGI_PAT_HALO) explain_staging(k, out);
   if (pl->nparts == 0) fprintf(out, "template: %s\n", pl->template_path);
   for (int i = 0; i < pl->nparts; i++)
     fprintf(out, "%s%s", i == 0 ? "templates: " : " + ", pl->template_parts[i]);

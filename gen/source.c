@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patterns.h"
 #include "dict.h"
 #include "emit_persistent.h"
 #include "frame.h"
@@ -140,6 +141,17 @@ static int module_has(const ggi_module *m, unsigned target, gg_pattern pattern)
   return 0;
 }
 
+/* Whether a kernel of this pattern on target needs MathDx (its plan's
+ * GG_FEAT_MATHDX: the MathDx headers may be absent). */
+static int module_mathdx(const ggi_module *m, unsigned target, gg_pattern pattern)
+{
+  for (int i = 0; i < m->nkernels; i++) {
+    const ggi_plan *kp = ggi_plan_of(&m->kernels[i], target);
+    if (m->kernels[i].pattern == pattern && kp && (kp->features & GG_FEAT_MATHDX)) return 1;
+  }
+  return 0;
+}
+
 /* The plan's template, or its pieces one after the other (plan.h). */
 static int render_parts(const char *templates_dir, const ggi_plan *plan, const ggi_dict *dict,
                         ggi_buf *out, ggi_diag *d)
@@ -153,7 +165,8 @@ static int render_parts(const char *templates_dir, const ggi_plan *plan, const g
 static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned target,
                          const char *templates_dir, ggi_buf *out, ggi_diag *d)
 {
-  if (k->pattern == GG_PATTERN_FRAME) return ggi_render_frame(m, k, target, templates_dir, out, d);
+  const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
+  if (row->render) return row->render(m, k, target, templates_dir, out, d);
   const ggi_plan *pp = ggi_plan_of(k, target);
   if (!pp) return ggi_fail_at(d, m->file, k->line, "kernel '%s' has no plan", k->name);
   const ggi_plan plan = *pp;
@@ -199,20 +212,16 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
   /* MathDx's headers take seconds to compile: only modules with a kernel
      that needs them include them, first, before the prelude's macros (the
      runtime adds their folders for the same kernels' GG_FEAT_MATHDX) */
-  int gemm = 0, fft = 0;
-  for (int i = 0; i < m->nkernels; i++) {
-    const ggi_plan *kp = ggi_plan_of(&m->kernels[i], target);
-    if (kp && (kp->features & GG_FEAT_MATHDX)) {
-      gemm |= m->kernels[i].pattern == GG_PATTERN_GEMM;
-      fft |= m->kernels[i].pattern == GG_PATTERN_FFT;
-    }
+  int mathdx = 0;
+  for (int p = 0; ggi_pattern_of((gg_pattern)p); p++) {
+    const char *header = ggi_pattern_of((gg_pattern)p)->mathdx_header;
+    if (!header || !module_mathdx(m, target, (gg_pattern)p)) continue;
+    if (!mathdx++)
+      ggi_buf_puts(&b, "/* NVIDIA MathDx: the block GEMM of pattern gemm, the block FFT of pattern\n"
+                       " * fft (the runtime adds its include folders for GG_FEAT_MATHDX modules\n"
+                       " * only) */\n");
+    ggi_buf_printf(&b, "#include <%s>\n", header);
   }
-  if (gemm || fft)
-    ggi_buf_puts(&b, "/* NVIDIA MathDx: the block GEMM of pattern gemm, the block FFT of pattern\n"
-                     " * fft (the runtime adds its include folders for GG_FEAT_MATHDX modules\n"
-                     " * only) */\n");
-  if (gemm) ggi_buf_puts(&b, "#include <cublasdx.hpp>\n");
-  if (fft) ggi_buf_puts(&b, "#include <cufftdx.hpp>\n");
   int coop = 0;
   for (int i = 0; i < m->nkernels; i++)
     if ((m->kernels[i].targets & target) &&
@@ -227,18 +236,17 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
   /* helpers a pattern's kernels share, once, at file scope */
   if (rc == 0 && module_exchanges(m))
     rc = ggi_render_template(templates_dir, "global/halo_exchange.cuh", &none, &b, d);
-  if (rc == 0 && module_has(m, target, GG_PATTERN_FOR))
-    rc = ggi_render_template(templates_dir, "global/for_helpers.cuh", &none, &b, d);
-  if (rc == 0 && module_has(m, target, GG_PATTERN_GEMM))
-    rc = ggi_render_template(templates_dir, "global/gemm_panel.cuh", &none, &b, d);
-  if (rc == 0 && module_has(m, target, GG_PATTERN_FRAME))
-    rc = ggi_render_template(templates_dir,
-                             target == GGI_TARGET_HIP ? "hip/frame.hip" : "cuda/frame.cuh", &none,
-                             &b, d);
+  for (int p = 0; rc == 0 && ggi_pattern_of((gg_pattern)p); p++) {
+    const ggi_pattern_row *row = ggi_pattern_of((gg_pattern)p);
+    const char *helpers = target == GGI_TARGET_HIP && row->helpers_hip ? row->helpers_hip
+                                                                        : row->helpers;
+    if (helpers && module_has(m, target, (gg_pattern)p))
+      rc = ggi_render_template(templates_dir, helpers, &none, &b, d);
+  }
   for (int i = 0; rc == 0 && i < m->nkernels; i++) {
     if (wanted(m, i, target)) rc = render_kernel(m, &m->kernels[i], target, templates_dir, &b, d);
     if (rc == 0 && b.len > GGI_MAX_SOURCE)
-      rc = too_big(m, m->kernels[i].pattern == GG_PATTERN_FRAME ? "frame" : "kernel",
+      rc = too_big(m, ggi_pattern_of(m->kernels[i].pattern)->kind,
                    m->kernels[i].name, m->kernels[i].line, target, d);
   }
   for (int i = 0; rc == 0 && i < m->npersistent; i++) {

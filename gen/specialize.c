@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "patterns.h"
 #include "plan.h"
 #include "specialize.h"
 #include "frame.h"
@@ -59,8 +60,9 @@ static long long static_work(const ggi_kernel *k)
   return k->rank > 0 ? w : -1;
 }
 
-static void spec_for(ggi_module *m, ggi_kernel *k)
+int ggi_spec_for(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
+  (void)d;
   long long work = static_work(k);
   ggi_spec *s = &k->spec;
   if (k->block > 0) {
@@ -104,9 +106,10 @@ static void spec_for(ggi_module *m, ggi_kernel *k)
            "size a fixed grid (persistent kernels) is given");
   }
   if (s->items < s->vector) s->items = s->vector;
+  return 0;
 }
 
-static int spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+int ggi_spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   ggi_spec *s = &k->spec;
   if (k->team_size > 0) {
@@ -133,7 +136,7 @@ static int spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 
 /* gemm: the block tile and the threads of its cuBLASDx block GEMM (its
  * BlockDim), both gemm_plan.c's (ggi_gemm_shape). */
-static int spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   ggi_spec *s = &k->spec;
   const char *w[2] = {NULL, NULL};
@@ -163,8 +166,9 @@ static const char *const fft_path_words[] = {
 
 /* fft: the threads of one cuFFTDx block FFT, N / elements per thread (the
  * load checked a written block against cuFFTDx's values for the size). */
-static void spec_fft(ggi_module *m, ggi_kernel *k)
+int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
+  (void)d;
   ggi_spec *s = &k->spec;
   int threads[GGI_FFT_MAX_EPTS];
   int n = ggi_fft_kernel_threads(k, threads);
@@ -198,9 +202,10 @@ static void spec_fft(ggi_module *m, ggi_kernel *k)
     s->strategy = ggi_team_reduce_strategy(k, &w);
     why(k, whyf(m, "strategy %s: %s", ggi_strategy_name(s->strategy), w));
   }
+  return 0;
 }
 
-static int spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+int ggi_spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   ggi_spec *s = &k->spec;
   const char *w = NULL;
@@ -216,12 +221,13 @@ static int spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   /* The load width is the plan's: a 16-byte vector of a plain read, or
    * 1.  A written vector that is neither would be silently changed. */
   if (k->vector > 0 && k->vector != s->vector) {
-    if (k->pattern != GG_PATTERN_REDUCE || s->vector == 1)
+    /* only reduce has field vector (patterns.c): the others' plans load
+       element by element */
+    if (s->vector == 1)
       return fail(d, m, k->vector_line ? k->vector_line : k->line,
-                  "kernel '%s': vector = %d, allowed: 1 (this %s loads element by element%s)",
-                  k->name, k->vector, k->pattern == GG_PATTERN_REDUCE ? "reduce's value" : "pattern",
-                  k->pattern == GG_PATTERN_REDUCE ? ": it is not a plain read x(i) of a "
-                                                    "contiguous rank-1 view" : "");
+                  "kernel '%s': vector = %d, allowed: 1 (this reduce's value loads element by "
+                  "element: it is not a plain read x(i) of a contiguous rank-1 view)",
+                  k->name, k->vector);
     return fail(d, m, k->vector_line ? k->vector_line : k->line,
                 "kernel '%s': vector = %d, allowed: 1 or %d (one 16-byte load of the value's "
                 "elements)", k->name, k->vector, s->vector);
@@ -256,9 +262,24 @@ static int check_types(const ggi_module *m, const ggi_kernel *k, ggi_diag *d)
                   "kernel '%s': '%s' is bf16, which the hip target does not support (hiprtc 5.2 "
                   "has no bf16 type); use f16 or f32, or targets = { \"cuda\" }",
                   k->name, k->params[i].name);
-  if (k->acc_type == GG_BF16 && k->pattern != GG_PATTERN_FOR && k->pattern != GG_PATTERN_TEAM)
+  if (k->acc_type == GG_BF16 && !ggi_pattern_is(k, GGI_PAT_BF16_ACC_HIP))
     return fail(d, m, k->line, "kernel '%s': a bf16 accumulator is not supported on the hip "
                                "target (hiprtc 5.2 has no bf16 type)", k->name);
+  return 0;
+}
+
+/* A frame: after its stages (kernels come first in m->kernels). */
+int ggi_spec_frame(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+{
+  (void)d;
+  for (int s = 0; s < k->frame->nstages; s++) {
+    const ggi_kernel *sk = &m->kernels[k->frame->stages[s].kernel_index];
+    if (sk->spec.block > k->spec.block) k->spec.block = sk->spec.block;
+    k->targets &= sk->targets ? sk->targets : m->targets;
+  }
+  k->spec.items = k->spec.vector = 1;
+  why(k, "a frame's block is its stages' largest; the persistent kernel that runs it "
+         "chooses the real one");
   return 0;
 }
 
@@ -271,36 +292,10 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
     k->spec.cas_emulation = cas;
     if (!k->targets) k->targets = m->targets;
     if (check_types(m, k, d) != 0) return -1;
-    if (k->pattern != GG_PATTERN_FRAME) k->own_index = ggi_body_own_index_table(k, m->arena);
-    switch (k->pattern) {
-    case GG_PATTERN_FRAME: /* after its stages (kernels come first in m->kernels) */
-      for (int s = 0; s < k->frame->nstages; s++) {
-        const ggi_kernel *sk = &m->kernels[k->frame->stages[s].kernel_index];
-        if (sk->spec.block > k->spec.block) k->spec.block = sk->spec.block;
-        k->targets &= sk->targets ? sk->targets : m->targets;
-      }
-      k->spec.items = k->spec.vector = 1;
-      why(k, "a frame's block is its stages' largest; the persistent kernel that runs it "
-             "chooses the real one");
-      break;
-    case GG_PATTERN_FOR:
-      spec_for(m, k);
-      break;
-    case GG_PATTERN_TEAM:
-      if (spec_team(m, k, d) != 0) return -1;
-      break;
-    case GG_PATTERN_GEMM:
-      if (spec_gemm(m, k, d) != 0) return -1;
-      break;
-    case GG_PATTERN_FFT:
-      spec_fft(m, k);
-      break;
-    default:
-      if (spec_reduce(m, k, d) != 0) return -1;
-      break;
-    }
+    if (!ggi_pattern_is(k, GGI_PAT_CHAIN)) k->own_index = ggi_body_own_index_table(k, m->arena);
+    if (ggi_pattern_of(k->pattern)->specialize(m, k, d) != 0) return -1;
     if (k->launch == GG_LAUNCH_COOPERATIVE)
-      why(k, k->pattern == GG_PATTERN_FOR || k->pattern == GG_PATTERN_TEAM
+      why(k, ggi_pattern_is(k, GGI_PAT_GRID_LOOP)
                  ? "launch = cooperative: the grid is the blocks that are co-resident, launched "
                    "cooperatively (the body loops over the range; it has no grid barrier, "
                    "which threads with different trip counts would deadlock on)"

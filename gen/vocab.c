@@ -1,4 +1,5 @@
 /* vocab.c - the tables of vocab.h. */
+#include "patterns.h"
 #include "vocab.h"
 #include "strbuf.h"
 
@@ -91,12 +92,13 @@ int ggi_arrangement_has_groups(gg_persistent_layout l)
 
 int ggi_is_reduce_like(gg_pattern p)
 {
-  return p == GG_PATTERN_REDUCE || p == GG_PATTERN_SCAN || p == GG_PATTERN_TILE_REDUCE;
+  const ggi_pattern_row *r = ggi_pattern_of(p);
+  return r && (r->props & GGI_PAT_REDUCE_LIKE);
 }
 
 int ggi_is_team_reduce(const ggi_kernel *k)
 {
-  return (k->pattern == GG_PATTERN_TEAM || k->pattern == GG_PATTERN_FFT) && k->into != NULL;
+  return ggi_pattern_is(k, GGI_PAT_CONTRIBUTE) && k->into != NULL;
 }
 
 int ggi_has_reduction(const ggi_kernel *k)

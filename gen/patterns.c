@@ -1,0 +1,90 @@
+/* patterns.c - the rows of patterns.h, in gg_pattern order. */
+#include "patterns.h"
+#include "frame.h"
+#include "plan.h"
+
+/* What each declaration may give.  Each pattern accepts only the knobs
+ * it uses: scan loads element by element (no vector); tile_reduce's items
+ * come from its tile and it has one way to reduce (no strategy, no
+ * atomics). */
+static const char *const for_fields[] = {"pattern", "range", "index", "params", "body", "block",
+                                         "items", "vector", "launch", NULL};
+static const char *const reduce_fields[] = {
+  "pattern", "range", "index", "params", "block", "items", "vector", "launch", "value", "op",
+  "combine", "identity", "into", "type", "strategy", "allow_cas", NULL};
+static const char *const scan_fields[] = {
+  "pattern", "range", "index", "params", "block", "items", "launch", "value", "op",
+  "combine", "identity", "into", "type", "kind", NULL};
+static const char *const team_fields[] = {"pattern", "params", "body", "launch", "league",
+                                          "team_size", "scratch", "op", "combine", "identity",
+                                          "into", "type", "strategy", NULL};
+static const char *const tile_fields[] = {
+  "pattern", "range", "index", "params", "block", "launch", "value", "op",
+  "combine", "identity", "into", "type", "tile", NULL};
+static const char *const gemm_fields[] = {"pattern", "params", "size", "a", "b", "c", "op_a",
+                                          "op_b", "alpha", "beta", "block", "tile", NULL};
+static const char *const fft_fields[] = {"pattern", "params", "size", "direction", "type",
+                                         "input", "output", "block", "post", "between", "op", "combine",
+                                         "identity", "into", "strategy", NULL};
+
+/* A kernel: launched by gg_launch through its own function gg_<name>. */
+#define KERNEL_ .kind = "kernel", .symbol_prefix = "", .start_call = "gg_launch"
+
+static const ggi_pattern_row rows[] = {
+  [GG_PATTERN_FOR] = {
+    .enum_name = "GG_PATTERN_FOR", KERNEL_,
+    .props = GGI_PAT_RANGE_ND | GGI_PAT_LAUNCH | GGI_PAT_HALO | GGI_PAT_BF16_ACC_HIP |
+             GGI_PAT_GRID_LOOP,
+    .fields = for_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_for_rest,
+    .specialize = ggi_spec_for, .plan = ggi_plan_for, .helpers = "global/for_helpers.cuh"},
+  [GG_PATTERN_REDUCE] = {
+    .enum_name = "GG_PATTERN_REDUCE", KERNEL_,
+    .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_OP_LIST | GGI_PAT_RANGE_ND | GGI_PAT_LAUNCH,
+    .fields = reduce_fields, .read_shape = ggi_read_range_shape,
+    .read_rest = ggi_read_reduce_rest, .specialize = ggi_spec_reduce, .plan = ggi_reduce_plan},
+  [GG_PATTERN_SCAN] = {
+    .enum_name = "GG_PATTERN_SCAN", KERNEL_, .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_LAUNCH,
+    .fields = scan_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_scan_rest,
+    .specialize = ggi_spec_reduce, .plan = ggi_reduce_plan},
+  [GG_PATTERN_TEAM] = {
+    .enum_name = "GG_PATTERN_TEAM", KERNEL_,
+    .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LAUNCH | GGI_PAT_LEAGUE |
+             GGI_PAT_BF16_ACC_HIP | GGI_PAT_GRID_LOOP,
+    .fields = team_fields, .read_shape = ggi_read_team, .read_rest = ggi_read_team_rest,
+    .specialize = ggi_spec_team, .plan = ggi_plan_team,
+    .league_text = "league: one block per team"},
+  [GG_PATTERN_TILE_REDUCE] = {
+    .enum_name = "GG_PATTERN_TILE_REDUCE", KERNEL_, .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_LAUNCH,
+    .fields = tile_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_tile_rest,
+    .specialize = ggi_spec_reduce, .plan = ggi_reduce_plan},
+  [GG_PATTERN_GEMM] = {
+    .enum_name = "GG_PATTERN_GEMM", KERNEL_, .props = GGI_PAT_LEAGUE,
+    .fields = gemm_fields, .read_shape = ggi_read_gemm, .specialize = ggi_spec_gemm,
+    .plan = ggi_gemm_plan, .helpers = "global/gemm_panel.cuh", .mathdx_header = "cublasdx.hpp",
+    .league_text = "league: one block per tile of C per batch item"},
+  [GG_PATTERN_FFT] = {
+    .enum_name = "GG_PATTERN_FFT", KERNEL_,
+    .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LEAGUE,
+    .fields = fft_fields, .read_shape = ggi_read_fft, .specialize = ggi_spec_fft,
+    .plan = ggi_fft_plan, .mathdx_header = "cufftdx.hpp",
+    .league_text = "league: one block per batch item"},
+  /* declared with frame "name" { ... } (load_persistent.c), never a
+     kernel's pattern: no fields, no readers; specialized after its stages
+     (kernels come first in m->kernels) */
+  [GG_PATTERN_FRAME] = {
+    .enum_name = "GG_PATTERN_FRAME", .kind = "frame", .symbol_prefix = "frame_",
+    .start_call = "gg_session_start", .props = GGI_PAT_CHAIN, .specialize = ggi_spec_frame,
+    .plan = ggi_frame_plan, .render = ggi_render_frame, .helpers = "cuda/frame.cuh",
+    .helpers_hip = "hip/frame.hip", .explain = ggi_frame_explain},
+};
+
+const ggi_pattern_row *ggi_pattern_of(gg_pattern p)
+{
+  return (unsigned)p < sizeof rows / sizeof rows[0] ? &rows[p] : NULL;
+}
+
+int ggi_pattern_is(const ggi_kernel *k, unsigned props)
+{
+  const ggi_pattern_row *r = ggi_pattern_of(k->pattern);
+  return r && (r->props & props) == props;
+}

@@ -1,0 +1,102 @@
+/*
+ * patterns.h - the patterns, one row each, as Lua's lopcodes.h makes the
+ * opcodes one table.  A row says what a pattern is to every stage: the
+ * fields a workload may give it, how the loader reads them, how its
+ * `auto` choices are made, how it is planned and rendered, and the
+ * properties the shared code asks about (league, MathDx, ...).  Stages
+ * look the row up (ggi_pattern_row) instead of comparing patterns.
+ *
+ * Adding a pattern: a GG_PATTERN_* constant (gg_module.h), its workload
+ * name (vocab.c: ggi_pattern_names), its row in patterns.c, and its own
+ * files (reader, planner, templates) whose functions the row names.
+ *
+ * The hooks are declared here, by stage; each is defined in that
+ * stage's file (or the pattern's own) and called only through the row.
+ */
+#ifndef GGI_PATTERNS_H
+#define GGI_PATTERNS_H
+
+#include <stdio.h>
+
+#include "ir.h"
+
+struct ggi_decl;
+struct ggi_plan;
+struct ggi_buf;
+
+/* Properties the shared code asks about. */
+enum {
+  GGI_PAT_REDUCE_LIKE = 1u << 0, /* a value per index combined by an op (reduce_plan.c) */
+  GGI_PAT_CONTRIBUTE = 1u << 1,  /* with `into`, threads contribute() to one result */
+  GGI_PAT_OP_LIST = 1u << 2,     /* op may list one operator per value */
+  GGI_PAT_RANGE_ND = 1u << 3,    /* its range may have 2 or 3 dimensions */
+  GGI_PAT_LAUNCH = 1u << 4,      /* reads launch = (else always classic) */
+  GGI_PAT_LEAGUE = 1u << 5,      /* its grid is a league (k->league): one block per item */
+  GGI_PAT_HALO = 1u << 6,        /* views may have a halo; halos exchanged, views staged */
+  GGI_PAT_BF16_ACC_HIP = 1u << 7,/* a bf16 accumulator is fine on hip (none is computed) */
+  GGI_PAT_GRID_LOOP = 1u << 8,   /* threads loop over indices: no grid barrier allowed */
+  GGI_PAT_CHAIN = 1u << 9,       /* a frame: a chain of stages run as one command of a
+                                    persistent kernel, started through a session */
+};
+
+typedef void (*ggi_read_fn)(struct ggi_decl *k, ggi_kernel *kn);
+typedef int (*ggi_spec_fn)(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+typedef int (*ggi_plan_fn)(const ggi_kernel *k, unsigned target, ggi_arena *a,
+                           struct ggi_plan *p, ggi_diag *d);
+typedef int (*ggi_render_fn)(const ggi_module *m, const ggi_kernel *k, unsigned target,
+                             const char *templates_dir, struct ggi_buf *out, ggi_diag *d);
+
+typedef struct ggi_pattern_row {
+  const char *enum_name;        /* "GG_PATTERN_FOR": the descriptor's */
+  const char *kind;             /* "kernel" or "frame": messages, list, explain */
+  const char *symbol_prefix;    /* the function's symbol: gg_<prefix><name> */
+  const char *start_call;       /* the runtime call that takes its arguments */
+  unsigned props;               /* GGI_PAT_* */
+  const char *const *fields;    /* the fields a declaration may give, NULL-terminated */
+  ggi_read_fn read_shape;       /* load: range / league / size, before extents are collected */
+  ggi_read_fn read_rest;        /* load: body or reduction and launch, after scope checks */
+  ggi_spec_fn specialize;       /* specialize: block, items, vector, strategy, why */
+  ggi_plan_fn plan;             /* plan: template, grid rule, shared memory, workspace */
+  ggi_render_fn render;         /* render: NULL renders plan->template with the kernel's dict */
+  const char *helpers;          /* render: file-scope helpers, once per module and target */
+  const char *helpers_hip;      /* ... the hip one where it differs */
+  const char *mathdx_header;    /* render: a MathDx header to include first */
+  const char *league_text;      /* explain: what one block of its league is */
+  void (*explain)(const ggi_module *m, const ggi_kernel *k, FILE *out); /* explain: NULL for the
+                                   specialization, why and template of every kernel */
+} ggi_pattern_row;
+
+/* The row of p; NULL outside gg_pattern. */
+const ggi_pattern_row *ggi_pattern_of(gg_pattern p);
+/* Whether k's pattern has every property in props. */
+int ggi_pattern_is(const ggi_kernel *k, unsigned props);
+
+/* ---- the hooks, by stage ---- */
+
+/* load_kernel.c, load_gemm.c (pattern "gemm", params already read),
+ * load_fft.c (pattern "fft", params already read) */
+void ggi_read_range_shape(struct ggi_decl *k, ggi_kernel *kn);
+void ggi_read_team(struct ggi_decl *k, ggi_kernel *kn);
+void ggi_read_gemm(struct ggi_decl *k, ggi_kernel *kn);
+void ggi_read_fft(struct ggi_decl *k, ggi_kernel *kn);
+void ggi_read_for_rest(struct ggi_decl *k, ggi_kernel *kn);
+void ggi_read_team_rest(struct ggi_decl *k, ggi_kernel *kn);
+void ggi_read_reduce_rest(struct ggi_decl *k, ggi_kernel *kn);
+void ggi_read_scan_rest(struct ggi_decl *k, ggi_kernel *kn);
+void ggi_read_tile_rest(struct ggi_decl *k, ggi_kernel *kn);
+
+/* specialize.c */
+int ggi_spec_for(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+int ggi_spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+int ggi_spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+int ggi_spec_frame(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+
+/* plan.c, reduce_plan.c, gemm_plan.c, fft_plan.c, frame.c */
+int ggi_plan_for(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
+                 ggi_diag *d);
+int ggi_plan_team(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
+                  ggi_diag *d);
+
+#endif
