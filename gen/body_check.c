@@ -1,4 +1,5 @@
 /* body_check.c - see body_check.h. */
+#include "patterns.h"
 #include "body_check.h"
 
 #include <stdarg.h>
@@ -1520,7 +1521,7 @@ int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view)
 {
   static const char *const item = "league_rank";
   const char *s = kn->body;
-  if (!s || !view || view->rank < 1 || kn->pattern != GG_PATTERN_TEAM || opaque_text(s)) return 0;
+  if (!s || !view || view->rank < 1 || !ggi_pattern_is(kn, GGI_PAT_TEAMS) || opaque_text(s)) return 0;
   view_set vs;
   if (view_set_open(&vs, kn)) return 0;
   size_t n = strlen(s), p, e;
@@ -1577,7 +1578,7 @@ int ggi_body_reads_own(const ggi_kernel *kn, const ggi_param *view)
 int ggi_body_calls_only(const ggi_kernel *kn, const ggi_param *view)
 {
   const char *s = kn->body;
-  if (!s || !view || view->rank < 1 || kn->pattern != GG_PATTERN_FOR || opaque_text(s)) return 0;
+  if (!s || !view || view->rank < 1 || !ggi_pattern_is(kn, GGI_PAT_HALO) || opaque_text(s)) return 0;
   size_t n = strlen(s), p, e;
   for (p = 0; (p = next_ident(s, n, p, &e)) < n; p = e) {
     /* gpugen's own names: gg_lin (the own index the macro compares with),

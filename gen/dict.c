@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patterns.h"
 #include "body_check.h"
 #include "dict.h"
 #include "names.h"
@@ -205,7 +206,7 @@ int ggi_first_index_fastest(const ggi_kernel *k)
 static const char *index_decode(const ggi_kernel *k, ggi_arena *a)
 {
   ggi_buf b = {0};
-  if (k->pattern == GG_PATTERN_TEAM) {
+  if (ggi_pattern_is(k, GGI_PAT_TEAMS)) {
     if (k->index[0]) ggi_buf_printf(&b, "const long long %s = league_rank; ", k->index[0]);
     if (k->index[1]) ggi_buf_printf(&b, "const int %s = team_rank; ", k->index[1]);
     ggi_buf_puts(&b, "(void)team_size;");
@@ -380,6 +381,19 @@ static int staging_keys(const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
   return rc;
 }
 
+/* for: its halo exchanges and staged views. */
+int ggi_dict_for(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
+{
+  (void)m;
+  return exchange_keys(k, dict, a) | staging_keys(k, dict, a);
+}
+
+/* fft: the statements between its two transforms. */
+int ggi_dict_fft(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
+{
+  return ggi_dict_set(dict, "FFT_BETWEEN", statements(a, m, k->fft_between, k->fft_between_line));
+}
+
 int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
                     const ggi_plan *p, ggi_dict *dict, ggi_diag *d)
 {
@@ -445,19 +459,17 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   rc |= ggi_dict_set(dict, "PDL_ENTRY", (p->features & GG_FEAT_PDL) && target == GGI_TARGET_CUDA
                                             ? "gg_pdl_entry();\n  "
                                             : "");
-  if (k->pattern == GG_PATTERN_TEAM) {
-    rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
+  const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
+  if (row->props & GGI_PAT_TEAMS) {
     rc |= ggi_dict_set(dict, "SCRATCH", buf_to_arena(a, &scratch));
     rc |= ggi_dict_set(dict, "SCRATCH_BYTES", afmt(a, "%u", (unsigned)soff));
   } else {
     ggi_buf_free(&scratch);
   }
-  if (k->pattern == GG_PATTERN_FFT)
-    rc |= ggi_dict_set(dict, "FFT_BETWEEN", statements(a, m, k->fft_between, k->fft_between_line));
-  if (k->pattern == GG_PATTERN_GEMM || k->pattern == GG_PATTERN_FFT)
+  if (row->props & GGI_PAT_LEAGUE)
     rc |= ggi_dict_set(dict, "LEAGUE", afmt(a, "(long long)%s", extent_expr(a, &k->league)));
   if (ggi_has_reduction(k)) rc |= reduce_keys(m, k, dict, a);
-  if (k->pattern == GG_PATTERN_FOR) rc |= exchange_keys(k, dict, a) | staging_keys(k, dict, a);
+  if (row->keys) rc |= row->keys(m, k, dict, a);
   for (int i = 0; i < p->nvars; i++) rc |= ggi_dict_set(dict, p->keys[i], p->values[i]);
   for (int i = 0; i < dict->n; i++)
     if (!dict->values[i]) rc = -1;

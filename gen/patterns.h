@@ -23,6 +23,7 @@
 struct ggi_decl;
 struct ggi_plan;
 struct ggi_buf;
+struct ggi_dict;
 
 /* Properties the shared code asks about. */
 enum {
@@ -37,12 +38,15 @@ enum {
   GGI_PAT_GRID_LOOP = 1u << 8,   /* threads loop over indices: no grid barrier allowed */
   GGI_PAT_CHAIN = 1u << 9,       /* a frame: a chain of stages run as one command of a
                                     persistent kernel, started through a session */
+  GGI_PAT_TEAMS = 1u << 10,      /* teams: index (league rank, team rank), scratch views */
 };
 
 typedef void (*ggi_read_fn)(struct ggi_decl *k, ggi_kernel *kn);
 typedef int (*ggi_spec_fn)(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 typedef int (*ggi_plan_fn)(const ggi_kernel *k, unsigned target, ggi_arena *a,
                            struct ggi_plan *p, ggi_diag *d);
+typedef int (*ggi_keys_fn)(const ggi_module *m, const ggi_kernel *k, struct ggi_dict *dict,
+                          ggi_arena *a);
 typedef int (*ggi_render_fn)(const ggi_module *m, const ggi_kernel *k, unsigned target,
                              const char *templates_dir, struct ggi_buf *out, ggi_diag *d);
 
@@ -58,6 +62,7 @@ typedef struct ggi_pattern_row {
   ggi_spec_fn specialize;       /* specialize: block, items, vector, strategy, why */
   ggi_plan_fn plan;             /* plan: template, grid rule, shared memory, workspace */
   ggi_render_fn render;         /* render: NULL renders plan->template with the kernel's dict */
+  ggi_keys_fn keys;             /* render: template keys of the pattern's own, or NULL */
   const char *helpers;          /* render: file-scope helpers, once per module and target */
   const char *helpers_hip;      /* ... the hip one where it differs */
   const char *mathdx_header;    /* render: a MathDx header to include first */
@@ -93,10 +98,22 @@ int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 int ggi_spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 int ggi_spec_frame(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 
-/* plan.c, reduce_plan.c, gemm_plan.c, fft_plan.c, frame.c */
+/* dict.c */
+int ggi_dict_for(const ggi_module *m, const ggi_kernel *k, struct ggi_dict *dict, ggi_arena *a);
+int ggi_dict_fft(const ggi_module *m, const ggi_kernel *k, struct ggi_dict *dict, ggi_arena *a);
+
+/* plan.c, reduce_plan.c (reduce, scan, tile_reduce; after ggi_specialize,
+ * strings in arena a), gemm_plan.c, fft_plan.c, frame.c; each returns 0,
+ * or -1 with d->msg set */
 int ggi_plan_for(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
                  ggi_diag *d);
 int ggi_plan_team(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
                   ggi_diag *d);
+int ggi_plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
+                    ggi_diag *d);
+int ggi_plan_scan(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
+                  ggi_diag *d);
+int ggi_plan_tile_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
+                         ggi_diag *d);
 
 #endif

@@ -171,10 +171,6 @@ const char *ggi_reduce_identity(const ggi_kernel *k, ggi_op op);
 /* 1 when a reduce's values have different operators (op = { "min", "max" }). */
 int ggi_ops_mixed(const ggi_kernel *k);
 
-/* The plan of a reduce, scan or tile_reduce kernel (after ggi_specialize).
- * Strings are allocated in arena a.  Returns 0, or -1 with d->msg set. */
-int ggi_reduce_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
-
 /* A team kernel with `into` (ggi_is_team_reduce): the strategy its
  * threads and blocks combine with (the workload's, or warp_shuffle for
  * auto), with one sentence saying why; and its plan, on top of the team's

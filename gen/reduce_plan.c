@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "patterns.h"
 #include "plan.h"
 #include "vocab.h"
 
@@ -141,7 +142,7 @@ const char *ggi_reduce_identity(const ggi_kernel *k, ggi_op op)
 
 int ggi_ops_mixed(const ggi_kernel *k)
 {
-  if (k->pattern != GG_PATTERN_REDUCE && !ggi_is_team_reduce(k)) return 0;
+  if (!ggi_pattern_is(k, GGI_PAT_OP_LIST) || !ggi_has_reduction(k)) return 0;
   for (int v = 1; v < k->nvalues && v < GGI_MAX_VALUES; v++)
     if (k->ops[v] != k->ops[0]) return 1;
   return 0;
@@ -375,8 +376,8 @@ static void reduce_parts(const ggi_kernel *k, ggi_strategy s, ggi_plan *p)
   p->template_path = p->template_parts[0];
 }
 
-static int plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
-                       ggi_diag *d)
+int ggi_plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
+                    ggi_diag *d)
 {
   ggi_strategy s = strategy_of(k);
   const ggi_param *src = plain_read(k);
@@ -480,8 +481,9 @@ static int scan_slot_words(int words) { return words < 2 ? 2 : words; }
  * on top 1.023 / 1.019 / 1.015x. */
 static int scan_pad_every(int acc_size) { return acc_size <= 4 ? 32 : 128 / acc_size; }
 
-static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+int ggi_plan_scan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
+  (void)target;
   int block, items;
   int acc_size = (int)ggi_dtype_size(acc_type(k));
   /* 64-bit words per tile state: 32 bits of the value in each, beside
@@ -520,8 +522,10 @@ static int plan_scan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d
   return 0;
 }
 
-static int plan_tile_reduce(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+int ggi_plan_tile_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
+                         ggi_diag *d)
 {
+  (void)target;
   int block, items;
   int team = 1;
   if (k->tile < 2 || k->tile > 1024) {
@@ -604,18 +608,4 @@ int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_dia
                            || set(p, "COMBINE_EACH", each_combine(k, a), d)))
     return -1;
   return 0;
-}
-
-int ggi_reduce_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
-{
-  memset(p, 0, sizeof *p);
-  switch (k->pattern) {
-  case GG_PATTERN_REDUCE: return plan_reduce(k, target, a, p, d);
-  case GG_PATTERN_SCAN: return plan_scan(k, a, p, d);
-  case GG_PATTERN_TILE_REDUCE: return plan_tile_reduce(k, a, p, d);
-  default:
-    snprintf(d->msg, sizeof d->msg, "internal: kernel %s is not a reduce, scan or tile_reduce",
-             k->name ? k->name : "?");
-    return -1;
-  }
 }

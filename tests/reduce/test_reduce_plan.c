@@ -10,6 +10,7 @@
 #include "source.h"
 #include "gg.h"
 #include "load.h"
+#include "patterns.h"
 #include "plan.h"
 #include "specialize.h"
 
@@ -24,6 +25,15 @@ static int failures;
 
 static ggi_param x_view = { .name = "x", .kind = GG_PARAM_VIEW, .dtype = GG_F32, .rank = 1,
                             .ext = { { "n", 0 } }, .access = GG_ACCESS_IN };
+
+/* The plan of a reduce, scan or tile_reduce kernel, through its
+ * pattern's row as plan.c calls it, from a cleared plan. */
+static int reduce_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
+                       ggi_diag *d)
+{
+  memset(p, 0, sizeof *p);
+  return ggi_pattern_of(k->pattern)->plan(k, target, a, p, d);
+}
 
 static ggi_kernel base(gg_pattern pat, const char *extent, int64_t n)
 {
@@ -63,7 +73,7 @@ static void test_auto(ggi_module *m)
   CHECK(ggi_reduce_auto(&k, &why) == GGI_STRAT_WARP_SHUFFLE && why && strstr(why, "one block"));
   ggi_reduce_shape(&k, &block, &items, &vec, &why);
   CHECK(block == 64 && vec == 4 && items == 16);
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == 1);
   CHECK(p.nparts == 7 && strcmp(p.template_parts[0], "common/reduce_head.cuh") == 0);
   CHECK(strcmp(p.template_parts[1], "common/reduce_ops.cuh") == 0);
@@ -79,16 +89,16 @@ static void test_auto(ggi_module *m)
   /* run-time size: multi-block with last-block combine, capped grid */
   k = base(GG_PATTERN_REDUCE, "n", 0);
   CHECK(ggi_reduce_auto(&k, &why) == GGI_STRAT_WARP_SHUFFLE && strstr(why, "last block"));
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.grid_rule == GG_GRID_COVER && p.cap_resident == 1 && p.ws_fixed == 128 && p.ws_per_block == 8);
   CHECK(p.features == 0);
 
   /* a value that is not a plain read: scalar loads */
   k.values[0] = "x(i) * x(i)";
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(strcmp(var(&p, "RVEC"), "1") == 0);
   k.values[0] = "  x( i ) ";
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(strcmp(var(&p, "RVEC"), "4") == 0);
 
   /* cooperative launch: grid_sync */
@@ -110,17 +120,17 @@ static void test_md_and_mixed(ggi_module *m)
   k.range[2].name = "p";
   k.index[1] = "j";
   k.index[2] = "l";
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(strcmp(p.template_parts[1], "common/reduce_range.cuh") == 0);
   CHECK(var(&p, "WORK") && strcmp(var(&p, "WORK"), "gg_range_work((long long)(n), 7LL, (long long)(p))") == 0);
   CHECK(var(&p, "TRAP") && strcmp(var(&p, "TRAP"), "__trap()") == 0);
   CHECK(strcmp(var(&p, "RVEC"), "1") == 0); /* x(i) of a 3-D range is no contiguous stream */
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_HIP, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_HIP, m->arena, &p, &d) == 0);
   CHECK(strcmp(var(&p, "TRAP"), "__builtin_trap()") == 0);
   k.range[0].name = k.range[2].name = NULL;
   k.range[0].value = 5;
   k.range[2].value = 9;
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(strcmp(p.template_parts[1], "common/reduce_ops.cuh") == 0 && !var(&p, "WORK"));
   CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == 1); /* 315 static elements: one block */
 
@@ -132,7 +142,7 @@ static void test_md_and_mixed(ggi_module *m)
   k.ops[2] = GGI_OP_MIN;
   k.op = GGI_OP_MIN;
   CHECK(ggi_ops_mixed(&k));
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(strcmp(p.template_parts[1], "common/reduce_ops_each.cuh") == 0);
   CHECK(strcmp(var(&p, "IDENTITY_EACH"), "  a.v[0] = (acc_t)((GG_INF));\n  a.v[1] = (acc_t)((-GG_INF));\n"
                                          "  a.v[2] = (acc_t)((GG_INF));") == 0);
@@ -166,7 +176,7 @@ static void test_strategies(ggi_module *m)
   for (int s = 0; s < GGI_STRAT_COUNT; s++) {
     char want[256] = "head ops fold", got[256] = "";
     k.spec.strategy = (ggi_strategy)s;
-    CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+    CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
     snprintf(want + 13, sizeof want - 13, " %s", parts[s]);
     for (int i = 0; i < p.nparts; i++) {
       CHECK(strncmp(p.template_parts[i], "common/reduce_", 14) == 0);
@@ -180,32 +190,32 @@ static void test_strategies(ggi_module *m)
   CHECK(strcmp(ggi_strategy_name(GGI_STRAT_COUNT), "?") == 0);
 
   k.spec.strategy = GGI_STRAT_GRID_SYNC;
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.grid_rule == GG_GRID_RESIDENT && (p.features & GG_FEAT_COOPERATIVE));
 
   /* deterministic: a grid that does not depend on the device */
   k.spec.strategy = GGI_STRAT_DETERMINISTIC;
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == 256 && p.cap_resident == 0);
   ggi_kernel ks = base(GG_PATTERN_REDUCE, NULL, 100000);
   ks.spec.strategy = GGI_STRAT_DETERMINISTIC;
-  CHECK(ggi_reduce_plan(&ks, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&ks, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.grid_rule == GG_GRID_FIXED && p.grid_fixed == (100000 + 4095) / 4096);
 
   /* atomics: float sum is native, float max and prod are CAS loops */
   k.spec.strategy = GGI_STRAT_GLOBAL_ATOMIC;
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK((p.features & GG_FEAT_FLOAT_ATOMIC) && !(p.features & GG_FEAT_CAS_EMULATION));
   CHECK(strcmp(var(&p, "RED_ATOMIC"), "gg_atomic_add(p, v);") == 0);
   CHECK(strcmp(var(&p, "WS_INIT"), "0") == 0);
   CHECK(ggi_reduce_needs_cas(&k, GGI_TARGET_CUDA, &why) == 0);
   k.op = GGI_OP_MAX;
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.features & GG_FEAT_CAS_EMULATION);
   CHECK(strcmp(var(&p, "WS_INIT"), "1") == 0);
   CHECK(ggi_reduce_needs_cas(&k, GGI_TARGET_CUDA, &why) == 1 && strstr(why, "compare-and-swap"));
   k.op = GGI_OP_PROD;
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(strstr(var(&p, "RED_ATOMIC"), "gg_atomic_cas_combine"));
   /* integer min: native on CUDA, 64-bit a CAS loop on HIP 5.2 */
   k.op = GGI_OP_MIN;
@@ -224,7 +234,7 @@ static void test_strategies(ggi_module *m)
   kh.params = &h;
   kh.values[0] = "h(i)";
   kh.acc_type = GG_F16;
-  CHECK(ggi_reduce_plan(&kh, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&kh, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.ws_per_block == 8 && (p.features & GG_FEAT_HALF) && strcmp(var(&p, "RVEC"), "8") == 0);
 
   /* multi-value: one workspace slot per value */
@@ -233,7 +243,7 @@ static void test_strategies(ggi_module *m)
   k.values[1] = "x(i) * x(i)";
   k.values[2] = "1";
   k.acc_type = GG_F64;
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   CHECK(p.ws_per_block == 24 && strcmp(var(&p, "RVEC"), "1") == 0);
 }
 
@@ -242,7 +252,7 @@ static void test_scan_tile(ggi_module *m)
   ggi_plan p;
   ggi_diag d;
   ggi_kernel k = base(GG_PATTERN_SCAN, "n", 0);
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
   /* 4-byte sums: one 64-bit word per tile state, in slots of two words */
   CHECK(p.needs_seq && p.ws_fixed == 262144 * 16 && p.ws_per_block == 0 && p.cap_resident == 0);
   CHECK(strcmp(var(&p, "SCAN_ITEMS"), "16") == 0 && strcmp(var(&p, "SCAN_WORDS"), "1") == 0);
@@ -257,7 +267,7 @@ static void test_scan_tile(ggi_module *m)
   static const gg_dtype ints[] = { GG_I32, GG_U32 };
   for (int i = 0; i < 2; i++) {
     k.acc_type = ints[i];
-    CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+    CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
     CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body") == 0);
     CHECK(strcmp(var(&p, "SCAN_KEEP_ITEMS"), "1") == 0 && p.ws_fixed == 262144 * 16);
   }
@@ -266,7 +276,7 @@ static void test_scan_tile(ggi_module *m)
   static const gg_dtype wide[] = { GG_F64, GG_I64, GG_U64 };
   for (int i = 0; i < 3; i++) {
     k.acc_type = wide[i];
-    CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+    CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
     CHECK(p.ws_fixed == 262144 * 16 && strcmp(var(&p, "SCAN_ITEMS"), "16") == 0);
     CHECK(strcmp(var(&p, "SCAN_WORDS"), "2") == 0 && strcmp(var(&p, "SCAN_SLOT_WORDS"), "2") == 0);
     CHECK(strcmp(var(&p, "LAUNCH_BODY"), "gg_body_block") == 0);
@@ -279,13 +289,23 @@ static void test_scan_tile(ggi_module *m)
   for (int i = 0; i < 9; i++) {
     k = base(GG_PATTERN_TILE_REDUCE, "n", 0);
     k.tile = tiles[i];
-    CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
+    CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0);
     CHECK(strcmp(var(&p, "TEAM"), teams[i]) == 0);
   }
   k.tile = 1025;
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == -1 && strstr(d.msg, "2..1024"));
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == -1 && strstr(d.msg, "2..1024"));
+  /* each pattern's row names its own planner: scan's and tile_reduce's
+     templates, never the reduce's pieces; a for kernel's is for.cuh */
+  k = base(GG_PATTERN_SCAN, "n", 0);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0 && p.nparts == 0 &&
+        p.template_path && strcmp(p.template_path, "common/scan.cuh") == 0);
+  k = base(GG_PATTERN_TILE_REDUCE, "n", 0);
+  k.tile = 7;
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0 && p.nparts == 0 &&
+        p.template_path && strcmp(p.template_path, "common/tile_reduce.cuh") == 0);
   k = base(GG_PATTERN_FOR, "n", 0);
-  CHECK(ggi_reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == -1);
+  CHECK(reduce_plan(&k, GGI_TARGET_CUDA, m->arena, &p, &d) == 0 && p.template_path &&
+        strcmp(p.template_path, "common/for.cuh") == 0);
 }
 
 /* Load and specialize a workload given as text; 0 or -1 with d->msg. */
