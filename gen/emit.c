@@ -155,10 +155,10 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
     ggi_buf_printf(b, ", .small_block = %d, .small_work = %lld", p->small_block,
                    (long long)p->small_work);
   int into = -1;
-  for (int i = 0; k->pattern == GG_PATTERN_TILE_REDUCE && i < k->nparams; i++)
+  /* tiles: only tile_reduce reads one (the runtime checks into's extent) */
+  for (int i = 0; k->tile > 0 && i < k->nparams; i++)
     if (strcmp(k->params[i].name, k->into) == 0) into = i;
-  ggi_buf_printf(b, ",\n   .tile = %d, .into_param = %d",
-                 k->pattern == GG_PATTERN_TILE_REDUCE ? k->tile : 0, into);
+  ggi_buf_printf(b, ",\n   .tile = %d, .into_param = %d", k->tile, into);
   if (k->frame && k->frame->result >= 0) /* the plan's (gen/frame_schedule.c: ack_plan) */
     ggi_buf_printf(b, ",\n   .result_bytes = %u, .result_param = %d, .ack_relaxed = %d",
                    ggi_dtype_size(k->params[k->frame->result].dtype), k->frame->result,

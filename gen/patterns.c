@@ -33,29 +33,28 @@ static const char *const fft_fields[] = {"pattern", "params", "size", "direction
 static const ggi_pattern_row rows[] = {
   [GG_PATTERN_FOR] = {
     .enum_name = "GG_PATTERN_FOR", KERNEL_,
-    .props = GGI_PAT_RANGE_ND | GGI_PAT_LAUNCH | GGI_PAT_HALO | GGI_PAT_BF16_ACC_HIP |
-             GGI_PAT_GRID_LOOP,
+    .props = GGI_PAT_RANGE_ND | GGI_PAT_HALO | GGI_PAT_BF16_ACC_HIP | GGI_PAT_GRID_LOOP,
     .fields = for_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_for_rest,
     .specialize = ggi_spec_for, .plan = ggi_plan_for, .keys = ggi_dict_for,
     .helpers = "global/for_helpers.cuh"},
   [GG_PATTERN_REDUCE] = {
     .enum_name = "GG_PATTERN_REDUCE", KERNEL_,
-    .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_OP_LIST | GGI_PAT_RANGE_ND | GGI_PAT_LAUNCH,
+    .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_OP_LIST | GGI_PAT_RANGE_ND,
     .fields = reduce_fields, .read_shape = ggi_read_range_shape,
     .read_rest = ggi_read_reduce_rest, .specialize = ggi_spec_reduce, .plan = ggi_plan_reduce},
   [GG_PATTERN_SCAN] = {
-    .enum_name = "GG_PATTERN_SCAN", KERNEL_, .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_LAUNCH,
+    .enum_name = "GG_PATTERN_SCAN", KERNEL_, .props = GGI_PAT_REDUCE_LIKE,
     .fields = scan_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_scan_rest,
     .specialize = ggi_spec_reduce, .plan = ggi_plan_scan},
   [GG_PATTERN_TEAM] = {
     .enum_name = "GG_PATTERN_TEAM", KERNEL_,
-    .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LAUNCH | GGI_PAT_LEAGUE |
+    .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LEAGUE |
              GGI_PAT_BF16_ACC_HIP | GGI_PAT_GRID_LOOP | GGI_PAT_TEAMS,
     .fields = team_fields, .read_shape = ggi_read_team, .read_rest = ggi_read_team_rest,
     .specialize = ggi_spec_team, .plan = ggi_plan_team,
     .league_text = "league: one block per team"},
   [GG_PATTERN_TILE_REDUCE] = {
-    .enum_name = "GG_PATTERN_TILE_REDUCE", KERNEL_, .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_LAUNCH,
+    .enum_name = "GG_PATTERN_TILE_REDUCE", KERNEL_, .props = GGI_PAT_REDUCE_LIKE,
     .fields = tile_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_tile_rest,
     .specialize = ggi_spec_reduce, .plan = ggi_plan_tile_reduce},
   [GG_PATTERN_GEMM] = {

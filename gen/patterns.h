@@ -27,18 +27,17 @@ struct ggi_dict;
 
 /* Properties the shared code asks about. */
 enum {
-  GGI_PAT_REDUCE_LIKE = 1u << 0, /* a value per index combined by an op (reduce_plan.c) */
-  GGI_PAT_CONTRIBUTE = 1u << 1,  /* with `into`, threads contribute() to one result */
-  GGI_PAT_OP_LIST = 1u << 2,     /* op may list one operator per value */
-  GGI_PAT_RANGE_ND = 1u << 3,    /* its range may have 2 or 3 dimensions */
-  GGI_PAT_LAUNCH = 1u << 4,      /* reads launch = (else always classic) */
-  GGI_PAT_LEAGUE = 1u << 5,      /* its grid is a league (k->league): one block per item */
-  GGI_PAT_HALO = 1u << 6,        /* views may have a halo; halos exchanged, views staged */
-  GGI_PAT_BF16_ACC_HIP = 1u << 7,/* a bf16 accumulator is fine on hip (none is computed) */
-  GGI_PAT_GRID_LOOP = 1u << 8,   /* threads loop over indices: no grid barrier allowed */
-  GGI_PAT_CHAIN = 1u << 9,       /* a frame: a chain of stages run as one command of a
-                                    persistent kernel, started through a session */
-  GGI_PAT_TEAMS = 1u << 10,      /* teams: index (league rank, team rank), scratch views */
+  GGI_PAT_REDUCE_LIKE = 1u << 0,  /* a value per index combined by an op (reduce_plan.c) */
+  GGI_PAT_CONTRIBUTE = 1u << 1,   /* with `into`, threads contribute() to one result */
+  GGI_PAT_OP_LIST = 1u << 2,      /* op may list one operator per value */
+  GGI_PAT_RANGE_ND = 1u << 3,     /* its range may have 2 or 3 dimensions */
+  GGI_PAT_LEAGUE = 1u << 4,       /* its grid is a league (k->league): one block per item */
+  GGI_PAT_HALO = 1u << 5,         /* views may have a halo; halos exchanged, views staged */
+  GGI_PAT_BF16_ACC_HIP = 1u << 6, /* acc_type bf16 is not refused on hip: none is used */
+  GGI_PAT_GRID_LOOP = 1u << 7,    /* threads loop over indices: no grid barrier allowed */
+  GGI_PAT_CHAIN = 1u << 8,        /* a frame: a chain of stages run as one command of a
+                                     persistent kernel, started through a session */
+  GGI_PAT_TEAMS = 1u << 9,        /* teams: index (league rank, team rank), scratch views */
 };
 
 typedef void (*ggi_read_fn)(struct ggi_decl *k, ggi_kernel *kn);
