@@ -287,14 +287,20 @@ gg_status gg_session_tails_csv(gg_session *s, FILE *f);
 /* Frames whose start -> wait takes longer than deadline_ns are late:
  * counted (gg_session_late, gg_stats.late, late_worst, late_by), and fn
  * (may be NULL) is called from the gg_session_wait that saw it, in that
- * thread, with the frame's times (the parts need device times).  Keep fn
- * short: the next frame waits for it.  GG_ERR_INVALID for deadline_ns <=
- * 0; INT64_MAX turns the deadline off. */
+ * thread, with the frame's times (the parts need device times).  The
+ * kernel stores a frame's device times just after its acknowledgement:
+ * when they have not landed as the wait returns (rare; often under a
+ * tool such as compute-sanitizer), the frame is counted, and fn called,
+ * from the next start, wait or statistics call instead.  Keep fn short:
+ * the next frame waits for it.  GG_ERR_INVALID for deadline_ns <= 0;
+ * INT64_MAX turns the deadline off. */
 typedef void (*gg_late_fn)(void *user, const gg_frame_time *t);
 gg_status gg_session_deadline(gg_session *s, int64_t deadline_ns, gg_late_fn fn, void *user);
 /* Frames late so far (0 without a deadline): a flag the app polls. */
 uint64_t gg_session_late(const gg_session *s);
-/* The times of the frame waited for last.  GG_ERR_STATE when no frame
+/* The times of the frame recorded last (the one waited for last, or the
+ * one before it while its device times are still on their way, as
+ * above).  GG_ERR_STATE when no frame
  * was timed (statistics, a deadline or device times on) or none waited
  * for yet. */
 gg_status gg_session_last_frame(const gg_session *s, gg_frame_time *out);

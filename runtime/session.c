@@ -59,7 +59,9 @@ struct gg_session {
   uint64_t *slot_t0;         /* start time of each slot's frame (0: not clocked) */
   ggr_split split;           /* the clock offset */
   ggr_stats *stats;          /* NULL: no statistics */
-  gg_frame_time last;        /* the frame waited for last (last.frame 0: none) */
+  gg_frame_time last;        /* the frame recorded last (last.frame 0: none) */
+  ggr_frame_in pending;      /* a done frame whose device times had not landed yet */
+  int has_pending;
   int64_t deadline;          /* ns; 0: none */
   gg_late_fn late_fn;
   void *late_user;
@@ -515,8 +517,59 @@ static gg_status can_start(gg_session *s, int cmd)
   return GG_OK;
 }
 
+/* A frame's times, split, into the statistics and against the deadline. */
+static void account(gg_session *s, const ggr_frame_in *in)
+{
+  gg_frame_time t;
+  ggr_split_frame(&s->split, in, &t);
+  if (s->stats)
+    ggr_stats_add(s->stats, in, &t);
+  s->last = t;
+  if (s->deadline && t.total_ns > (double)s->deadline) {
+    s->late++;
+    s->late_by[t.late]++;
+    if (t.total_ns > s->late_worst.total_ns)
+      s->late_worst = t;
+    if (s->late_fn)
+      s->late_fn(s->late_user, &t);
+  }
+}
+
+/* The kernel stores a frame's device times just after its ack (gg_protocol.h),
+ * so they may land after the wait has seen the ack: such a frame waits
+ * here until the host next posts (its done line is rewritten only by a
+ * frame posted later) or asks for statistics, and is taken then, with its
+ * times or, still without them, untimed. */
+static void settle(gg_session *s)
+{
+  if (!s->has_pending)
+    return;
+  s->has_pending = 0;
+  s->pending.timed = ggr_mbox_times(&s->mb, s->pending.frame, &s->pending.seen, &s->pending.busy);
+  account(s, &s->pending);
+}
+
+/* Frame `frame` is done: its times (with the device's, when it stored
+ * them) are accounted now, or once its device times have landed. */
+static void record(gg_session *s, uint64_t frame)
+{
+  if (!s->clocked)
+    return;
+  settle(s);
+  ggr_frame_in in = {frame, s->slot_t0[ggr_mbox_slot_of(&s->mb, frame)], gg_rt_now_ns(), 0, 0, 0};
+  if (in.t0 == 0) /* started before the clock was asked for */
+    return;
+  if (s->timed && !(in.timed = ggr_mbox_times(&s->mb, frame, &in.seen, &in.busy))) {
+    s->pending = in;
+    s->has_pending = 1;
+    return;
+  }
+  account(s, &in);
+}
+
 static void post(gg_session *s, int cmd, const void *args, size_t size, uint64_t *frame)
 {
+  settle(s); /* before this post can make the kernel rewrite a done line */
   uint32_t slot = ggr_mbox_slot_of(&s->mb, s->mb.started + 1);
   s->slot_cmd[slot] = cmd;
   if (s->clocked)
@@ -625,32 +678,6 @@ static int poll_done(gg_session *s)
   return 1;
 }
 
-/* Frame `frame` is done: its times (with the device's, when it stored
- * them), split, into the statistics, and against the deadline. */
-static void record(gg_session *s, uint64_t frame)
-{
-  if (!s->clocked)
-    return;
-  ggr_frame_in in = {frame, s->slot_t0[ggr_mbox_slot_of(&s->mb, frame)], gg_rt_now_ns(), 0, 0, 0};
-  if (in.t0 == 0) /* started before the clock was asked for */
-    return;
-  if (s->timed)
-    in.timed = ggr_mbox_times(&s->mb, frame, &in.seen, &in.busy);
-  gg_frame_time t;
-  ggr_split_frame(&s->split, &in, &t);
-  if (s->stats)
-    ggr_stats_add(s->stats, &in, &t);
-  s->last = t;
-  if (s->deadline && t.total_ns > (double)s->deadline) {
-    s->late++;
-    s->late_by[t.late]++;
-    if (t.total_ns > s->late_worst.total_ns)
-      s->late_worst = t;
-    if (s->late_fn)
-      s->late_fn(s->late_user, &t);
-  }
-}
-
 /* The kernel stopped while frames were in flight: why? */
 static gg_status kernel_gone(gg_session *s, int q)
 {
@@ -757,6 +784,7 @@ gg_status gg_session_terminate(gg_session *s)
 {
   if (!s)
     return GGR_NULL_ARG();
+  settle(s); /* while the mailbox is there */
   if (!s->running) {
     /* a kernel that outlived an earlier terminate may have ended since */
     if (s->counted && s->stream && s->ctx->be->stream_query(s->stream) != GGR_E_NOT_READY)
@@ -834,6 +862,7 @@ gg_status gg_session_stats(gg_session *s, gg_stats *out)
 {
   if (!s || !out)
     return GGR_NULL_ARG();
+  settle(s);
   if (!s->stats)
     return stats_off();
   ggr_stats_summary(s->stats, &s->split, out);
@@ -847,6 +876,7 @@ void gg_session_stats_reset(gg_session *s)
 {
   if (!s)
     return;
+  s->has_pending = 0;
   if (s->stats)
     ggr_stats_reset(s->stats);
   s->late = 0;
@@ -858,6 +888,7 @@ gg_status gg_session_histogram_csv(gg_session *s, FILE *f, uint32_t bucket_ns)
 {
   if (!s || !f)
     return GGR_NULL_ARG();
+  settle(s);
   if (!s->stats)
     return stats_off();
   return ggr_stats_histogram_csv(s->stats, f, bucket_ns);
@@ -867,6 +898,7 @@ gg_status gg_session_tails(gg_session *s, gg_frame_time *out, size_t max, size_t
 {
   if (!s || (!out && max) || !n)
     return GGR_NULL_ARG();
+  settle(s);
   *n = 0;
   if (!s->stats)
     return stats_off();
@@ -880,6 +912,7 @@ gg_status gg_session_tails_csv(gg_session *s, FILE *f)
 {
   if (!s || !f)
     return GGR_NULL_ARG();
+  settle(s);
   if (!s->stats)
     return stats_off();
   return ggr_stats_tails_csv(s->stats, f);

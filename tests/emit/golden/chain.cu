@@ -1541,8 +1541,9 @@ __device__ bool gg_frame(const gg_args_chain &args, const gg_grid &g, const char
  * waits for every write ahead of it, which cost 0.21 us a frame where
  * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
  * with the ack: each word carries the tag, and the host takes them when
- * all three carry it, reading a few times after the ack (a frame whose
- * times have not landed by then is counted untimed: 4 of 3e6 there).
+ * all three carry it: a few reads after the ack, else at its next post
+ * (before that post can make the kernel rewrite the line) or statistics
+ * call; a frame whose times have not landed even then counts as untimed.
  *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
@@ -2204,8 +2205,9 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
  * waits for every write ahead of it, which cost 0.21 us a frame where
  * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
  * with the ack: each word carries the tag, and the host takes them when
- * all three carry it, reading a few times after the ack (a frame whose
- * times have not landed by then is counted untimed: 4 of 3e6 there).
+ * all three carry it: a few reads after the ack, else at its next post
+ * (before that post can make the kernel rewrite the line) or statistics
+ * call; a frame whose times have not landed even then counts as untimed.
  *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
@@ -2867,8 +2869,9 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
  * waits for every write ahead of it, which cost 0.21 us a frame where
  * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
  * with the ack: each word carries the tag, and the host takes them when
- * all three carry it, reading a few times after the ack (a frame whose
- * times have not landed by then is counted untimed: 4 of 3e6 there).
+ * all three carry it: a few reads after the ack, else at its next post
+ * (before that post can make the kernel rewrite the line) or statistics
+ * call; a frame whose times have not landed even then counts as untimed.
  *
  * One 128-byte line per field that a side writes, so host and device
  * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
