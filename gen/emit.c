@@ -326,6 +326,14 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
 
   /* The argument struct as the host sees it (same offsets: the header
      asserts them), e.g. for building persistent frames by hand. */
+  /* No fields: an empty struct, a GNU C extension (size 0, the
+     descriptor's args_size) to which C++ gives size 1.  Said so to the
+     compilers, which would otherwise warn (gcc -pedantic: no members;
+     clang++ -Wextern-c-compat: sizes differ), and -Werror refuse it. */
+  if (!lay->n)
+    ggi_buf_puts(b, "#ifdef __clang__\n#pragma clang diagnostic push\n"
+                    "#pragma clang diagnostic ignored \"-Wextern-c-compat\"\n#endif\n"
+                    "__extension__ ");
   ggi_buf_printf(b, "typedef struct gg_%s_args%s {\n", m->name, part);
   for (int i = 0; i < lay->n; i++) {
     const ggi_field *f = &lay->f[i];
@@ -334,6 +342,8 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
     ggi_buf_printf(b, "  %s%s%s;\n", t, t[strlen(t) - 1] == '*' ? "" : " ", f->name);
   }
   ggi_buf_printf(b, "} gg_%s_args%s;\n", m->name, part);
+  if (!lay->n)
+    ggi_buf_puts(b, "#ifdef __clang__\n#pragma clang diagnostic pop\n#endif\n");
   /* The layout the kernel and the descriptor use, the plan's: a compiler
      that lays the struct out otherwise stops here instead of handing
      hand-built frames to the kernel at the wrong offsets.  A struct
