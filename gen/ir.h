@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag.h"
 #include "gg_module.h"
 
 #define GGI_MAX_RANK 3
@@ -275,22 +276,6 @@ typedef struct ggi_module {
   ggi_arena *arena;
 } ggi_module;
 
-/* Diagnostics: every error is "file:line: message". */
-typedef struct ggi_diag {
-  char msg[1024];
-} ggi_diag;
-
-/* Set d->msg from a format; returns -1, so `return ggi_fail(d, ...)`.
- * For messages that already carry their place, or have none. */
-int ggi_fail(ggi_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* The one way every stage reports a mistake in a workload file:
- * d->msg = "file:line: message" ("file: message" when line <= 0), on one
- * line, control characters escaped (names and paths come from the file).
- * file NULL reads "?".  Returns -1. */
-int ggi_fail_at(ggi_diag *d, const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-int ggi_vfail_at(ggi_diag *d, const char *file, int line, const char *fmt, va_list ap);
 
 /* Arena: every string and array of a module. */
 void *ggi_alloc(ggi_arena *a, size_t n);

@@ -78,10 +78,4 @@ const char *ggi_arg_id(const ggi_kernel *k, const char *name, char *out);
  * d->msg = "file:line: ...". */
 int ggi_check_generated_names(const ggi_module *m, int module_line, ggi_diag *d);
 
-/* s with control bytes (and malformed UTF-8, and C1 controls) escaped as
- * \n, \t, \xHH, for messages that echo what a workload wrote: written to
- * f, or copied into dst (truncated to size, always terminated). */
-void ggi_print_clean(FILE *f, const char *s);
-void ggi_clean(char *dst, size_t size, const char *src);
-
 #endif
