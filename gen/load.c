@@ -37,7 +37,6 @@
 #include "load.h"
 #include "loader.h"
 #include "names.h"
-#include "plan.h"
 #include "sandbox.h"
 #include "vocab.h"
 
@@ -381,7 +380,7 @@ int ggi_load_limited(const char *path, const char *text, size_t len, double seco
   int rc = -1;
   if (!c.m) {
     snprintf(d->msg, sizeof d->msg, "%s: out of memory", c.path);
-  } else if (ggi_sandbox_open(&c.sb, c.path, seconds, d, &c) == 0) {
+  } else if (ggi_sandbox_open(&c.sb, c.path, seconds > 0 ? seconds : GGI_TIME_LIMIT, d, &c) == 0) {
     c.L = c.sb.L;
     rc = ggi_sandbox_call(&c.sb, open_declarations);
     if (rc == 0) rc = ggi_sandbox_run(&c.sb, text, len);

@@ -14,7 +14,7 @@
 int ggi_load(const char *path, const char *text, size_t len, ggi_module **out, ggi_diag *d);
 
 /* The same with a time limit of `seconds` of CPU time for the whole load
- * instead of the default (sandbox.h: GGI_TIME_LIMIT); <= 0: the default. */
+ * instead of the default (GGI_TIME_LIMIT); <= 0: the default. */
 int ggi_load_limited(const char *path, const char *text, size_t len, double seconds, ggi_module **out,
                      ggi_diag *d);
 

@@ -22,7 +22,6 @@
 
 #include "names.h"
 #include "patterns.h"
-#include "plan.h"
 #include "vocab.h"
 
 /* Fields each declaration accepts.  kernel_fields is the union, used for

@@ -22,8 +22,6 @@
 
 #define GGI_MAX_FILE ((size_t)16 << 20)     /* bigger than any sane workload file */
 #define GGI_MAX_DECLS 4096                  /* kernels and persistent loops in one file */
-#define GGI_MAX_SOURCE ((size_t)32 << 20)   /* generated source per target: compilers take
-                                               minutes over more, at every start-up */
 #define GGI_LINE_KEYS 8                     /* unknown fields whose lines are looked up */
 #define GGI_MAX_SCRATCH 49152               /* static shared memory per block, all GPUs */
 /* Anything sized when the kernel is generated (a static extent, a view's

@@ -157,19 +157,10 @@ int ggi_persistent_group_threads(const ggi_module *m, const ggi_persistent *p);
 #define GGI_SHARED_MAX_HIP (64u * 1024u)
 uint32_t ggi_shared_limit(unsigned target);
 
-/* Does merging with an atomic of op on acc_type (into: the output's
- * element type) need a compare-and-swap loop on target?  The loader (to
- * refuse it without allow_cas) and the planner (to emit it) both ask
- * this one function.  target 0: on any target the kernel may run on
- * (the union of what CUDA and HIP lack). */
-int ggi_atomic_needs_cas(ggi_op op, gg_dtype acc_type, gg_dtype into, unsigned targets);
-
 /* The identity of op on k's accumulator type, as C text (op
  * GGI_OP_CUSTOM: the workload's identity). */
 const char *ggi_reduce_identity(const ggi_kernel *k, ggi_op op);
 
-/* 1 when a reduce's values have different operators (op = { "min", "max" }). */
-int ggi_ops_mixed(const ggi_kernel *k);
 
 /* A team kernel with `into` (ggi_is_team_reduce): the strategy its
  * threads and blocks combine with (the workload's, or warp_shuffle for

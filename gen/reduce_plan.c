@@ -32,10 +32,8 @@
 #define LOADS_IN_FLIGHT 4      /* 16-byte loads per thread per iteration */
 #define SCAN_RING 262144       /* look-back words: tiles in the ring */
 
-/* The accumulator: f16/bf16 accumulate in f32 (16-bit sums lose digits
- * after a few thousand terms). */
-static gg_dtype acc_of(gg_dtype t);
-static gg_dtype acc_type(const ggi_kernel *k) { return acc_of(k->acc_type); }
+/* The accumulator (vocab.h: ggi_acc_dtype). */
+static gg_dtype acc_type(const ggi_kernel *k) { return ggi_acc_dtype(k->acc_type); }
 
 /* Total static work, or -1 when an extent is known only at run time. */
 static int64_t static_work(const ggi_kernel *k)
@@ -53,33 +51,7 @@ static int nvalues(const ggi_kernel *k)
   return k->nvalues < 1 ? 1 : k->nvalues;
 }
 
-/* ---- atomics ---- */
-
-/* Native atomics (both preludes): add on every 4/8-byte type (f64
- * since sm_60), min/max on integers, except 64-bit signed min/max on HIP
- * 5.2 (a CAS loop in hip/prelude.hip).  Everything else - float min/max,
- * prod, custom combiners - is a compare-and-swap loop.  f16/bf16 results
- * accumulate in f32 (acc_type() below), so `into`'s type never decides. */
-static gg_dtype acc_of(gg_dtype t)
-{
-  if (t == GG_F16 || t == GG_BF16) return GG_F32;
-  if (t < 0 || t >= GG_PTR) return GG_F32;
-  return t;
-}
-
-int ggi_atomic_needs_cas(ggi_op op, gg_dtype acc, gg_dtype into, unsigned targets)
-{
-  gg_dtype t = acc_of(acc);
-  (void)into;
-  switch (op) {
-  case GGI_OP_SUM: return 0;
-  case GGI_OP_MIN: case GGI_OP_MAX:
-    if (ggi_dtype_is_float(t)) return 1;
-    if (t == GG_I64 && (targets == 0 || (targets & GGI_TARGET_HIP))) return 1;
-    return 0;
-  default: return 1; /* prod, custom */
-  }
-}
+/* ---- atomics (vocab.h: which need a compare-and-swap loop) ---- */
 
 static int atomic_needs_cas(const ggi_kernel *k, unsigned target)
 {
@@ -138,14 +110,6 @@ const char *ggi_reduce_identity(const ggi_kernel *k, ggi_op op)
   case GGI_OP_MAX: return ggi_dtype_lowest(k->acc_type);
   default: return k->identity ? k->identity : "0";
   }
-}
-
-int ggi_ops_mixed(const ggi_kernel *k)
-{
-  if (!ggi_pattern_is(k, GGI_PAT_OP_LIST) || !ggi_has_reduction(k)) return 0;
-  for (int v = 1; v < k->nvalues && v < GGI_MAX_VALUES; v++)
-    if (k->ops[v] != k->ops[0]) return 1;
-  return 0;
 }
 
 /* ---- choices ---- */

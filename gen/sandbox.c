@@ -491,7 +491,7 @@ int ggi_sandbox_open(ggi_sandbox *sb, const char *path, double time_limit, ggi_d
   sb->path = path;
   sb->d = d;
   sb->owner = owner;
-  sb->time_limit = time_limit > 0 ? time_limit : GGI_TIME_LIMIT;
+  sb->time_limit = time_limit;
   sb->cpu_start = clock_s(CLOCK_THREAD_CPUTIME_ID);
   sb->wall_check = clock_s(CLOCK_MONOTONIC) + sb->time_limit;
   sb->L = lua_newstate(sandbox_alloc, sb);

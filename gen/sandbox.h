@@ -6,11 +6,10 @@
 #include <lua.h>
 
 #include "ir.h"
-#include "load.h" /* GGI_TIME_LIMIT */
 
 /* The limits on one load (running the file and validating what it
- * declared) besides its time (load.h).  Every file ends within them,
- * accepted or refused. */
+ * declared) besides its time (load.h: GGI_TIME_LIMIT, which the loader
+ * passes in).  Every file ends within them, accepted or refused. */
 #define GGI_MEM_CAP ((size_t)64 << 20)      /* bytes of Lua heap */
 #define GGI_MEM_CAP_TEXT "64 MiB"
 #define GGI_MAX_STEPS 20000000L             /* VM instructions; real files use < 1e5 */
@@ -40,7 +39,7 @@ typedef struct ggi_sandbox {
 } ggi_sandbox;
 
 /* Creates the state with only the safe libraries and starts the clock
- * (time_limit <= 0: GGI_TIME_LIMIT).  Returns 0, or -1 with d->msg set. */
+ * (time_limit: seconds of CPU time, > 0).  Returns 0, or -1 with d->msg set. */
 int ggi_sandbox_open(ggi_sandbox *sb, const char *path, double time_limit, ggi_diag *d, void *owner);
 void ggi_sandbox_close(ggi_sandbox *sb);
 void *ggi_sandbox_owner(lua_State *L);

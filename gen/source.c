@@ -21,7 +21,6 @@
 #include "source.h"
 #include "templates.h"
 #include "vocab.h"
-#include "loader.h"
 
 #ifndef GG_VERSION_STRING
 #define GG_VERSION_STRING "0.0.0"

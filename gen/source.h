@@ -5,6 +5,10 @@
 #include "ir.h"
 #include "strbuf.h"
 
+/* The most generated source per target: compilers take minutes over
+ * more, at every start-up. */
+#define GGI_MAX_SOURCE ((size_t)32 << 20)
+
 /* The whole kernel source of module m for one target (GGI_TARGET_CUDA or
  * GGI_TARGET_HIP), malloc'ed into *out.  templates_dir NULL: the embedded
  * templates.  Returns 0, or -1 with d->msg set. */

@@ -106,6 +106,40 @@ int ggi_has_reduction(const ggi_kernel *k)
   return ggi_is_reduce_like(k->pattern) || ggi_is_team_reduce(k);
 }
 
+gg_dtype ggi_acc_dtype(gg_dtype t)
+{
+  if (t == GG_F16 || t == GG_BF16) return GG_F32;
+  if (t < 0 || t >= GG_PTR) return GG_F32;
+  return t;
+}
+
+int ggi_ops_mixed(const ggi_kernel *k)
+{
+  if (!ggi_pattern_is(k, GGI_PAT_OP_LIST) || !ggi_has_reduction(k)) return 0;
+  for (int v = 1; v < k->nvalues && v < GGI_MAX_VALUES; v++)
+    if (k->ops[v] != k->ops[0]) return 1;
+  return 0;
+}
+
+/* Native atomics (both preludes): add on every 4/8-byte type (f64
+ * since sm_60), min/max on integers, except 64-bit signed min/max on HIP
+ * 5.2 (a CAS loop in hip/prelude.hip).  Everything else - float min/max,
+ * prod, custom combiners - is a compare-and-swap loop.  f16/bf16 results
+ * accumulate in f32 (ggi_acc_dtype), so `into`'s type never decides. */
+int ggi_atomic_needs_cas(ggi_op op, gg_dtype acc, gg_dtype into, unsigned targets)
+{
+  gg_dtype t = ggi_acc_dtype(acc);
+  (void)into;
+  switch (op) {
+  case GGI_OP_SUM: return 0;
+  case GGI_OP_MIN: case GGI_OP_MAX:
+    if (ggi_dtype_is_float(t)) return 1;
+    if (t == GG_I64 && (targets == 0 || (targets & GGI_TARGET_HIP))) return 1;
+    return 0;
+  default: return 1; /* prod, custom */
+  }
+}
+
 void ggi_put_features(ggi_buf *b, unsigned feat)
 {
   static const char *names[] = {"GG_FEAT_COOPERATIVE", "GG_FEAT_FLOAT_ATOMIC",

@@ -68,5 +68,17 @@ int ggi_is_reduce_like(gg_pattern p);
 int ggi_is_team_reduce(const ggi_kernel *k);
 /* Reduces with an operator and an accumulator: reduce-like or a team reduce. */
 int ggi_has_reduction(const ggi_kernel *k);
+/* The type an accumulation of t runs in: f16/bf16 accumulate in f32
+ * (16-bit sums lose digits after a few thousand terms). */
+gg_dtype ggi_acc_dtype(gg_dtype t);
+/* 1 when a reduce's values have different operators (op = { "min", "max" }). */
+int ggi_ops_mixed(const ggi_kernel *k);
+
+/* Does merging with an atomic of op on acc_type (into: the output's
+ * element type) need a compare-and-swap loop on target?  A fact of the
+ * preludes' atomics, which the loader (to refuse it without allow_cas)
+ * and the planner (to emit it) both read here.  target 0: on any target
+ * the kernel may run on (the union of what CUDA and HIP lack). */
+int ggi_atomic_needs_cas(ggi_op op, gg_dtype acc_type, gg_dtype into, unsigned targets);
 
 #endif
