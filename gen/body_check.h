@@ -3,8 +3,6 @@
  * loader can name at the workload's file:line, before a GPU compiler
  * reports them in its own words (or not at all).
  *
- *   - a params (or scratch) list written flat, { "x", "f64[n]" }, instead
- *     of a list of { name, type } tables;
  *   - a body (or value) that writes a view declared access = "in":
  *     V(...) followed by an assignment (=, +=, ..., <<=, >>=) or by ++ / --,
  *     or preceded by ++ / --, or &V(...) as the first argument of an
@@ -35,14 +33,7 @@
 
 #include <stddef.h>
 
-#include <lua.h>
-
 #include "ir.h"
-
-/* The list at stack index `list` (the value of field `field`, "params"
- * or "scratch") written flat: its first element is a string.  Returns 1
- * with msg = why and what to write instead, else 0. */
-int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t size);
 
 /* Kernel kn's body and values.  Returns 0, or -1 with *line set to the
  * file line of the mistake and msg to what is wrong and what to write. */

@@ -390,6 +390,52 @@ int ggi_list_len(ggi_decl *k, const char *f, int line) {
   return (int)n;
 }
 
+/* The list at stack index `list` (the value of field `field`, "params"
+ * or "scratch") written flat, { "x", "f64[n]" }: its first element is a
+ * string.  Returns 1 with msg = why and what to write instead, else 0. */
+int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t size)
+{
+  list = lua_absindex(L, list);
+  if (lua_type(L, list) != LUA_TTABLE) return 0;
+  int first = lua_rawgeti(L, list, 1);
+  lua_pop(L, 1);
+  if (first != LUA_TSTRING) return 0;
+  /* The fix, when the list is all strings and an even number of them:
+   * each name and type pair in a table of its own. */
+  lua_Integer n = (lua_Integer)lua_rawlen(L, list);
+  char fix[400] = "";
+  size_t at = 0;
+  int ok = n >= 2 && n % 2 == 0 && n <= 16;
+  for (lua_Integer i = 1; ok && i <= n; i += 2) {
+    int t1 = lua_rawgeti(L, list, i), t2 = lua_rawgeti(L, list, i + 1);
+    const char *a = t1 == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+    const char *b = t2 == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    int w = a && b && strlen(a) < 70 && strlen(b) < 70
+                ? snprintf(fix + at, sizeof fix - at, "%s{ \"%s\", \"%s\" }", i > 1 ? ", " : "", a, b)
+                : -1;
+    lua_pop(L, 2);
+    if (w < 0 || (size_t)w >= sizeof fix - at) ok = 0;
+    else at += (size_t)w;
+  }
+  char shown[80], type[80];
+  lua_rawgeti(L, list, 1);
+  snprintf(shown, sizeof shown, "%s", lua_tostring(L, -1));
+  lua_pop(L, 1);
+  int t2 = lua_rawgeti(L, list, 2);
+  snprintf(type, sizeof type, "%s", t2 == LUA_TSTRING ? lua_tostring(L, -1) : "f32[n]");
+  lua_pop(L, 1);
+  if (ok)
+    snprintf(msg, size, "field '%s' is a list of { name, type } tables, one per %s; "
+             "%s[1] is the string \"%s\": write %s = { %s }", field,
+             strcmp(field, "scratch") == 0 ? "scratch view" : "parameter", field, shown, field, fix);
+  else
+    snprintf(msg, size, "field '%s' is a list of { name, type } tables, one per %s; "
+             "%s[1] is the string \"%s\": write %s = { { \"%s\", \"%s\" }, ... }", field,
+             strcmp(field, "scratch") == 0 ? "scratch view" : "parameter", field, shown, field,
+             shown, type);
+  return 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* names, types and extents                                            */
 

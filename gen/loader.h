@@ -1,6 +1,6 @@
 /*
  * loader.h - what the loader's files share (internal to load.c,
- * fields.c, load_kernel.c and load_persistent.c).
+ * fields.c and the load_*.c readers).
  *
  * The loader converts the tables a workload file declared into IR.  A
  * mistake raises a Lua error after its message has been written
@@ -95,6 +95,9 @@ int ggi_opt_bool(ggi_decl *k, const char *f);
 int ggi_opt_enum(ggi_decl *k, const char *f, const char *const *names, int dflt);
 int ggi_opt_range(ggi_decl *k, const char *f, int lo, int hi, int multiple);
 int ggi_list_len(ggi_decl *k, const char *f, int line);
+/* A params (or scratch) list at stack index `list` written flat,
+ * { "x", "f64[n]" }: 1 with msg = why and what to write instead, else 0. */
+int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t size);
 
 /* Numbers of the workload as C literals, written one way everywhere: a
  * finite double as a floating literal that keeps -0.0's sign ("-0.0", not
@@ -114,20 +117,43 @@ void ggi_check_fields(ggi_decl *k, int t, const char *const *allowed, const char
                       const char *why);
 void ggi_check_name(ggi_decl *k, int line, const char *what, const char *s);
 
-/* ---- load_kernel.c ---- */
+/* ---- load_params.c ---- */
 
-/* A kernel declaration (the table at k->t) into kn. */
-void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets);
-/* Parts a frame's loading shares: params, extents, one C scope. */
+/* Parts every kernel reader (and a frame's) shares: params, extents, one
+ * C scope. */
 ggi_param *ggi_read_params(ggi_decl *k, const char *f, int *count, int scratch);
 const ggi_param *ggi_find_param(const ggi_kernel *kn, const char *name);
 int ggi_same_extent(ggi_extent a, ggi_extent b);
 const char *ggi_extent_text(ggi_extent e, char *buf, size_t n);
 void ggi_collect_extents(ggi_decl *k, ggi_kernel *kn);
 void ggi_check_scope(ggi_decl *k, ggi_kernel *kn);
+/* unit times the static ones of ext[0..n), each at most GGI_MAX_STATIC;
+ * fails at line when the product passes GGI_MAX_STATIC. */
+int64_t ggi_static_product(ggi_decl *k, int line, const ggi_extent *ext, int n, int64_t unit,
+                           const char *what);
+
+/* ---- load_reduction.c ---- */
+
+/* The reduction fields of reduce (value, op / combine / identity, into,
+ * type, strategy, allow_cas), scan (the same but strategy, and kind) and
+ * tile_reduce (the same as scan, and tile); the pattern hooks of
+ * load_kernel.c call them before reading the launch. */
+void ggi_read_reduce_fields(ggi_decl *k, ggi_kernel *kn);
+void ggi_read_scan_fields(ggi_decl *k, ggi_kernel *kn);
+void ggi_read_tile_fields(ggi_decl *k, ggi_kernel *kn);
 /* A kernel whose threads call contribute() (team, fft with post): into,
  * op / combine / identity, type (not an fft's), strategy. */
 void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn);
+/* combine or identity (field f, its text): one line gpugen pastes where
+ * no parameter is in scope; what says what it is, for messages. */
+void ggi_check_expr_field(ggi_decl *k, const ggi_kernel *kn, const char *f, const char *text,
+                          const char *what);
+
+/* ---- load_kernel.c ---- */
+
+/* A kernel declaration (the table at k->t) into kn: its pattern's row
+ * (patterns.h) reads the pattern's fields. */
+void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets);
 
 /* Each pattern's readers (load_kernel.c, load_gemm.c, load_fft.c) are
  * declared in patterns.h and called through its row. */
