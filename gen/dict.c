@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "patterns.h"
-#include "body_check.h"
+#include "text_rules.h"
 #include "dict.h"
 #include "names.h"
 #include "vocab.h"

@@ -7,7 +7,8 @@
  * frame_exchange.c reads them for the halo exchange.
  */
 #include "frame_schedule.h"
-#include "body_check.h"
+#include "lex.h"
+#include "plan.h"
 #include "dict.h" /* ggi_first_index_fastest: the decode order of a range */
 
 #include <stdint.h>

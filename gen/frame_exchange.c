@@ -6,7 +6,7 @@
  * calls it after placing the barriers.
  */
 #include "frame_schedule.h"
-#include "body_check.h"
+#include "plan.h"
 
 #include <string.h>
 

@@ -16,6 +16,7 @@
 #include <lua.h>
 
 #include "body_check.h"
+#include "lex.h"
 #include "fft_sizes.h"
 #include "loader.h"
 #include "vocab.h"

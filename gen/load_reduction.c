@@ -12,8 +12,9 @@
 #include <lua.h>
 
 #include "loader.h"
-#include "body_check.h"
+#include "lex.h"
 #include "patterns.h"
+#include "text_rules.h"
 #include "vocab.h"
 
 /* value = "expr" or { "expr1", "expr2", ... } */

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "body_check.h"
 #include "frame.h"
 #include "patterns.h"
 #include "plan.h"

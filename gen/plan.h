@@ -201,4 +201,34 @@ void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, 
  * with the sentence for `gpugen explain`. */
 int ggi_reduce_needs_cas(const ggi_kernel *k, unsigned target, const char **why);
 
+/* ---- own_index.c: what a body touches, proven from its text ---- */
+
+/* Whether kernel kn's body touches view `view` only at its own thread's
+ * element: every occurrence of the name is the call view(i0, ...) whose
+ * indices are exactly the range's index names in order (as many as the
+ * view's rank, which must be the range's), never under & (no pointer to
+ * a neighbour) and never the bare name (the pointer itself); no index
+ * name is redeclared (float i, auto [i, j], a lambda's (long i)); the
+ * body has no preprocessor directive or _Pragma (a macro could hide any
+ * of that) and names nothing of gpugen's own (gg_...).
+ * Conservative: 1 only when proven from the text; frames use it to
+ * drop barriers between stages of a frame.  For a reduce, every value
+ * expression must pass. */
+int ggi_body_own_index(const ggi_kernel *kn, const ggi_param *view);
+/* The same for every param of kn at once, from one scan per text: the
+ * table ggi_specialize keeps in kn->own_index (in arena a; NULL when kn
+ * has no params or memory ran out). */
+const char *ggi_body_own_index_table(const ggi_kernel *kn, ggi_arena *a);
+/* For a view that passed ggi_body_own_index: whether the body may read
+ * it (a use other than V(i, ...) = ...); 0 when it only assigns it or
+ * never names it. */
+int ggi_body_reads_own(const ggi_kernel *kn, const ggi_param *view);
+/* A team kernel touches `view` only at its own league item,
+ * V(league_rank, ...) (own_index.c says how strictly). */
+int ggi_body_own_item(const ggi_kernel *kn, const ggi_param *view);
+/* A for kernel touches `view` only through calls V(...) of its macro
+ * (which checks a declared halo at run time), never its pointer or an
+ * element's address (own_index.c says how strictly). */
+int ggi_body_calls_only(const ggi_kernel *kn, const ggi_param *view);
+
 #endif

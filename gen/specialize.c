@@ -15,7 +15,6 @@
 #include "specialize.h"
 #include "frame.h"
 #include "fft_sizes.h"
-#include "body_check.h"
 #include "dict.h"
 
 #define FOR_BLOCK 256 /* 8 warps / 4 wavefronts: a multiple of both warp sizes */
