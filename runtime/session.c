@@ -555,8 +555,10 @@ static void record(gg_session *s, uint64_t frame)
 {
   if (!s->clocked)
     return;
-  settle(s);
+  /* the wait's end first: settling the frame before (its reads, a late
+   * callback) would count toward this one */
   ggr_frame_in in = {frame, s->slot_t0[ggr_mbox_slot_of(&s->mb, frame)], gg_rt_now_ns(), 0, 0, 0};
+  settle(s);
   if (in.t0 == 0) /* started before the clock was asked for */
     return;
   if (s->timed && !(in.timed = ggr_mbox_times(&s->mb, frame, &in.seen, &in.busy))) {
