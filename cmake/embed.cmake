@@ -1,9 +1,11 @@
 # Turns every file under TEMPLATE_DIR into a C string in OUT:
 #   const struct ggi_template ggi_templates[] = { {"cuda/prelude.cuh", "..."}, ... {0,0} };
-# and the persistent protocol header PROTOCOL (include/gg_protocol.h) into
+# and the headers host and device share, PROTOCOL (include/gg_protocol.h)
+# and ABI (include/gg_abi.h), into
 #   const char ggi_protocol_header[] = "...";
-# which gpugen pastes into every persistent kernel: the runtime compiles the
-# same file, so host and device share one definition.
+#   const char ggi_abi_header[] = "...";
+# which gpugen pastes at the top of every rendered source: the runtime
+# compiles the same files, so host and device share one definition.
 # Run at build time (see gen/CMakeLists.txt) so templates stay real files.
 file(GLOB_RECURSE _files RELATIVE "${TEMPLATE_DIR}" "${TEMPLATE_DIR}/*")
 list(SORT _files)
@@ -21,5 +23,8 @@ string(APPEND _table "  {0, 0}\n};\n")
 file(READ "${PROTOCOL}" _hex HEX)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," _bytes "${_hex}")
 string(APPEND _table "\nconst char ggi_protocol_header[] = {${_bytes}0};\n")
+file(READ "${ABI}" _hex HEX)
+string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," _bytes "${_hex}")
+string(APPEND _table "\nconst char ggi_abi_header[] = {${_bytes}0};\n")
 file(WRITE "${OUT}.tmp" "${_out}\n${_table}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

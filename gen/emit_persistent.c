@@ -5,9 +5,10 @@
  *
  * The shape (block size, pseudo-blocks per block) is the plan stage's
  * (plan_persistent.c); here it reaches the template as values, with
- * whether several hardware blocks meet in device memory, the switch's
- * cases, and the mailbox protocol (include/gg_protocol.h, the runtime's
- * own header) as PROTOCOL.
+ * whether several hardware blocks meet in device memory and the switch's
+ * cases.  The mailbox protocol (include/gg_protocol.h, the runtime's own
+ * header) is pasted once at the top of the source
+ * (ggi_source_shared_headers).
  */
 #include "patterns.h"
 #include "emit_persistent.h"
@@ -104,7 +105,6 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
   ggi_dict_set(&dict, "SLOT_BYTES", slot_bytes);
   ggi_dict_set(&dict, "ARGS_MAX", args_max.p);
   ggi_dict_set(&dict, "CASES", cases.p);
-  ggi_dict_set(&dict, "PROTOCOL", ggi_protocol_header);
   const char *path = target == GGI_TARGET_CUDA ? "cuda/persistent.cuh" : "hip/persistent.hip";
   rc = ggi_render_template(templates_dir, path, &dict, out, d);
 done:

@@ -26,18 +26,9 @@
 #include "plan.h"
 #include "strbuf.h"
 
-/* Bytes at the start of a frame's workspace: the barrier's words, each on
- * its own 128-byte line (CUDA: the arrival count, templates/cuda/frame.cuh;
- * HIP: the count and a generation word, templates/hip/frame.hip). */
-#define GGI_FRAME_WS_HEAD 256u
-/* A frame with neighbour waits: after the head, one progress word per
- * (pseudo-)block of the virtual grid, each on its own 128-byte line (a
- * block stores its own and polls its two neighbours'; separate lines keep
- * one block's store from bouncing the line its neighbours poll), then
- * the stages' workspaces. */
-#define GGI_FRAME_PROGRESS_BYTES 128u
-/* Each stage's workspace starts on a 256-byte boundary. */
-#define GGI_FRAME_WS_ALIGN 256u
+/* A frame's workspace (the barrier words, the progress words of
+ * neighbour waits, the stages' own) is laid out by include/gg_abi.h:
+ * GG_FRAME_WS_HEAD, GG_FRAME_PROGRESS_BYTES, GG_FRAME_WS_ALIGN. */
 /* A halo exchange's publication (frame_exchange.c): slots for the chunks of
  * GGI_FRAME_XCHG_STEPS grid-stride steps per (pseudo-)block, as long as
  * they take at most GGI_FRAME_XCHG_BYTES; a frame whose ranges need more

@@ -39,8 +39,8 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
     }
     if (sp.ws_fixed || sp.ws_per_block) {
       ws = 1;
-      /* the device rounds each stage's share up to GGI_FRAME_WS_ALIGN */
-      fixed += (uint64_t)sp.ws_fixed + GGI_FRAME_WS_ALIGN - 1;
+      /* the device rounds each stage's share up to GG_FRAME_WS_ALIGN */
+      fixed += (uint64_t)sp.ws_fixed + GG_FRAME_WS_ALIGN - 1;
       per_block += sp.ws_per_block;
     }
   }
@@ -55,12 +55,12 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
                     ggi_stage_kernel(fr, max_from)->name,
                     ggi_plan_exact(hi) ? "exactly" : "at most", p->max_threads);
   }
-  if (ws || f->nbarriers > 0 || f->nneighbours > 0) fixed += GGI_FRAME_WS_HEAD;
-  if (f->nneighbours > 0) per_block += GGI_FRAME_PROGRESS_BYTES; /* progress words */
+  if (ws || f->nbarriers > 0 || f->nneighbours > 0) fixed += GG_FRAME_WS_HEAD;
+  if (f->nneighbours > 0) per_block += GG_FRAME_PROGRESS_BYTES; /* progress words */
   for (int w = 0; w < f->nstages; w++) /* publications' slots, each from a 256-byte boundary */
     for (int j = 0; j < ggi_stage_kernel(fr, w)->nparams; j++)
       if (f->stages[w].xchg[j].pub_h > 0) {
-        fixed += GGI_FRAME_WS_ALIGN - 1;
+        fixed += GG_FRAME_WS_ALIGN - 1;
         per_block += (uint64_t)f->stages[w].xchg[j].pub_chunks * ggi_frame_xchg_chunk_bytes(fr, w, j);
         p->needs_seq = 1; /* the frame's tag */
       }

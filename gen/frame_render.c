@@ -106,8 +106,8 @@ static const char *stage_work(frame_ctx *c, int s)
  * workspace reads. */
 static void set_ws_align(frame_ctx *c, ggi_dict *dict)
 {
-  set(c, dict, "WS_ALIGN", fmt(c, "%u", GGI_FRAME_WS_ALIGN));
-  set(c, dict, "WS_ALIGN_LESS_1", fmt(c, "%u", GGI_FRAME_WS_ALIGN - 1));
+  set(c, dict, "WS_ALIGN", fmt(c, "%u", GG_FRAME_WS_ALIGN));
+  set(c, dict, "WS_ALIGN_LESS_1", fmt(c, "%u", GG_FRAME_WS_ALIGN - 1));
 }
 
 /* The frame's publications' slots, one after the other in its workspace,
@@ -292,14 +292,14 @@ int ggi_render_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
   /* the workspace: the barrier words, then (with neighbour waits) one
      progress word per (pseudo-)block, then the stages' own (frame_plan.c) */
   set(&c, &dict, "FRAME_WS", plan.ws_fixed || plan.ws_per_block ? "(char *)args.gg_ws" : "0");
-  set(&c, &dict, "FRAME_WS_HEAD", fmt(&c, "%u", GGI_FRAME_WS_HEAD));
-  set(&c, &dict, "FRAME_PROGRESS_BYTES", fmt(&c, "%u", GGI_FRAME_PROGRESS_BYTES));
+  set(&c, &dict, "FRAME_WS_HEAD", fmt(&c, "%u", GG_FRAME_WS_HEAD));
+  set(&c, &dict, "FRAME_PROGRESS_BYTES", fmt(&c, "%u", GG_FRAME_PROGRESS_BYTES));
   if (f->nneighbours > 0) {
-    set(&c, &dict, "FRAME_WS_STAGES", fmt(&c, "%uu + %uull * g.nblocks", GGI_FRAME_WS_HEAD,
-                                          GGI_FRAME_PROGRESS_BYTES));
+    set(&c, &dict, "FRAME_WS_STAGES", fmt(&c, "%uu + %uull * g.nblocks", GG_FRAME_WS_HEAD,
+                                          GG_FRAME_PROGRESS_BYTES));
     set(&c, &dict, "FRAME_WS_HEAD_WORDS", "barrier and progress words");
   } else {
-    set(&c, &dict, "FRAME_WS_STAGES", fmt(&c, "%uu", GGI_FRAME_WS_HEAD));
+    set(&c, &dict, "FRAME_WS_STAGES", fmt(&c, "%uu", GG_FRAME_WS_HEAD));
     set(&c, &dict, "FRAME_WS_HEAD_WORDS", "barrier words");
   }
   ggi_buf begin = {0}, exchange = {0}, stages = {0};

@@ -19,7 +19,6 @@
 
 #define GGI_MAX_RANK 3
 #define GGI_MAX_VALUES 8     /* values of one multi-value reduce */
-#define GGI_MAX_COMMANDS 16  /* workloads in one persistent kernel */
 #define GGI_MAX_STAGES 16    /* stages of one frame */
 
 enum { GGI_TARGET_CUDA = 1u << 0, GGI_TARGET_HIP = 1u << 1 };
@@ -255,8 +254,8 @@ typedef struct ggi_persistent {
   gg_persistent_layout arrangement; /* the workload's layout = "...": how its threads are
                                       arranged in blocks (docs/internals.md, "Words") */
   int ncommands;
-  const char *commands[GGI_MAX_COMMANDS];
-  int command_index[GGI_MAX_COMMANDS]; /* into ggi_module.kernels */
+  const char *commands[GG_COMMANDS_MAX];
+  int command_index[GG_COMMANDS_MAX]; /* into ggi_module.kernels */
   int buffering;            /* 1 single, 2 double, N ring */
   int block, blocks, groups;
   unsigned targets;

@@ -193,5 +193,5 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
   if (v[2]->access == GG_ACCESS_OUT && strcmp(kn->gemm_scale[1], "0") != 0)
     ggi_decl_fail(k, v[2]->line, "view \"%s\" has access \"out\" but beta is %s: C is read, so "
                   "give it access = \"inout\"", v[2]->name, kn->gemm_scale[1]);
-  kn->block = ggi_opt_range(k, "block", 32, 1024, 32);
+  kn->block = ggi_opt_range(k, "block", 32, GG_BLOCK_THREADS_MAX, 32);
 }

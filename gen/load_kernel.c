@@ -146,7 +146,7 @@ void ggi_read_team(ggi_decl *k, ggi_kernel *kn) {
     ggi_decl_fail(k, line, "field 'league' must be an integer or an extent name, got %s", lua_typename(L, t));
   }
   lua_pop(L, 1);
-  kn->team_size = ggi_opt_range(k, "team_size", 32, 1024, 32); /* 0: gpugen chooses */
+  kn->team_size = ggi_opt_range(k, "team_size", 32, GG_BLOCK_THREADS_MAX, 32); /* 0: gpugen chooses */
   kn->scratch = ggi_read_params(k, "scratch", &kn->nscratch, 1);
   long long bytes = 0;
   for (int s = 0; s < kn->nscratch; s++) {
@@ -176,7 +176,7 @@ static void read_body(ggi_decl *k, ggi_kernel *kn) {
 }
 
 static void read_knobs(ggi_decl *k, ggi_kernel *kn) {
-  kn->block = ggi_opt_range(k, "block", 32, 1024, 32);
+  kn->block = ggi_opt_range(k, "block", 32, GG_BLOCK_THREADS_MAX, 32);
   kn->items = ggi_opt_range(k, "items", 1, 32, 1);
   int64_t v;
   if (ggi_opt_int(k, "vector", &v)) {

@@ -445,7 +445,7 @@ static void read_commands(ggi_decl *k, ggi_persistent *p, const ggi_module *m) {
   int line = ggi_field_line(k, "commands");
   if (t == LUA_TNIL) ggi_decl_fail(k, k->line, "field 'commands' is missing; list the kernels this loop runs, e.g. { \"sum\" }");
   int n = ggi_list_len(k, "commands", line);
-  if (n < 1 || n > GGI_MAX_COMMANDS) ggi_decl_fail(k, line, "field 'commands' must list 1 to %d kernels, got %d", GGI_MAX_COMMANDS, n);
+  if (n < 1 || n > GG_COMMANDS_MAX) ggi_decl_fail(k, line, "field 'commands' must list 1 to %d kernels, got %d", GG_COMMANDS_MAX, n);
   for (int i = 0; i < n; i++) {
     if (lua_rawgeti(L, -1, i + 1) != LUA_TSTRING) ggi_decl_fail(k, line, "commands[%d] must be a kernel name", i + 1);
     const char *name = ggi_to_cstring(k, -1, line, "commands");
@@ -470,7 +470,7 @@ void ggi_convert_persistent(ggi_decl *k, ggi_persistent *p, const ggi_module *m)
   p->arrangement = (gg_persistent_layout)ggi_opt_enum(k, "layout", ggi_arrangement_names, GG_PLAYOUT_ONE_BLOCK);
   read_commands(k, p, m);
   read_buffering(k, p);
-  p->block = ggi_opt_range(k, "block", 32, 1024, 32);
+  p->block = ggi_opt_range(k, "block", 32, GG_BLOCK_THREADS_MAX, 32);
   int many = p->arrangement == GG_PLAYOUT_MANY_BLOCKS || p->arrangement == GG_PLAYOUT_HYBRID;
   int groups = p->arrangement == GG_PLAYOUT_THREAD_GROUPS || p->arrangement == GG_PLAYOUT_HYBRID;
   int64_t v;
@@ -481,8 +481,8 @@ void ggi_convert_persistent(ggi_decl *k, ggi_persistent *p, const ggi_module *m)
   }
   if (ggi_opt_int(k, "groups", &v)) {
     if (!groups) ggi_decl_fail(k, ggi_field_line(k, "groups"), "field 'groups' applies to layout \"thread_groups\" or \"hybrid\", not \"%s\"", ggi_arrangement_names[p->arrangement]);
-    /* each group syncs on a named barrier of its own: ids 1..15 */
-    if (v < 1 || v > 15) ggi_decl_fail(k, ggi_field_line(k, "groups"), "field 'groups' must be 1..15 (one named barrier each), got %lld", (long long)v);
+    /* each group syncs on a named barrier of its own: ids 1..GG_GROUPS_MAX */
+    if (v < 1 || v > GG_GROUPS_MAX) ggi_decl_fail(k, ggi_field_line(k, "groups"), "field 'groups' must be 1..%d (one named barrier each), got %lld", GG_GROUPS_MAX, (long long)v);
     if (p->block && (p->block % v || (p->block / v) % 32))
       ggi_decl_fail(k, ggi_field_line(k, "groups"), "field 'groups': block %d does not split into %lld groups of whole warps", p->block, (long long)v);
     p->groups = (int)v;

@@ -94,7 +94,7 @@ typedef struct ggi_persistent_shape {
   int ring_batch;
   /* per command (in p->commands order): its workspace on this kernel's
    * virtual grid and the threads per pseudo-block its body works with */
-  gg_persistent_command cmd[GGI_MAX_COMMANDS];
+  gg_persistent_command cmd[GG_COMMANDS_MAX];
   /* one sentence per choice, for `gpugen explain` */
   int nwhy;
   char why[8][200];

@@ -28,7 +28,6 @@ static int fail(ggi_diag *d, const ggi_module *m, const ggi_persistent *p, const
 }
 
 #define DEFAULT_THREADS 256 /* per pseudo-block when neither side says */
-#define CUDA_NAMED_BARRIERS 15 /* bar ids 1..15; 0 is __syncthreads */
 #define HIP_GROUP_MAX 32    /* a HIP pseudo-block is one wavefront (the prelude's gg_sync) */
 
 static void why(ggi_persistent_shape *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -146,14 +145,14 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
                   "its size; a wrong block lists the counts it has)",
                   k->name, lo, plan.min_threads, s->block, plan.min_threads, s->block);
     if (plan.min_threads > 0 && s->group_threads < plan.min_threads) {
-      if (plan.min_threads * s->groups > 1024) /* block = team x groups would pass 1024 */
+      if (plan.min_threads * s->groups > GG_BLOCK_THREADS_MAX) /* block = team x groups */
         return fail(d, m, p,
                     "command \"%s\"%s is a team of %d threads (team_size), but a pseudo-block "
                     "here has %d (block %d / groups %d), and %d groups of %d make more than "
-                    "the 1024 threads of a block: give groups at most %d, or a smaller "
+                    "the %d threads of a block: give groups at most %d, or a smaller "
                     "team_size",
                     k->name, lo, plan.min_threads, s->group_threads, s->block, s->groups, s->groups,
-                    plan.min_threads, 1024 / plan.min_threads);
+                    plan.min_threads, GG_BLOCK_THREADS_MAX, GG_BLOCK_THREADS_MAX / plan.min_threads);
       return fail(d, m, p,
                   "command \"%s\"%s is a team of %d threads (team_size), but a pseudo-block here "
                   "has %d (block %d / groups %d): a team must have all its threads; give "
@@ -247,6 +246,12 @@ static int whole_warps(const ggi_module *m, const ggi_persistent *p, unsigned ta
  * Unchecked; returns the threads per pseudo-block when the block is left
  * out (else 0), *from the command that decided, *capped when that was a
  * command's body taking no more threads. */
+/* A hardware block's threads: whole warps, at most the hardware's. */
+static int block_fits(int block)
+{
+  return block >= 32 && block <= GG_BLOCK_THREADS_MAX && block % 32 == 0;
+}
+
 static int block_rule(const ggi_module *m, const ggi_persistent *p, int *block, int *groups,
                       const char **from, int *capped)
 {
@@ -266,11 +271,11 @@ int ggi_persistent_group_threads(const ggi_module *m, const ggi_persistent *p)
 {
   int block, groups, capped;
   const char *from;
-  if (p->ncommands < 1 || p->ncommands > GGI_MAX_COMMANDS) return 0;
+  if (p->ncommands < 1 || p->ncommands > GG_COMMANDS_MAX) return 0;
   for (int i = 0; i < p->ncommands; i++)
     if (p->command_index[i] < 0 || p->command_index[i] >= m->nkernels) return 0;
   (void)block_rule(m, p, &block, &groups, &from, &capped);
-  if (block < 32 || block > 1024 || block % 32 || groups < 1 || block % groups) return 0;
+  if (!block_fits(block) || groups < 1 || block % groups) return 0;
   return block / groups;
 }
 
@@ -278,8 +283,8 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
                             ggi_persistent_shape *s, ggi_diag *d)
 {
   memset(s, 0, sizeof *s);
-  if (p->ncommands < 1 || p->ncommands > GGI_MAX_COMMANDS)
-    return fail(d, m, p, "needs 1 to %d commands, has %d", GGI_MAX_COMMANDS, p->ncommands);
+  if (p->ncommands < 1 || p->ncommands > GG_COMMANDS_MAX)
+    return fail(d, m, p, "needs 1 to %d commands, has %d", GG_COMMANDS_MAX, p->ncommands);
   for (int i = 0; i < p->ncommands; i++)
     if (p->command_index[i] < 0 || p->command_index[i] >= m->nkernels)
       return fail(d, m, p, "command %d (\"%s\") names no kernel of this file", i,
@@ -316,21 +321,22 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
   else
     why(s, "one hardware block: layout %s keeps the whole loop on one SM (no grid barrier, "
            "no device-memory handshake between blocks)", ggi_arrangement_name(p->arrangement));
-  if ((s->block < 32 || s->block > 1024 || s->block % 32) && p->block <= 0 && s->groups > 1)
+  if (!block_fits(s->block) && p->block <= 0 && s->groups > 1)
     return fail(d, m, p, "groups = %d pseudo-blocks of %d threads (the commands' block) make a block "
-                "of %d threads, but a block holds 32 to 1024, a multiple of 32: give fewer groups, or "
-                "block = the whole block's threads (groups times a multiple of 32, at most 1024)",
-                s->groups, s->block / s->groups, s->block);
-  if (s->block < 32 || s->block > 1024 || s->block % 32)
-    return fail(d, m, p, "block = %d: a block holds 32 to 1024 threads, a multiple of 32%s",
-                s->block, p->block > 0 ? "" : " (the commands' block)");
+                "of %d threads, but a block holds 32 to %d, a multiple of 32: give fewer groups, or "
+                "block = the whole block's threads (groups times a multiple of 32, at most %d)",
+                s->groups, s->block / s->groups, s->block, GG_BLOCK_THREADS_MAX,
+                GG_BLOCK_THREADS_MAX);
+  if (!block_fits(s->block))
+    return fail(d, m, p, "block = %d: a block holds 32 to %d threads, a multiple of 32%s",
+                s->block, GG_BLOCK_THREADS_MAX, p->block > 0 ? "" : " (the commands' block)");
   if (s->block % s->groups)
     return fail(d, m, p, "block = %d does not split into groups = %d", s->block, s->groups);
   s->group_threads = s->block / s->groups;
   if (s->groups > 1 && target == GGI_TARGET_CUDA) {
-    if (s->groups > CUDA_NAMED_BARRIERS)
+    if (s->groups > GG_GROUPS_MAX)
       return fail(d, m, p, "groups = %d: CUDA has %d named barriers for pseudo-blocks",
-                  s->groups, CUDA_NAMED_BARRIERS);
+                  s->groups, GG_GROUPS_MAX);
     if (s->group_threads % 32)
       return fail(d, m, p, "block / groups = %d threads: a pseudo-block is whole warps (32)",
                   s->group_threads);

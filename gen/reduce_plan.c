@@ -27,7 +27,6 @@
 #define SMALL_REDUCE 32768     /* static elements reduced by one block */
 #define BIG_BLOCK 1024         /* large reductions: 2 blocks per SM */
 #define SMALL_WORK (1 << 20)   /* up to here 256-thread blocks beat BIG_BLOCK */
-#define WS_FIXED 128           /* ticket, init flag, barrier, accumulators */
 #define DET_GRID 256           /* deterministic: the grid on every device */
 #define LOADS_IN_FLIGHT 4      /* 16-byte loads per thread per iteration */
 #define SCAN_RING 262144       /* look-back words: tiles in the ring */
@@ -186,7 +185,7 @@ void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, 
      * (cheap barriers) and a 32K sum all 1024 */
     int64_t t = (n + 15) / 16;
     t = (t + 31) / 32 * 32;
-    b = t < 32 ? 32 : t > 1024 ? 1024 : (int)t;
+    b = t < 32 ? 32 : t > GG_BLOCK_THREADS_MAX ? GG_BLOCK_THREADS_MAX : (int)t;
     w = "one block with ~16 elements per thread: small blocks have cheap barriers";
   } else if (k->pattern == GG_PATTERN_REDUCE && strategy_of(k) == GGI_STRAT_WARP_SHUFFLE
              && (n < 0 || n > SMALL_WORK)) {
@@ -352,7 +351,7 @@ int ggi_plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
   if (k->spec.block > 0) block = k->spec.block;
 
   reduce_parts(k, s, p);
-  p->ws_fixed = WS_FIXED;
+  p->ws_fixed = GG_REDUCE_WS_PARTIALS_OFF; /* gg_abi.h */
   p->ws_per_block = (uint32_t)((nv * acc_size + 7) / 8 * 8);
   /* warp partials (at most 32 warps) or, for the tree, one slot per thread */
   p->shared_bytes = (uint32_t)(64 * nv * 8); /* cg_tile: 64 tiles of 16 */
@@ -550,7 +549,7 @@ int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_dia
    * per warp, per tile of 16, or per thread for the tree) */
   uint32_t red_at = p->shared_bytes;
   p->shared_bytes += (uint32_t)(s == GGI_STRAT_SHARED_TREE ? team * nv * 8 : 64 * nv * 8);
-  p->ws_fixed = WS_FIXED;
+  p->ws_fixed = GG_REDUCE_WS_PARTIALS_OFF; /* gg_abi.h */
   p->ws_per_block = (uint32_t)((nv * acc_size + 7) / 8 * 8);
   if (s == GGI_STRAT_DETERMINISTIC) {
     /* the same grid on every device, so the same order of operations */

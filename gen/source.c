@@ -197,6 +197,12 @@ static int too_big(const ggi_module *m, const char *what, const char *name, int 
                      what, name, target == GGI_TARGET_HIP ? "HIP" : "CUDA", GGI_MAX_SOURCE >> 20);
 }
 
+void ggi_source_shared_headers(ggi_buf *b)
+{
+  ggi_buf_puts(b, ggi_abi_header);
+  ggi_buf_puts(b, ggi_protocol_header);
+}
+
 int ggi_render_source(const ggi_module *m, unsigned target, const char *templates_dir,
                       char **out, ggi_diag *d)
 {
@@ -229,6 +235,7 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
       coop = 1;
   if (coop) ggi_buf_puts(&b, "#define GG_USE_GRID_SYNC 1\n");
 
+  ggi_source_shared_headers(&b);
   ggi_dict none = {0};
   const char *prelude = target == GGI_TARGET_HIP ? "hip/prelude.hip" : "cuda/prelude.cuh";
   int rc = ggi_render_template(templates_dir, prelude, &none, &b, d);

@@ -15,6 +15,11 @@
 int ggi_render_source(const ggi_module *m, unsigned target, const char *templates_dir,
                       char **out, ggi_diag *d);
 
+/* The headers host and device share, include/gg_abi.h then
+ * include/gg_protocol.h (always the embedded copies), pasted once at the
+ * top of every rendered source, before the prelude, which reads them. */
+void ggi_source_shared_headers(ggi_buf *b);
+
 /* The comment every generated file starts with: what it is (`what`),
  * the generator's version, the workload file, and one line per kernel
  * with its choices.  target 0: a host file. */

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gg_abi.h"
+
 #define GG_MODULE_ABI 6
 
 /* A compile-time check in C11 and C++11 alike: a generated header proves

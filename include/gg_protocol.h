@@ -1,8 +1,9 @@
 /*
  * gg_protocol.h - the persistent loop's mailbox, defined once for both
  * sides: the runtime includes it (through gg_session.h), and gpugen pastes
- * this very text into every rendered persistent kernel (it is embedded
- * into gpugen at build time), so host and device read the same numbers.
+ * this very text at the top of every rendered source, after gg_abi.h (it
+ * is embedded into gpugen at build time), so host and device read the
+ * same numbers.
  * It must stay valid C and valid CUDA/HIP device code: plain #defines,
  * enums and one struct, no includes.
  *

@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COMMANDS 64
 #define OPEN_TIMEOUT_MS 10000u /* open waits this long for RUNNING, by default */
 #define CHECK_EVERY 64                  /* polls between clock reads in wait */
 #define QUERY_EVERY_NS 1000000u         /* stream query at most once per ms */
@@ -41,13 +40,13 @@ struct gg_session {
   int blocks, block, groups;
   uint32_t group_smem, args_size;
   int ncommands;
-  gg_kernel *cmd[MAX_COMMANDS];
+  gg_kernel *cmd[GG_COMMANDS_MAX];
   /* Hidden fields the session fills in every frame of a command: its own
    * workspace, sized for this kernel's virtual grid (never the classic
    * launch's, whose grid differs), and its own launch sequence. */
-  ggr_dptr ws[MAX_COMMANDS];
-  int ws_off[MAX_COMMANDS], seq_off[MAX_COMMANDS]; /* -1: no such field */
-  unsigned seq[MAX_COMMANDS];
+  ggr_dptr ws[GG_COMMANDS_MAX];
+  int ws_off[GG_COMMANDS_MAX], seq_off[GG_COMMANDS_MAX]; /* -1: no such field */
+  unsigned seq[GG_COMMANDS_MAX];
   unsigned char *pack;       /* args_size bytes: gg_session_start packs here */
   int *slot_cmd;             /* the command of each slot's frame */
   int result_cmd;            /* command of the frame waited for last (-1: none yet) */
@@ -155,9 +154,9 @@ static gg_status hidden_fields(gg_session *s, int i)
 static gg_status resolve_commands(gg_session *s)
 {
   const gg_persistent_desc *pd = s->pd;
-  if (pd->ncommands < 1 || pd->ncommands > MAX_COMMANDS)
+  if (pd->ncommands < 1 || pd->ncommands > GG_COMMANDS_MAX)
     return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": %d commands (1 to %d allowed)",
-                pd->name, pd->ncommands, MAX_COMMANDS);
+                pd->name, pd->ncommands, GG_COMMANDS_MAX);
   if (!pd->commands || !pd->plan)
     return bad_desc(s, "no command list or no command plan");
   s->ncommands = pd->ncommands;
@@ -204,7 +203,7 @@ static gg_status check_shape(gg_session *s)
   int grouped = l == GG_PLAYOUT_THREAD_GROUPS || l == GG_PLAYOUT_HYBRID;
   s->groups = pd->groups > 0 ? pd->groups : 1;
   s->block = pd->block_size;
-  if (s->block < 1 || s->block > 1024 || s->block % s->groups || (!grouped && s->groups > 1))
+  if (s->block < 1 || s->block > GG_BLOCK_THREADS_MAX || s->block % s->groups || (!grouped && s->groups > 1))
     return bad_desc(s, "block_size %d, groups %d (layout %d)", s->block, s->groups, (int)l);
   if ((uint64_t)s->groups * s->group_smem != pd->shared_bytes)
     return bad_desc(s, "shared_bytes %u is not groups %d x group_smem %u", pd->shared_bytes,

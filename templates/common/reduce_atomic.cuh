@@ -2,7 +2,10 @@
  * lives, how one value is merged into it, its one-time initialisation and
  * the copy out by the last block.  A tail (reduce_tail_*_atomic.cuh)
  * follows with the body. */
-GG_INLINE acc *ws_accumulator(const {{ARGS_T}} &args) { return (acc *)((char *)args.gg_ws + 16); }
+GG_INLINE acc *ws_accumulator(const {{ARGS_T}} &args)
+{
+  return (acc *)((char *)args.gg_ws + GG_REDUCE_WS_ACC_OFF);
+}
 
 GG_INLINE void atomic_merge(acc_t *p, acc_t v)
 {
@@ -16,7 +19,7 @@ GG_INLINE void atomic_merge(acc_t *p, acc_t v)
  * (the grid is capped at the resident count).  Thread 0 only. */
 GG_INLINE void init_accumulator(const {{ARGS_T}} &args)
 {
-  unsigned *state = (unsigned *)args.gg_ws + 1;
+  unsigned *state = (unsigned *)((char *)args.gg_ws + GG_REDUCE_WS_STATE_OFF);
   if (gg_load_acquire_gpu(state) == 2u) return;
   if (atomicCAS(state, 0u, 1u) == 0u) {
     *ws_accumulator(args) = identity();

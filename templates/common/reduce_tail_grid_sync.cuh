@@ -15,7 +15,7 @@ __device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g, const gg_Pre &
   if (g.thread == 0) part[g.block] = a;
   /* Phase boundary: the grid barrier (cooperative launch, every block
    * co-resident) orders every block's partial before block 0 reads. */
-  gg_grid_sync((unsigned *)args.gg_ws + 2);
+  gg_grid_sync((unsigned *)((char *)args.gg_ws + GG_REDUCE_WS_BARRIER_OFF));
   if (g.block != 0) return;
   acc b = identity();
   for (unsigned i = g.thread; i < g.nblocks; i += g.nthreads) combine(b, load_partial(&part[i]));

@@ -1,9 +1,15 @@
 /* The reduce workspace, shared by every phase-3 tail. */
-/* Workspace (zero-filled by the runtime, left as found):
- *   [0] ticket  [4] init state  [8] grid barrier  [16..80) accumulator
- *   [128...) one partial per block */
-GG_INLINE unsigned *ws_ticket(const {{ARGS_T}} &args) { return (unsigned *)args.gg_ws; }
-GG_INLINE acc *ws_partials(const {{ARGS_T}} &args) { return (acc *)((char *)args.gg_ws + 128); }
+/* Workspace (zero-filled by the runtime, left as found), laid out by
+ * gg_abi.h: ticket, init state, grid barrier, accumulator, then one
+ * partial per block. */
+GG_INLINE unsigned *ws_ticket(const {{ARGS_T}} &args)
+{
+  return (unsigned *)((char *)args.gg_ws + GG_REDUCE_WS_TICKET_OFF);
+}
+GG_INLINE acc *ws_partials(const {{ARGS_T}} &args)
+{
+  return (acc *)((char *)args.gg_ws + GG_REDUCE_WS_PARTIALS_OFF);
+}
 
 /* Another block's partial: volatile so a persistent kernel never reads a
  * line its SM's L1 kept from an earlier frame. */

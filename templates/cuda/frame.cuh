@@ -51,8 +51,7 @@
  */
 #ifndef GG_FRAME_HELPERS
 #define GG_FRAME_HELPERS
-#define GG_FRAME_COUNT_OFF 0u
-#define GG_FRAME_WS_HEAD 256u  /* stage workspaces start here, 256-byte aligned */
+/* the workspace's words: GG_FRAME_COUNT_OFF, GG_FRAME_WS_HEAD (gg_abi.h) */
 #define GG_FRAME_ABORT_EVERY 4095u /* polls between looks at the host's abort line */
 #define GG_FRAME_SPIN_FAST 64u     /* back-to-back polls before backing off */
 #define GG_FRAME_BACKOFF_NS 64u    /* sleep between later polls */
@@ -79,12 +78,6 @@ GG_INLINE unsigned long long gg_fb_ld_acquire(const unsigned long long *p)
   asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
 }
-GG_INLINE unsigned long long gg_fb_ld_sys(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
 
 /* Thread 0 polls word w with acquire loads until it reaches want (see
  * (3)); false when the host aborted the session meanwhile. */
@@ -92,7 +85,7 @@ GG_INLINE bool gg_fb_wait(const unsigned long long *w, unsigned long long want, 
 {
   for (unsigned spins = 1; gg_fb_ld_acquire(w) < want; ++spins) {
     if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
-    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_fb_ld_sys((const unsigned long long *)mbox))
+    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox))
       return false;
   }
   return true;
@@ -190,7 +183,7 @@ GG_INLINE void gg_fn_begin(gg_fn_progress &n, const gg_grid &g, char *words, uns
  * aborted the session while it waited (the frame then stops). */
 GG_INLINE bool gg_fn_wait_neighbours(gg_fn_progress &n, const gg_grid &g, const char *mbox)
 {
-  __shared__ unsigned gg_fn_ok[16]; /* per pseudo-block: its named barrier id, 0..15 */
+  __shared__ unsigned gg_fn_ok[GG_GROUPS_MAX + 1]; /* per pseudo-block: its named barrier id */
   gg_sync(g); /* (1) */
   if (g.nblocks == 1)
     return true;

@@ -1,7 +1,7 @@
 /* ---- persistent kernel {{NAME}} --------------------------------------
  * Launched once; loops over frames posted in a host-mapped mailbox (layout
- * in include/gg_protocol.h, whose text gpugen pastes in below).  Per
- * frame: warp 0 of block 0 reads the slot's tagged words with ONE
+ * in include/gg_protocol.h, whose text gpugen pastes at the top of the
+ * source).  Per frame: warp 0 of block 0 reads the slot's tagged words with ONE
  * warp-wide system-scope acquire load (one PCIe round trip: command and
  * arguments together, lane 0's word 0 pairs with the host's release).  With several blocks it relays the same tagged
  * words to a record in device memory, which the other blocks' warp 0 poll
@@ -16,7 +16,6 @@
  */
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
-{{PROTOCOL}}
 
 GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
 {
@@ -54,7 +53,7 @@ GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned lon
 {
   for (unsigned spins = 1; gg_p_ld_acquire_gpu(arrive) < target; ++spins)
     if ((spins & 1023u) == 0 &&
-        gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)))
+        gg_host_aborted(mbox))
       return false;
   return true;
 }
@@ -125,7 +124,7 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
                                    unsigned long long *hb_time)
 {
   const unsigned long long *hb = (const unsigned long long *)(mbox + GG_MBOX_HEARTBEAT_OFF);
-  if (gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)))
+  if (gg_host_aborted(mbox))
     return GG_MBOX_EXIT_ABORT;
   const unsigned long long stale_ns =
       gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
@@ -282,7 +281,7 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
       unsigned why = 0;
       if (lane == 0)
         why = SYS ? gg_p_check_host(mbox, &hb_seen, &hb_time)
-                  : (gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF))
+                  : (gg_host_aborted(mbox)
                          ? (unsigned)GG_MBOX_EXIT_ABORT : 0u);
       why = __shfl_sync(0xffffffffu, why, 0);
       if (why) {

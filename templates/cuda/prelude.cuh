@@ -122,7 +122,8 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
  * target: a 64-bit word stored and polled at GPU scope, relaxed (a
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
- * a pause between slow polls, and a look at the host's abort line.  No
+ * a pause between slow polls, and a look at the host's abort line
+ * (gg_host_aborted).  No
  * "memory" clobber: the words order nothing else, so the compiler may
  * keep the body's own loads in flight across them (and take a published
  * value from the register it was just stored from). */
@@ -137,10 +138,12 @@ GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
   return v;
 }
 GG_INLINE void gg_xchg_pause() { __nanosleep(64); }
-GG_INLINE bool gg_xchg_aborted(const char *mbox)
+/* Whether the host set the mailbox's abort word (gg_protocol.h): every
+ * wait of a persistent kernel looks at it now and then. */
+GG_INLINE bool gg_host_aborted(const char *mbox)
 {
   unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(mbox) : "memory");
+  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(mbox + GG_MBOX_ABORT_OFF) : "memory");
   return v != 0;
 }
 

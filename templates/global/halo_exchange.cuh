@@ -128,7 +128,7 @@ template <class T> GG_INLINE bool gg_xchg_get(const gg_xchg_rd &rd, long long sl
     for (int k = 0; k < W; ++k) ok = ok && (unsigned)(word[k] >> 32) == rd.tag;
     if (ok) break;
     if (spins > GG_XCHG_SPIN_FAST) gg_xchg_pause();
-    if ((spins & GG_XCHG_ABORT_EVERY) == 0 && gg_xchg_aborted(rd.mbox)) return false;
+    if ((spins & GG_XCHG_ABORT_EVERY) == 0 && gg_host_aborted(rd.mbox)) return false;
   }
   unsigned bits[W];
 #pragma unroll

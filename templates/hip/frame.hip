@@ -8,9 +8,7 @@
  */
 #ifndef GG_FRAME_HELPERS
 #define GG_FRAME_HELPERS
-#define GG_FRAME_COUNT_OFF 0u
-#define GG_FRAME_GEN_OFF 128u
-#define GG_FRAME_WS_HEAD 256u
+/* the workspace's words: GG_FRAME_COUNT_OFF, GG_FRAME_GEN_OFF (gg_abi.h) */
 #define GG_FRAME_ABORT_EVERY 4095u
 
 struct gg_frame_bar {
@@ -43,9 +41,7 @@ GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
     } else {
       for (unsigned spins = 1;
            __hip_atomic_load(gen, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < want; ++spins)
-        if ((spins & GG_FRAME_ABORT_EVERY) == 0 &&
-            __hip_atomic_load((unsigned long long *)mbox, __ATOMIC_RELAXED,
-                              __HIP_MEMORY_SCOPE_SYSTEM)) {
+        if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox)) {
           ok = 0;
           break;
         }
@@ -86,8 +82,7 @@ GG_INLINE bool gg_fn_wait(unsigned long long *w, unsigned long long want, const 
 {
   for (unsigned spins = 1;
        __hip_atomic_load(w, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < want; ++spins)
-    if ((spins & GG_FRAME_ABORT_EVERY) == 0 &&
-        __hip_atomic_load((unsigned long long *)mbox, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM))
+    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox))
       return false;
   (void)__hip_atomic_load(w, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
   return true;

@@ -1,8 +1,9 @@
 /* ---- persistent kernel {{NAME}} (HIP) --------------------------------------
  * Launched once; loops over frames posted in a host-mapped mailbox (layout
- * in include/gg_protocol.h, whose text gpugen pastes in below).  Per
- * frame: warp 0 of each block reads the slot's tagged words in one round
- * trip (lane 0's load of the command word is the system-scope acquire),
+ * in include/gg_protocol.h, whose text gpugen pastes at the top of the
+ * source).  Per frame: warp 0 of each block reads the slot's tagged words
+ * in one round trip (lane 0's load of the command word is the
+ * system-scope acquire),
  * the command and its argument struct go to shared memory, every
  * (pseudo-)block runs the command's body on the virtual grid, and ONE
  * thread release-stores the slot's done number (with several blocks: the
@@ -16,7 +17,6 @@
  */
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
-{{PROTOCOL}}
 
 /* hiprtc 5.2 has the scoped atomic builtins, not PTX: the same orders. */
 GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
@@ -83,7 +83,7 @@ GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned lon
 {
   for (unsigned spins = 1; gg_p_ld_acquire_gpu(arrive) < target; ++spins)
     if ((spins & 1023u) == 0 &&
-        gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)))
+        gg_host_aborted(mbox))
       return false;
   return true;
 }
@@ -137,7 +137,7 @@ GG_INLINE unsigned gg_p_poll(char *mbox, const char *slot, unsigned long long fr
         const unsigned long long stale_ns =
             gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
         const unsigned long long h = gg_p_ld_relaxed_sys(hb), now = gg_clock_ns();
-        if (gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)))
+        if (gg_host_aborted(mbox))
           why = GG_MBOX_EXIT_ABORT;
         else if (h != hb_seen) {
           hb_seen = h;

@@ -108,9 +108,12 @@ GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
   return __hip_atomic_load((unsigned long long *)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 }
 GG_INLINE void gg_xchg_pause() { __builtin_amdgcn_s_sleep(1); }
-GG_INLINE bool gg_xchg_aborted(const char *mbox)
+/* Whether the host set the mailbox's abort word (gg_protocol.h): every
+ * wait of a persistent kernel looks at it now and then. */
+GG_INLINE bool gg_host_aborted(const char *mbox)
 {
-  return __hip_atomic_load((unsigned long long *)mbox, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM) != 0;
+  return __hip_atomic_load((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF), __ATOMIC_RELAXED,
+                           __HIP_MEMORY_SCOPE_SYSTEM) != 0;
 }
 
 /* ---- wavefronts ---- */

@@ -8,6 +8,7 @@
 
 #include "plan.h"
 #include "plan_by_hand.h"
+#include "source.h"
 #include "templates.h"
 
 /* Bodies on the virtual grid, in the generator's conventions (each in its
@@ -129,6 +130,7 @@ const gg_module_desc *hm_module(const hm_persistent *pers, int npers, char *err,
                    .nkernels = HM_NKERNELS, .kernels = gk, .npersistent = npers,
                    .persistent = gp};
   ggi_buf src = {0};
+  ggi_source_shared_headers(&src);
   ggi_buf_puts(&src, prelude);
   ggi_buf_puts(&src, hm_bodies);
   for (int i = 0; i < npers; i++) {

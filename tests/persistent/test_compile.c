@@ -13,6 +13,7 @@
 #include "plan_by_hand.h"
 #include "gg.h"
 #include "layouts.h"
+#include "source.h"
 #include "templates.h"
 
 static int refusals(void)
@@ -70,6 +71,7 @@ static int hip_compiles(void)
   ggi_module m = {.name = "h", .file = "h.lua", .nkernels = 1, .kernels = &k,
                   .npersistent = 2, .persistent = ps};
   ggi_buf src = {0};
+  ggi_source_shared_headers(&src);
   ggi_buf_puts(&src, prelude);
   ggi_buf_puts(&src, "struct gg_args_nop { int *x; long long n; };\n"
                      "namespace GG_NS_nop { __device__ void gg_body(const gg_args_nop &a, const gg_grid &g)\n"

@@ -1,10 +1,12 @@
 /*
- * test_protocol.c - host and device read the mailbox protocol from one
- * header (include/gg_protocol.h).  No GPU needed:
+ * test_protocol.c - host and device read the mailbox protocol and the
+ * shared workspace offsets and limits from one header each
+ * (include/gg_protocol.h, include/gg_abi.h).  No GPU needed:
  *
- *   - the text gpugen embeds is the file the runtime is compiled with;
- *   - a rendered persistent kernel (CUDA and HIP) holds that text exactly
- *     once, and no other definition of the mailbox's names;
+ *   - the texts gpugen embeds are the files the runtime is compiled with;
+ *   - the shared head gpugen pastes at the top of every source holds each
+ *     text exactly once, and a rendered persistent kernel (CUDA and HIP)
+ *     no other definition of the mailbox's names;
  *   - the rendered source, compiled with NVRTC (sm_90) and hiprtc (gfx90a)
  *     after static_asserts of every figure as this C file computes it
  *     (offsets, slot sizes, tags, states, the kernel parameter's layout),
@@ -23,6 +25,7 @@
 #include "plan_by_hand.h"
 #include "gg.h"
 #include "gg_session.h"
+#include "source.h"
 #include "templates.h"
 
 static int failures;
@@ -85,6 +88,18 @@ static void host_figures(ggi_buf *b)
   EQ(GG_MBOX_BUSY_MAX);
   EQ(GG_PERSIST_TIMES);
   EQ(sizeof(gg_persist_params));
+  EQ(GG_BLOCK_THREADS_MAX);
+  EQ(GG_COMMANDS_MAX);
+  EQ(GG_REDUCE_WS_TICKET_OFF);
+  EQ(GG_REDUCE_WS_STATE_OFF);
+  EQ(GG_REDUCE_WS_BARRIER_OFF);
+  EQ(GG_REDUCE_WS_ACC_OFF);
+  EQ(GG_REDUCE_WS_PARTIALS_OFF);
+  EQ(GG_FRAME_COUNT_OFF);
+  EQ(GG_FRAME_GEN_OFF);
+  EQ(GG_FRAME_WS_HEAD);
+  EQ(GG_FRAME_PROGRESS_BYTES);
+  EQ(GG_FRAME_WS_ALIGN);
   /* The parameter's members: their sizes everywhere; their offsets where
    * the compiler has a constant offsetof (clang, i.e. hiprtc: NVRTC has no
    * <stddef.h> and its front end does not fold the classic form).  The
@@ -126,8 +141,9 @@ static void host_figures(ggi_buf *b)
 #undef EQ
 }
 
-/* Render a one-command persistent kernel for target (prelude first), check
- * it carries the protocol once, add the host's figures, compile it.
+/* Render a one-command persistent kernel for target (shared head and
+ * prelude first), check the head carries each header once and the kernel
+ * none, add the host's figures, compile it.
  * 0 ok, 77 no compiler, 1 failed. */
 static int check_target(unsigned target, const char *prelude_path, gg_backend backend,
                         const char *arch)
@@ -153,11 +169,15 @@ static int check_target(unsigned target, const char *prelude_path, gg_backend ba
     failures++;
     return 1;
   }
-  /* the header once, and the mailbox's names defined nowhere else */
-  CHECK(count(kern.p, ggi_protocol_header) == 1);
-  CHECK(count(kern.p, "#define GG_MBOX_SLOTS_OFF") == 1);
-  CHECK(count(kern.p, "struct gg_persist_params") == 1);
-  CHECK(count(kern.p, "#define GG_PERSIST_ARRIVE_OFF") == 1);
+  /* the headers once, in the head, and the mailbox's names defined
+     nowhere else */
+  ggi_source_shared_headers(&src);
+  CHECK(count(src.p, ggi_protocol_header) == 1);
+  CHECK(count(src.p, ggi_abi_header) == 1);
+  CHECK(count(kern.p, "#define GG_MBOX_SLOTS_OFF") == 0);
+  CHECK(count(kern.p, "struct gg_persist_params") == 0);
+  CHECK(count(kern.p, "#define GG_PERSIST_ARRIVE_OFF") == 0);
+  CHECK(count(kern.p, "#define GG_FRAME_WS_HEAD") == 0);
 
   ggi_buf_puts(&src, prelude);
   ggi_buf_puts(&src, "struct gg_args_nop { int *x; long long n; };\n"
@@ -193,13 +213,17 @@ static int check_target(unsigned target, const char *prelude_path, gg_backend ba
 
 int main(int argc, char **argv)
 {
-  if (argc != 2) {
-    fprintf(stderr, "usage: test_protocol include/gg_protocol.h\n");
+  if (argc != 3) {
+    fprintf(stderr, "usage: test_protocol include/gg_protocol.h include/gg_abi.h\n");
     return 2;
   }
   char *file = read_all(argv[1]);
   CHECK(file != NULL);
   if (file) CHECK(strcmp(file, ggi_protocol_header) == 0);
+  free(file);
+  file = read_all(argv[2]);
+  CHECK(file != NULL);
+  if (file) CHECK(strcmp(file, ggi_abi_header) == 0);
   free(file);
   int cuda = check_target(GGI_TARGET_CUDA, "cuda/prelude.cuh", GG_BACKEND_CUDA, "sm_90");
   int hip = 77;

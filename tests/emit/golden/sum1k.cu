@@ -4,6 +4,207 @@
  *   gg_sum1k: reduce sum f32, strategy warp_shuffle, classic, block 64, items 16, vector 4
  * Views of one kernel must not overlap (they are __restrict__).
  */
+/*
+ * gg_abi.h - the offsets, sizes and limits that gpugen, its templates and
+ * libgg share, defined once.  The runtime includes it (through
+ * gg_module.h), gpugen's C includes it, and gpugen pastes this very text
+ * at the top of every rendered source, before the prelude (it is embedded
+ * into gpugen at build time, as gg_protocol.h is), so the templates read
+ * the same numbers.  It must stay valid C and valid CUDA/HIP device code:
+ * plain #defines, no includes.  The persistent loop's mailbox has its own
+ * header, gg_protocol.h, pasted next to this one.
+ *
+ * A generated kernel's workspace (gg_ws: zero-filled device memory the
+ * runtime allocates with the size the descriptor gives) is laid out as
+ * follows, offsets in bytes.
+ *
+ * A reduction (templates/common/reduce_workspace.cuh, reduce_atomic.cuh,
+ * reduce_tail_*.cuh; gen/reduce_plan.c sizes it):
+ *   0    u32 ticket: blocks done with their partial (the last one finishes)
+ *   4    u32 init state of the shared accumulator (reduce_atomic.cuh)
+ *   8    u32 grid barrier word (strategy grid_sync without cooperative groups)
+ *   16   the accumulator, up to 64 bytes (strategy global_atomic)
+ *   128  one partial per block
+ *
+ * A frame (a chain of stages run as one command of a persistent kernel;
+ * templates/cuda/frame.cuh, templates/hip/frame.hip; gen/frame.c plans it):
+ *   0    u64 barrier arrivals, monotone (its own 128-byte line)
+ *   128  u64 barrier generation (HIP's barrier; unused by CUDA's)
+ *   256  with neighbour waits: one u64 progress word per (pseudo-)block,
+ *        GG_FRAME_PROGRESS_BYTES apart (a line each, so one block's store
+ *        does not bounce the line its neighbours poll)
+ *   then each stage's own workspace, GG_FRAME_WS_ALIGN-aligned.
+ */
+#ifndef GG_ABI_H
+#define GG_ABI_H
+
+/* Limits */
+#define GG_BLOCK_THREADS_MAX 1024 /* threads of one hardware block, CUDA and HIP */
+#define GG_COMMANDS_MAX 16        /* commands (workloads) of one persistent kernel */
+#define GG_GROUPS_MAX 15          /* pseudo-blocks of one block: CUDA's named barriers 1..15 */
+
+/* The reduction workspace */
+#define GG_REDUCE_WS_TICKET_OFF 0u
+#define GG_REDUCE_WS_STATE_OFF 4u
+#define GG_REDUCE_WS_BARRIER_OFF 8u
+#define GG_REDUCE_WS_ACC_OFF 16u
+#define GG_REDUCE_WS_PARTIALS_OFF 128u /* also the fixed part's size */
+
+/* The frame workspace */
+#define GG_FRAME_COUNT_OFF 0u
+#define GG_FRAME_GEN_OFF 128u
+#define GG_FRAME_WS_HEAD 256u        /* the barrier words' bytes */
+#define GG_FRAME_PROGRESS_BYTES 128u /* between two blocks' progress words */
+#define GG_FRAME_WS_ALIGN 256u       /* each stage's workspace starts on it */
+
+#endif /* GG_ABI_H */
+/*
+ * gg_protocol.h - the persistent loop's mailbox, defined once for both
+ * sides: the runtime includes it (through gg_session.h), and gpugen pastes
+ * this very text at the top of every rendered source, after gg_abi.h (it
+ * is embedded into gpugen at build time), so host and device read the
+ * same numbers.
+ * It must stay valid C and valid CUDA/HIP device code: plain #defines,
+ * enums and one struct, no includes.
+ *
+ * The mailbox, in host-mapped pinned memory (offsets in bytes):
+ *
+ *   0      line: abort      (host -> device)  u64, non-zero = exit
+ *   128    line: heartbeat  (host -> device)  u64 counter, u64 stale limit in ns
+ *   256    line: status     (device -> host)  u32 state, u32 exit reason, u64 frames run
+ *   384    slots, GG_MBOX_SLOT_STRIDE(args) bytes each:
+ *          +0   u64 word 0: frame tag << 32 | command   (host, release, written last;
+ *                                  GG_MBOX_CMD_AHEAD set when posted ahead)
+ *          +8   u64 words 1..: frame tag << 32 | 4 argument bytes (host, relaxed)
+ *          +GG_MBOX_DONE_OFFSET(args)  the acknowledgement (device), two u64 words:
+ *               +0  ack  = frame tag << 32 | result bits 0..31   (written last)
+ *               +8  ack2 = frame tag << 32 | result bits 32..63  (8-byte results only)
+ *               +16 seen_lo = frame tag << 32 | device time seen, bits 0..31  \  device
+ *               +24 seen_hi = frame tag << 32 | device time seen, bits 32..63  > times, when
+ *               +32 busy    = frame tag << 32 | ns from seen to the ack (u32) /  asked for
+ *
+ * Tagged words: every 8-byte word carries the low 32 bits of its frame
+ * number, so one warp reads the command and all the arguments in ONE
+ * round trip across PCIe and knows they belong to this frame when every
+ * tag matches; lane 0's load of word 0 is the acquire that pairs with the
+ * host's release.  (An untagged slot needs a second, dependent read for
+ * the arguments after the sequence number: ~1 us more per frame.)
+ *
+ * Results in the acknowledgement: a command may declare a result of at
+ * most 8 bytes (a frame's `result = "view"`: a sum, a flag, an index),
+ * which the kernel returns inside the acknowledgement, tagged like the
+ * slot's words.  Why tagged 64-bit words and not one wider store: the PTX
+ * memory model gives single-copy atomicity to aligned scalar accesses of
+ * up to 64 bits only; a vector access (st.v2.u64, st.v4.u32) is modelled
+ * as one scalar access per element "in an unspecified order", so the host
+ * could read a done tag next to a stale half of the value.  So a result of
+ * <= 4 bytes rides in the ack word itself (one 64-bit store: tag and value
+ * arrive together, never torn), and an 8-byte one is split: its high half
+ * in ack2, its low half in ack, each carrying the tag; the host counts the
+ * frame done when ack's tag is the frame's, then reads ack2 until its tag
+ * is the frame's too (a stale ack2 has the tag of the slot's previous
+ * frame).  No ordering between the two stores is needed for the value:
+ * each word proves by its own tag that it is this frame's.
+ * Ordering of everything else: the ack word is stored with release at
+ * system scope (a fence.acq_rel.sys, then the store: ~0.6 us on an H100)
+ * when the command writes a view the host may read - anything not declared
+ * `space = "device"` - so the host's acquire of it makes those writes
+ * visible.  When the result is the only thing the host needs (every other
+ * written view is declared in device memory), both words are stored
+ * relaxed at system scope, with no fence: the value is carried by the
+ * store, not published by it.  The generator decides which (a command's
+ * descriptor: result_bytes, ack_relaxed); the kernel and the runtime use
+ * what it wrote.
+ *
+ * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
+ * that stores the ack then stores three tagged words: the device's
+ * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
+ * post (block 0's poll returned it) and how long after that the ack was
+ * stored (read just before the ack's store, so a release ack's fence
+ * belongs to the way back).  After the ack, not before: a release ack
+ * waits for every write ahead of it, which cost 0.21 us a frame where
+ * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
+ * with the ack: each word carries the tag, and the host takes them when
+ * all three carry it: a few reads after the ack, else at its next post
+ * (before that post can make the kernel rewrite the line) or statistics
+ * call; a frame whose times have not landed even then counts as untimed.
+ *
+ * One 128-byte line per field that a side writes, so host and device
+ * never write the same line.  Word 0 = GG_MBOX_WORD_ABORT in the slot the
+ * kernel polls makes it exit at once (terminate writes it there, so the
+ * poll reads nothing else).
+ */
+#ifndef GG_PROTOCOL_H
+#define GG_PROTOCOL_H
+
+#define GG_MBOX_LINE 128u
+#define GG_MBOX_ABORT_OFF 0u
+#define GG_MBOX_HEARTBEAT_OFF 128u                  /* u64 counter */
+#define GG_MBOX_STALE_OFF (GG_MBOX_HEARTBEAT_OFF + 8u) /* u64 stale limit, ns (0: none) */
+#define GG_MBOX_STATE_OFF 256u                      /* u32 GG_MBOX_STATE_* (device, release) */
+#define GG_MBOX_REASON_OFF (GG_MBOX_STATE_OFF + 4u)  /* u32 GG_MBOX_EXIT_* */
+#define GG_MBOX_FRAMES_OFF (GG_MBOX_STATE_OFF + 8u)  /* u64 frames run before the exit */
+#define GG_MBOX_SLOTS_OFF 384u
+#define GG_MBOX_ROUND(x) (((x) + GG_MBOX_LINE - 1u) / GG_MBOX_LINE * GG_MBOX_LINE)
+#define GG_MBOX_WORDS(args) (1u + ((args) + 3u) / 4u) /* tagged words of a slot */
+#define GG_MBOX_DONE_OFFSET(args) GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args))
+#define GG_MBOX_SLOT_STRIDE(args) (GG_MBOX_DONE_OFFSET(args) + GG_MBOX_LINE)
+#define GG_MBOX_DONE_IN_SLOT(stride) ((stride) - GG_MBOX_LINE) /* the slot's last line */
+#define GG_MBOX_BYTES(nslots, args) (GG_MBOX_SLOTS_OFF + (nslots) * GG_MBOX_SLOT_STRIDE(args))
+#define GG_MBOX_ACK2_OFF 8u      /* ack2, from the done line's start */
+#define GG_MBOX_RESULT_MAX 8u    /* bytes a result may have */
+#define GG_MBOX_SEEN_LO_OFF 16u  /* device times, from the done line's start */
+#define GG_MBOX_SEEN_HI_OFF 24u
+#define GG_MBOX_BUSY_OFF 32u
+#define GG_MBOX_BUSY_MAX 0xffffffffu /* busy saturates here (4.29 s) */
+#define GG_MBOX_ACK(frame, bits) \
+  ((unsigned long long)(unsigned)(frame) << 32 | (unsigned long long)(unsigned)(bits))
+#define GG_MBOX_ACK_TAG(word) ((unsigned)((word) >> 32))
+#define GG_MBOX_CMD_EXIT 0xffffffffu                  /* command of the abort word */
+/* Set in word 0's command by a host that posts a frame while an earlier
+ * one is still in flight (frames queued ahead): the kernel, which masks
+ * it off, then reads the next slot at once instead of on the train it
+ * keeps in phase with a host that waits for each frame (the CUDA
+ * template, gg_p_phase). */
+#define GG_MBOX_CMD_AHEAD 0x40000000u
+#define GG_MBOX_WORD_ABORT 0xffffffffffffffffull      /* command GG_MBOX_CMD_EXIT, any tag */
+
+enum { /* status line: state */
+  GG_MBOX_STATE_LAUNCHED = 0, /* not yet running */
+  GG_MBOX_STATE_RUNNING = 1,
+  GG_MBOX_STATE_EXITED = 2
+};
+enum { /* status line: why the kernel exited */
+  GG_MBOX_EXIT_NONE = 0, GG_MBOX_EXIT_ABORT = 1, GG_MBOX_EXIT_STALE = 2
+};
+
+/* The persistent kernel's one parameter (the same layout on the host,
+ * x86-64, and on nvptx64 / amdgcn: all LP64). */
+typedef struct gg_persist_params {
+  void *mbox;                /* device address of the mailbox */
+  void *dev;                 /* GG_PERSIST_DEV_BYTES(args) of zeroed device memory */
+  unsigned int nslots;
+  unsigned int slot_stride;  /* GG_MBOX_SLOT_STRIDE(the largest command's argument struct) */
+  unsigned int groups;       /* pseudo-blocks per hardware block */
+  unsigned int group_smem;   /* dynamic shared bytes per pseudo-block (largest command's) */
+  unsigned int flags;        /* GG_PERSIST_* */
+  unsigned int reserved;     /* 0 */
+} gg_persist_params;
+#define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
+
+/* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
+ * record: block 0's warp 0 polls the host's slot (one warp-wide load per
+ * poll) and copies its tagged words here, where the other blocks' warp 0
+ * poll them in L2 (only one poller crosses PCIe).  Every block adds one
+ * arrival when done with a frame; the block whose arrival completes the
+ * frame stores its done.  Then the seen line: block 0 stores there when
+ * it saw the frame (device times), for the block that stores the done. */
+#define GG_PERSIST_ARRIVE_OFF 0u
+#define GG_PERSIST_RECORD_OFF 128u
+#define GG_PERSIST_SEEN_OFF(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+#define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_SEEN_OFF(args) + GG_MBOX_LINE)
+
+#endif /* GG_PROTOCOL_H */
 /* ---- gpugen prelude: CUDA (NVRTC) ------------------------------------
  * Everything the pattern templates use that differs between vendors:
  * the virtual grid, barriers, warp helpers, atomics, system-scope
@@ -128,7 +329,8 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
  * target: a 64-bit word stored and polled at GPU scope, relaxed (a
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
- * a pause between slow polls, and a look at the host's abort line.  No
+ * a pause between slow polls, and a look at the host's abort line
+ * (gg_host_aborted).  No
  * "memory" clobber: the words order nothing else, so the compiler may
  * keep the body's own loads in flight across them (and take a published
  * value from the register it was just stored from). */
@@ -143,10 +345,12 @@ GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
   return v;
 }
 GG_INLINE void gg_xchg_pause() { __nanosleep(64); }
-GG_INLINE bool gg_xchg_aborted(const char *mbox)
+/* Whether the host set the mailbox's abort word (gg_protocol.h): every
+ * wait of a persistent kernel looks at it now and then. */
+GG_INLINE bool gg_host_aborted(const char *mbox)
 {
   unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(mbox) : "memory");
+  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(mbox + GG_MBOX_ABORT_OFF) : "memory");
   return v != 0;
 }
 
@@ -525,7 +729,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 10 "examples/sum1k.lua"
 x(i)
 
-#line 529 "sum1k.cu"
+#line 733 "sum1k.cu"
 
   );
   
@@ -648,11 +852,17 @@ GG_INLINE acc block_reduce(acc a, const gg_grid &g)
 }
 
 /* The reduce workspace, shared by every phase-3 tail. */
-/* Workspace (zero-filled by the runtime, left as found):
- *   [0] ticket  [4] init state  [8] grid barrier  [16..80) accumulator
- *   [128...) one partial per block */
-GG_INLINE unsigned *ws_ticket(const gg_args_sum1k &args) { return (unsigned *)args.gg_ws; }
-GG_INLINE acc *ws_partials(const gg_args_sum1k &args) { return (acc *)((char *)args.gg_ws + 128); }
+/* Workspace (zero-filled by the runtime, left as found), laid out by
+ * gg_abi.h: ticket, init state, grid barrier, accumulator, then one
+ * partial per block. */
+GG_INLINE unsigned *ws_ticket(const gg_args_sum1k &args)
+{
+  return (unsigned *)((char *)args.gg_ws + GG_REDUCE_WS_TICKET_OFF);
+}
+GG_INLINE acc *ws_partials(const gg_args_sum1k &args)
+{
+  return (acc *)((char *)args.gg_ws + GG_REDUCE_WS_PARTIALS_OFF);
+}
 
 /* Another block's partial: volatile so a persistent kernel never reads a
  * line its SM's L1 kept from an earlier frame. */

@@ -1,0 +1,54 @@
+/*
+ * gg_abi.h - the offsets, sizes and limits that gpugen, its templates and
+ * libgg share, defined once.  The runtime includes it (through
+ * gg_module.h), gpugen's C includes it, and gpugen pastes this very text
+ * at the top of every rendered source, before the prelude (it is embedded
+ * into gpugen at build time, as gg_protocol.h is), so the templates read
+ * the same numbers.  It must stay valid C and valid CUDA/HIP device code:
+ * plain #defines, no includes.  The persistent loop's mailbox has its own
+ * header, gg_protocol.h, pasted next to this one.
+ *
+ * A generated kernel's workspace (gg_ws: zero-filled device memory the
+ * runtime allocates with the size the descriptor gives) is laid out as
+ * follows, offsets in bytes.
+ *
+ * A reduction (templates/common/reduce_workspace.cuh, reduce_atomic.cuh,
+ * reduce_tail_*.cuh; gen/reduce_plan.c sizes it):
+ *   0    u32 ticket: blocks done with their partial (the last one finishes)
+ *   4    u32 init state of the shared accumulator (reduce_atomic.cuh)
+ *   8    u32 grid barrier word (strategy grid_sync without cooperative groups)
+ *   16   the accumulator, up to 64 bytes (strategy global_atomic)
+ *   128  one partial per block
+ *
+ * A frame (a chain of stages run as one command of a persistent kernel;
+ * templates/cuda/frame.cuh, templates/hip/frame.hip; gen/frame.c plans it):
+ *   0    u64 barrier arrivals, monotone (its own 128-byte line)
+ *   128  u64 barrier generation (HIP's barrier; unused by CUDA's)
+ *   256  with neighbour waits: one u64 progress word per (pseudo-)block,
+ *        GG_FRAME_PROGRESS_BYTES apart (a line each, so one block's store
+ *        does not bounce the line its neighbours poll)
+ *   then each stage's own workspace, GG_FRAME_WS_ALIGN-aligned.
+ */
+#ifndef GG_ABI_H
+#define GG_ABI_H
+
+/* Limits */
+#define GG_BLOCK_THREADS_MAX 1024 /* threads of one hardware block, CUDA and HIP */
+#define GG_COMMANDS_MAX 16        /* commands (workloads) of one persistent kernel */
+#define GG_GROUPS_MAX 15          /* pseudo-blocks of one block: CUDA's named barriers 1..15 */
+
+/* The reduction workspace */
+#define GG_REDUCE_WS_TICKET_OFF 0u
+#define GG_REDUCE_WS_STATE_OFF 4u
+#define GG_REDUCE_WS_BARRIER_OFF 8u
+#define GG_REDUCE_WS_ACC_OFF 16u
+#define GG_REDUCE_WS_PARTIALS_OFF 128u /* also the fixed part's size */
+
+/* The frame workspace */
+#define GG_FRAME_COUNT_OFF 0u
+#define GG_FRAME_GEN_OFF 128u
+#define GG_FRAME_WS_HEAD 256u        /* the barrier words' bytes */
+#define GG_FRAME_PROGRESS_BYTES 128u /* between two blocks' progress words */
+#define GG_FRAME_WS_ALIGN 256u       /* each stage's workspace starts on it */
+
+#endif /* GG_ABI_H */
