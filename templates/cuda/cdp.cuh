@@ -17,8 +17,9 @@
  *           sum    child -> host    the sum frame's result (written before done)
  *   line 2  state  parent -> host   1 running, 2 exited; error: the device
  *           launch error (cudaError_t) of the frame in `done`
- * Compile with -rdc=true and link with libcudadevrt (gg_module_load_rdc).
- * Self-contained: no prelude, nothing to fill in.
+ * Compile with -rdc=true and link with libcudadevrt (gg_module_load_rdc),
+ * after gg_abi.h, gg_protocol.h and the CUDA prelude (its memory-ordering
+ * helpers), as gpugen renders a source; nothing to fill in.
  */
 #ifndef cudaStreamFireAndForget /* cuda_device_runtime_api.h's values */
 #define cudaStreamTailLaunch ((cudaStream_t)0x3)
@@ -44,23 +45,6 @@ struct gg_cdp_args {
   unsigned long long idle_ns;/* parent exits after this long without a frame */
 };
 
-__device__ __forceinline__ unsigned long long gg_cdp_ld_acquire_sys(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.acquire.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void gg_cdp_st_release_sys(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.release.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-__device__ __forceinline__ unsigned long long gg_cdp_now_ns(void)
-{
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 /* A child's one parameter (gpugen's convention: one struct by value, so
  * the host can launch the same children for the launch+sync comparison). */
 struct gg_cdp_frame {
@@ -72,7 +56,7 @@ struct gg_cdp_frame {
  * launch and the two PCIe crossings. */
 extern "C" __global__ void gg_cdp_empty(gg_cdp_frame f)
 {
-  gg_cdp_st_release_sys(&f.a.box->done, f.seq);
+  gg_store_release_sys(&f.a.box->done, f.seq);
 }
 
 /* x[i] += 1 for i < n.  Every block arrives on the ticket (acq_rel at gpu
@@ -86,12 +70,9 @@ extern "C" __global__ void gg_cdp_inc(gg_cdp_frame f)
   if (i < a.n_inc) a.x[i] += 1;
   __syncthreads();
   if (threadIdx.x != 0) return;
-  unsigned long long old;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;"
-               : "=l"(old) : "l"(a.ticket) : "memory");
-  if (old != gridDim.x - 1) return;
+  if (gg_ticket_take(a.ticket) != gridDim.x - 1) return;
   *a.ticket = 0; /* nobody else touches it until the next frame's launch */
-  gg_cdp_st_release_sys(&a.box->done, f.seq);
+  gg_store_release_sys(&a.box->done, f.seq);
 }
 
 /* sum of x[0..n) as a 64-bit integer, one block of 256 threads (the 1K
@@ -110,7 +91,7 @@ extern "C" __global__ void gg_cdp_sum(gg_cdp_frame f)
   }
   if (threadIdx.x != 0) return;
   a.box->sum = part[0]; /* ordered before `done` by the release below */
-  gg_cdp_st_release_sys(&a.box->done, f.seq);
+  gg_store_release_sys(&a.box->done, f.seq);
 }
 
 /* Launch frame `seq`'s child; an unknown command or a refused launch is
@@ -127,26 +108,26 @@ __device__ void gg_cdp_dispatch(const gg_cdp_args &a, unsigned cmd, unsigned lon
     gg_cdp_sum<<<1, 256, 0, cudaStreamFireAndForget>>>(f);
   } else {
     a.box->error = 0xffffffffull;
-    gg_cdp_st_release_sys(&a.box->done, seq);
+    gg_store_release_sys(&a.box->done, seq);
     return;
   }
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) { /* the child never ran: answer for it */
     a.box->error = (unsigned long long)e;
-    gg_cdp_st_release_sys(&a.box->done, seq);
+    gg_store_release_sys(&a.box->done, seq);
   }
 }
 
 /* Wait for the command after `seen`: its word, or 0 after idle_ns. */
 __device__ unsigned long long gg_cdp_next(const gg_cdp_args &a, unsigned long long seen)
 {
-  unsigned long long start = gg_cdp_now_ns();
+  unsigned long long start = gg_clock_ns();
   for (;;) {
-    unsigned long long w = gg_cdp_ld_acquire_sys(&a.box->cmd);
+    unsigned long long w = gg_load_acquire_sys(&a.box->cmd);
     if ((w >> 8) != seen) return w;
     /* bounded: a host that died or forgot to quit does not leave the GPU
      * spinning forever */
-    if (a.idle_ns && gg_cdp_now_ns() - start > a.idle_ns) return 0;
+    if (a.idle_ns && gg_clock_ns() - start > a.idle_ns) return 0;
   }
 }
 
@@ -157,15 +138,15 @@ __device__ unsigned long long gg_cdp_next(const gg_cdp_args &a, unsigned long lo
  * frames. */
 extern "C" __global__ void gg_cdp_parent(gg_cdp_args a)
 {
-  unsigned long long seen = gg_cdp_ld_acquire_sys(&a.box->cmd) >> 8;
-  gg_cdp_st_release_sys(&a.box->state, GG_CDP_RUNNING);
+  unsigned long long seen = gg_load_acquire_sys(&a.box->cmd) >> 8;
+  gg_store_release_sys(&a.box->state, GG_CDP_RUNNING);
   for (;;) {
     unsigned long long w = gg_cdp_next(a, seen);
     if (w == 0 || (w & 0xff) == GG_CDP_QUIT) break;
     seen = w >> 8;
     gg_cdp_dispatch(a, (unsigned)(w & 0xff), seen);
   }
-  gg_cdp_st_release_sys(&a.box->state, GG_CDP_EXITED);
+  gg_store_release_sys(&a.box->state, GG_CDP_EXITED);
 }
 
 /* The same loop as a chain of one-frame parents: each serves one frame,
@@ -175,15 +156,15 @@ extern "C" __global__ void gg_cdp_parent(gg_cdp_args a)
  * last frame seen. */
 extern "C" __global__ void gg_cdp_parent_tail(gg_cdp_frame f)
 {
-  gg_cdp_st_release_sys(&f.a.box->state, GG_CDP_RUNNING);
+  gg_store_release_sys(&f.a.box->state, GG_CDP_RUNNING);
   unsigned long long w = gg_cdp_next(f.a, f.seq);
   if (w == 0 || (w & 0xff) == GG_CDP_QUIT) {
-    gg_cdp_st_release_sys(&f.a.box->state, GG_CDP_EXITED);
+    gg_store_release_sys(&f.a.box->state, GG_CDP_EXITED);
     return;
   }
   gg_cdp_frame next = {f.a, w >> 8};
   gg_cdp_dispatch(f.a, (unsigned)(w & 0xff), next.seq);
   gg_cdp_parent_tail<<<1, 1, 0, cudaStreamTailLaunch>>>(next);
   if (cudaGetLastError() != cudaSuccess) /* the chain ends: say so */
-    gg_cdp_st_release_sys(&f.a.box->state, GG_CDP_EXITED);
+    gg_store_release_sys(&f.a.box->state, GG_CDP_EXITED);
 }

@@ -60,30 +60,12 @@ struct gg_frame_bar {
   unsigned long long want; /* thread 0: the count the next barrier completes */
 };
 
-GG_INLINE unsigned long long gg_fb_ld_relaxed(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE unsigned long long gg_fb_arrive(unsigned long long *p)
-{
-  unsigned long long old;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
-  return old;
-}
-GG_INLINE unsigned long long gg_fb_ld_acquire(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
 
 /* Thread 0 polls word w with acquire loads until it reaches want (see
  * (3)); false when the host aborted the session meanwhile. */
 GG_INLINE bool gg_fb_wait(const unsigned long long *w, unsigned long long want, const char *mbox)
 {
-  for (unsigned spins = 1; gg_fb_ld_acquire(w) < want; ++spins) {
+  for (unsigned spins = 1; gg_load_acquire_gpu(w) < want; ++spins) {
     if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
     if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox))
       return false;
@@ -95,7 +77,7 @@ GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 {
   b.want = 0;
   if (threadIdx.x == 0 && gridDim.x > 1) {
-    const unsigned long long c = gg_fb_ld_relaxed((const unsigned long long *)(ws + GG_FRAME_COUNT_OFF));
+    const unsigned long long c = gg_load_relaxed_gpu((const unsigned long long *)(ws + GG_FRAME_COUNT_OFF));
     b.want = c - c % gridDim.x;
   }
 }
@@ -112,7 +94,7 @@ GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
     unsigned long long *count = (unsigned long long *)(ws + GG_FRAME_COUNT_OFF);
     const unsigned long long want = b.want += gridDim.x;
     /* (2); the last arriver polls nothing */
-    const unsigned ok = gg_fb_arrive(count) + 1 == want || gg_fb_wait(count, want, mbox); /* (3) */
+    const unsigned ok = gg_ticket_take(count) + 1 == want || gg_fb_wait(count, want, mbox); /* (3) */
     gg_fb_ok = ok;
   }
   __syncthreads(); /* (4) */
@@ -161,10 +143,6 @@ struct gg_fn_progress {
   unsigned stride;         /* bytes between two blocks' words */
 };
 
-GG_INLINE void gg_fb_st_release(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
 GG_INLINE unsigned long long *gg_fn_word(const gg_fn_progress &n, unsigned block)
 {
   return (unsigned long long *)(n.words + (unsigned long long)block * n.stride);
@@ -176,7 +154,7 @@ GG_INLINE void gg_fn_begin(gg_fn_progress &n, const gg_grid &g, char *words, uns
   n.stride = stride;
   n.done = 0;
   if (g.thread == 0 && g.nblocks > 1)
-    n.done = gg_fb_ld_relaxed(gg_fn_word(n, g.block));
+    n.done = gg_load_relaxed_gpu(gg_fn_word(n, g.block));
 }
 
 /* Every thread of the (pseudo-)block calls it; false when the host
@@ -189,13 +167,13 @@ GG_INLINE bool gg_fn_wait_neighbours(gg_fn_progress &n, const gg_grid &g, const 
     return true;
   if (g.thread == 0) {
     const unsigned long long want = ++n.done;
-    gg_fb_st_release(gg_fn_word(n, g.block), want); /* (2) */
+    gg_store_release_gpu(gg_fn_word(n, g.block), want); /* (2) */
     const unsigned left = g.block ? g.block - 1 : g.nblocks - 1;
     const unsigned right = g.block + 1 < g.nblocks ? g.block + 1 : 0;
     const unsigned long long *l = gg_fn_word(n, left), *r = gg_fn_word(n, right);
     /* both words read at once first ('&': both loads in flight, one L2
        round trip when the neighbours are already done), then each waited for */
-    const bool ready = (gg_fb_ld_acquire(l) >= want) & (gg_fb_ld_acquire(r) >= want);
+    const bool ready = (gg_load_acquire_gpu(l) >= want) & (gg_load_acquire_gpu(r) >= want);
     const unsigned ok = ready || (gg_fb_wait(l, want, mbox) && gg_fb_wait(r, want, mbox)); /* (3) */
     gg_fn_ok[g.bar_id] = ok;
   }

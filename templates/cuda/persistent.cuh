@@ -17,31 +17,6 @@
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
 
-GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE unsigned long long gg_p_ld_acquire_gpu(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE void gg_p_st_release_gpu(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-/* Arrive at the end of a frame; returns the arrivals before this one.
- * acq_rel: the block that completes the frame has seen every block's
- * writes before it releases the frame to the host. */
-GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
-{
-  unsigned long long old;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
-  return old;
-}
 /* Block 0, several blocks: before relaying frame f, wait until every
  * block has finished frame f-1 (and so read its record), so frames stay
  * in order when the host queues them (ring).  Called before the poll for
@@ -51,7 +26,7 @@ GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
 GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned long long target,
                                   const char *mbox)
 {
-  for (unsigned spins = 1; gg_p_ld_acquire_gpu(arrive) < target; ++spins)
+  for (unsigned spins = 1; gg_load_acquire_gpu(arrive) < target; ++spins)
     if ((spins & 1023u) == 0 &&
         gg_host_aborted(mbox))
       return false;
@@ -65,10 +40,6 @@ struct gg_p_ack_of {
   bool relaxed;    /* stored without the system-scope release */
   bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
-GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
 /* The leader, once the frame is complete: the frame's writes are visible
  * to it (its block's __syncthreads, or the acq_rel arrival that completed
  * the frame), so it reads the result (volatile: relaxed, never a stale
@@ -96,16 +67,16 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
     bits = *(const volatile unsigned char *)a.src;
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
-    gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
   const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
   if (a.relaxed)
-    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
+    gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
     gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
   if (timed) { /* after the ack: a release would first wait for them */
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
-    gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
                         GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
   }
 }
@@ -127,8 +98,8 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
   if (gg_host_aborted(mbox))
     return GG_MBOX_EXIT_ABORT;
   const unsigned long long stale_ns =
-      gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
-  const unsigned long long h = gg_p_ld_relaxed_sys(hb), now = gg_clock_ns();
+      gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
+  const unsigned long long h = gg_load_relaxed_sys(hb), now = gg_clock_ns();
   if (*hb_time == 0 || h != *hb_seen) {
     *hb_seen = h;
     *hb_time = now;
@@ -253,7 +224,7 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
     for (unsigned k = 0; k < (NW + 31) / 32; ++k) {
       const unsigned i = k * 32 + lane;
       if (i < NW)
-        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_p_ld_acquire_gpu(w + i);
+        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_load_acquire_gpu(w + i);
       else
         word[k] = mine;
     }
@@ -473,12 +444,12 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
             if (leader)
-              gg_p_st_release_gpu(record, GG_MBOX_WORD_ABORT);
+              gg_store_release_gpu(record, GG_MBOX_WORD_ABORT);
           } else {
 #pragma unroll
             for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k)
               if (k * 32 + (threadIdx.x & 31u) < gg_nw)
-                gg_p_st_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
+                gg_store_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
           }
         }
       } else {
@@ -500,7 +471,9 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+    /* The arrival is acq_rel: the block that completes the frame has seen
+     * every block's writes before it releases the frame to the host. */
+    if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         seen = seen_at[frame & 1u];
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);

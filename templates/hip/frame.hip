@@ -19,8 +19,7 @@ GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 {
   b.want = 0;
   if (threadIdx.x == 0 && gridDim.x > 1)
-    b.want = __hip_atomic_load((unsigned long long *)(ws + GG_FRAME_GEN_OFF), __ATOMIC_RELAXED,
-                               __HIP_MEMORY_SCOPE_AGENT);
+    b.want = gg_load_relaxed_gpu((unsigned long long *)(ws + GG_FRAME_GEN_OFF));
 }
 
 GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
@@ -35,18 +34,18 @@ GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
     unsigned ok = 1;
     const unsigned long long want = ++b.want;
     const unsigned long long old =
-        __hip_atomic_fetch_add(count, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+        gg_ticket_take(count);
     if (old + 1 == want * gridDim.x) {
-      __hip_atomic_store(gen, want, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+      gg_store_release_gpu(gen, want);
     } else {
       for (unsigned spins = 1;
-           __hip_atomic_load(gen, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < want; ++spins)
+           gg_load_relaxed_gpu(gen) < want; ++spins)
         if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox)) {
           ok = 0;
           break;
         }
       if (ok)
-        (void)__hip_atomic_load(gen, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+        (void)gg_load_acquire_gpu(gen);
     }
     gg_fb_ok = ok;
   }
@@ -75,16 +74,16 @@ GG_INLINE void gg_fn_begin(gg_fn_progress &n, const gg_grid &g, char *words, uns
   n.stride = stride;
   n.done = 0;
   if (g.thread == 0 && g.nblocks > 1)
-    n.done = __hip_atomic_load(gg_fn_word(n, g.block), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    n.done = gg_load_relaxed_gpu(gg_fn_word(n, g.block));
 }
 
 GG_INLINE bool gg_fn_wait(unsigned long long *w, unsigned long long want, const char *mbox)
 {
   for (unsigned spins = 1;
-       __hip_atomic_load(w, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < want; ++spins)
+       gg_load_relaxed_gpu(w) < want; ++spins)
     if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox))
       return false;
-  (void)__hip_atomic_load(w, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+  (void)gg_load_acquire_gpu(w);
   return true;
 }
 
@@ -96,7 +95,7 @@ GG_INLINE bool gg_fn_wait_neighbours(gg_fn_progress &n, const gg_grid &g, const 
     return true;
   if (g.thread == 0) {
     const unsigned long long want = ++n.done;
-    __hip_atomic_store(gg_fn_word(n, g.block), want, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+    gg_store_release_gpu(gg_fn_word(n, g.block), want);
     const unsigned left = g.block ? g.block - 1 : g.nblocks - 1;
     const unsigned right = g.block + 1 < g.nblocks ? g.block + 1 : 0;
     gg_fn_ok[g.bar_id] = gg_fn_wait(gg_fn_word(n, left), want, mbox) &&

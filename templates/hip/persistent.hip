@@ -18,11 +18,6 @@
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
 
-/* hiprtc 5.2 has the scoped atomic builtins, not PTX: the same orders. */
-GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
-{
-  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
-}
 /* The frame's acknowledgement (gg_protocol.h): as in the CUDA twin. */
 struct gg_p_ack_of {
   const void *src; /* the one-element result view */
@@ -46,33 +41,18 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
     bits = *(const volatile unsigned char *)a.src;
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
-    __hip_atomic_store(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32), __ATOMIC_RELAXED,
-                       __HIP_MEMORY_SCOPE_SYSTEM);
+    gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
   const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
   if (a.relaxed)
-    __hip_atomic_store(w, GG_MBOX_ACK(frame, bits), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+    gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
     gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
   if (timed) { /* device times (gg_protocol.h): after the ack, as on CUDA */
-    __hip_atomic_store(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen), __ATOMIC_RELAXED,
-                       __HIP_MEMORY_SCOPE_SYSTEM);
-    __hip_atomic_store(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32),
-                       __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
-    __hip_atomic_store(w + GG_MBOX_BUSY_OFF / 8u,
-                       GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX),
-                       __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+                       GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
   }
-}
-/* Arrive at the end of a frame; returns the arrivals before this one.
- * acq_rel: the block that completes the frame has seen every block's
- * writes before it releases the frame to the host. */
-GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
-{
-  return __hip_atomic_fetch_add(p, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
-}
-GG_INLINE unsigned long long gg_p_ld_acquire_gpu(const unsigned long long *p)
-{
-  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
 }
 /* Several blocks: before frame f, wait until every block has finished
  * frame f-1, so frames stay in order when the host queues them (ring).
@@ -81,7 +61,7 @@ GG_INLINE unsigned long long gg_p_ld_acquire_gpu(const unsigned long long *p)
 GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned long long target,
                                   const char *mbox)
 {
-  for (unsigned spins = 1; gg_p_ld_acquire_gpu(arrive) < target; ++spins)
+  for (unsigned spins = 1; gg_load_acquire_gpu(arrive) < target; ++spins)
     if ((spins & 1023u) == 0 &&
         gg_host_aborted(mbox))
       return false;
@@ -110,13 +90,13 @@ GG_INLINE unsigned gg_p_poll(char *mbox, const char *slot, unsigned long long fr
   const unsigned tag = (unsigned)frame;
   unsigned long long hb_seen = 0, hb_time = 0;
   if (lane == 0) {
-    hb_seen = gg_p_ld_relaxed_sys(hb);
+    hb_seen = gg_load_relaxed_sys(hb);
     hb_time = gg_clock_ns();
   }
   for (unsigned spins = 1;; ++spins) {
     bool ok = true;
     for (unsigned i = lane == 0 ? (unsigned)warpSize : lane; i < nwords; i += warpSize) {
-      const unsigned long long v = gg_p_ld_relaxed_sys(w + i);
+      const unsigned long long v = gg_load_relaxed_sys(w + i);
       ok = ok && (unsigned)(v >> 32) == tag;
       args[i - 1] = (unsigned)v;
     }
@@ -135,8 +115,8 @@ GG_INLINE unsigned gg_p_poll(char *mbox, const char *slot, unsigned long long fr
       unsigned why = 0;
       if (lane == 0) {
         const unsigned long long stale_ns =
-            gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
-        const unsigned long long h = gg_p_ld_relaxed_sys(hb), now = gg_clock_ns();
+            gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
+        const unsigned long long h = gg_load_relaxed_sys(hb), now = gg_clock_ns();
         if (gg_host_aborted(mbox))
           why = GG_MBOX_EXIT_ABORT;
         else if (h != hb_seen) {
@@ -231,7 +211,9 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+    /* The arrival is acq_rel: the block that completes the frame has seen
+     * every block's writes before it releases the frame to the host. */
+    if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         seen = seen_at[frame & 1u];
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);

@@ -108,13 +108,6 @@ GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
   return __hip_atomic_load((unsigned long long *)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 }
 GG_INLINE void gg_xchg_pause() { __builtin_amdgcn_s_sleep(1); }
-/* Whether the host set the mailbox's abort word (gg_protocol.h): every
- * wait of a persistent kernel looks at it now and then. */
-GG_INLINE bool gg_host_aborted(const char *mbox)
-{
-  return __hip_atomic_load((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF), __ATOMIC_RELAXED,
-                           __HIP_MEMORY_SCOPE_SYSTEM) != 0;
-}
 
 /* ---- wavefronts ---- */
 GG_INLINE int gg_warp_size() { return warpSize; }
@@ -224,7 +217,9 @@ GG_INLINE gg_f16 gg_atomic_min(gg_f16 *p, gg_f16 v) { return gg_atomic_cas_combi
 GG_INLINE gg_f16 gg_atomic_max(gg_f16 *p, gg_f16 v) { return gg_atomic_cas_combine16(p, v, gg_op_max()); }
 #endif
 
-/* ---- system-scope acquire / release (host-mapped mailboxes) ---- */
+/* ---- memory ordering ----
+ * One helper per access the templates order (the CUDA prelude says
+ * which and why); agent scope is CUDA's gpu scope. */
 GG_INLINE unsigned gg_load_acquire_sys(const unsigned *p)
 {
   return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
@@ -241,11 +236,31 @@ GG_INLINE void gg_store_release_sys(unsigned long long *p, unsigned long long v)
 {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
 }
+GG_INLINE unsigned long long gg_load_relaxed_sys(const unsigned long long *p)
+{
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+GG_INLINE void gg_store_relaxed_sys(unsigned long long *p, unsigned long long v)
+{
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+}
 GG_INLINE unsigned gg_load_acquire_gpu(const unsigned *p)
 {
   return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
 }
+GG_INLINE unsigned long long gg_load_acquire_gpu(const unsigned long long *p)
+{
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+}
+GG_INLINE unsigned long long gg_load_relaxed_gpu(const unsigned long long *p)
+{
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
 GG_INLINE void gg_store_release_gpu(unsigned *p, unsigned v)
+{
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+}
+GG_INLINE void gg_store_release_gpu(unsigned long long *p, unsigned long long v)
 {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
 }
@@ -254,6 +269,10 @@ GG_INLINE void gg_store_release_gpu(unsigned *p, unsigned v)
 GG_INLINE unsigned gg_ticket_take(unsigned *p)
 {
   return __hip_atomic_fetch_add(p, 1u, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+}
+GG_INLINE unsigned long long gg_ticket_take(unsigned long long *p)
+{
+  return __hip_atomic_fetch_add(p, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
 }
 /* The thread that stores a reduction's value (store() of the reduce and
  * team templates) notes it in its block's shared memory, where a
@@ -283,6 +302,12 @@ GG_INLINE void gg_nanosleep(unsigned ns) { __builtin_amdgcn_s_sleep(1); }
 /* wall_clock64 ticks at a device-specific rate (100 MHz on CDNA): the
  * runtime converts; here it only measures timeouts in ticks. */
 GG_INLINE unsigned long long gg_clock_ns() { return wall_clock64() * 10ull; }
+/* Whether the host set the mailbox's abort word (gg_protocol.h): every
+ * wait of a persistent kernel looks at it now and then. */
+GG_INLINE bool gg_host_aborted(const char *mbox)
+{
+  return gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)) != 0;
+}
 
 /* ---- grid barriers ----
  * Sense-reversing barrier on two workspace words {count, generation};

@@ -13,8 +13,8 @@
  * The host never posts frame k+1 before it saw frame k done, so the
  * parent needs no device-side wait for its children.
  *
- * GG_CDP_CUH (set by CMake) names templates/cuda/cdp.cuh; the source is
- * read at run time, as a generated module would carry it as a string.
+ * The source (the prelude and templates/cuda/cdp.cuh) is read at run
+ * time, as a generated module would carry it as a string.
  */
 #ifndef GG_CDP_HOST_H
 #define GG_CDP_HOST_H
@@ -60,31 +60,48 @@ static inline double cdp_now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-static inline char *cdp_read_source(char *err, size_t errlen) {
-  const char *path = getenv("GG_CDP_CUH");
-#ifdef GG_CDP_CUH
-  if (!path) path = GG_CDP_CUH;
-#endif
-  if (!path) {
-    snprintf(err, errlen, "no path for cdp.cuh (set GG_CDP_CUH)");
-    return NULL;
-  }
+/* Appends the text of the file at path to *buf (n bytes so far, kept
+ * NUL-terminated); 0 when done, else err says why. */
+static inline int cdp_append_file(char **buf, size_t *n, const char *path, char *err, size_t errlen) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     snprintf(err, errlen, "cannot open %s", path);
-    return NULL;
+    return -1;
   }
-  char *buf = NULL;
-  long n = -1;
-  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-    buf[n] = 0;
-  } else {
-    free(buf);
-    buf = NULL;
-    snprintf(err, errlen, "cannot read %s", path);
-  }
+  long len = -1;
+  char *grown = NULL;
+  int ok = fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+           (grown = realloc(*buf, *n + (size_t)len + 1)) != NULL;
+  if (grown)
+    *buf = grown;
+  ok = ok && fread(*buf + *n, 1, (size_t)len, f) == (size_t)len;
   fclose(f);
+  if (!ok) {
+    snprintf(err, errlen, "cannot read %s", path);
+    return -1;
+  }
+  *n += (size_t)len;
+  (*buf)[*n] = 0;
+  return 0;
+}
+
+/* The module's source as gpugen renders one: the shared headers
+ * (gg_abi.h, gg_protocol.h), the CUDA prelude, whose memory-ordering
+ * helpers the loop uses, then cdp.cuh (GG_CDP_CUH in the environment
+ * names another one).  GG_SOURCE_ROOT (set by CMake) is the source tree. */
+static inline char *cdp_read_source(char *err, size_t errlen) {
+  const char *cdp = getenv("GG_CDP_CUH");
+  if (!cdp)
+    cdp = GG_SOURCE_ROOT "/templates/cuda/cdp.cuh";
+  const char *parts[] = {GG_SOURCE_ROOT "/include/gg_abi.h", GG_SOURCE_ROOT "/include/gg_protocol.h",
+                         GG_SOURCE_ROOT "/templates/cuda/prelude.cuh", cdp};
+  char *buf = NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+    if (cdp_append_file(&buf, &n, parts[i], err, errlen) != 0) {
+      free(buf);
+      return NULL;
+    }
   return buf;
 }
 

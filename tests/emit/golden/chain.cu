@@ -336,7 +336,7 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
  * a pause between slow polls, and a look at the host's abort line
- * (gg_host_aborted).  No
+ * (gg_host_aborted, with the memory-ordering helpers below).  No
  * "memory" clobber: the words order nothing else, so the compiler may
  * keep the body's own loads in flight across them (and take a published
  * value from the register it was just stored from). */
@@ -351,14 +351,6 @@ GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
   return v;
 }
 GG_INLINE void gg_xchg_pause() { __nanosleep(64); }
-/* Whether the host set the mailbox's abort word (gg_protocol.h): every
- * wait of a persistent kernel looks at it now and then. */
-GG_INLINE bool gg_host_aborted(const char *mbox)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(mbox + GG_MBOX_ABORT_OFF) : "memory");
-  return v != 0;
-}
 
 /* ---- warps ---- */
 #define GG_WARP_SIZE 32
@@ -491,9 +483,15 @@ GG_INLINE gg_bf16 gg_atomic_min(gg_bf16 *p, gg_bf16 v) { return gg_atomic_cas_co
 GG_INLINE gg_bf16 gg_atomic_max(gg_bf16 *p, gg_bf16 v) { return gg_atomic_cas_combine16(p, v, gg_op_max()); }
 #endif
 
-/* ---- system-scope acquire / release (host-mapped mailboxes) ----
- * PTX ld.acquire / st.release at .sys scope (sm_70+): ordered against the
- * CPU's accesses to the same pinned memory, which volatile alone is not. */
+/* ---- memory ordering ----
+ * Every template that orders its accesses against another block's or the
+ * host's does it through these helpers, one per PTX form (sm_70+), each
+ * with a "memory" clobber so that the compiler keeps the kernel's other
+ * accesses on their side of it.  Scope .sys: ordered against the CPU's
+ * accesses to the same pinned memory (host-mapped mailboxes), which
+ * volatile alone is not; scope .gpu: flags between blocks.  Relaxed: the
+ * word alone is read or written whole (a 64-bit access is single-copy
+ * atomic), ordering nothing else. */
 GG_INLINE unsigned gg_load_acquire_sys(const unsigned *p)
 {
   unsigned v;
@@ -514,6 +512,16 @@ GG_INLINE void gg_store_release_sys(unsigned long long *p, unsigned long long v)
 {
   asm volatile("st.release.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+GG_INLINE unsigned long long gg_load_relaxed_sys(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE void gg_store_relaxed_sys(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 /* The same at device (gpu) scope, for flags between blocks. */
 GG_INLINE unsigned gg_load_acquire_gpu(const unsigned *p)
 {
@@ -521,9 +529,25 @@ GG_INLINE unsigned gg_load_acquire_gpu(const unsigned *p)
   asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+GG_INLINE unsigned long long gg_load_acquire_gpu(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE unsigned long long gg_load_relaxed_gpu(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
 GG_INLINE void gg_store_release_gpu(unsigned *p, unsigned v)
 {
   asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GG_INLINE void gg_store_release_gpu(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 /* Take a ticket: add 1, return the count before.  acq_rel at gpu scope:
  * the release orders this thread's earlier writes (a block's partial)
@@ -534,6 +558,12 @@ GG_INLINE unsigned gg_ticket_take(unsigned *p)
 {
   unsigned old;
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+  return old;
+}
+GG_INLINE unsigned long long gg_ticket_take(unsigned long long *p)
+{
+  unsigned long long old;
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
   return old;
 }
 /* The thread that stores a reduction's value (store() of the reduce and
@@ -565,6 +595,12 @@ GG_INLINE unsigned long long gg_clock_ns()
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
+}
+/* Whether the host set the mailbox's abort word (gg_protocol.h): every
+ * wait of a persistent kernel looks at it now and then. */
+GG_INLINE bool gg_host_aborted(const char *mbox)
+{
+  return gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)) != 0;
 }
 
 /* ---- grid barriers ----
@@ -775,30 +811,12 @@ struct gg_frame_bar {
   unsigned long long want; /* thread 0: the count the next barrier completes */
 };
 
-GG_INLINE unsigned long long gg_fb_ld_relaxed(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE unsigned long long gg_fb_arrive(unsigned long long *p)
-{
-  unsigned long long old;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
-  return old;
-}
-GG_INLINE unsigned long long gg_fb_ld_acquire(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
 
 /* Thread 0 polls word w with acquire loads until it reaches want (see
  * (3)); false when the host aborted the session meanwhile. */
 GG_INLINE bool gg_fb_wait(const unsigned long long *w, unsigned long long want, const char *mbox)
 {
-  for (unsigned spins = 1; gg_fb_ld_acquire(w) < want; ++spins) {
+  for (unsigned spins = 1; gg_load_acquire_gpu(w) < want; ++spins) {
     if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
     if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox))
       return false;
@@ -810,7 +828,7 @@ GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 {
   b.want = 0;
   if (threadIdx.x == 0 && gridDim.x > 1) {
-    const unsigned long long c = gg_fb_ld_relaxed((const unsigned long long *)(ws + GG_FRAME_COUNT_OFF));
+    const unsigned long long c = gg_load_relaxed_gpu((const unsigned long long *)(ws + GG_FRAME_COUNT_OFF));
     b.want = c - c % gridDim.x;
   }
 }
@@ -827,7 +845,7 @@ GG_INLINE bool gg_frame_barrier(gg_frame_bar &b, char *ws, const char *mbox)
     unsigned long long *count = (unsigned long long *)(ws + GG_FRAME_COUNT_OFF);
     const unsigned long long want = b.want += gridDim.x;
     /* (2); the last arriver polls nothing */
-    const unsigned ok = gg_fb_arrive(count) + 1 == want || gg_fb_wait(count, want, mbox); /* (3) */
+    const unsigned ok = gg_ticket_take(count) + 1 == want || gg_fb_wait(count, want, mbox); /* (3) */
     gg_fb_ok = ok;
   }
   __syncthreads(); /* (4) */
@@ -876,10 +894,6 @@ struct gg_fn_progress {
   unsigned stride;         /* bytes between two blocks' words */
 };
 
-GG_INLINE void gg_fb_st_release(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
 GG_INLINE unsigned long long *gg_fn_word(const gg_fn_progress &n, unsigned block)
 {
   return (unsigned long long *)(n.words + (unsigned long long)block * n.stride);
@@ -891,7 +905,7 @@ GG_INLINE void gg_fn_begin(gg_fn_progress &n, const gg_grid &g, char *words, uns
   n.stride = stride;
   n.done = 0;
   if (g.thread == 0 && g.nblocks > 1)
-    n.done = gg_fb_ld_relaxed(gg_fn_word(n, g.block));
+    n.done = gg_load_relaxed_gpu(gg_fn_word(n, g.block));
 }
 
 /* Every thread of the (pseudo-)block calls it; false when the host
@@ -904,13 +918,13 @@ GG_INLINE bool gg_fn_wait_neighbours(gg_fn_progress &n, const gg_grid &g, const 
     return true;
   if (g.thread == 0) {
     const unsigned long long want = ++n.done;
-    gg_fb_st_release(gg_fn_word(n, g.block), want); /* (2) */
+    gg_store_release_gpu(gg_fn_word(n, g.block), want); /* (2) */
     const unsigned left = g.block ? g.block - 1 : g.nblocks - 1;
     const unsigned right = g.block + 1 < g.nblocks ? g.block + 1 : 0;
     const unsigned long long *l = gg_fn_word(n, left), *r = gg_fn_word(n, right);
     /* both words read at once first ('&': both loads in flight, one L2
        round trip when the neighbours are already done), then each waited for */
-    const bool ready = (gg_fb_ld_acquire(l) >= want) & (gg_fb_ld_acquire(r) >= want);
+    const bool ready = (gg_load_acquire_gpu(l) >= want) & (gg_load_acquire_gpu(r) >= want);
     const unsigned ok = ready || (gg_fb_wait(l, want, mbox) && gg_fb_wait(r, want, mbox)); /* (3) */
     gg_fn_ok[g.bar_id] = ok;
   }
@@ -953,7 +967,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 957 "chain.cu"
+#line 971 "chain.cu"
 
   }();
 #undef x
@@ -1002,7 +1016,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1006 "chain.cu"
+#line 1020 "chain.cu"
 
     }();
 #undef x
@@ -1073,7 +1087,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1077 "chain.cu"
+#line 1091 "chain.cu"
 
   }();
 #undef x
@@ -1140,7 +1154,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1144 "chain.cu"
+#line 1158 "chain.cu"
 
   }();
 #undef y
@@ -1191,7 +1205,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1195 "chain.cu"
+#line 1209 "chain.cu"
 
     }();
 #undef y
@@ -1262,7 +1276,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1266 "chain.cu"
+#line 1280 "chain.cu"
 
   }();
 #undef y
@@ -1397,7 +1411,7 @@ GG_INLINE acc value_at(const gg_args_energy &args, long long gg_lin)
 #line 23 "examples/chain.lua"
 v(i) * v(i)
 
-#line 1401 "chain.cu"
+#line 1415 "chain.cu"
 
   );
   
@@ -1679,31 +1693,6 @@ __device__ bool gg_frame(const gg_args_chain &args, const gg_grid &g, const char
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
 
-GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE unsigned long long gg_p_ld_acquire_gpu(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE void gg_p_st_release_gpu(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-/* Arrive at the end of a frame; returns the arrivals before this one.
- * acq_rel: the block that completes the frame has seen every block's
- * writes before it releases the frame to the host. */
-GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
-{
-  unsigned long long old;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
-  return old;
-}
 /* Block 0, several blocks: before relaying frame f, wait until every
  * block has finished frame f-1 (and so read its record), so frames stay
  * in order when the host queues them (ring).  Called before the poll for
@@ -1713,7 +1702,7 @@ GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
 GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned long long target,
                                   const char *mbox)
 {
-  for (unsigned spins = 1; gg_p_ld_acquire_gpu(arrive) < target; ++spins)
+  for (unsigned spins = 1; gg_load_acquire_gpu(arrive) < target; ++spins)
     if ((spins & 1023u) == 0 &&
         gg_host_aborted(mbox))
       return false;
@@ -1727,10 +1716,6 @@ struct gg_p_ack_of {
   bool relaxed;    /* stored without the system-scope release */
   bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
-GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
 /* The leader, once the frame is complete: the frame's writes are visible
  * to it (its block's __syncthreads, or the acq_rel arrival that completed
  * the frame), so it reads the result (volatile: relaxed, never a stale
@@ -1758,16 +1743,16 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
     bits = *(const volatile unsigned char *)a.src;
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
-    gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
   const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
   if (a.relaxed)
-    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
+    gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
     gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
   if (timed) { /* after the ack: a release would first wait for them */
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
-    gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
                         GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
   }
 }
@@ -1789,8 +1774,8 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
   if (gg_host_aborted(mbox))
     return GG_MBOX_EXIT_ABORT;
   const unsigned long long stale_ns =
-      gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
-  const unsigned long long h = gg_p_ld_relaxed_sys(hb), now = gg_clock_ns();
+      gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
+  const unsigned long long h = gg_load_relaxed_sys(hb), now = gg_clock_ns();
   if (*hb_time == 0 || h != *hb_seen) {
     *hb_seen = h;
     *hb_time = now;
@@ -1915,7 +1900,7 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
     for (unsigned k = 0; k < (NW + 31) / 32; ++k) {
       const unsigned i = k * 32 + lane;
       if (i < NW)
-        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_p_ld_acquire_gpu(w + i);
+        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_load_acquire_gpu(w + i);
       else
         word[k] = mine;
     }
@@ -2135,12 +2120,12 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
             if (leader)
-              gg_p_st_release_gpu(record, GG_MBOX_WORD_ABORT);
+              gg_store_release_gpu(record, GG_MBOX_WORD_ABORT);
           } else {
 #pragma unroll
             for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k)
               if (k * 32 + (threadIdx.x & 31u) < gg_nw)
-                gg_p_st_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
+                gg_store_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
           }
         }
       } else {
@@ -2168,7 +2153,9 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+    /* The arrival is acq_rel: the block that completes the frame has seen
+     * every block's writes before it releases the frame to the host. */
+    if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         seen = seen_at[frame & 1u];
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);
@@ -2196,31 +2183,6 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
 
-GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE unsigned long long gg_p_ld_acquire_gpu(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE void gg_p_st_release_gpu(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-/* Arrive at the end of a frame; returns the arrivals before this one.
- * acq_rel: the block that completes the frame has seen every block's
- * writes before it releases the frame to the host. */
-GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
-{
-  unsigned long long old;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
-  return old;
-}
 /* Block 0, several blocks: before relaying frame f, wait until every
  * block has finished frame f-1 (and so read its record), so frames stay
  * in order when the host queues them (ring).  Called before the poll for
@@ -2230,7 +2192,7 @@ GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
 GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned long long target,
                                   const char *mbox)
 {
-  for (unsigned spins = 1; gg_p_ld_acquire_gpu(arrive) < target; ++spins)
+  for (unsigned spins = 1; gg_load_acquire_gpu(arrive) < target; ++spins)
     if ((spins & 1023u) == 0 &&
         gg_host_aborted(mbox))
       return false;
@@ -2244,10 +2206,6 @@ struct gg_p_ack_of {
   bool relaxed;    /* stored without the system-scope release */
   bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
-GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
 /* The leader, once the frame is complete: the frame's writes are visible
  * to it (its block's __syncthreads, or the acq_rel arrival that completed
  * the frame), so it reads the result (volatile: relaxed, never a stale
@@ -2275,16 +2233,16 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
     bits = *(const volatile unsigned char *)a.src;
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
-    gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
   const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
   if (a.relaxed)
-    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
+    gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
     gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
   if (timed) { /* after the ack: a release would first wait for them */
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
-    gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
                         GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
   }
 }
@@ -2306,8 +2264,8 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
   if (gg_host_aborted(mbox))
     return GG_MBOX_EXIT_ABORT;
   const unsigned long long stale_ns =
-      gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
-  const unsigned long long h = gg_p_ld_relaxed_sys(hb), now = gg_clock_ns();
+      gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
+  const unsigned long long h = gg_load_relaxed_sys(hb), now = gg_clock_ns();
   if (*hb_time == 0 || h != *hb_seen) {
     *hb_seen = h;
     *hb_time = now;
@@ -2432,7 +2390,7 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
     for (unsigned k = 0; k < (NW + 31) / 32; ++k) {
       const unsigned i = k * 32 + lane;
       if (i < NW)
-        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_p_ld_acquire_gpu(w + i);
+        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_load_acquire_gpu(w + i);
       else
         word[k] = mine;
     }
@@ -2652,12 +2610,12 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
             if (leader)
-              gg_p_st_release_gpu(record, GG_MBOX_WORD_ABORT);
+              gg_store_release_gpu(record, GG_MBOX_WORD_ABORT);
           } else {
 #pragma unroll
             for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k)
               if (k * 32 + (threadIdx.x & 31u) < gg_nw)
-                gg_p_st_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
+                gg_store_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
           }
         }
       } else {
@@ -2685,7 +2643,9 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+    /* The arrival is acq_rel: the block that completes the frame has seen
+     * every block's writes before it releases the frame to the host. */
+    if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         seen = seen_at[frame & 1u];
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);
@@ -2713,31 +2673,6 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
 
-GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE unsigned long long gg_p_ld_acquire_gpu(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE void gg_p_st_release_gpu(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-/* Arrive at the end of a frame; returns the arrivals before this one.
- * acq_rel: the block that completes the frame has seen every block's
- * writes before it releases the frame to the host. */
-GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
-{
-  unsigned long long old;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
-  return old;
-}
 /* Block 0, several blocks: before relaying frame f, wait until every
  * block has finished frame f-1 (and so read its record), so frames stay
  * in order when the host queues them (ring).  Called before the poll for
@@ -2747,7 +2682,7 @@ GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
 GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned long long target,
                                   const char *mbox)
 {
-  for (unsigned spins = 1; gg_p_ld_acquire_gpu(arrive) < target; ++spins)
+  for (unsigned spins = 1; gg_load_acquire_gpu(arrive) < target; ++spins)
     if ((spins & 1023u) == 0 &&
         gg_host_aborted(mbox))
       return false;
@@ -2761,10 +2696,6 @@ struct gg_p_ack_of {
   bool relaxed;    /* stored without the system-scope release */
   bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
-GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
 /* The leader, once the frame is complete: the frame's writes are visible
  * to it (its block's __syncthreads, or the acq_rel arrival that completed
  * the frame), so it reads the result (volatile: relaxed, never a stale
@@ -2792,16 +2723,16 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
     bits = *(const volatile unsigned char *)a.src;
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
-    gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
   const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
   if (a.relaxed)
-    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
+    gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
     gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
   if (timed) { /* after the ack: a release would first wait for them */
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
-    gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
                         GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
   }
 }
@@ -2823,8 +2754,8 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
   if (gg_host_aborted(mbox))
     return GG_MBOX_EXIT_ABORT;
   const unsigned long long stale_ns =
-      gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
-  const unsigned long long h = gg_p_ld_relaxed_sys(hb), now = gg_clock_ns();
+      gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
+  const unsigned long long h = gg_load_relaxed_sys(hb), now = gg_clock_ns();
   if (*hb_time == 0 || h != *hb_seen) {
     *hb_seen = h;
     *hb_time = now;
@@ -2949,7 +2880,7 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
     for (unsigned k = 0; k < (NW + 31) / 32; ++k) {
       const unsigned i = k * 32 + lane;
       if (i < NW)
-        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_p_ld_acquire_gpu(w + i);
+        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_load_acquire_gpu(w + i);
       else
         word[k] = mine;
     }
@@ -3169,12 +3100,12 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
             if (leader)
-              gg_p_st_release_gpu(record, GG_MBOX_WORD_ABORT);
+              gg_store_release_gpu(record, GG_MBOX_WORD_ABORT);
           } else {
 #pragma unroll
             for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k)
               if (k * 32 + (threadIdx.x & 31u) < gg_nw)
-                gg_p_st_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
+                gg_store_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
           }
         }
       } else {
@@ -3202,7 +3133,9 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+    /* The arrival is acq_rel: the block that completes the frame has seen
+     * every block's writes before it releases the frame to the host. */
+    if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         seen = seen_at[frame & 1u];
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);

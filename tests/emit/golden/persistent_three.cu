@@ -333,7 +333,7 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
  * a pause between slow polls, and a look at the host's abort line
- * (gg_host_aborted).  No
+ * (gg_host_aborted, with the memory-ordering helpers below).  No
  * "memory" clobber: the words order nothing else, so the compiler may
  * keep the body's own loads in flight across them (and take a published
  * value from the register it was just stored from). */
@@ -348,14 +348,6 @@ GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
   return v;
 }
 GG_INLINE void gg_xchg_pause() { __nanosleep(64); }
-/* Whether the host set the mailbox's abort word (gg_protocol.h): every
- * wait of a persistent kernel looks at it now and then. */
-GG_INLINE bool gg_host_aborted(const char *mbox)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(mbox + GG_MBOX_ABORT_OFF) : "memory");
-  return v != 0;
-}
 
 /* ---- warps ---- */
 #define GG_WARP_SIZE 32
@@ -488,9 +480,15 @@ GG_INLINE gg_bf16 gg_atomic_min(gg_bf16 *p, gg_bf16 v) { return gg_atomic_cas_co
 GG_INLINE gg_bf16 gg_atomic_max(gg_bf16 *p, gg_bf16 v) { return gg_atomic_cas_combine16(p, v, gg_op_max()); }
 #endif
 
-/* ---- system-scope acquire / release (host-mapped mailboxes) ----
- * PTX ld.acquire / st.release at .sys scope (sm_70+): ordered against the
- * CPU's accesses to the same pinned memory, which volatile alone is not. */
+/* ---- memory ordering ----
+ * Every template that orders its accesses against another block's or the
+ * host's does it through these helpers, one per PTX form (sm_70+), each
+ * with a "memory" clobber so that the compiler keeps the kernel's other
+ * accesses on their side of it.  Scope .sys: ordered against the CPU's
+ * accesses to the same pinned memory (host-mapped mailboxes), which
+ * volatile alone is not; scope .gpu: flags between blocks.  Relaxed: the
+ * word alone is read or written whole (a 64-bit access is single-copy
+ * atomic), ordering nothing else. */
 GG_INLINE unsigned gg_load_acquire_sys(const unsigned *p)
 {
   unsigned v;
@@ -511,6 +509,16 @@ GG_INLINE void gg_store_release_sys(unsigned long long *p, unsigned long long v)
 {
   asm volatile("st.release.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+GG_INLINE unsigned long long gg_load_relaxed_sys(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE void gg_store_relaxed_sys(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 /* The same at device (gpu) scope, for flags between blocks. */
 GG_INLINE unsigned gg_load_acquire_gpu(const unsigned *p)
 {
@@ -518,9 +526,25 @@ GG_INLINE unsigned gg_load_acquire_gpu(const unsigned *p)
   asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+GG_INLINE unsigned long long gg_load_acquire_gpu(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE unsigned long long gg_load_relaxed_gpu(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
 GG_INLINE void gg_store_release_gpu(unsigned *p, unsigned v)
 {
   asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GG_INLINE void gg_store_release_gpu(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 /* Take a ticket: add 1, return the count before.  acq_rel at gpu scope:
  * the release orders this thread's earlier writes (a block's partial)
@@ -531,6 +555,12 @@ GG_INLINE unsigned gg_ticket_take(unsigned *p)
 {
   unsigned old;
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+  return old;
+}
+GG_INLINE unsigned long long gg_ticket_take(unsigned long long *p)
+{
+  unsigned long long old;
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
   return old;
 }
 /* The thread that stores a reduction's value (store() of the reduce and
@@ -562,6 +592,12 @@ GG_INLINE unsigned long long gg_clock_ns()
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
+}
+/* Whether the host set the mailbox's abort word (gg_protocol.h): every
+ * wait of a persistent kernel looks at it now and then. */
+GG_INLINE bool gg_host_aborted(const char *mbox)
+{
+  return gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)) != 0;
 }
 
 /* ---- grid barriers ----
@@ -764,7 +800,7 @@ __device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 17 "examples/persistent_three.lua"
 }
-#line 768 "persistent_three.cu"
+#line 804 "persistent_three.cu"
 
     }();
   }
@@ -885,7 +921,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 23 "examples/persistent_three.lua"
 x(i)
 
-#line 889 "persistent_three.cu"
+#line 925 "persistent_three.cu"
 
   );
   
@@ -1121,7 +1157,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1125 "persistent_three.cu"
+#line 1161 "persistent_three.cu"
 
   }();
 #undef v
@@ -1162,7 +1198,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1166 "persistent_three.cu"
+#line 1202 "persistent_three.cu"
 
     }();
 #undef v
@@ -1222,7 +1258,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1226 "persistent_three.cu"
+#line 1262 "persistent_three.cu"
 
   }();
 #undef v
@@ -1268,31 +1304,6 @@ extern "C" __global__ void __launch_bounds__(256) gg_inc32k(gg_args_inc32k args)
 #ifndef GG_PERSIST_HELPERS
 #define GG_PERSIST_HELPERS
 
-GG_INLINE unsigned long long gg_p_ld_relaxed_sys(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE unsigned long long gg_p_ld_acquire_gpu(const unsigned long long *p)
-{
-  unsigned long long v;
-  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-GG_INLINE void gg_p_st_release_gpu(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-/* Arrive at the end of a frame; returns the arrivals before this one.
- * acq_rel: the block that completes the frame has seen every block's
- * writes before it releases the frame to the host. */
-GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
-{
-  unsigned long long old;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
-  return old;
-}
 /* Block 0, several blocks: before relaying frame f, wait until every
  * block has finished frame f-1 (and so read its record), so frames stay
  * in order when the host queues them (ring).  Called before the poll for
@@ -1302,7 +1313,7 @@ GG_INLINE unsigned long long gg_p_arrive(unsigned long long *p)
 GG_INLINE bool gg_p_wait_arrivals(const unsigned long long *arrive, unsigned long long target,
                                   const char *mbox)
 {
-  for (unsigned spins = 1; gg_p_ld_acquire_gpu(arrive) < target; ++spins)
+  for (unsigned spins = 1; gg_load_acquire_gpu(arrive) < target; ++spins)
     if ((spins & 1023u) == 0 &&
         gg_host_aborted(mbox))
       return false;
@@ -1316,10 +1327,6 @@ struct gg_p_ack_of {
   bool relaxed;    /* stored without the system-scope release */
   bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
-GG_INLINE void gg_p_st_relaxed_sys(unsigned long long *p, unsigned long long v)
-{
-  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
 /* The leader, once the frame is complete: the frame's writes are visible
  * to it (its block's __syncthreads, or the acq_rel arrival that completed
  * the frame), so it reads the result (volatile: relaxed, never a stale
@@ -1347,16 +1354,16 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
     bits = *(const volatile unsigned char *)a.src;
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
-    gg_p_st_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
   const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
   if (a.relaxed)
-    gg_p_st_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
+    gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
     gg_store_release_sys(w, GG_MBOX_ACK(frame, bits));
   if (timed) { /* after the ack: a release would first wait for them */
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
-    gg_p_st_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
-    gg_p_st_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_LO_OFF / 8u, GG_MBOX_ACK(frame, seen));
+    gg_store_relaxed_sys(w + GG_MBOX_SEEN_HI_OFF / 8u, GG_MBOX_ACK(frame, seen >> 32));
+    gg_store_relaxed_sys(w + GG_MBOX_BUSY_OFF / 8u,
                         GG_MBOX_ACK(frame, busy < GG_MBOX_BUSY_MAX ? busy : GG_MBOX_BUSY_MAX));
   }
 }
@@ -1378,8 +1385,8 @@ GG_INLINE unsigned gg_p_check_host(const char *mbox, unsigned long long *hb_seen
   if (gg_host_aborted(mbox))
     return GG_MBOX_EXIT_ABORT;
   const unsigned long long stale_ns =
-      gg_p_ld_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
-  const unsigned long long h = gg_p_ld_relaxed_sys(hb), now = gg_clock_ns();
+      gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_STALE_OFF));
+  const unsigned long long h = gg_load_relaxed_sys(hb), now = gg_clock_ns();
   if (*hb_time == 0 || h != *hb_seen) {
     *hb_seen = h;
     *hb_time = now;
@@ -1504,7 +1511,7 @@ GG_INLINE unsigned gg_p_poll(const char *mbox, const unsigned long long *w,
     for (unsigned k = 0; k < (NW + 31) / 32; ++k) {
       const unsigned i = k * 32 + lane;
       if (i < NW)
-        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_p_ld_acquire_gpu(w + i);
+        word[k] = SYS ? gg_load_acquire_sys(w + i) : gg_load_acquire_gpu(w + i);
       else
         word[k] = mine;
     }
@@ -1724,12 +1731,12 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
           if (cmd == GG_MBOX_CMD_EXIT) {
             if (leader)
-              gg_p_st_release_gpu(record, GG_MBOX_WORD_ABORT);
+              gg_store_release_gpu(record, GG_MBOX_WORD_ABORT);
           } else {
 #pragma unroll
             for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k)
               if (k * 32 + (threadIdx.x & 31u) < gg_nw)
-                gg_p_st_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
+                gg_store_release_gpu(record + k * 32 + (threadIdx.x & 31u), word[k]);
           }
         }
       } else {
@@ -1760,7 +1767,9 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
       break;
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
-    if (leader && (!multi || gg_p_arrive(arrive) + 1 == frame * gridDim.x)) {
+    /* The arrival is acq_rel: the block that completes the frame has seen
+     * every block's writes before it releases the frame to the host. */
+    if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         seen = seen_at[frame & 1u];
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);

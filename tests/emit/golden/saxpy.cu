@@ -330,7 +330,7 @@ GG_INLINE long long gg_halo_index(long long j, long long own, long long h)
  * 64-bit access is single-copy atomic: a reader sees the whole word or
  * none of it, so a value and its tag travel together and need no fence),
  * a pause between slow polls, and a look at the host's abort line
- * (gg_host_aborted).  No
+ * (gg_host_aborted, with the memory-ordering helpers below).  No
  * "memory" clobber: the words order nothing else, so the compiler may
  * keep the body's own loads in flight across them (and take a published
  * value from the register it was just stored from). */
@@ -345,14 +345,6 @@ GG_INLINE unsigned long long gg_xchg_ld(const unsigned long long *p)
   return v;
 }
 GG_INLINE void gg_xchg_pause() { __nanosleep(64); }
-/* Whether the host set the mailbox's abort word (gg_protocol.h): every
- * wait of a persistent kernel looks at it now and then. */
-GG_INLINE bool gg_host_aborted(const char *mbox)
-{
-  unsigned long long v;
-  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(mbox + GG_MBOX_ABORT_OFF) : "memory");
-  return v != 0;
-}
 
 /* ---- warps ---- */
 #define GG_WARP_SIZE 32
@@ -485,9 +477,15 @@ GG_INLINE gg_bf16 gg_atomic_min(gg_bf16 *p, gg_bf16 v) { return gg_atomic_cas_co
 GG_INLINE gg_bf16 gg_atomic_max(gg_bf16 *p, gg_bf16 v) { return gg_atomic_cas_combine16(p, v, gg_op_max()); }
 #endif
 
-/* ---- system-scope acquire / release (host-mapped mailboxes) ----
- * PTX ld.acquire / st.release at .sys scope (sm_70+): ordered against the
- * CPU's accesses to the same pinned memory, which volatile alone is not. */
+/* ---- memory ordering ----
+ * Every template that orders its accesses against another block's or the
+ * host's does it through these helpers, one per PTX form (sm_70+), each
+ * with a "memory" clobber so that the compiler keeps the kernel's other
+ * accesses on their side of it.  Scope .sys: ordered against the CPU's
+ * accesses to the same pinned memory (host-mapped mailboxes), which
+ * volatile alone is not; scope .gpu: flags between blocks.  Relaxed: the
+ * word alone is read or written whole (a 64-bit access is single-copy
+ * atomic), ordering nothing else. */
 GG_INLINE unsigned gg_load_acquire_sys(const unsigned *p)
 {
   unsigned v;
@@ -508,6 +506,16 @@ GG_INLINE void gg_store_release_sys(unsigned long long *p, unsigned long long v)
 {
   asm volatile("st.release.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+GG_INLINE unsigned long long gg_load_relaxed_sys(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE void gg_store_relaxed_sys(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 /* The same at device (gpu) scope, for flags between blocks. */
 GG_INLINE unsigned gg_load_acquire_gpu(const unsigned *p)
 {
@@ -515,9 +523,25 @@ GG_INLINE unsigned gg_load_acquire_gpu(const unsigned *p)
   asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+GG_INLINE unsigned long long gg_load_acquire_gpu(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GG_INLINE unsigned long long gg_load_relaxed_gpu(const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
 GG_INLINE void gg_store_release_gpu(unsigned *p, unsigned v)
 {
   asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GG_INLINE void gg_store_release_gpu(unsigned long long *p, unsigned long long v)
+{
+  asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 /* Take a ticket: add 1, return the count before.  acq_rel at gpu scope:
  * the release orders this thread's earlier writes (a block's partial)
@@ -528,6 +552,12 @@ GG_INLINE unsigned gg_ticket_take(unsigned *p)
 {
   unsigned old;
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+  return old;
+}
+GG_INLINE unsigned long long gg_ticket_take(unsigned long long *p)
+{
+  unsigned long long old;
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
   return old;
 }
 /* The thread that stores a reduction's value (store() of the reduce and
@@ -559,6 +589,12 @@ GG_INLINE unsigned long long gg_clock_ns()
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
+}
+/* Whether the host set the mailbox's abort word (gg_protocol.h): every
+ * wait of a persistent kernel looks at it now and then. */
+GG_INLINE bool gg_host_aborted(const char *mbox)
+{
+  return gg_load_relaxed_sys((const unsigned long long *)(mbox + GG_MBOX_ABORT_OFF)) != 0;
 }
 
 /* ---- grid barriers ----
@@ -742,7 +778,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 746 "saxpy.cu"
+#line 782 "saxpy.cu"
 
   }();
 #undef x
@@ -793,7 +829,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 797 "saxpy.cu"
+#line 833 "saxpy.cu"
 
     }();
 #undef x
@@ -864,7 +900,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 868 "saxpy.cu"
+#line 904 "saxpy.cu"
 
   }();
 #undef x
