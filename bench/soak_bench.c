@@ -3,7 +3,14 @@
  * frame ("step": y = gain * x fused into e = sum(y * y), n = 1000, device
  * arrays) for 1e8 frames in one session, against the floor: the bare
  * handshake loop (bench/soak_bench.lua: a command that does nothing, the
- * same one block of 1024 threads) measured in the same process first.
+ * same one block of 1024 threads) in a second session of the same process.
+ * Both sessions stay open and the host alternates between them, a chunk
+ * of frames each (--chunk app frames, and the floor's share of as many),
+ * so the two see the same host and machine over the whole run: the
+ * virtual machine's noise comes and goes over minutes, and a floor
+ * measured before the app would compare two different stretches of it.
+ * (The idle session's kernel keeps polling its mailbox meanwhile, as
+ * the active one's does: both loops pay for that alike.)
  *
  * Every frame is timed by the session (start -> wait) and split with the
  * device's timestamps into host -> GPU, GPU and GPU -> host
@@ -16,13 +23,15 @@
  * p99.9999, max (us); each part's mean, p50, p99, p99.9, p99.99, max;
  * how many frames lie above p99.9 and which part made them late; the
  * device clock's smallest step seen; the ratio app p99.99 / floor p99.99
- * (goal <= 1.1); with --cost, the p50 with and without device times
- * (goal: <= 0.1 us apart).  The app's e is checked against the CPU once
- * at the end (exit 1 if wrong).
+ * (goal <= 1.1); with --cost, the p50 of the bare loop with and without
+ * device times, two sessions alternating 1e5-frame chunks (goal: <= 0.1 us
+ * apart).  The app's e is checked against the CPU once at the end (exit 1
+ * if wrong).
  *
  * usage: soak_bench [--frames N (1e8)] [--floor-frames N (frames / 10, at
- *        least 1e6)] [--pin CPU] [--mlock] [--fifo] [--no-device-times]
- *        [--cost] [--deadline NS] [--hist FILE.csv] [--tails FILE.csv]
+ *        least 1e6)] [--chunk N (1e6 app frames)] [--pin CPU] [--mlock]
+ *        [--fifo] [--no-device-times] [--cost [N (2e6 frames a side)]]
+ *        [--deadline NS] [--hist FILE.csv] [--tails FILE.csv]
  * Exit: 0, 1 on an error or a wrong result, 2 on usage, 77 without a GPU.
  */
 #include <math.h>
@@ -40,7 +49,7 @@
 #define WAIT_NS 2000000000ll    /* a frame that takes 2 s is an error, not a tail */
 
 typedef struct opts {
-  uint64_t frames, floor_frames;
+  uint64_t frames, floor_frames, chunk, cost_frames;
   int pin, mlock, fifo, no_times, cost;
   int64_t deadline;
   const char *hist, *tails;
@@ -48,9 +57,9 @@ typedef struct opts {
 
 static void usage(void)
 {
-  fprintf(stderr, "usage: soak_bench [--frames N] [--floor-frames N] [--pin CPU] [--mlock] "
-                  "[--fifo] [--no-device-times] [--cost] [--deadline NS] [--hist FILE.csv] "
-                  "[--tails FILE.csv]\n");
+  fprintf(stderr, "usage: soak_bench [--frames N] [--floor-frames N] [--chunk N] [--pin CPU] "
+                  "[--mlock] [--fifo] [--no-device-times] [--cost [N]] [--deadline NS] "
+                  "[--hist FILE.csv] [--tails FILE.csv]\n");
   exit(2);
 }
 
@@ -65,7 +74,7 @@ static uint64_t count_arg(const char *v)
 
 static opts parse(int argc, char **argv)
 {
-  opts o = {100000000ull, 0, -1, 0, 0, 0, 0, 0, NULL, NULL};
+  opts o = {.frames = 100000000ull, .chunk = 1000000ull, .cost_frames = 2000000ull, .pin = -1};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--frames") && v) o.frames = count_arg(v), i++;
@@ -77,11 +86,18 @@ static opts parse(int argc, char **argv)
     else if (!strcmp(a, "--mlock")) o.mlock = 1;
     else if (!strcmp(a, "--fifo")) o.fifo = 1;
     else if (!strcmp(a, "--no-device-times")) o.no_times = 1;
-    else if (!strcmp(a, "--cost")) o.cost = 1;
+    else if (!strcmp(a, "--chunk") && v) o.chunk = count_arg(v), i++;
+    else if (!strcmp(a, "--cost")) {
+      o.cost = 1;
+      if (v && v[0] >= '0' && v[0] <= '9')
+        o.cost_frames = count_arg(v), i++;
+    }
     else usage();
   }
   if (!o.floor_frames)
     o.floor_frames = o.frames / 10 > 1000000 ? o.frames / 10 : 1000000;
+  if (o.chunk > o.frames)
+    o.chunk = o.frames;
   return o;
 }
 
@@ -145,6 +161,24 @@ static void run_loop(loop *l, uint64_t frames)
       die(l->name);
 }
 
+/* Runs na frames of a and nb of b, alternating: chunk frames of b, then
+ * a's share of as many (na / nb of them, so both end together), until
+ * both have run all theirs. */
+static void alternate(loop *a, uint64_t na, loop *b, uint64_t nb, uint64_t chunk)
+{
+  uint64_t done_a = 0, done_b = 0;
+  while (done_a < na || done_b < nb) {
+    uint64_t to_b = done_b + chunk < nb ? done_b + chunk : nb;
+    uint64_t to_a = (uint64_t)((double)na * (double)to_b / (double)nb);
+    if (to_b == nb || to_a > na)
+      to_a = na;
+    run_loop(a, to_a - done_a);
+    run_loop(b, to_b - done_b);
+    done_a = to_a;
+    done_b = to_b;
+  }
+}
+
 static void close_loop(loop *l)
 {
   if (gg_session_terminate(l->se))
@@ -198,6 +232,30 @@ static void stats_of(loop *l, gg_stats *s)
     die("statistics");
 }
 
+/* The p50 of the bare loop with and without device times: two sessions
+ * open side by side, alternating 1e5-frame chunks, n frames each. */
+static void measure_cost(gg_module *bare, uint64_t n)
+{
+  loop off = {"bare, no device times", NULL, 0, {{0}}, 0};
+  loop on = {"bare, device times", NULL, 0, {{0}}, 0};
+  open_loop(&off, bare, "bare", "tick", n, GG_TIMES_OFF, 0);
+  open_loop(&on, bare, "bare", "tick", n, GG_TIMES_ON, 0);
+  alternate(&off, n, &on, n, 100000);
+  gg_stats s[2];
+  stats_of(&off, &s[0]);
+  stats_of(&on, &s[1]);
+  close_loop(&off);
+  close_loop(&on);
+  printf("device times' cost: the bare loop, %llu frames a side in alternating chunks of 1e5\n",
+         (unsigned long long)n);
+  print_header();
+  print_stats("without device times", &s[0]);
+  print_stats("with device times", &s[1]);
+  printf("with - without: p50 %.3f us (goal <= 0.1), mean %.3f us, p99 %.3f us\n\n",
+         (s[1].p50_ns - s[0].p50_ns) / 1e3, (s[1].mean_ns - s[0].mean_ns) / 1e3,
+         (s[1].p99_ns - s[0].p99_ns) / 1e3);
+}
+
 static void write_csv(loop *l, const char *path, int tails)
 {
   FILE *f = fopen(path, "w");
@@ -243,39 +301,19 @@ int main(int argc, char **argv)
          (unsigned long long)o.floor_frames);
   gg_device_times times = o.no_times ? GG_TIMES_OFF : GG_TIMES_ON;
 
-  if (o.cost) { /* device times' price at p50: the bare loop with and without, 3 rounds each */
-    uint64_t n = o.floor_frames < 1000000 ? o.floor_frames : 1000000;
-    double p50[2][3];
-    for (int r = 0; r < 3; r++)
-      for (int t = 0; t < 2; t++) {
-        loop l = {"bare", NULL, 0, {{0}}, 0};
-        open_loop(&l, bare, "bare", "tick", n, t ? GG_TIMES_ON : GG_TIMES_OFF, 0);
-        run_loop(&l, n);
-        gg_stats s;
-        stats_of(&l, &s);
-        p50[t][r] = s.p50_ns;
-        close_loop(&l);
-      }
-    printf("device times' cost (bare loop, %llu frames a round, p50 us): without %.3f %.3f "
-           "%.3f, with %.3f %.3f %.3f; with - without (medians) %.3f us (goal <= 0.1)\n\n",
-           (unsigned long long)n, p50[0][0] / 1e3, p50[0][1] / 1e3, p50[0][2] / 1e3,
-           p50[1][0] / 1e3, p50[1][1] / 1e3, p50[1][2] / 1e3,
-           (fmax(fmin(p50[1][0], p50[1][1]), fmin(fmax(p50[1][0], p50[1][1]), p50[1][2])) -
-            fmax(fmin(p50[0][0], p50[0][1]), fmin(fmax(p50[0][0], p50[0][1]), p50[0][2]))) / 1e3);
-  }
+  if (o.cost) /* device times' price at p50: the bare loop with and without */
+    measure_cost(bare, o.cost_frames);
 
   gg_stats floor_s, app_s;
   loop fl = {"bare loop", NULL, 0, {{0}}, 0};
-  open_loop(&fl, bare, "bare", "tick", o.floor_frames, times, 0);
-  run_loop(&fl, o.floor_frames);
-  stats_of(&fl, &floor_s);
-  close_loop(&fl);
-
   loop al = {"app step", NULL, 0, {gg_arg_f32(gain), gg_arg_array(x), gg_arg_array(y),
                                    gg_arg_array(e), gg_arg_i64(N)}, 5};
+  open_loop(&fl, bare, "bare", "tick", o.floor_frames, times, 0);
   open_loop(&al, app, "frame_one_block_1024", "step", o.frames, times, o.deadline);
-  run_loop(&al, o.frames);
+  alternate(&fl, o.floor_frames, &al, o.frames, o.chunk);
+  stats_of(&fl, &floor_s);
   stats_of(&al, &app_s);
+  close_loop(&fl);
   print_header();
   print_stats("floor: bare loop", &floor_s);
   print_stats("app: step", &app_s);
