@@ -24,8 +24,8 @@
  * how many frames lie above p99.9 and which part made them late; the
  * device clock's smallest step seen; the ratio app p99.99 / floor p99.99
  * (goal <= 1.1); with --cost, the p50 of the bare loop with and without
- * device times, two sessions alternating 1e5-frame chunks (goal: <= 0.1 us
- * apart).  The app's e is checked against the CPU once at the end (exit 1
+ * device times, two sessions alternating 1e5-frame chunks, once in each
+ * order of opening (goal: <= 0.1 us apart).  The app's e is checked against the CPU once at the end (exit 1
  * if wrong).
  *
  * usage: soak_bench [--frames N (1e8)] [--floor-frames N (frames / 10, at
@@ -233,27 +233,44 @@ static void stats_of(loop *l, gg_stats *s)
 }
 
 /* The p50 of the bare loop with and without device times: two sessions
- * open side by side, alternating 1e5-frame chunks, n frames each. */
-static void measure_cost(gg_module *bare, uint64_t n)
+ * open side by side, alternating 1e5-frame chunks, n frames each; the
+ * difference, with - without.  first_on: the session with device times
+ * is opened (and run) first. */
+static double cost_pass(gg_module *bare, uint64_t n, int first_on)
 {
-  loop off = {"bare, no device times", NULL, 0, {{0}}, 0};
-  loop on = {"bare, device times", NULL, 0, {{0}}, 0};
-  open_loop(&off, bare, "bare", "tick", n, GG_TIMES_OFF, 0);
-  open_loop(&on, bare, "bare", "tick", n, GG_TIMES_ON, 0);
-  alternate(&off, n, &on, n, 100000);
+  loop l[2] = {{"bare, no device times", NULL, 0, {{0}}, 0},
+               {"bare, device times", NULL, 0, {{0}}, 0}};
+  loop *a = &l[first_on], *b = &l[!first_on];
+  open_loop(a, bare, "bare", "tick", n, first_on ? GG_TIMES_ON : GG_TIMES_OFF, 0);
+  open_loop(b, bare, "bare", "tick", n, first_on ? GG_TIMES_OFF : GG_TIMES_ON, 0);
+  alternate(a, n, b, n, 100000);
   gg_stats s[2];
-  stats_of(&off, &s[0]);
-  stats_of(&on, &s[1]);
-  close_loop(&off);
-  close_loop(&on);
-  printf("device times' cost: the bare loop, %llu frames a side in alternating chunks of 1e5\n",
-         (unsigned long long)n);
+  stats_of(&l[0], &s[0]);
+  stats_of(&l[1], &s[1]);
+  close_loop(&l[0]);
+  close_loop(&l[1]);
+  printf("device times' cost: the bare loop, %llu frames a side in alternating chunks of 1e5, "
+         "the session %s device times opened first\n", (unsigned long long)n,
+         first_on ? "with" : "without");
   print_header();
   print_stats("without device times", &s[0]);
   print_stats("with device times", &s[1]);
-  printf("with - without: p50 %.3f us (goal <= 0.1), mean %.3f us, p99 %.3f us\n\n",
+  printf("with - without: p50 %.3f us, mean %.3f us, p99 %.3f us\n\n",
          (s[1].p50_ns - s[0].p50_ns) / 1e3, (s[1].mean_ns - s[0].mean_ns) / 1e3,
          (s[1].p99_ns - s[0].p99_ns) / 1e3);
+  return s[1].p50_ns - s[0].p50_ns;
+}
+
+/* Two passes, each order of opening once: in a run of one pass on the
+ * H200 the session without device times, opened first, was 0.19 us
+ * slower at p50 than the one with them, so something besides the times
+ * differs between two side-by-side sessions; the cost is the mean of the
+ * two passes' differences. */
+static void measure_cost(gg_module *bare, uint64_t n)
+{
+  double d0 = cost_pass(bare, n, 0), d1 = cost_pass(bare, n, 1);
+  printf("device times' cost at p50: %.3f us (the two orders: %.3f, %.3f; goal <= 0.1)\n\n",
+         (d0 + d1) / 2e3, d0 / 1e3, d1 / 1e3);
 }
 
 static void write_csv(loop *l, const char *path, int tails)
