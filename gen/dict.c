@@ -187,21 +187,6 @@ static void view_unpack(ggi_buf *un, ggi_buf *mac, ggi_buf *undef, const ggi_par
   ggi_buf_printf(undef, "#undef %s\n", v);
 }
 
-/* Which range index is contiguous: the one the kernel's rank-matching
- * views store contiguously (layout right: the last; left: the first).
- * Returns 1 when the first index should vary fastest. */
-int ggi_first_index_fastest(const ggi_kernel *k)
-{
-  int left = 0, right = 0;
-  for (int i = 0; i < k->nparams; i++) {
-    const ggi_param *pp = &k->params[i];
-    if (pp->kind != GG_PARAM_VIEW || pp->rank != k->rank) continue;
-    if (pp->layout == GG_LAYOUT_LEFT) left++;
-    if (pp->layout == GG_LAYOUT_RIGHT) right++;
-  }
-  return left > right;
-}
-
 /* Declares the named indices from gg_lin (for) or the team ids (team). */
 static const char *index_decode(const ggi_kernel *k, ggi_arena *a)
 {
@@ -223,7 +208,7 @@ static const char *index_decode(const ggi_kernel *k, ggi_arena *a)
      constant (the compiler turns it into a multiply); run-time ones go
      through gg_divmod, 32-bit when the numbers fit. */
   ggi_buf_puts(&b, "long long gg_r = gg_lin, gg_q, gg_m;");
-  int first = ggi_first_index_fastest(k);
+  int first = k->spec.first_fastest;
   for (int step = 0; step < k->rank; step++) {
     int dim = first ? step : k->rank - 1 - step;
     const char *e = extent_expr(a, &k->range[dim]);

@@ -16,10 +16,6 @@
 int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
                     const ggi_plan *p, ggi_dict *dict, ggi_diag *d);
 
-/* Which range index the for template's decode makes fastest: 1 the
- * first, 0 the last (the contiguous index of the kernel's views). */
-int ggi_first_index_fastest(const ggi_kernel *k);
-
 /* The C type of an argument struct field in generated code ("const float *"). */
 const char *ggi_field_ctype(const ggi_kernel *k, const ggi_field *f, ggi_arena *a);
 

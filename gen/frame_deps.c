@@ -9,7 +9,6 @@
 #include "frame_schedule.h"
 #include "lex.h"
 #include "plan.h"
-#include "dict.h" /* ggi_first_index_fastest: the decode order of a range */
 
 #include <stdint.h>
 #include <string.h>
@@ -148,7 +147,7 @@ static int same_range(const ggi_kernel *fr, int r, int s)
 {
   const ggi_kernel *kr = ggi_stage_kernel(fr, r), *ks = ggi_stage_kernel(fr, s);
   if (kr->rank != ks->rank) return 0;
-  if (kr->rank > 1 && ggi_first_index_fastest(kr) != ggi_first_index_fastest(ks)) return 0;
+  if (kr->rank > 1 && kr->spec.first_fastest != ks->spec.first_fastest) return 0;
   for (int d = 0; d < kr->rank; d++)
     if (!same_extent(fr, r, kr->range[d], s, ks->range[d])) return 0;
   return 1;

@@ -95,6 +95,8 @@ typedef struct ggi_spec {
   int block, items, vector;
   int cas_emulation;        /* atomics emulated with compare-and-swap */
   int gemm_tile[3];         /* gemm: C's block tile tm x tn and the K step tk (gemm_plan.c) */
+  int first_fastest;        /* the range's first index varies fastest across threads (its
+                               views vote by layout); else the last (specialize.c) */
   int n_why;
   const char *why[8];       /* one sentence per choice */
 } ggi_spec;

@@ -15,7 +15,6 @@
 #include "specialize.h"
 #include "frame.h"
 #include "fft_sizes.h"
-#include "dict.h"
 
 #define FOR_BLOCK 256 /* 8 warps / 4 wavefronts: a multiple of both warp sizes */
 #define WARP_LCM 64   /* blocks stay multiples of 64 so no wavefront is partial */
@@ -79,7 +78,7 @@ int ggi_spec_for(ggi_module *m, ggi_kernel *k, ggi_diag *d)
            "blocks share an SM");
   }
   if (k->rank >= 2) {
-    const int first = ggi_first_index_fastest(k);
+    const int first = k->spec.first_fastest;
     const char *fast = k->index[first ? 0 : k->rank - 1];
     why(k, whyf(m, "index %s%s%s fastest: consecutive threads take consecutive %s, so a view "
                    "whose contiguous index it is reads coalesced; the range's views vote by "
@@ -282,6 +281,22 @@ int ggi_spec_frame(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   return 0;
 }
 
+/* Which range index is contiguous: the one the kernel's rank-matching
+ * views store contiguously (layout right: the last; left: the first).
+ * Returns 1 when the first index should vary fastest: the for template's
+ * decode (dict.c) and the frame schedule's same-thread proof read it. */
+static int first_index_fastest(const ggi_kernel *k)
+{
+  int left = 0, right = 0;
+  for (int i = 0; i < k->nparams; i++) {
+    const ggi_param *pp = &k->params[i];
+    if (pp->kind != GG_PARAM_VIEW || pp->rank != k->rank) continue;
+    if (pp->layout == GG_LAYOUT_LEFT) left++;
+    if (pp->layout == GG_LAYOUT_RIGHT) right++;
+  }
+  return left > right;
+}
+
 int ggi_specialize(ggi_module *m, ggi_diag *d)
 {
   for (int i = 0; i < m->nkernels; i++) {
@@ -291,6 +306,7 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
     k->spec.cas_emulation = cas;
     if (!k->targets) k->targets = m->targets;
     if (check_types(m, k, d) != 0) return -1;
+    k->spec.first_fastest = first_index_fastest(k);
     if (!ggi_pattern_is(k, GGI_PAT_CHAIN)) k->own_index = ggi_body_own_index_table(k, m->arena);
     if (ggi_pattern_of(k->pattern)->specialize(m, k, d) != 0) return -1;
     if (k->launch == GG_LAUNCH_COOPERATIVE)
