@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "fft_sizes.h"
+#include "lex.h"
+#include "patterns.h"
 #include "plan.h"
 
 static const ggi_fft_size *find(int n)
@@ -209,4 +211,12 @@ int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p
   rc |= ggi_plan_set(p, a, "FFT_BACK_DIR", ggi_fft_dir_names[k->fft_inverse ^ (k->fft_between != NULL)]);
   if (rc) return ggi_fail(d, "out of memory");
   return pieces(k, a, p, d);
+}
+
+/* As a frame stage, an fft touches only its item's slice of a batch view
+ * (fft.cuh), unless its post or between statements name the view too
+ * (the row's item_only, read by the frame schedule). */
+int ggi_fft_own_item(const ggi_kernel *k, const ggi_param *view)
+{
+  return !ggi_text_may_name(k->body, view->name) && !ggi_text_may_name(k->fft_between, view->name);
 }

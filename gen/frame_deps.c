@@ -7,7 +7,7 @@
  * frame_exchange.c reads them for the halo exchange.
  */
 #include "frame_schedule.h"
-#include "lex.h"
+#include "patterns.h"
 #include "plan.h"
 
 #include <stdint.h>
@@ -15,7 +15,8 @@
 
 /* ---- the patterns, as the schedule sees them ----
  * Every question the schedule asks about a stage's pattern, in one
- * place: the rest of the schedule asks these, never the pattern. */
+ * place, answered by the pattern's row (patterns.h: GGI_PAT_STRIDE,
+ * _FOLD, _NOTES, item_only): the rest of the schedule asks these. */
 
 /* The vector of kernel k's grid-stride mapping as a stage (fused: it
  * runs the for stage before it inside its fold): a for kernel's, 1 for
@@ -24,41 +25,38 @@
  * it maps no index to a thread that way. */
 int ggi_stage_vector(const ggi_kernel *k, int fused)
 {
-  if (k->pattern == GG_PATTERN_FOR) return k->spec.vector;
-  return k->pattern == GG_PATTERN_REDUCE && fused ? 1 : 0;
+  if (ggi_pattern_is(k, GGI_PAT_STRIDE)) return k->spec.vector;
+  return ggi_pattern_is(k, GGI_PAT_FOLD) && fused ? 1 : 0;
 }
 
 /* Kernel k runs one league item per (pseudo-)block at a time (team,
- * fft: templates/common/team_loop.cuh, fft.cuh). */
+ * fft: templates/common/team_loop.cuh, fft.cuh): its row can tell
+ * whether it touches a view only in its own item. */
 static int runs_items(const ggi_kernel *k)
 {
-  return k->pattern == GG_PATTERN_TEAM || k->pattern == GG_PATTERN_FFT;
+  return ggi_pattern_of(k->pattern)->item_only != NULL;
 }
 
 /* Kernel k (runs_items) touches its view kp only in its own item, as
- * far as its text shows: a team body must say V(league_rank, ...); an
- * fft touches only its item's slice of a batch view (fft.cuh), unless
- * its post or between statements name the view too. */
+ * far as its text shows (the row's item_only). */
 static int item_only(const ggi_kernel *k, const ggi_param *kp)
 {
-  if (k->pattern == GG_PATTERN_TEAM) return ggi_body_own_item(k, kp);
-  if (k->pattern == GG_PATTERN_FFT)
-    return !ggi_text_may_name(k->body, kp->name) && !ggi_text_may_name(k->fft_between, kp->name);
-  return 0;
+  return ggi_pattern_of(k->pattern)->item_only(k, kp);
 }
 
 /* Kernel kr, a reduction, may run kf, a for kernel of vector 1, inside
  * its fold (the rest of the proof: ggi_frame_fusable). */
 static int fuses(const ggi_kernel *kf, const ggi_kernel *kr)
 {
-  return kf->pattern == GG_PATTERN_FOR && kr->pattern == GG_PATTERN_REDUCE && kf->spec.vector == 1;
+  return ggi_pattern_is(kf, GGI_PAT_STRIDE) && ggi_pattern_is(kr, GGI_PAT_FOLD) &&
+         kf->spec.vector == 1;
 }
 
 /* Kernel k, as a stage, takes chunks of consecutive indices per
  * grid-stride step (a rank-1 for: templates/common/for.cuh). */
 int ggi_stage_chunked(const ggi_kernel *k)
 {
-  return k->pattern == GG_PATTERN_FOR && k->rank == 1;
+  return ggi_pattern_is(k, GGI_PAT_STRIDE) && k->rank == 1;
 }
 
 /* Kernel k ends with a reduction's store(), which leaves a note of its
@@ -66,8 +64,7 @@ int ggi_stage_chunked(const ggi_kernel *k)
  * (scan and tile_reduce write their outputs otherwise.) */
 int ggi_stage_notes(const ggi_kernel *k)
 {
-  return k->into && (k->pattern == GG_PATTERN_REDUCE || k->pattern == GG_PATTERN_TEAM ||
-                     k->pattern == GG_PATTERN_FFT);
+  return k->into && ggi_pattern_is(k, GGI_PAT_NOTES);
 }
 
 /* What stage s does to frame view p: bit 1 reads, bit 2 writes. */

@@ -226,7 +226,7 @@ static void read_reduction(ggi_decl *k, ggi_kernel *kn, int max_values, check_in
 static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, const ident_num *num) {
   static const char *const acc_names[] = {"i32", "u32", "i64", "u64", "f32", "f64", NULL};
   /* an fft's field type is its transform's: its accumulator is into's */
-  int acc = kn->pattern == GG_PATTERN_FFT ? -1 : ggi_opt_enum(k, "type", acc_names, -1);
+  int acc = ggi_pattern_is(kn, GGI_PAT_OWN_TYPE) ? -1 : ggi_opt_enum(k, "type", acc_names, -1);
   if (acc >= 0) kn->acc_type = (gg_dtype)acc;
   else if (into->dtype == GG_F16 || into->dtype == GG_BF16) kn->acc_type = GG_F32; /* half sums lose too much */
   else kn->acc_type = into->dtype;
@@ -310,13 +310,14 @@ void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn) {
   /* an fft's field type is its transform's (c2c, ...): its accumulator
      is into's type */
   static const char *const needs_into[] = {"op", "combine", "identity", "type", "strategy", NULL};
-  const int fft = kn->pattern == GG_PATTERN_FFT;
-  const char *what = fft ? "post statements then call" : "body then calls";
+  const ggi_pattern_row *row = ggi_pattern_of(kn->pattern);
+  const int own_type = (row->props & GGI_PAT_OWN_TYPE) != 0;
+  const char *what = row->contribute_what;
   int has_into = ggi_push_field(k, "into") != LUA_TNIL;
   lua_pop(k->c->L, 1);
   if (!has_into) {
     for (int i = 0; needs_into[i]; i++) {
-      if (fft && strcmp(needs_into[i], "type") == 0) continue;
+      if (own_type && strcmp(needs_into[i], "type") == 0) continue;
       int t = ggi_push_field(k, needs_into[i]);
       lua_pop(k->c->L, 1);
       if (t != LUA_TNIL)
@@ -333,8 +334,8 @@ void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn) {
           "element per value the body contributes), got [%s]", kn->into, GGI_MAX_VALUES,
           ggi_extent_text(into->ext[0], a, sizeof a));
   kn->nvalues = (int)into->ext[0].value;
-  check_contribute_calls(k, kn, kn->body, kn->body_line, fft ? "post" : "body");
-  if (fft) check_contribute_calls(k, kn, kn->fft_between, kn->fft_between_line, "between");
+  check_contribute_calls(k, kn, kn->body, kn->body_line, row->contribute_field);
+  if (kn->fft_between) check_contribute_calls(k, kn, kn->fft_between, kn->fft_between_line, "between");
   ident_num num = {0};
   read_op(k, kn, &num);
   read_acc_type(k, kn, into, &num);

@@ -201,10 +201,10 @@ static int own_index_marks(const ggi_kernel *kn, const view_set *vs, const char 
 }
 
 /* A reduce's value expressions are what its body is to a for kernel: the
- * text evaluated at each index. */
+ * text evaluated at each index (GGI_PAT_FOLD). */
 static void own_index_all(const ggi_kernel *kn, char *own)
 {
-  if (kn->pattern != GG_PATTERN_REDUCE) {
+  if (!ggi_pattern_is(kn, GGI_PAT_FOLD)) {
     own_index_text(kn, kn->body, own);
     return;
   }

@@ -33,13 +33,15 @@ static const char *const fft_fields[] = {"pattern", "params", "size", "direction
 static const ggi_pattern_row rows[] = {
   [GG_PATTERN_FOR] = {
     .enum_name = "GG_PATTERN_FOR", KERNEL_,
-    .props = GGI_PAT_RANGE_ND | GGI_PAT_HALO | GGI_PAT_BF16_ACC_HIP | GGI_PAT_GRID_LOOP,
+    .props = GGI_PAT_RANGE_ND | GGI_PAT_HALO | GGI_PAT_BF16_ACC_HIP | GGI_PAT_GRID_LOOP |
+             GGI_PAT_STRIDE,
     .fields = for_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_for_rest,
     .specialize = ggi_spec_for, .plan = ggi_plan_for, .keys = ggi_dict_for,
     .helpers = "global/for_helpers.cuh"},
   [GG_PATTERN_REDUCE] = {
     .enum_name = "GG_PATTERN_REDUCE", KERNEL_,
-    .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_OP_LIST | GGI_PAT_RANGE_ND,
+    .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_OP_LIST | GGI_PAT_RANGE_ND | GGI_PAT_FOLD |
+             GGI_PAT_NOTES,
     .fields = reduce_fields, .read_shape = ggi_read_range_shape,
     .read_rest = ggi_read_reduce_rest, .specialize = ggi_spec_reduce, .plan = ggi_plan_reduce},
   [GG_PATTERN_SCAN] = {
@@ -49,10 +51,12 @@ static const ggi_pattern_row rows[] = {
   [GG_PATTERN_TEAM] = {
     .enum_name = "GG_PATTERN_TEAM", KERNEL_,
     .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LEAGUE |
-             GGI_PAT_BF16_ACC_HIP | GGI_PAT_GRID_LOOP | GGI_PAT_TEAMS,
+             GGI_PAT_BF16_ACC_HIP | GGI_PAT_GRID_LOOP | GGI_PAT_TEAMS | GGI_PAT_NOTES,
     .fields = team_fields, .read_shape = ggi_read_team, .read_rest = ggi_read_team_rest,
     .specialize = ggi_spec_team, .plan = ggi_plan_team,
-    .league_text = "league: one block per team"},
+    .league_text = "league: one block per team",
+    .contribute_field = "body", .contribute_what = "body then calls",
+    .item_only = ggi_body_own_item},
   [GG_PATTERN_TILE_REDUCE] = {
     .enum_name = "GG_PATTERN_TILE_REDUCE", KERNEL_, .props = GGI_PAT_REDUCE_LIKE,
     .fields = tile_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_tile_rest,
@@ -64,10 +68,13 @@ static const ggi_pattern_row rows[] = {
     .league_text = "league: one block per tile of C per batch item"},
   [GG_PATTERN_FFT] = {
     .enum_name = "GG_PATTERN_FFT", KERNEL_,
-    .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LEAGUE,
+    .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LEAGUE | GGI_PAT_NOTES |
+             GGI_PAT_OWN_TYPE,
     .fields = fft_fields, .read_shape = ggi_read_fft, .specialize = ggi_spec_fft,
     .plan = ggi_fft_plan, .keys = ggi_dict_fft, .mathdx_header = "cufftdx.hpp",
-    .league_text = "league: one block per batch item"},
+    .league_text = "league: one block per batch item",
+    .contribute_field = "post", .contribute_what = "post statements then call",
+    .item_only = ggi_fft_own_item},
   /* declared with frame "name" { ... } (load_persistent.c), never a
      kernel's pattern: no fields, no readers; specialized after its stages
      (kernels come first in m->kernels) */

@@ -38,6 +38,18 @@ enum {
   GGI_PAT_CHAIN = 1u << 8,        /* a frame: a chain of stages run as one command of a
                                      persistent kernel, started through a session */
   GGI_PAT_TEAMS = 1u << 9,        /* teams: index (league rank, team rank), scratch views */
+  /* what a stage does, as the frame schedule's proofs see it (frame_deps.c) */
+  GGI_PAT_STRIDE = 1u << 10,      /* maps index i to a thread by a grid-stride loop of its
+                                     vector; a rank-1 range in chunks of consecutive
+                                     indices (common/for.cuh) */
+  GGI_PAT_FOLD = 1u << 11,        /* evaluates its values index by index in a grid-stride
+                                     fold that may run a for stage of vector 1 first
+                                     (reduce_fold.cuh); own-index proofs read its values
+                                     as a for's body */
+  GGI_PAT_NOTES = 1u << 12,       /* with into, ends with store(), which leaves a note of
+                                     its value (gg_result_note, prelude) */
+  GGI_PAT_OWN_TYPE = 1u << 13,    /* field type is its own (fft: the transform's); with
+                                     into, the accumulator is into's type */
 };
 
 typedef void (*ggi_read_fn)(struct ggi_decl *k, ggi_kernel *kn);
@@ -66,6 +78,11 @@ typedef struct ggi_pattern_row {
   const char *helpers_hip;      /* ... the hip one where it differs */
   const char *mathdx_header;    /* render: a MathDx header to include first */
   const char *league_text;      /* explain: what one block of its league is */
+  const char *contribute_field; /* load: the field whose statements call contribute() */
+  const char *contribute_what;  /* ... as messages say it: "body then calls" */
+  int (*item_only)(const ggi_kernel *k, const ggi_param *view); /* plan: a stage that runs
+                                   one league item per (pseudo-)block at a time; whether
+                                   it touches view only in its own item (frame_deps.c) */
   void (*explain)(const ggi_module *m, const ggi_kernel *k, FILE *out); /* explain: NULL for the
                                    specialization, why and template of every kernel */
 } ggi_pattern_row;
@@ -114,5 +131,8 @@ int ggi_plan_scan(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi
                   ggi_diag *d);
 int ggi_plan_tile_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
                          ggi_diag *d);
+
+/* fft_plan.c: fft's item_only (team's is plan.h's ggi_body_own_item) */
+int ggi_fft_own_item(const ggi_kernel *k, const ggi_param *view);
 
 #endif

@@ -7,6 +7,10 @@
  * shared memory and workspace, how the grid is sized, which atomic call
  * merges a block's result.  The templates hold no decisions.
  *
+ * This is the three patterns' own file (their rows' specialize and plan
+ * hooks end here): where it compares k->pattern, it asks which of its
+ * own three it is, as a pattern's own reader or template would.
+ *
  * The shapes, measured on an H100 and argued in the templates:
  *  - reduce, large: 256 threads, four 16-byte loads in flight per thread
  *    per iteration, grid = cover the work but never more blocks than are
