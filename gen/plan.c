@@ -1,16 +1,14 @@
 /*
- * plan.c - the plan stage (plan.h): for every kernel and target, what the
+ * plan.c - a kernel's plan (plan.h): for one kernel and target, what the
  * kernel needs (template, shared memory, workspace, grid rule, features,
- * thread bounds) and its argument struct's layout; then every persistent
- * kernel's shape.  Stored in the IR; everything after reads it.
- *
- * Kernels are planned in module order, which puts a frame after the
- * kernels its stages run: a frame's schedule and plan read its stages'.
+ * thread bounds) through its pattern's planner, and its argument
+ * struct's layout; what its views allow (halo exchange, staging); and
+ * the for and team planners.  Stored in the IR; everything after reads
+ * it.  plan_module.c runs the stage over a module.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "frame.h"
 #include "patterns.h"
 #include "plan.h"
 
@@ -146,6 +144,12 @@ static void plan_staging(ggi_kernel *k)
   if (steps >= 2) k->stage_steps = steps > GGI_STAGE_STEPS ? GGI_STAGE_STEPS : steps;
 }
 
+void ggi_plan_views(ggi_kernel *k)
+{
+  plan_view_exchange(k);
+  plan_staging(k);
+}
+
 /* A for or team kernel launched cooperatively: a co-resident grid.  No
  * grid_sync() in for and team bodies: their loops over indices (teams)
  * give threads different trip counts, so a barrier inside one would
@@ -254,7 +258,7 @@ static int pdl_ready(const ggi_kernel *k, const ggi_plan *p)
          !(p->features & GG_FEAT_COOPERATIVE);
 }
 
-static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *d)
+int ggi_plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *d)
 {
   ggi_plan *p = ggi_alloc(m->arena, sizeof *p);
   if (!p) return ggi_fail_at(d, m->file, k->line, "out of memory");
@@ -279,61 +283,5 @@ static int plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *
                        target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
                        (unsigned)ggi_shared_limit(target));
   k->plan[ggi_plan_slot(target)] = p;
-  return 0;
-}
-
-static int plan_persistent(ggi_module *m, ggi_persistent *p, ggi_diag *d)
-{
-  if (!(p->targets & (GGI_TARGET_CUDA | GGI_TARGET_HIP)))
-    return ggi_fail_at(d, m->file, p->line, "persistent \"%s\": has no target (cuda or hip)",
-                       p->name);
-  for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1) {
-    if (!(p->targets & t)) continue;
-    ggi_persistent_shape *s = ggi_alloc(m->arena, sizeof *s);
-    if (!s) return ggi_fail_at(d, m->file, p->line, "out of memory");
-    if (ggi_persistent_shape_of(m, p, t, s, d) != 0) return -1;
-    p->shape[ggi_plan_slot(t)] = s;
-  }
-  return 0;
-}
-
-/* The descriptor carries one set of figures per kernel (ggi_desc_target's
- * plan), and the runtime uses them on either backend: a kernel planned
- * for both targets must need the same on both. */
-static int same_figures(const ggi_plan *a, const ggi_plan *b)
-{
-  return a->shared_bytes == b->shared_bytes && a->ws_fixed == b->ws_fixed &&
-         a->ws_per_block == b->ws_per_block && a->needs_seq == b->needs_seq &&
-         a->grid_rule == b->grid_rule && a->grid_fixed == b->grid_fixed &&
-         a->league_blocks == b->league_blocks &&
-         a->small_block == b->small_block && a->small_work == b->small_work &&
-         a->cap_resident == b->cap_resident && a->features == b->features &&
-         a->min_threads == b->min_threads && a->max_threads == b->max_threads &&
-         a->whole_block == b->whole_block &&
-         a->args.size == b->args.size && a->args.n == b->args.n;
-}
-
-int ggi_plan_module(ggi_module *m, ggi_diag *d)
-{
-  for (int i = 0; i < m->nkernels; i++) {
-    ggi_kernel *k = &m->kernels[i];
-    k->plan[0] = k->plan[1] = NULL;
-    plan_view_exchange(k);
-    plan_staging(k);
-    if (ggi_pattern_is(k, GGI_PAT_CHAIN) && ggi_frame_schedule(m, k, d) != 0) return -1;
-    for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1)
-      if ((k->targets & t) && plan_kernel(m, k, t, d) != 0) return -1;
-    if (k->plan[0] && k->plan[1] && !same_figures(k->plan[0], k->plan[1]))
-      return ggi_fail_at(d, m->file, k->line,
-                         "kernel '%s': its cuda and hip plans differ in what the module "
-                         "descriptor carries (shared memory, workspace, grid or arguments); "
-                         "this is a gpugen bug: please report it, and use targets = { \"cuda\" } "
-                         "or { \"hip\" } meanwhile", k->name);
-  }
-  for (int i = 0; i < m->npersistent; i++) {
-    ggi_persistent *p = &m->persistent[i];
-    p->shape[0] = p->shape[1] = NULL;
-    if (plan_persistent(m, p, d) != 0) return -1;
-  }
   return 0;
 }

@@ -104,11 +104,18 @@ typedef struct ggi_persistent_shape {
  * copy of value in arena a.  Returns 0, or -1 when out of memory or keys. */
 int ggi_plan_set(ggi_plan *p, ggi_arena *a, const char *key, const char *value);
 
-/* The stage: plans every kernel (frames after their stages) and every
- * persistent kernel for each target it has, and stores them in the IR.
- * ggi_specialize() calls it last.  Returns 0, or -1 with d->msg =
- * "file:line: ..." (e.g. more shared memory than a block may have). */
+/* The stage (plan_module.c): plans every kernel (frames after their
+ * stages) and every persistent kernel for each target it has, and stores
+ * them in the IR.  ggi_specialize() calls it last.  Returns 0, or -1 with
+ * d->msg = "file:line: ..." (e.g. more shared memory than a block may have). */
 int ggi_plan_module(ggi_module *m, ggi_diag *d);
+
+/* plan.c, for the stage: what kernel k's views allow (halo exchange,
+ * staged steps), decided once before any frame reads them; and k's plan
+ * for target through its pattern's planner, stored in k->plan.  Returns
+ * 0, or -1 with d->msg = "file:line: ...". */
+void ggi_plan_views(ggi_kernel *k);
+int ggi_plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *d);
 
 /* The slot of target's plan in ggi_kernel.plan[] / ggi_persistent.shape[]. */
 static inline int ggi_plan_slot(unsigned target) { return target == GGI_TARGET_HIP ? 1 : 0; }
