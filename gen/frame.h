@@ -44,6 +44,12 @@
 #define GGI_FRAME_XCHG_STEPS 2
 #define GGI_FRAME_XCHG_BYTES 16384u
 
+/* The kernel stage s of frame fr runs. */
+static inline const ggi_kernel *ggi_stage_kernel(const ggi_kernel *fr, int s)
+{
+  return &fr->frame->kernels[fr->frame->stages[s].kernel_index];
+}
+
 /* The schedule: dependencies and barrier placement (after the stages'
  * specialization and plans).  Returns 0, or -1 with d->msg = "file:line: ...". */
 int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d);

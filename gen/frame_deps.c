@@ -6,7 +6,7 @@
  * frame_schedule.c places the barriers from these answers;
  * frame_exchange.c reads them for the halo exchange.
  */
-#include "frame_schedule.h"
+#include "frame_deps.h"
 #include "patterns.h"
 #include "plan.h"
 

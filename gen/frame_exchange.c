@@ -5,7 +5,8 @@
  * neighbour waits that turns into block barriers.  ggi_frame_schedule()
  * calls it after placing the barriers.
  */
-#include "frame_schedule.h"
+#include "frame_deps.h"
+#include "frame_exchange.h"
 #include "plan.h"
 
 #include <string.h>

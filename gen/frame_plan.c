@@ -6,7 +6,7 @@
  * the order frame_render.c hands them out.  Reads the schedule
  * (frame_schedule.c) and the stages' plans; decides nothing else.
  */
-#include "frame_schedule.h"
+#include "frame.h"
 
 #include <stdint.h>
 #include <string.h>

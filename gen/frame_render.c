@@ -9,7 +9,6 @@
  */
 #include "frame.h"
 #include "dict.h"
-#include "frame_schedule.h"
 #include "names.h"
 #include "render.h"
 

@@ -10,7 +10,8 @@
  * `explain` and `list` (report_frame.c) only read it.  The proofs it
  * asks are frame_deps.c's; the halo exchange, frame_exchange.c's.
  */
-#include "frame_schedule.h"
+#include "frame_deps.h"
+#include "frame_exchange.h"
 #include "names.h"
 #include "plan.h"
 

@@ -4,7 +4,6 @@
  * the plan's figures (frame_plan.c), read from the IR.
  */
 #include "frame.h"
-#include "frame_schedule.h"
 #include "names.h"
 
 #include <stdio.h>

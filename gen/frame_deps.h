@@ -1,11 +1,11 @@
-/* frame_schedule.h - the schedule's own pieces (internal to
- * frame_schedule.c, frame_deps.c and frame_exchange.c; the rest of gen
- * reads the schedule's decisions from the IR, frame.h).
+/* frame_deps.h - the schedule's proofs (frame_deps.c), which
+ * frame_schedule.c and frame_exchange.c ask; the rest of gen reads the
+ * schedule's decisions from the IR (frame.h).
  *
  * Stages are numbered in frame order; r < s is an earlier stage, p a
  * frame parameter (a view when it matters). */
-#ifndef GGI_FRAME_SCHEDULE_H
-#define GGI_FRAME_SCHEDULE_H
+#ifndef GGI_FRAME_DEPS_H
+#define GGI_FRAME_DEPS_H
 
 #include "frame.h"
 
@@ -15,15 +15,9 @@ static inline int ggi_access_reads(gg_access a)
   return a == GG_ACCESS_IN || a == GG_ACCESS_INOUT;
 }
 
-/* The kernel stage s of frame fr runs. */
-static inline const ggi_kernel *ggi_stage_kernel(const ggi_kernel *fr, int s)
-{
-  return &fr->frame->kernels[fr->frame->stages[s].kernel_index];
-}
-
-/* ---- frame_deps.c: the patterns, as the schedule sees them ----
- * The schedule's only questions about a stage's pattern (the pattern
- * table's frame column, when there is one). */
+/* ---- the patterns, as the schedule sees them ----
+ * The schedule's only questions about a stage's pattern, answered from
+ * the pattern's row (patterns.h). */
 
 /* The vector of k's grid-stride mapping as a stage; 0: it maps no index
  * to a thread that way (fused: a reduction running a for stage). */
@@ -33,7 +27,7 @@ int ggi_stage_chunked(const ggi_kernel *k);
 /* k ends with a reduction's store(), which leaves a note of its value. */
 int ggi_stage_notes(const ggi_kernel *k);
 
-/* ---- frame_deps.c: the proofs ---- */
+/* ---- the proofs ---- */
 
 /* What stage s does to frame view p: bit 1 reads, bit 2 writes. */
 int ggi_frame_use(const ggi_kernel *fr, int s, int p);
@@ -67,13 +61,5 @@ typedef struct ggi_deps {
   int dep, dep_view, local, local_view, item, item_view, near, near_view;
 } ggi_deps;
 ggi_deps ggi_frame_find_deps(const ggi_kernel *fr, int s, int fence, int fuse);
-
-/* ---- frame_exchange.c: the halo exchange ----
- * After the barriers: which halo reads come from publications, the
- * publications' slots, and which neighbour waits become HALO (or
- * ORDERED) stages.  fence_of[s]: the first stage s may depend on without
- * a barrier of its own (s itself when it has one).  Returns 0, or -1
- * with d->msg set. */
-int ggi_frame_exchange(const ggi_module *m, ggi_kernel *fr, const int *fence_of, ggi_diag *d);
 
 #endif
