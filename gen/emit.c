@@ -205,11 +205,10 @@ static int write_module_c(ggi_buf *b, const ggi_module *m, const char *cu, const
 {
   ggi_source_header(b, m, 0, "the kernel sources and their descriptors (gg_module.h)");
   ggi_buf_printf(b, "#include \"%s.h\"\n\n", m->name);
-  const char *names[2] = {"cuda", "hip"};
-  const char *texts[2] = {cu, hip};
-  for (int t = 0; t < 2; t++) {
+  const char *texts[GGI_TARGET_COUNT] = {[GGI_TARGET_CUDA_BIT] = cu, [GGI_TARGET_HIP_BIT] = hip};
+  for (int t = 0; t < GGI_TARGET_COUNT; t++) {
     if (!texts[t]) continue;
-    ggi_buf_printf(b, "static const char gg_%s_source_%s[] =\n", names[t], m->name);
+    ggi_buf_printf(b, "static const char gg_%s_source_%s[] =\n", ggi_target_names[t], m->name);
     put_literal(b, texts[t]);
     ggi_buf_puts(b, ";\n\n");
   }
@@ -261,20 +260,9 @@ static int write_module_c(ggi_buf *b, const ggi_module *m, const char *cu, const
   return 0;
 }
 
-static const char *gg_arg_fn(gg_dtype t)
-{
-  switch (t) {
-  case GG_I32: return "gg_arg_i32";
-  case GG_U32: return "gg_arg_u32";
-  case GG_I64: return "gg_arg_i64";
-  case GG_U64: return "gg_arg_u64";
-  case GG_F32: return "gg_arg_f32";
-  case GG_F64: return "gg_arg_f64";
-  case GG_F16: return "gg_arg_f16"; /* takes a float */
-  case GG_BF16: return "gg_arg_bf16";
-  default: return NULL;
-  }
-}
+/* gg.h has a constructor gg_arg_<spelling> for every element type
+ * (gg_arg_f16 and gg_arg_bf16 take a float), none for a hidden pointer. */
+static int has_gg_arg(gg_dtype t) { return (unsigned)t < GG_PTR; }
 
 static void upper(ggi_buf *b, const char *s)
 {
@@ -317,7 +305,7 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
     upper(b, part);
     char id[GGI_NAME_PART_MAX];
     ggi_buf_printf(b, "_%s = %d,\n", ggi_arg_id(k, lay->f[i].name, id), nargs++);
-    if (lay->f[i].kind != GG_PARAM_VIEW && !gg_arg_fn(lay->f[i].dtype)) typed = 0;
+    if (lay->f[i].kind != GG_PARAM_VIEW && !has_gg_arg(lay->f[i].dtype)) typed = 0;
   }
   ggi_buf_puts(b, "  GG_");
   upper(b, m->name);
@@ -381,7 +369,7 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
       const ggi_field *f = &lay->f[i];
       if (f->kind == GG_PARAM_HIDDEN) continue;
       if (f->kind == GG_PARAM_VIEW) ggi_buf_printf(b, ", gg_array *%s", f->name);
-      else if (f->dtype == GG_F16 || f->dtype == GG_BF16) ggi_buf_printf(b, ", float %s", f->name);
+      else if (ggi_dtype_is_half(f->dtype)) ggi_buf_printf(b, ", float %s", f->name);
       else ggi_buf_printf(b, ", %s %s", ggi_dtype_host_ctype(f->dtype), f->name);
     }
     /* one element at least: C has no empty arrays */
@@ -390,8 +378,8 @@ static void put_kernel_api(ggi_buf *b, const ggi_module *m, const ggi_kernel *k,
     for (int i = 0; i < lay->n; i++) {
       const ggi_field *f = &lay->f[i];
       if (f->kind == GG_PARAM_HIDDEN) continue;
-      ggi_buf_printf(b, "%s%s(%s)", first ? "" : ", ",
-                     f->kind == GG_PARAM_VIEW ? "gg_arg_array" : gg_arg_fn(f->dtype), f->name);
+      ggi_buf_printf(b, "%sgg_arg_%s(%s)", first ? "" : ", ",
+                     f->kind == GG_PARAM_VIEW ? "array" : ggi_dtype_name(f->dtype), f->name);
       first = 0;
     }
     if (nargs == 0) ggi_buf_puts(b, "gg_arg_i64(0)");

@@ -21,23 +21,60 @@
 #define GGI_MAX_VALUES 8     /* values of one multi-value reduce */
 #define GGI_MAX_STAGES 16    /* stages of one frame */
 
-enum { GGI_TARGET_CUDA = 1u << 0, GGI_TARGET_HIP = 1u << 1 };
+/* The vocabularies below are each one list, X(enum, spelling in workload
+ * files), from which the enum and its name table (vocab.c) are made, as
+ * gg_module.h does for element types and spaces: a name cannot drift
+ * from its constant. */
 
-typedef enum ggi_op { GGI_OP_SUM, GGI_OP_MIN, GGI_OP_MAX, GGI_OP_PROD, GGI_OP_CUSTOM } ggi_op;
+/* Targets, in bit order: X(bit, spelling); GGI_TARGET_CUDA etc. are masks. */
+#define GGI_TARGET_LIST(X) X(GGI_TARGET_CUDA, "cuda") X(GGI_TARGET_HIP, "hip")
+enum {
+#define GGI_TARGET_BIT_(e, name) e##_BIT,
+  GGI_TARGET_LIST(GGI_TARGET_BIT_)
+#undef GGI_TARGET_BIT_
+  GGI_TARGET_COUNT
+};
+enum {
+#define GGI_TARGET_MASK_(e, name) e = 1u << e##_BIT,
+  GGI_TARGET_LIST(GGI_TARGET_MASK_)
+#undef GGI_TARGET_MASK_
+};
 
+/* Operators a reduction names (op = ...); GGI_OP_CUSTOM, after the list,
+ * is one written as combine = "..." (spelled "custom" in reports). */
+#define GGI_OP_LIST(X)                                                                        \
+  X(GGI_OP_SUM, "sum") X(GGI_OP_MIN, "min") X(GGI_OP_MAX, "max") X(GGI_OP_PROD, "prod")
+typedef enum ggi_op {
+#define GGI_OP_ENUM_(e, name) e,
+  GGI_OP_LIST(GGI_OP_ENUM_)
+#undef GGI_OP_ENUM_
+  GGI_OP_CUSTOM
+} ggi_op;
+
+#define GGI_STRATEGY_LIST(X)                                                                  \
+  X(GGI_STRAT_AUTO, "auto")                                                                   \
+  X(GGI_STRAT_GLOBAL_ATOMIC, "global_atomic") /* every thread: one atomic on the result      \
+                                                 (only by name) */                            \
+  X(GGI_STRAT_SHARED_ATOMIC, "shared_atomic") /* shared-memory atomic per block, then one     \
+                                                 global atomic */                             \
+  X(GGI_STRAT_WARP_SHUFFLE, "warp_shuffle")   /* shuffles within a warp, then across warps */ \
+  X(GGI_STRAT_SHARED_TREE, "shared_tree")     /* classic shared-memory tree */                \
+  X(GGI_STRAT_CG_TILE, "cg_tile")             /* thread_block_tile reductions */              \
+  X(GGI_STRAT_GRID_SYNC, "grid_sync")         /* two phases in one cooperative kernel */      \
+  X(GGI_STRAT_DETERMINISTIC, "deterministic") /* fixed order, bit-identical run to run */
 typedef enum ggi_strategy {
-  GGI_STRAT_AUTO,
-  GGI_STRAT_GLOBAL_ATOMIC,  /* every thread: one atomic on the result (only by name) */
-  GGI_STRAT_SHARED_ATOMIC,  /* shared-memory atomic per block, then one global atomic */
-  GGI_STRAT_WARP_SHUFFLE,   /* shuffles within a warp, then across warps */
-  GGI_STRAT_SHARED_TREE,    /* classic shared-memory tree */
-  GGI_STRAT_CG_TILE,        /* thread_block_tile reductions */
-  GGI_STRAT_GRID_SYNC,      /* two phases in one cooperative kernel */
-  GGI_STRAT_DETERMINISTIC,  /* fixed order, bit-identical run to run */
+#define GGI_STRATEGY_ENUM_(e, name) e,
+  GGI_STRATEGY_LIST(GGI_STRATEGY_ENUM_)
+#undef GGI_STRATEGY_ENUM_
   GGI_STRAT_COUNT
 } ggi_strategy;
 
-typedef enum ggi_scan_kind { GGI_SCAN_INCLUSIVE, GGI_SCAN_EXCLUSIVE } ggi_scan_kind;
+#define GGI_SCAN_LIST(X) X(GGI_SCAN_INCLUSIVE, "inclusive") X(GGI_SCAN_EXCLUSIVE, "exclusive")
+typedef enum ggi_scan_kind {
+#define GGI_SCAN_ENUM_(e, name) e,
+  GGI_SCAN_LIST(GGI_SCAN_ENUM_)
+#undef GGI_SCAN_ENUM_
+} ggi_scan_kind;
 
 /* An extent: a constant, or the name of a run-time extent. */
 typedef struct ggi_extent {

@@ -42,7 +42,7 @@ static void read_range(ggi_decl *k, ggi_kernel *kn) {
   int line = ggi_field_line(k, "range");
   if (t == LUA_TNIL)
     ggi_decl_fail(k, k->line, "field 'range' is missing; pattern \"%s\" needs range = { extent, ... } (1 to 3 names or integers)",
-          ggi_pattern_names[kn->pattern]);
+          ggi_pattern_name(kn->pattern));
   int n = ggi_list_len(k, "range", line);
   if (n < 1 || n > GGI_MAX_RANK) ggi_decl_fail(k, line, "field 'range' must have 1 to 3 extents, got %d", n);
   for (int i = 0; i < n; i++) {
@@ -172,7 +172,7 @@ static void read_body(ggi_decl *k, ggi_kernel *kn) {
   kn->body_line = ggi_text_line(k, "body");
   if (!kn->body)
     ggi_decl_fail(k, k->line, "field 'body' is missing; pattern \"%s\" needs body = \"CUDA/HIP statements\"",
-          ggi_pattern_names[kn->pattern]);
+          ggi_pattern_name(kn->pattern));
 }
 
 static void read_knobs(ggi_decl *k, ggi_kernel *kn) {
@@ -207,7 +207,7 @@ static void check_halos(ggi_decl *k, const ggi_kernel *kn) {
     if (!p->halo) continue;
     if (!ggi_pattern_is(kn, GGI_PAT_HALO))
       ggi_decl_fail(k, p->line, "\"%s\": halo applies to a view of a pattern \"for\" kernel with a "
-            "1-D range; this is pattern \"%s\"", p->name, ggi_pattern_names[kn->pattern]);
+            "1-D range; this is pattern \"%s\"", p->name, ggi_pattern_name(kn->pattern));
     if (kn->rank != 1)
       ggi_decl_fail(k, p->line, "\"%s\": halo applies to a view of a pattern \"for\" kernel with a "
             "1-D range (a halo is around one linear index); this range has %d dimensions", p->name,
@@ -229,7 +229,7 @@ void ggi_read_range_shape(ggi_decl *k, ggi_kernel *kn) {
   read_knobs(k, kn);
   if (!ggi_pattern_is(kn, GGI_PAT_RANGE_ND) && kn->rank != 1)
     ggi_decl_fail(k, ggi_field_line(k, "range"), "pattern \"%s\" works on a 1-D range, got rank %d (2-D and 3-D ranges are for patterns \"for\" and \"reduce\")",
-          ggi_pattern_names[kn->pattern], kn->rank);
+          ggi_pattern_name(kn->pattern), kn->rank);
 }
 
 void ggi_read_for_rest(ggi_decl *k, ggi_kernel *kn) {
@@ -263,11 +263,11 @@ void ggi_read_tile_rest(ggi_decl *k, ggi_kernel *kn) {
 void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   char buf[256];
   kn->targets = targets;
-  int pt = ggi_opt_enum(k, "pattern", ggi_pattern_names, -1);
-  if (pt < 0) ggi_decl_fail(k, k->line, "field 'pattern' is missing; pattern must be one of %s", ggi_join_names(ggi_pattern_names, buf, sizeof buf));
+  int pt = ggi_opt_enum(k, "pattern", ggi_pattern_names(), -1);
+  if (pt < 0) ggi_decl_fail(k, k->line, "field 'pattern' is missing; pattern must be one of %s", ggi_join_names(ggi_pattern_names(), buf, sizeof buf));
   kn->pattern = (gg_pattern)pt;
   const ggi_pattern_row *row = ggi_pattern_of(kn->pattern);
-  snprintf(buf, sizeof buf, "pattern \"%s\"", ggi_pattern_names[pt]);
+  snprintf(buf, sizeof buf, "pattern \"%s\"", ggi_pattern_name((gg_pattern)pt));
   ggi_check_fields(k, k->t, row->fields, kernel_fields, buf);
 
   kn->params = ggi_read_params(k, "params", &kn->nparams, 0);

@@ -25,7 +25,7 @@ static void read_values(ggi_decl *k, ggi_kernel *kn, int max) {
   kn->value_line = ggi_text_line(k, "value");
   if (t == LUA_TNIL)
     ggi_decl_fail(k, k->line, "field 'value' is missing; pattern \"%s\" needs value = \"expression in %s\"",
-          ggi_pattern_names[kn->pattern], kn->index[0]);
+          ggi_pattern_name(kn->pattern), kn->index[0]);
   if (t == LUA_TSTRING) {
     kn->nvalues = 1;
     kn->values[0] = ggi_to_cstring(k, -1, line, "field 'value'");
@@ -33,7 +33,7 @@ static void read_values(ggi_decl *k, ggi_kernel *kn, int max) {
     int n = ggi_list_len(k, "value", line);
     if (n < 1 || n > max)
       ggi_decl_fail(k, line, "field 'value' must hold 1 to %d expressions for pattern \"%s\", got %d", max,
-            ggi_pattern_names[kn->pattern], n);
+            ggi_pattern_name(kn->pattern), n);
     for (int i = 0; i < n; i++) {
       if (lua_rawgeti(L, -1, i + 1) != LUA_TSTRING) ggi_decl_fail(k, line, "value[%d] must be a string expression", i + 1);
       kn->values[i] = ggi_to_cstring(k, -1, line, "field 'value'");
@@ -114,7 +114,7 @@ static void read_op(ggi_decl *k, ggi_kernel *kn, ident_num *num) {
     int line = ggi_field_line(k, "op"), n = ggi_list_len(k, "op", line);
     if (!ggi_pattern_is(kn, GGI_PAT_OP_LIST))
       ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for patterns \"reduce\", \"team\" and \"fft\")",
-            ggi_pattern_names[kn->pattern]);
+            ggi_pattern_name(kn->pattern));
     if (n != kn->nvalues && ggi_pattern_is(kn, GGI_PAT_CONTRIBUTE))
       ggi_decl_fail(k, line, "field 'op' lists %d operators but 'into' has %d elements: give one operator per element (value), or one string for all",
             n, kn->nvalues);
@@ -217,20 +217,27 @@ static void read_reduction(ggi_decl *k, ggi_kernel *kn, int max_values, check_in
             "(the target has no such atomic): set strategy = \"warp_shuffle\" (or shared_tree, "
             "deterministic), or allow_cas = true",
             ggi_strategy_names[kn->strategy], kn->op == GGI_OP_CUSTOM ? "combine" : ggi_op_names[kn->op],
-            ggi_dtype_names[into->dtype == GG_F16 || into->dtype == GG_BF16 ? into->dtype : kn->acc_type]);
+            ggi_dtype_names[ggi_dtype_is_half(into->dtype) ? into->dtype : kn->acc_type]);
     kn->spec.cas_emulation = 1;
   }
 }
 
 /* type = ..., or into's type (f32 for f16/bf16 outputs). */
 static void read_acc_type(ggi_decl *k, ggi_kernel *kn, const ggi_param *into, const ident_num *num) {
-  static const char *const acc_names[] = {"i32", "u32", "i64", "u64", "f32", "f64", NULL};
+  /* the types an accumulation runs in: those that accumulate in themselves */
+  const char *acc_names[GG_DTYPE_COUNT];
+  gg_dtype acc_types[GG_DTYPE_COUNT];
+  int nacc = 0;
+  for (int t = 0; ggi_dtype_names[t]; t++)
+    if (ggi_acc_dtype((gg_dtype)t) == (gg_dtype)t) {
+      acc_names[nacc] = ggi_dtype_names[t];
+      acc_types[nacc++] = (gg_dtype)t;
+    }
+  acc_names[nacc] = NULL;
   /* an fft's field type is its transform's: its accumulator is into's */
   int acc = ggi_pattern_is(kn, GGI_PAT_OWN_TYPE) ? -1 : ggi_opt_enum(k, "type", acc_names, -1);
-  if (acc >= 0) kn->acc_type = (gg_dtype)acc;
-  else if (into->dtype == GG_F16 || into->dtype == GG_BF16) kn->acc_type = GG_F32; /* half sums lose too much */
-  else kn->acc_type = into->dtype;
-  int integer = kn->acc_type != GG_F32 && kn->acc_type != GG_F64;
+  kn->acc_type = acc >= 0 ? acc_types[acc] : ggi_acc_dtype(into->dtype);
+  int integer = !ggi_dtype_is_float(kn->acc_type);
   if (num->kind == 3 && integer)
     ggi_decl_fail(k, ggi_field_line(k, "identity"), "field 'identity' is infinite, but the accumulator type %s is "
           "an integer: give a finite identity, or type = \"f32\" or \"f64\"", ggi_dtype_names[kn->acc_type]);

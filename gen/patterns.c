@@ -1,4 +1,6 @@
 /* patterns.c - the rows of patterns.h, in gg_pattern order. */
+#include <string.h>
+
 #include "patterns.h"
 #include "frame.h"
 #include "plan.h"
@@ -32,24 +34,24 @@ static const char *const fft_fields[] = {"pattern", "params", "size", "direction
 
 static const ggi_pattern_row rows[] = {
   [GG_PATTERN_FOR] = {
-    .enum_name = "GG_PATTERN_FOR", KERNEL_,
+    .name = "for", .enum_name = "GG_PATTERN_FOR", KERNEL_,
     .props = GGI_PAT_RANGE_ND | GGI_PAT_HALO | GGI_PAT_BF16_ACC_HIP | GGI_PAT_GRID_LOOP |
              GGI_PAT_STRIDE,
     .fields = for_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_for_rest,
     .specialize = ggi_spec_for, .plan = ggi_plan_for, .keys = ggi_dict_for,
     .helpers = "global/for_helpers.cuh"},
   [GG_PATTERN_REDUCE] = {
-    .enum_name = "GG_PATTERN_REDUCE", KERNEL_,
+    .name = "reduce", .enum_name = "GG_PATTERN_REDUCE", KERNEL_,
     .props = GGI_PAT_REDUCE_LIKE | GGI_PAT_OP_LIST | GGI_PAT_RANGE_ND | GGI_PAT_FOLD |
              GGI_PAT_NOTES,
     .fields = reduce_fields, .read_shape = ggi_read_range_shape,
     .read_rest = ggi_read_reduce_rest, .specialize = ggi_spec_reduce, .plan = ggi_plan_reduce},
   [GG_PATTERN_SCAN] = {
-    .enum_name = "GG_PATTERN_SCAN", KERNEL_, .props = GGI_PAT_REDUCE_LIKE,
+    .name = "scan", .enum_name = "GG_PATTERN_SCAN", KERNEL_, .props = GGI_PAT_REDUCE_LIKE,
     .fields = scan_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_scan_rest,
     .specialize = ggi_spec_reduce, .plan = ggi_plan_scan},
   [GG_PATTERN_TEAM] = {
-    .enum_name = "GG_PATTERN_TEAM", KERNEL_,
+    .name = "team", .enum_name = "GG_PATTERN_TEAM", KERNEL_,
     .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LEAGUE |
              GGI_PAT_BF16_ACC_HIP | GGI_PAT_GRID_LOOP | GGI_PAT_TEAMS | GGI_PAT_NOTES,
     .fields = team_fields, .read_shape = ggi_read_team, .read_rest = ggi_read_team_rest,
@@ -58,16 +60,16 @@ static const ggi_pattern_row rows[] = {
     .contribute_field = "body", .contribute_what = "body then calls",
     .item_only = ggi_body_own_item},
   [GG_PATTERN_TILE_REDUCE] = {
-    .enum_name = "GG_PATTERN_TILE_REDUCE", KERNEL_, .props = GGI_PAT_REDUCE_LIKE,
+    .name = "tile_reduce", .enum_name = "GG_PATTERN_TILE_REDUCE", KERNEL_, .props = GGI_PAT_REDUCE_LIKE,
     .fields = tile_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_tile_rest,
     .specialize = ggi_spec_reduce, .plan = ggi_plan_tile_reduce},
   [GG_PATTERN_GEMM] = {
-    .enum_name = "GG_PATTERN_GEMM", KERNEL_, .props = GGI_PAT_LEAGUE,
+    .name = "gemm", .enum_name = "GG_PATTERN_GEMM", KERNEL_, .props = GGI_PAT_LEAGUE,
     .fields = gemm_fields, .read_shape = ggi_read_gemm, .specialize = ggi_spec_gemm,
     .plan = ggi_gemm_plan, .helpers = "global/gemm_panel.cuh", .mathdx_header = "cublasdx.hpp",
     .league_text = "league: one block per tile of C per batch item"},
   [GG_PATTERN_FFT] = {
-    .enum_name = "GG_PATTERN_FFT", KERNEL_,
+    .name = "fft", .enum_name = "GG_PATTERN_FFT", KERNEL_,
     .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LEAGUE | GGI_PAT_NOTES |
              GGI_PAT_OWN_TYPE,
     .fields = fft_fields, .read_shape = ggi_read_fft, .specialize = ggi_spec_fft,
@@ -79,7 +81,7 @@ static const ggi_pattern_row rows[] = {
      kernel's pattern: no fields, no readers; specialized after its stages
      (kernels come first in m->kernels) */
   [GG_PATTERN_FRAME] = {
-    .enum_name = "GG_PATTERN_FRAME", .kind = "frame", .symbol_prefix = "frame_",
+    .name = "frame", .enum_name = "GG_PATTERN_FRAME", .kind = "frame", .symbol_prefix = "frame_",
     .start_call = "gg_session_start", .props = GGI_PAT_CHAIN, .specialize = ggi_spec_frame,
     .plan = ggi_frame_plan, .render = ggi_render_frame, .helpers = "cuda/frame.cuh",
     .helpers_hip = "hip/frame.hip", .explain = ggi_frame_explain},
@@ -88,6 +90,23 @@ static const ggi_pattern_row rows[] = {
 const ggi_pattern_row *ggi_pattern_of(gg_pattern p)
 {
   return (unsigned)p < sizeof rows / sizeof rows[0] ? &rows[p] : NULL;
+}
+
+const char *ggi_pattern_name(gg_pattern p)
+{
+  const ggi_pattern_row *r = ggi_pattern_of(p);
+  return r ? r->name : "?";
+}
+
+/* Made from the rows on first use: C has no way to filter a table at
+ * compile time.  The kernel rows come first, so names[p] is row p's. */
+const char *const *ggi_pattern_names(void)
+{
+  static const char *names[sizeof rows / sizeof rows[0] + 1];
+  if (!names[0])
+    for (size_t p = 0; p < sizeof rows / sizeof rows[0] && strcmp(rows[p].kind, "kernel") == 0; p++)
+      names[p] = rows[p].name;
+  return names;
 }
 
 int ggi_pattern_is(const ggi_kernel *k, unsigned props)

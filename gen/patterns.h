@@ -6,9 +6,10 @@
  * properties the shared code asks about (league, MathDx, ...).  Stages
  * look the row up (ggi_pattern_row) instead of comparing patterns.
  *
- * Adding a pattern: a GG_PATTERN_* constant (gg_module.h), its workload
- * name (vocab.c: ggi_pattern_names), its row in patterns.c, and its own
- * files (reader, planner, templates) whose functions the row names.
+ * Adding a pattern: a GG_PATTERN_* constant (gg_module.h, before
+ * GG_PATTERN_FRAME), its row in patterns.c with the name workload files
+ * give it, and its own files (reader, planner, templates) whose
+ * functions the row names.
  *
  * The hooks are declared here, by stage; each is defined in that
  * stage's file (or the pattern's own) and called only through the row.
@@ -62,6 +63,7 @@ typedef int (*ggi_render_fn)(const ggi_module *m, const ggi_kernel *k, unsigned 
                              const char *templates_dir, struct ggi_buf *out, ggi_diag *d);
 
 typedef struct ggi_pattern_row {
+  const char *name;             /* "for": pattern = "for" in workload files, messages, explain */
   const char *enum_name;        /* "GG_PATTERN_FOR": the descriptor's */
   const char *kind;             /* "kernel" or "frame": messages, list, explain */
   const char *symbol_prefix;    /* the function's symbol: gg_<prefix><name> */
@@ -89,6 +91,11 @@ typedef struct ggi_pattern_row {
 
 /* The row of p; NULL outside gg_pattern. */
 const ggi_pattern_row *ggi_pattern_of(gg_pattern p);
+/* The row's name ("?" outside gg_pattern), "frame" included. */
+const char *ggi_pattern_name(gg_pattern p);
+/* The names a kernel's pattern = "..." may take, NULL-terminated, each at
+ * its gg_pattern's index: every row but frame's. */
+const char *const *ggi_pattern_names(void);
 /* Whether k's pattern has every property in props. */
 int ggi_pattern_is(const ggi_kernel *k, unsigned props);
 

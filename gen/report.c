@@ -32,7 +32,7 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
     }
     ggi_buf_printf(&b, "kernel      %-20s %-12s %-12s %-14s block %-5d ", k->name,
                    ggi_pattern_name(k->pattern),
-                   k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic",
+                   ggi_launch_name(k->launch),
                    ggi_has_reduction(k) ? ggi_strategy_name(k->spec.strategy) : "-", k->spec.block);
     targets_str(&b, k->targets);
     ggi_buf_puts(&b, "\n");

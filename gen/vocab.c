@@ -3,26 +3,23 @@
 #include "vocab.h"
 #include "strbuf.h"
 
+/* Each name table is made from its enum's list (gg_module.h, ir.h), so
+ * a name sits at its constant's index. */
 #define NAME_(e, name, ...) name,
 const char *const ggi_dtype_names[] = {GG_DTYPE_LIST(NAME_) NULL};
+const char *const ggi_layout_names[] = {GG_LAYOUT_LIST(NAME_) NULL};
+const char *const ggi_space_names[] = {GG_SPACE_LIST(NAME_) NULL};
+const char *const ggi_access_names[] = {GG_ACCESS_LIST(NAME_) NULL};
+const char *const ggi_op_names[] = {GGI_OP_LIST(NAME_) NULL};
+const char *const ggi_strategy_names[] = {GGI_STRATEGY_LIST(NAME_) NULL};
+const char *const ggi_launch_names[] = {GG_LAUNCH_LIST(NAME_) NULL};
+const char *const ggi_arrangement_names[] = {GG_ARRANGEMENT_LIST(NAME_) NULL};
+const char *const ggi_scan_names[] = {GGI_SCAN_LIST(NAME_) NULL};
+const char *const ggi_target_names[] = {GGI_TARGET_LIST(NAME_) NULL};
 #undef NAME_
 
-const char *const ggi_pattern_names[] = {"for", "reduce", "scan", "team", "tile_reduce", "gemm",
-                                         "fft", NULL};
-const char *const ggi_layout_names[] = {"right", "left", "stride", NULL};
-#define NAME_(e, name) name,
-const char *const ggi_space_names[] = {GG_SPACE_LIST(NAME_) NULL};
-#undef NAME_
-const char *const ggi_access_names[] = {"in", "out", "inout", "atomic", NULL};
-const char *const ggi_op_names[] = {"sum", "min", "max", "prod", NULL};
-const char *const ggi_strategy_names[] = {"auto", "global_atomic", "shared_atomic", "warp_shuffle",
-                                          "shared_tree", "cg_tile", "grid_sync", "deterministic",
-                                          NULL};
-const char *const ggi_launch_names[] = {"classic", "cooperative", NULL};
-const char *const ggi_arrangement_names[] = {"one_block", "many_blocks", "thread_groups",
-                                             "hybrid", NULL};
-const char *const ggi_scan_names[] = {"inclusive", "exclusive", NULL};
-const char *const ggi_target_names[] = {"cuda", "hip", NULL};
+/* The entries of a NULL-terminated table made above. */
+#define COUNT_(names) ((int)(sizeof names / sizeof names[0]) - 1)
 
 typedef struct dtype_info {
   unsigned size;
@@ -49,6 +46,7 @@ const char *ggi_dtype_host_ctype(gg_dtype t) { return dtype(t)->host_ctype; }
 const char *ggi_dtype_enum(gg_dtype t) { return dtype(t)->enum_name; }
 const char *ggi_dtype_name(gg_dtype t) { return (unsigned)t < GG_DTYPE_COUNT ? dtype(t)->name : "?"; }
 int ggi_dtype_is_float(gg_dtype t) { return dtype(t)->is_float; }
+int ggi_dtype_is_half(gg_dtype t) { return dtype(t)->is_float && dtype(t)->size == 2; }
 const char *ggi_dtype_max(gg_dtype t) { return dtype(t)->max; }
 const char *ggi_dtype_lowest(gg_dtype t) { return dtype(t)->lowest; }
 
@@ -58,26 +56,30 @@ static const char *nth(const char *const *names, int n, int i)
   return i >= 0 && i < n ? names[i] : "?";
 }
 
-const char *ggi_pattern_name(gg_pattern p)
-{
-  return p == GG_PATTERN_FRAME ? "frame" : nth(ggi_pattern_names, GG_PATTERN_FRAME, (int)p);
-}
-
 const char *ggi_op_name(ggi_op op)
 {
-  return op == GGI_OP_CUSTOM ? "custom" : nth(ggi_op_names, GGI_OP_CUSTOM, (int)op);
+  return op == GGI_OP_CUSTOM ? "custom" : nth(ggi_op_names, COUNT_(ggi_op_names), (int)op);
 }
 
-const char *ggi_strategy_name(ggi_strategy s) { return nth(ggi_strategy_names, GGI_STRAT_COUNT, (int)s); }
+const char *ggi_strategy_name(ggi_strategy s)
+{
+  return nth(ggi_strategy_names, COUNT_(ggi_strategy_names), (int)s);
+}
+
 const char *ggi_arrangement_name(gg_persistent_layout l)
 {
-  return nth(ggi_arrangement_names, 4, (int)l);
+  return nth(ggi_arrangement_names, COUNT_(ggi_arrangement_names), (int)l);
 }
-const char *ggi_access_name(gg_access a) { return nth(ggi_access_names, 4, (int)a); }
+
+const char *ggi_access_name(gg_access a)
+{
+  return nth(ggi_access_names, COUNT_(ggi_access_names), (int)a);
+}
 
 const char *ggi_launch_name(gg_launch_mode l)
 {
-  return l == GG_LAUNCH_PERSISTENT ? "persistent" : nth(ggi_launch_names, 2, (int)l);
+  return l == GG_LAUNCH_PERSISTENT ? "persistent"
+                                   : nth(ggi_launch_names, COUNT_(ggi_launch_names), (int)l);
 }
 
 int ggi_arrangement_has_blocks(gg_persistent_layout l)
@@ -108,8 +110,7 @@ int ggi_has_reduction(const ggi_kernel *k)
 
 gg_dtype ggi_acc_dtype(gg_dtype t)
 {
-  if (t == GG_F16 || t == GG_BF16) return GG_F32;
-  if (t < 0 || t >= GG_PTR) return GG_F32;
+  if (t < 0 || t >= GG_PTR || ggi_dtype_is_half(t)) return GG_F32;
   return t;
 }
 

@@ -1,6 +1,6 @@
 /*
  * vocab.h - the generator's vocabulary, defined once: how every element
- * type, pattern, op, strategy, layout (a view's memory order), space,
+ * type, op, strategy, layout (a view's memory order), space,
  * access, launch mode and arrangement (a persistent kernel's blocks and
  * pseudo-blocks, written `layout = ...` too) is spelled in workload
  * files, and what an element type is in generated code.  The loader
@@ -8,8 +8,10 @@
  * the element types come from GG_DTYPE_LIST (gg_module.h), which the
  * runtime reads too.
  *
- * Name tables are in enum order and NULL-terminated, so the loader can
- * offer them as "one of a|b|c" and search them for "did you mean".
+ * Name tables are made from each enum's list (X(enum, name): gg_module.h,
+ * ir.h), so they are in enum order; they are NULL-terminated, so the
+ * loader can offer them as "one of a|b|c" and search them for "did you
+ * mean".  Pattern names are the pattern rows' (patterns.h).
  */
 #ifndef GGI_VOCAB_H
 #define GGI_VOCAB_H
@@ -17,7 +19,6 @@
 #include "ir.h"
 
 extern const char *const ggi_dtype_names[];     /* gg_dtype, without GG_PTR */
-extern const char *const ggi_pattern_names[];   /* gg_pattern, without frame (declared apart) */
 extern const char *const ggi_layout_names[];    /* gg_layout */
 extern const char *const ggi_space_names[];     /* gg_space */
 extern const char *const ggi_access_names[];    /* gg_access */
@@ -39,11 +40,14 @@ const char *ggi_dtype_host_ctype(gg_dtype t);
 const char *ggi_dtype_enum(gg_dtype t);
 const char *ggi_dtype_name(gg_dtype t);
 int ggi_dtype_is_float(gg_dtype t);
+/* A 16-bit float (f16, bf16: floating and 2 bytes in GG_DTYPE_LIST):
+ * passed from the host as a float, computed and accumulated in f32
+ * (ggi_acc_dtype), and a GG_FEAT_HALF feature. */
+int ggi_dtype_is_half(gg_dtype t);
 const char *ggi_dtype_max(gg_dtype t);
 const char *ggi_dtype_lowest(gg_dtype t);
 
 /* Names for messages and reports ("?" outside the enum). */
-const char *ggi_pattern_name(gg_pattern p);      /* "frame" included */
 const char *ggi_op_name(ggi_op op);              /* "custom" included */
 const char *ggi_strategy_name(ggi_strategy s);
 const char *ggi_arrangement_name(gg_persistent_layout l);
@@ -68,8 +72,9 @@ int ggi_is_reduce_like(gg_pattern p);
 int ggi_is_team_reduce(const ggi_kernel *k);
 /* Reduces with an operator and an accumulator: reduce-like or a team reduce. */
 int ggi_has_reduction(const ggi_kernel *k);
-/* The type an accumulation of t runs in: f16/bf16 accumulate in f32
- * (16-bit sums lose digits after a few thousand terms). */
+/* The type an accumulation of t runs in: t itself, but f32 for the
+ * 16-bit floats (their sums lose digits after a few thousand terms).
+ * The types for which it is t are those a reduction's type = "..." takes. */
 gg_dtype ggi_acc_dtype(gg_dtype t);
 /* 1 when a reduce's values have different operators (op = { "min", "max" }). */
 int ggi_ops_mixed(const ggi_kernel *k);

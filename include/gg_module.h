@@ -76,9 +76,28 @@ typedef enum gg_space {
 #undef GG_SPACE_ENUM_
 } gg_space;
 
-typedef enum gg_layout { GG_LAYOUT_RIGHT, GG_LAYOUT_LEFT, GG_LAYOUT_STRIDE } gg_layout;
+/* A view's memory order, defined once: X(enum, spelling in workload files).
+ * right: the last index is fastest (C order); left: the first (Fortran
+ * order); stride: one element stride per extent, given at run time. */
+#define GG_LAYOUT_LIST(X)                                                                     \
+  X(GG_LAYOUT_RIGHT, "right") X(GG_LAYOUT_LEFT, "left") X(GG_LAYOUT_STRIDE, "stride")
 
-typedef enum gg_access { GG_ACCESS_IN, GG_ACCESS_OUT, GG_ACCESS_INOUT, GG_ACCESS_ATOMIC } gg_access;
+typedef enum gg_layout {
+#define GG_LAYOUT_ENUM_(e, name) e,
+  GG_LAYOUT_LIST(GG_LAYOUT_ENUM_)
+#undef GG_LAYOUT_ENUM_
+} gg_layout;
+
+/* How a kernel uses a view, defined once: X(enum, spelling in workload files). */
+#define GG_ACCESS_LIST(X)                                                                     \
+  X(GG_ACCESS_IN, "in") X(GG_ACCESS_OUT, "out") X(GG_ACCESS_INOUT, "inout")                    \
+  X(GG_ACCESS_ATOMIC, "atomic")
+
+typedef enum gg_access {
+#define GG_ACCESS_ENUM_(e, name) e,
+  GG_ACCESS_LIST(GG_ACCESS_ENUM_)
+#undef GG_ACCESS_ENUM_
+} gg_access;
 
 typedef enum gg_pattern {
   GG_PATTERN_FOR, GG_PATTERN_REDUCE, GG_PATTERN_SCAN, GG_PATTERN_TEAM, GG_PATTERN_TILE_REDUCE,
@@ -95,8 +114,16 @@ typedef enum gg_pattern {
   GG_PATTERN_FRAME
 } gg_pattern;
 
+/* How a kernel is launched, defined once: X(enum, spelling in workload
+ * files).  A workload writes classic or cooperative; GG_LAUNCH_PERSISTENT,
+ * after the list, is a frame's (started through a session). */
+#define GG_LAUNCH_LIST(X) X(GG_LAUNCH_CLASSIC, "classic") X(GG_LAUNCH_COOPERATIVE, "cooperative")
+
 typedef enum gg_launch_mode {
-  GG_LAUNCH_CLASSIC, GG_LAUNCH_COOPERATIVE, GG_LAUNCH_PERSISTENT
+#define GG_LAUNCH_ENUM_(e, name) e,
+  GG_LAUNCH_LIST(GG_LAUNCH_ENUM_)
+#undef GG_LAUNCH_ENUM_
+  GG_LAUNCH_PERSISTENT
 } gg_launch_mode;
 
 /* How the runtime sizes the grid of a classic or cooperative launch. */
@@ -107,8 +134,16 @@ typedef enum gg_grid_rule {
   GG_GRID_RESIDENT /* as many blocks as are co-resident (occupancy API) */
 } gg_grid_rule;
 
+/* A persistent kernel's arrangement of blocks and pseudo-blocks, defined
+ * once: X(enum, spelling in workload files, written layout = "..."). */
+#define GG_ARRANGEMENT_LIST(X)                                                                \
+  X(GG_PLAYOUT_ONE_BLOCK, "one_block") X(GG_PLAYOUT_MANY_BLOCKS, "many_blocks")                \
+  X(GG_PLAYOUT_THREAD_GROUPS, "thread_groups") X(GG_PLAYOUT_HYBRID, "hybrid")
+
 typedef enum gg_persistent_layout {
-  GG_PLAYOUT_ONE_BLOCK, GG_PLAYOUT_MANY_BLOCKS, GG_PLAYOUT_THREAD_GROUPS, GG_PLAYOUT_HYBRID
+#define GG_ARRANGEMENT_ENUM_(e, name) e,
+  GG_ARRANGEMENT_LIST(GG_ARRANGEMENT_ENUM_)
+#undef GG_ARRANGEMENT_ENUM_
 } gg_persistent_layout;
 
 /* Hidden parameter meanings (gg_param_desc.hidden). */
