@@ -9,6 +9,7 @@
 
 #include "lex.h"
 #include "text_rules.h"
+#include "vocab.h"
 
 typedef struct view {
   const ggi_param *p;
@@ -70,8 +71,7 @@ static void excerpt(const scan *sc, size_t a, size_t b, char *out, size_t size)
 /* "f32[n][4]" */
 static void type_text(const ggi_param *p, char *out, size_t size)
 {
-  static const char *const names[] = {"i32", "u32", "i64", "u64", "f32", "f64", "f16", "bf16"};
-  size_t k = (size_t)snprintf(out, size, "%s", (unsigned)p->dtype < 8 ? names[p->dtype] : "?");
+  size_t k = (size_t)snprintf(out, size, "%s", ggi_dtype_name(p->dtype));
   for (int r = 0; r < p->rank && k < size; r++) {
     int w = p->ext[r].name ? snprintf(out + k, size - k, "[%s]", p->ext[r].name)
                            : snprintf(out + k, size - k, "[%lld]", (long long)p->ext[r].value);

@@ -55,21 +55,24 @@ int64_t ggi_static_product(ggi_decl *k, int line, const ggi_extent *ext, int n, 
 }
 
 /* The element type a C or CUDA type name most likely means, for "did
- * you mean": the name as written before any '[' (n bytes), case ignored. */
+ * you mean": the name as written before any '[' (n bytes), case ignored
+ * (so a type's own spelling in another case, "F32", means it too). */
 static const char *dtype_for_c_name(const char *s, size_t n) {
-  static const char *const table[][2] = {
-    {"double", "f64"}, {"float", "f32"}, {"int", "i32"}, {"int32_t", "i32"}, {"signed", "i32"},
-    {"unsigned", "u32"}, {"unsigned int", "u32"}, {"uint32_t", "u32"}, {"uint", "u32"},
-    {"long", "i64"}, {"long long", "i64"}, {"long int", "i64"}, {"int64_t", "i64"},
-    {"ssize_t", "i64"}, {"ptrdiff_t", "i64"}, {"unsigned long", "u64"},
-    {"unsigned long long", "u64"}, {"uint64_t", "u64"}, {"size_t", "u64"}, {"half", "f16"},
-    {"__half", "f16"}, {"float16", "f16"}, {"_float16", "f16"}, {"bfloat16", "bf16"},
-    {"__bf16", "bf16"}, {"__nv_bfloat16", "bf16"}, {"hip_bfloat16", "bf16"},
-    {"i32", "i32"}, {"u32", "u32"}, {"i64", "i64"}, {"u64", "u64"}, {"f32", "f32"},
-    {"f64", "f64"}, {"f16", "f16"}, {"bf16", "bf16"}, /* in another case: "F32" */
+  static const struct { const char *c; gg_dtype t; } table[] = {
+    {"double", GG_F64}, {"float", GG_F32}, {"int", GG_I32}, {"int32_t", GG_I32},
+    {"signed", GG_I32}, {"unsigned", GG_U32}, {"unsigned int", GG_U32}, {"uint32_t", GG_U32},
+    {"uint", GG_U32}, {"long", GG_I64}, {"long long", GG_I64}, {"long int", GG_I64},
+    {"int64_t", GG_I64}, {"ssize_t", GG_I64}, {"ptrdiff_t", GG_I64}, {"unsigned long", GG_U64},
+    {"unsigned long long", GG_U64}, {"uint64_t", GG_U64}, {"size_t", GG_U64}, {"half", GG_F16},
+    {"__half", GG_F16}, {"float16", GG_F16}, {"_float16", GG_F16}, {"bfloat16", GG_BF16},
+    {"__bf16", GG_BF16}, {"__nv_bfloat16", GG_BF16}, {"hip_bfloat16", GG_BF16},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-    if (strlen(table[i][0]) == n && strncasecmp(table[i][0], s, n) == 0) return table[i][1];
+    if (strlen(table[i].c) == n && strncasecmp(table[i].c, s, n) == 0)
+      return ggi_dtype_names[table[i].t];
+  for (int t = 0; ggi_dtype_names[t]; t++)
+    if (strlen(ggi_dtype_names[t]) == n && strncasecmp(ggi_dtype_names[t], s, n) == 0)
+      return ggi_dtype_names[t];
   return NULL;
 }
 

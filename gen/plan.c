@@ -19,14 +19,14 @@ static unsigned view_features(const ggi_kernel *k)
   unsigned feat = 0;
   for (int i = 0; i < k->nparams; i++) {
     const ggi_param *pp = &k->params[i];
-    if (pp->dtype == GG_F16 || pp->dtype == GG_BF16) feat |= GG_FEAT_HALF;
+    if (ggi_dtype_is_half(pp->dtype)) feat |= GG_FEAT_HALF;
     if (pp->kind != GG_PARAM_VIEW) continue;
     if (pp->space == GG_SPACE_MAPPED) feat |= GG_FEAT_MAPPED;
     if (pp->space == GG_SPACE_MANAGED) feat |= GG_FEAT_MANAGED;
     if (pp->access == GG_ACCESS_ATOMIC && pp->dtype == GG_F32) feat |= GG_FEAT_FLOAT_ATOMIC;
     if (pp->access == GG_ACCESS_ATOMIC && pp->dtype == GG_F64) feat |= GG_FEAT_DOUBLE_ATOMIC;
   }
-  if ((k->acc_type == GG_F16 || k->acc_type == GG_BF16) && ggi_is_reduce_like(k->pattern))
+  if (ggi_dtype_is_half(k->acc_type) && ggi_is_reduce_like(k->pattern))
     feat |= GG_FEAT_HALF;
   if (k->spec.cas_emulation) feat |= GG_FEAT_CAS_EMULATION;
   return feat;

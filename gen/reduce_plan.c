@@ -392,8 +392,8 @@ int ggi_plan_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
     if (k->op == GGI_OP_SUM && acc_type(k) == GG_F32) p->features |= GG_FEAT_FLOAT_ATOMIC;
     if (k->op == GGI_OP_SUM && acc_type(k) == GG_F64) p->features |= GG_FEAT_DOUBLE_ATOMIC;
   }
-  if (src && (src->dtype == GG_F16 || src->dtype == GG_BF16)) p->features |= GG_FEAT_HALF;
-  if (k->acc_type == GG_F16 || k->acc_type == GG_BF16) p->features |= GG_FEAT_HALF;
+  if (src && ggi_dtype_is_half(src->dtype)) p->features |= GG_FEAT_HALF;
+  if (ggi_dtype_is_half(k->acc_type)) p->features |= GG_FEAT_HALF;
 
   if (set(p, "RVEC", fmt_int(a, vec), d) || set(p, "UNROLL", fmt_int(a, LOADS_IN_FLIGHT), d)
       || set(p, "VEC_PTR", src && vec > 1 ? src->name : "0", d)

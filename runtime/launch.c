@@ -52,11 +52,15 @@ static const char *dtype_nm(gg_dtype t) {
   return (unsigned)t < sizeof word / sizeof word[0] ? word[t] : "?";
 }
 
-/* The gg_arg type a value of dtype t is made with. */
+/* The gg_arg type a value of dtype t is made with, by name, not position:
+ * a type added to gg_module.h's list and not here fails the assertion
+ * (added last) or reads GG_ARG_NONE, which pack_one refuses. */
 static gg_arg_type arg_type_of(gg_dtype t) {
-  static const gg_arg_type map[] = {GG_ARG_I32, GG_ARG_U32, GG_ARG_I64, GG_ARG_U64,
-                                    GG_ARG_F32, GG_ARG_F64, GG_ARG_F16, GG_ARG_BF16};
-  return (unsigned)t < 8 ? map[t] : GG_ARG_NONE;
+  static const gg_arg_type map[] = {
+    [GG_I32] = GG_ARG_I32, [GG_U32] = GG_ARG_U32, [GG_I64] = GG_ARG_I64, [GG_U64] = GG_ARG_U64,
+    [GG_F32] = GG_ARG_F32, [GG_F64] = GG_ARG_F64, [GG_F16] = GG_ARG_F16, [GG_BF16] = GG_ARG_BF16};
+  GG_STATIC_ASSERT(sizeof map / sizeof map[0] == GG_PTR, "a gg_arg type for every element type");
+  return (unsigned)t < GG_PTR ? map[t] : GG_ARG_NONE;
 }
 
 static int is_int_arg(gg_arg_type t) {
