@@ -161,8 +161,7 @@ static void check_types(ggi_decl *k, const ggi_param *v[3])
   if (out != want)
     ggi_decl_fail(k, v[2]->line, "view \"%s\": C must be %s for %s inputs (%s), got %s",
                   v[2]->name, ggi_dtype_name(want), ggi_dtype_name(in),
-                  in == GG_F16 || in == GG_BF16 ? "accumulated in f32 on tensor cores"
-                                                : "one precision",
+                  ggi_dtype_is_half(in) ? "accumulated in f32 on tensor cores" : "one precision",
                   ggi_dtype_name(out));
 }
 
