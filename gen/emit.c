@@ -63,14 +63,24 @@ static void put_extent_desc(ggi_buf *b, const ggi_kernel *k, const ggi_extent *e
   ggi_buf_printf(b, "{%lld, %d}", e->name ? 0LL : (long long)e->value, param);
 }
 
-static const char *const kind_enum[] = {"GG_PARAM_SCALAR", "GG_PARAM_VIEW", "GG_PARAM_EXTENT",
-                                        "GG_PARAM_STRIDE", "GG_PARAM_HIDDEN"};
-static const char *const layout_enum[] = {"GG_LAYOUT_RIGHT", "GG_LAYOUT_LEFT", "GG_LAYOUT_STRIDE"};
-static const char *const space_enum[] = {"GG_SPACE_DEVICE", "GG_SPACE_MAPPED", "GG_SPACE_MANAGED",
-                                         "GG_SPACE_HOST"};
-static const char *const access_enum[] = {"GG_ACCESS_IN", "GG_ACCESS_OUT", "GG_ACCESS_INOUT",
-                                          "GG_ACCESS_ATOMIC"};
-static const char *const hidden_enum[] = {"GG_HIDDEN_NONE", "GG_HIDDEN_WORKSPACE", "GG_HIDDEN_SEQ"};
+/* The descriptor's enum constants as C text, each at its own value:
+ * from the enum's list where gg_module.h has one, else named one by one. */
+#define ENUM_TEXT_(e, ...) [e] = #e,
+static const char *const kind_enum[] = {
+  ENUM_TEXT_(GG_PARAM_SCALAR) ENUM_TEXT_(GG_PARAM_VIEW) ENUM_TEXT_(GG_PARAM_EXTENT)
+  ENUM_TEXT_(GG_PARAM_STRIDE) ENUM_TEXT_(GG_PARAM_HIDDEN)};
+static const char *const layout_enum[] = {GG_LAYOUT_LIST(ENUM_TEXT_)};
+static const char *const space_enum[] = {GG_SPACE_LIST(ENUM_TEXT_)};
+static const char *const access_enum[] = {GG_ACCESS_LIST(ENUM_TEXT_)};
+static const char *const hidden_enum[] = {
+  ENUM_TEXT_(GG_HIDDEN_NONE) ENUM_TEXT_(GG_HIDDEN_WORKSPACE) ENUM_TEXT_(GG_HIDDEN_SEQ)};
+static const char *const launch_enum[] = {
+  GG_LAUNCH_LIST(ENUM_TEXT_) ENUM_TEXT_(GG_LAUNCH_PERSISTENT)};
+static const char *const playout_enum[] = {GG_ARRANGEMENT_LIST(ENUM_TEXT_)};
+static const char *const rule_enum[] = {
+  ENUM_TEXT_(GG_GRID_COVER) ENUM_TEXT_(GG_GRID_LEAGUE) ENUM_TEXT_(GG_GRID_FIXED)
+  ENUM_TEXT_(GG_GRID_RESIDENT)};
+#undef ENUM_TEXT_
 
 static void put_params(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, const ggi_abi *lay)
 {
@@ -96,8 +106,6 @@ static void put_params(ggi_buf *b, const ggi_module *m, const ggi_kernel *k, con
   ggi_buf_puts(b, "};\n\n");
 }
 
-static const char *const rule_enum[] = {"GG_GRID_COVER", "GG_GRID_LEAGUE", "GG_GRID_FIXED",
-                                        "GG_GRID_RESIDENT"};
 
 /* Everything the descriptor needs about one kernel: its stored plan for
  * the descriptor's target (plan.h: ggi_desc_target; the plan stage checks
@@ -124,10 +132,7 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   ggi_buf_printf(b, "  {.name = \"%s\", .symbol = \"gg_%s%s\", .pattern = %s,\n", k->name,
                  row->symbol_prefix, k->name, row->enum_name);
   ggi_buf_printf(b, "   .mode = %s, .rank = %d, .range = {",
-                 k->launch == GG_LAUNCH_COOPERATIVE   ? "GG_LAUNCH_COOPERATIVE"
-                 : k->launch == GG_LAUNCH_PERSISTENT ? "GG_LAUNCH_PERSISTENT"
-                                                     : "GG_LAUNCH_CLASSIC",
-                 k->rank);
+                 launch_enum[k->launch], k->rank);
   for (int dim = 0; dim < 3; dim++) {
     if (dim < k->rank) put_extent_desc(b, k, &k->range[dim]);
     else ggi_buf_puts(b, "{0, -1}");
@@ -169,8 +174,6 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
 static void put_persistent_desc(ggi_buf *b, const ggi_module *m, const ggi_persistent *p,
                                 const ggi_persistent_shape *shape)
 {
-  static const char *const playout_enum[] = {"GG_PLAYOUT_ONE_BLOCK", "GG_PLAYOUT_MANY_BLOCKS",
-                                             "GG_PLAYOUT_THREAD_GROUPS", "GG_PLAYOUT_HYBRID"};
   ggi_buf_printf(b, "  {.name = \"%s\", .symbol = \"gg_persist_%s\", .layout = %s,\n", p->name,
                  p->name, playout_enum[p->arrangement]);
   ggi_buf_printf(b, "   .block_size = %d, .blocks = %d, .groups = %d, .buffering = %d,\n",

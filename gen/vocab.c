@@ -143,16 +143,21 @@ int ggi_atomic_needs_cas(ggi_op op, gg_dtype acc, gg_dtype into, unsigned target
 
 void ggi_put_features(ggi_buf *b, unsigned feat)
 {
-  static const char *names[] = {"GG_FEAT_COOPERATIVE", "GG_FEAT_FLOAT_ATOMIC",
-                                "GG_FEAT_DOUBLE_ATOMIC", "GG_FEAT_CAS_EMULATION", "GG_FEAT_HALF",
-                                "GG_FEAT_MAPPED", "GG_FEAT_MANAGED", "GG_FEAT_PDL",
-                                "GG_FEAT_MATHDX"};
+#define FEAT_(f) {f, #f}
+  static const struct { unsigned bit; const char *name; } feats[] = {
+    FEAT_(GG_FEAT_COOPERATIVE), FEAT_(GG_FEAT_FLOAT_ATOMIC), FEAT_(GG_FEAT_DOUBLE_ATOMIC),
+    FEAT_(GG_FEAT_CAS_EMULATION), FEAT_(GG_FEAT_HALF), FEAT_(GG_FEAT_MAPPED),
+    FEAT_(GG_FEAT_MANAGED), FEAT_(GG_FEAT_PDL), FEAT_(GG_FEAT_MATHDX)};
+#undef FEAT_
   int any = 0;
-  for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (feat & (1u << i)) {
-      ggi_buf_printf(b, "%s%s", any ? " | " : "", names[i]);
+  for (unsigned i = 0; i < sizeof feats / sizeof feats[0]; i++)
+    if (feat & feats[i].bit) {
+      ggi_buf_printf(b, "%s%s", any ? " | " : "", feats[i].name);
+      feat &= ~feats[i].bit;
       any = 1;
     }
-  if (!any) ggi_buf_puts(b, "0");
+  /* a bit not named above still reaches the descriptor */
+  if (feat) ggi_buf_printf(b, "%s0x%xu", any ? " | " : "", feat);
+  else if (!any) ggi_buf_puts(b, "0");
 }
 
