@@ -239,10 +239,13 @@ static const char *work_expr(const ggi_kernel *k, ggi_arena *a)
  * keys (set afterwards) replace these. */
 static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict, ggi_arena *a)
 {
-  static const char *combine[] = {"((a) + (b))", "((b) < (a) ? (b) : (a))",
-                                  "((a) < (b) ? (b) : (a))", "((a) * (b))"};
-  static const char *atomic[] = {"gg_atomic_add", "gg_atomic_min", "gg_atomic_max",
-                                 "gg_atomic_cas_combine", "gg_atomic_cas_combine"};
+  static const char *const combine[] = {
+    [GGI_OP_SUM] = "((a) + (b))", [GGI_OP_MIN] = "((b) < (a) ? (b) : (a))",
+    [GGI_OP_MAX] = "((a) < (b) ? (b) : (a))", [GGI_OP_PROD] = "((a) * (b))"};
+  static const char *const atomic[] = {
+    [GGI_OP_SUM] = "gg_atomic_add", [GGI_OP_MIN] = "gg_atomic_min",
+    [GGI_OP_MAX] = "gg_atomic_max", [GGI_OP_PROD] = "gg_atomic_cas_combine",
+    [GGI_OP_CUSTOM] = "gg_atomic_cas_combine"};
   int rc = 0;
   rc |= ggi_dict_set(dict, "ACC_T", ggi_dtype_ctype(k->acc_type));
   if (k->op == GGI_OP_CUSTOM) {
@@ -262,7 +265,7 @@ static int reduce_keys(const ggi_module *m, const ggi_kernel *k, ggi_dict *dict,
     rc |= ggi_dict_set(dict, "COMBINE_DEF", afmt(a, "#define GG_COMBINE(a, b) %s", combine[k->op]));
   }
   rc |= ggi_dict_set(dict, "MORE_VALUES", more_values(a, m, k));
-  rc |= ggi_dict_set(dict, "ATOMIC_COMBINE", atomic[k->op <= GGI_OP_CUSTOM ? k->op : 4]);
+  rc |= ggi_dict_set(dict, "ATOMIC_COMBINE", atomic[k->op <= GGI_OP_CUSTOM ? k->op : GGI_OP_CUSTOM]);
   rc |= ggi_dict_set(dict, "INTO", k->into ? k->into : "");
   rc |= ggi_dict_set(dict, "NVALUES", afmt(a, "%d", k->nvalues));
   rc |= ggi_dict_set(dict, "TILE", afmt(a, "%d", k->tile));

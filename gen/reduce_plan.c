@@ -267,7 +267,8 @@ static const char *each_identity(const ggi_kernel *k, ggi_arena *a)
 
 static const char *each_combine(const ggi_kernel *k, ggi_arena *a)
 {
-  static const char *const functor[] = {"gg_op_add", "gg_op_min", "gg_op_max", "gg_op_mul"};
+  static const char *const functor[] = {[GGI_OP_SUM] = "gg_op_add", [GGI_OP_MIN] = "gg_op_min",
+                                        [GGI_OP_MAX] = "gg_op_max", [GGI_OP_PROD] = "gg_op_mul"};
   char buf[GGI_MAX_VALUES * 96];
   size_t at = 0;
   for (int v = 0; v < nvalues(k); v++) {

@@ -61,8 +61,6 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
   return rc;
 }
 
-static const char *const access_word[] = {"view, in", "view, out", "view, inout", "view, atomic"};
-
 /* A for kernel's staged views (plan.c, plan_staging): which and how many
  * steps, then every other view and why it is not. */
 static void explain_staging(const ggi_kernel *k, FILE *out)
@@ -168,13 +166,14 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
     char idx[16];
     if (f->kind == GG_PARAM_HIDDEN) snprintf(idx, sizeof idx, "  -");
     else snprintf(idx, sizeof idx, "%3d", argi++);
-    fprintf(out, "  %s  %-12s %-24s offset %3u  %s\n", idx, f->name, ggi_field_ctype(k, f, m->arena),
-            f->offset,
+    fprintf(out, "  %s  %-12s %-24s offset %3u  %s%s\n", idx, f->name,
+            ggi_field_ctype(k, f, m->arena), f->offset,
             f->kind == GG_PARAM_HIDDEN ? "hidden, filled by the runtime"
             : f->kind == GG_PARAM_EXTENT ? "run-time extent"
             : f->kind == GG_PARAM_STRIDE ? "element stride"
-            : f->kind == GG_PARAM_VIEW ? access_word[k->params[f->param].access]
-                                       : "scalar");
+            : f->kind == GG_PARAM_VIEW ? "view, "
+                                       : "scalar",
+            f->kind == GG_PARAM_VIEW ? ggi_access_name(k->params[f->param].access) : "");
   }
   if (row->explain) {
     row->explain(m, k, out);
