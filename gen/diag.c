@@ -6,11 +6,19 @@
 
 #include "diag.h"
 
+int ggi_vfail(ggi_diag *d, const char *fmt, va_list ap)
+{
+  char raw[sizeof d->msg];
+  vsnprintf(raw, sizeof raw, fmt, ap);
+  ggi_clean(d->msg, sizeof d->msg, raw);
+  return -1;
+}
+
 int ggi_fail(ggi_diag *d, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+  ggi_vfail(d, fmt, ap);
   va_end(ap);
   return -1;
 }
