@@ -198,7 +198,7 @@ int ggi_check(const ggi_module *m, const char *archs, const char *templates_dir,
   free(src[1]);
   if (rc != 0) return -1;
   if (ok < tried)
-    return ggi_fail(d, "%s: %d of %d compilations failed (see above)", m->file ? m->file : m->name,
-                tried - ok, tried);
+    return ggi_fail_at(d, m->file ? m->file : m->name, 0, "%d of %d compilations failed (see above)",
+                       tried - ok, tried);
   return 0;
 }

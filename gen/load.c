@@ -307,19 +307,19 @@ static int read_file(ggi_load_ctx *c, char **out, size_t *len) {
   int fd = open(c->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) {
-    snprintf(c->d->msg, sizeof c->d->msg, "%s: cannot open: %s", c->path, strerror(errno));
+    ggi_fail_at(c->d, c->path, 0, "cannot open: %s", strerror(errno));
     if (fd >= 0) close(fd);
     return -1;
   }
   if (!S_ISREG(st.st_mode)) {
-    snprintf(c->d->msg, sizeof c->d->msg, "%s: not a regular file (%s): a workload is a .lua file",
-             c->path, S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket");
+    ggi_fail_at(c->d, c->path, 0, "not a regular file (%s): a workload is a .lua file",
+                S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket");
     close(fd);
     return -1;
   }
   FILE *f = fdopen(fd, "rb");
   if (!f) {
-    snprintf(c->d->msg, sizeof c->d->msg, "%s: cannot open: %s", c->path, strerror(errno));
+    ggi_fail_at(c->d, c->path, 0, "cannot open: %s", strerror(errno));
     close(fd);
     return -1;
   }
@@ -336,9 +336,9 @@ static int read_file(ggi_load_ctx *c, char **out, size_t *len) {
   int err = ferror(f) ? errno : 0;
   fclose(f);
   if (!buf || err || n > GGI_MAX_FILE) {
-    snprintf(c->d->msg, sizeof c->d->msg, "%s: %s%s", c->path,
-             !buf ? "out of memory" : err ? "cannot read: " : "file is larger than 16 MiB",
-             buf && err ? strerror(err) : "");
+    if (!buf) ggi_fail_at(c->d, c->path, 0, "out of memory");
+    else if (err) ggi_fail_at(c->d, c->path, 0, "cannot read: %s", strerror(err));
+    else ggi_fail_at(c->d, c->path, 0, "file is larger than %zu MiB", GGI_MAX_FILE >> 20);
     free(buf);
     return -1;
   }
@@ -379,7 +379,7 @@ int ggi_load_limited(const char *path, const char *text, size_t len, double seco
   c.m = ggi_module_new(c.path);
   int rc = -1;
   if (!c.m) {
-    snprintf(d->msg, sizeof d->msg, "%s: out of memory", c.path);
+    ggi_fail_at(d, c.path, 0, "out of memory");
   } else if (ggi_sandbox_open(&c.sb, c.path, seconds > 0 ? seconds : GGI_TIME_LIMIT, d, &c) == 0) {
     c.L = c.sb.L;
     rc = ggi_sandbox_call(&c.sb, open_declarations);

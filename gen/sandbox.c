@@ -471,8 +471,7 @@ int ggi_sandbox_call(ggi_sandbox *sb, lua_CFunction f) {
 int ggi_sandbox_run(ggi_sandbox *sb, const char *text, size_t len) {
   lua_State *L = sb->L;
   if (len > 0 && text[0] == '\x1b') {
-    snprintf(sb->d->msg, sizeof sb->d->msg, "%s:1: bytecode is not accepted: workload files are Lua source text", sb->path);
-    return -1;
+    return ggi_fail_at(sb->d, sb->path, 1, "bytecode is not accepted: workload files are Lua source text");
   }
   int st = luaL_loadbufferx(L, text, len, "@" GGI_CHUNKNAME, "t");
   if (st != LUA_OK) return lua_failure(sb, st);
@@ -496,8 +495,7 @@ int ggi_sandbox_open(ggi_sandbox *sb, const char *path, double time_limit, ggi_d
   sb->wall_check = clock_s(CLOCK_MONOTONIC) + sb->time_limit;
   sb->L = lua_newstate(sandbox_alloc, sb);
   if (!sb->L) {
-    snprintf(d->msg, sizeof d->msg, "%s: out of memory", path);
-    return -1;
+    return ggi_fail_at(d, path, 0, "out of memory");
   }
   *(ggi_sandbox **)lua_getextraspace(sb->L) = sb;
   return ggi_sandbox_call(sb, open_sandbox);
