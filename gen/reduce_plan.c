@@ -234,10 +234,7 @@ void ggi_reduce_shape(const ggi_kernel *k, int *block, int *items, int *vector, 
 
 static int set(ggi_plan *p, const char *key, const char *value, ggi_diag *d)
 {
-  if (p->nvars >= GGI_PLAN_MAX_VARS) {
-    snprintf(d->msg, sizeof d->msg, "internal: too many plan keys (%s)", key);
-    return -1;
-  }
+  if (p->nvars >= GGI_PLAN_MAX_VARS) return ggi_fail(d, "internal: too many plan keys (%s)", key);
   p->keys[p->nvars] = key;
   p->values[p->nvars] = value;
   p->nvars++;
@@ -496,10 +493,7 @@ int ggi_plan_tile_reduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi
   (void)target;
   int block, items;
   int team = 1;
-  if (k->tile < 2 || k->tile > 1024) {
-    snprintf(d->msg, sizeof d->msg, "%d: tile = %d, allowed 2..1024", k->line, k->tile);
-    return -1;
-  }
+  if (k->tile < 2 || k->tile > 1024) return ggi_fail(d, "tile = %d, allowed 2..1024", k->tile);
   while (team < k->tile && team < 32) team <<= 1;
   ggi_reduce_shape(k, &block, &items, NULL, NULL);
   if (k->spec.block > 0) block = k->spec.block;
