@@ -34,8 +34,7 @@ typedef struct scan {
   int *nargs;    /* nargs[p]: that call's macro arguments */
   const char *where; /* "body", "value" */
   int *line;
-  char *msg;
-  size_t size;
+  ggi_diag *d;
 } scan;
 
 static view *find_view(scan *sc, const char *id, size_t len)
@@ -166,7 +165,7 @@ static int report(scan *sc, size_t at, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(sc->msg, sc->size, fmt, ap);
+  ggi_vfail(sc->d, fmt, ap);
   va_end(ap);
   int line = sc->base_line;
   for (size_t i = 0; i < at && i < sc->n; i++) line += sc->s[i] == '\n';
@@ -352,21 +351,20 @@ static int scan_text(scan *sc, const char *text, int base_line, const char *wher
   return rc;
 }
 
-int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size)
+int ggi_body_check(const ggi_kernel *kn, int *line, ggi_diag *d)
 {
   int nv = kn->nparams + kn->nscratch, rc = 0;
   view *v = calloc((size_t)(nv ? nv : 1), sizeof *v);
   if (!v) return 0; /* the check is a courtesy: the compiler still reports */
-  scan sc = {.v = v, .line = line, .msg = msg, .size = size};
+  scan sc = {.v = v, .line = line, .d = d};
   for (int i = 0; i < kn->nparams; i++)
     if (kn->params[i].kind == GG_PARAM_VIEW && kn->params[i].rank >= 1)
       v[sc.nv].read_only = kn->params[i].access == GG_ACCESS_IN, v[sc.nv++].p = &kn->params[i];
   for (int i = 0; i < kn->nscratch; i++) /* scratch: shared memory the team writes */
     if (kn->scratch[i].kind == GG_PARAM_VIEW && kn->scratch[i].rank >= 1) v[sc.nv++].p = &kn->scratch[i];
-  if (kn->body) rc = ggi_text_check(kn->body, kn->body_line, "body", kn->targets, line, msg, size);
+  if (kn->body) rc = ggi_text_check(kn->body, kn->body_line, "body", kn->targets, line, d);
   for (int i = 0; rc == 0 && i < kn->nvalues; i++)
-    if (kn->values[i]) rc = ggi_text_check(kn->values[i], kn->value_line, "value", kn->targets, line, msg,
-                                              size);
+    if (kn->values[i]) rc = ggi_text_check(kn->values[i], kn->value_line, "value", kn->targets, line, d);
   if (rc == 0 && kn->body) rc = scan_text(&sc, kn->body, kn->body_line, "body");
   for (int i = 0; rc == 0 && i < kn->nvalues; i++)
     if (kn->values[i]) rc = scan_text(&sc, kn->values[i], kn->value_line, "value");

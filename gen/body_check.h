@@ -33,7 +33,8 @@
 #include "ir.h"
 
 /* Kernel kn's body and values.  Returns 0, or -1 with *line set to the
- * file line of the mistake and msg to what is wrong and what to write. */
-int ggi_body_check(const ggi_kernel *kn, int *line, char *msg, size_t size);
+ * file line of the mistake and d->msg to what is wrong and what to write
+ * (ggi_fail: the caller places it at *line). */
+int ggi_body_check(const ggi_kernel *kn, int *line, ggi_diag *d);
 
 #endif

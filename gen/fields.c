@@ -392,8 +392,8 @@ int ggi_list_len(ggi_decl *k, const char *f, int line) {
 
 /* The list at stack index `list` (the value of field `field`, "params"
  * or "scratch") written flat, { "x", "f64[n]" }: its first element is a
- * string.  Returns 1 with msg = why and what to write instead, else 0. */
-int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t size)
+ * string.  Returns 1 with d->msg = why and what to write instead, else 0. */
+int ggi_flat_params(lua_State *L, int list, const char *field, ggi_diag *d)
 {
   list = lua_absindex(L, list);
   if (lua_type(L, list) != LUA_TTABLE) return 0;
@@ -425,14 +425,14 @@ int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t
   snprintf(type, sizeof type, "%s", t2 == LUA_TSTRING ? lua_tostring(L, -1) : "f32[n]");
   lua_pop(L, 1);
   if (ok)
-    snprintf(msg, size, "field '%s' is a list of { name, type } tables, one per %s; "
-             "%s[1] is the string \"%s\": write %s = { %s }", field,
-             strcmp(field, "scratch") == 0 ? "scratch view" : "parameter", field, shown, field, fix);
+    ggi_fail(d, "field '%s' is a list of { name, type } tables, one per %s; "
+                "%s[1] is the string \"%s\": write %s = { %s }", field,
+                strcmp(field, "scratch") == 0 ? "scratch view" : "parameter", field, shown, field, fix);
   else
-    snprintf(msg, size, "field '%s' is a list of { name, type } tables, one per %s; "
-             "%s[1] is the string \"%s\": write %s = { { \"%s\", \"%s\" }, ... }", field,
-             strcmp(field, "scratch") == 0 ? "scratch view" : "parameter", field, shown, field,
-             shown, type);
+    ggi_fail(d, "field '%s' is a list of { name, type } tables, one per %s; "
+                "%s[1] is the string \"%s\": write %s = { { \"%s\", \"%s\" }, ... }", field,
+                strcmp(field, "scratch") == 0 ? "scratch view" : "parameter", field, shown, field,
+                shown, type);
   return 1;
 }
 

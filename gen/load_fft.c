@@ -275,10 +275,9 @@ static void read_post(ggi_decl *k, ggi_kernel *kn)
   ggi_kernel between = *kn;
   between.body = kn->fft_between;
   between.body_line = kn->fft_between_line;
-  char why[600];
+  ggi_diag why;
   int at;
-  if (kn->fft_between && ggi_body_check(&between, &at, why, sizeof why))
-    ggi_decl_fail(k, at, "%s", why);
+  if (kn->fft_between && ggi_body_check(&between, &at, &why)) ggi_decl_fail(k, at, "%s", why.msg);
 }
 
 void ggi_read_fft(ggi_decl *k, ggi_kernel *kn)

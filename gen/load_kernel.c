@@ -277,9 +277,9 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets) {
   check_hidden(k, kn);
   check_halos(k, kn);
   if (row->read_rest) row->read_rest(k, kn); /* gemm, fft: all read above, always classic */
-  char why[600];
+  ggi_diag why;
   int at;
-  if (ggi_body_check(kn, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);
+  if (ggi_body_check(kn, &at, &why)) ggi_decl_fail(k, at, "%s", why.msg);
   ggi_check_expr_field(k, kn, "combine", kn->combine, "an expression in a and b");
   ggi_check_expr_field(k, kn, "identity", kn->identity, "a constant");
 }

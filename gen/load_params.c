@@ -225,8 +225,8 @@ ggi_param *ggi_read_params(ggi_decl *k, const char *f, int *count, int scratch) 
     return NULL;
   }
   int n = ggi_list_len(k, f, line);
-  char flat[600];
-  if (ggi_flat_params(L, -1, f, flat, sizeof flat)) ggi_decl_fail(k, line, "%s", flat);
+  ggi_diag flat;
+  if (ggi_flat_params(L, -1, f, &flat)) ggi_decl_fail(k, line, "%s", flat.msg);
   ggi_param *ps = ggi_load_alloc(k->c, sizeof *ps * (size_t)(n ? n : 1));
   size_t pos = ggi_line_pos(k->c, line);
   for (int i = 0; i < n; i++) {

@@ -280,7 +280,7 @@ void ggi_check_expr_field(ggi_decl *k, const ggi_kernel *kn, const char *f, cons
                           const char *what) {
   if (!text) return;
   int line = ggi_field_line(k, f), at;
-  char why[600];
+  ggi_diag why;
   if (strpbrk(text, "\n\r"))
     ggi_decl_fail(k, line, "field '%s' is one line: %s", f, what);
   /* a // comment, a '#' or a '\' would reach past it (into gpugen's
@@ -288,7 +288,7 @@ void ggi_check_expr_field(ggi_decl *k, const ggi_kernel *kn, const char *f, cons
   if (strstr(text, "//") || strpbrk(text, "#\\"))
     ggi_decl_fail(k, line, "field '%s' holds %s: it is %s, without comments, '#' or '\\'", f,
           strstr(text, "//") ? "a // comment" : strchr(text, '#') ? "a '#'" : "a '\\'", what);
-  if (ggi_text_check(text, line, f, kn->targets, &at, why, sizeof why)) ggi_decl_fail(k, at, "%s", why);
+  if (ggi_text_check(text, line, f, kn->targets, &at, &why)) ggi_decl_fail(k, at, "%s", why.msg);
   int combine = strcmp(f, "combine") == 0;
   for (int i = 0; i < kn->nparams; i++)
     if ((!combine || (strcmp(kn->params[i].name, "a") && strcmp(kn->params[i].name, "b"))) &&

@@ -96,8 +96,9 @@ int ggi_opt_enum(ggi_decl *k, const char *f, const char *const *names, int dflt)
 int ggi_opt_range(ggi_decl *k, const char *f, int lo, int hi, int multiple);
 int ggi_list_len(ggi_decl *k, const char *f, int line);
 /* A params (or scratch) list at stack index `list` written flat,
- * { "x", "f64[n]" }: 1 with msg = why and what to write instead, else 0. */
-int ggi_flat_params(lua_State *L, int list, const char *field, char *msg, size_t size);
+ * { "x", "f64[n]" }: 1 with d->msg = why and what to write instead (no
+ * place: the caller knows the line), else 0. */
+int ggi_flat_params(lua_State *L, int list, const char *field, ggi_diag *d);
 
 /* Numbers of the workload as C literals, written one way everywhere: a
  * finite double as a floating literal that keeps -0.0's sign ("-0.0", not

@@ -163,8 +163,7 @@ static char closer_of(char open) { return open == '(' ? ')' : open == '[' ? ']' 
 typedef struct tcheck {
   const spliced *t;
   const char *where;
-  char *msg;
-  size_t size;
+  ggi_diag *d;
   size_t at;             /* where the problem is */
   char *open;            /* the brackets not yet closed ... */
   size_t *open_at, nopen; /* ... where they opened, how many */
@@ -181,7 +180,7 @@ static int tfail(tcheck *c, size_t at, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(c->msg, c->size, fmt, ap);
+  ggi_vfail(c->d, fmt, ap);
   va_end(ap);
   c->at = at;
   return 1;
@@ -605,20 +604,20 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
 }
 
 /* Before the splices are taken out: what compilers read differently. */
-static int raw_rules(const char *text, const char *where, size_t *at, char *msg, size_t size)
+static int raw_rules(const char *text, const char *where, size_t *at, ggi_diag *d)
 {
   for (size_t i = 0; text[i]; i++) {
     if ((unsigned char)text[i] >= 0xFE) {
       *at = i;
-      snprintf(msg, size, "a byte 0x%02X in the %s: no UTF-8 text holds it, and NVRTC reads 0xFF "
-               "as the end of the source; in a literal write it as an escape (\\x%02x)",
-               (unsigned char)text[i], where, (unsigned char)text[i]);
+      ggi_fail(d, "a byte 0x%02X in the %s: no UTF-8 text holds it, and NVRTC reads 0xFF as the "
+                  "end of the source; in a literal write it as an escape (\\x%02x)",
+                  (unsigned char)text[i], where, (unsigned char)text[i]);
       return 1;
     }
     if (text[i] == '\r' && text[i + 1] != '\n') {
       *at = i;
-      snprintf(msg, size, "a carriage return that is not followed by a newline in the %s: clang "
-               "reads it as a line end and NVRTC does not; end lines with \\n", where);
+      ggi_fail(d, "a carriage return that is not followed by a newline in the %s: clang reads "
+                  "it as a line end and NVRTC does not; end lines with \\n", where);
       return 1;
     }
     if (text[i] == '\\') {
@@ -626,8 +625,8 @@ static int raw_rules(const char *text, const char *where, size_t *at, char *msg,
       while (text[j] == ' ' || text[j] == '\t' || text[j] == '\f' || text[j] == '\v') j++;
       if (j > i + 1 && (text[j] == '\n' || text[j] == '\r')) {
         *at = i;
-        snprintf(msg, size, "a backslash with blanks after it at the end of a line in the %s: "
-                 "clang joins the lines and NVRTC does not; remove the blanks", where);
+        ggi_fail(d, "a backslash with blanks after it at the end of a line in the %s: clang "
+                    "joins the lines and NVRTC does not; remove the blanks", where);
         return 1;
       }
     }
@@ -636,16 +635,16 @@ static int raw_rules(const char *text, const char *where, size_t *at, char *msg,
 }
 
 int ggi_text_check(const char *text, int base_line, const char *where, unsigned targets,
-                   int *line, char *msg, size_t size)
+                   int *line, ggi_diag *d)
 {
   size_t at = 0;
-  if (raw_rules(text, where, &at, msg, size)) {
+  if (raw_rules(text, where, &at, d)) {
     *line = base_line;
     for (size_t i = 0; i < at; i++) *line += text[i] == '\n';
     return -1;
   }
   spliced t;
-  tcheck c = {.t = &t, .where = where, .msg = msg, .size = size, .targets = targets};
+  tcheck c = {.t = &t, .where = where, .d = d, .targets = targets};
   int bad = 0, line_start = 1;
   if (splice_open(&t, text) || !(c.open = malloc(t.n + 1)) ||
       !(c.open_at = malloc((t.n + 1) * sizeof *c.open_at)) ||

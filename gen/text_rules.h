@@ -15,12 +15,15 @@
 
 #include <stddef.h>
 
-/* The text's own rules (below): 0, or -1 with *line the
- * file line (base_line is the text's first) and msg what is wrong.  where
+#include "diag.h"
+
+/* The text's own rules (below): 0, or -1 with *line the file line
+ * (base_line is the text's first) and d->msg what is wrong (ggi_fail: the
+ * caller places it at *line).  where
  * names the text in the message ("body", "value", "combine"); targets
  * (GGI_TARGET_* bits) are the kernel's: asm is refused where hip is one. */
 int ggi_text_check(const char *text, int base_line, const char *where, unsigned targets,
-                   int *line, char *msg, size_t size);
+                   int *line, ggi_diag *d);
 /* Calls each(ctx, name, len) for every name text #defines, in order
  * (repeats included; line splices and the %: digraph followed as the
  * preprocessor does), so that its snippet can #undef them after it
