@@ -60,10 +60,10 @@ static int render_text(const char *templates_dir, const char *path, const ggi_di
                        ggi_buf *out, ggi_diag *d, int depth)
 {
   char *owned = NULL;
-  char err[512], piece[128];
+  char piece[128];
   if (depth > 4) return ggi_fail(d, "template %s: pieces nested too deep", path);
-  const char *text = ggi_template_get(templates_dir, path, &owned, err, sizeof err);
-  if (!text) return ggi_fail(d, "%s", err);
+  const char *text = ggi_template_get(templates_dir, path, &owned, d);
+  if (!text) return -1;
   const char *s = text;
   int rc = 0;
   while (*s) {

@@ -14,11 +14,11 @@ static int path_ok(const char *path)
   return path[0] && path[0] != '/' && !strstr(path, "..");
 }
 
-static char *read_file(const char *path, char *err, unsigned err_size)
+static char *read_file(const char *path, ggi_diag *d)
 {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    if (err) snprintf(err, err_size, "cannot open template %s", path);
+    ggi_fail(d, "cannot open template %s", path);
     return NULL;
   }
   char *text = NULL;
@@ -33,7 +33,7 @@ static char *read_file(const char *path, char *err, unsigned err_size)
       if (!p) {
         free(text);
         fclose(f);
-        if (err) snprintf(err, err_size, "out of memory reading %s", path);
+        ggi_fail(d, "out of memory reading %s", path);
         return NULL;
       }
       text = p;
@@ -46,41 +46,45 @@ static char *read_file(const char *path, char *err, unsigned err_size)
   fclose(f);
   if (bad) {
     free(text);
-    if (err) snprintf(err, err_size, "cannot read template %s", path);
+    ggi_fail(d, "cannot read template %s", path);
     return NULL;
   }
   if (!text) text = calloc(1, 1);
   else text[len] = 0;
-  if (text && strlen(text) != len) {
+  if (!text) {
+    ggi_fail(d, "out of memory reading %s", path);
+    return NULL;
+  }
+  if (strlen(text) != len) {
     free(text);
-    if (err) snprintf(err, err_size, "template %s contains a NUL byte", path);
+    ggi_fail(d, "template %s contains a NUL byte", path);
     return NULL;
   }
   return text;
 }
 
 const char *ggi_template_get(const char *templates_dir, const char *path, char **owned,
-                             char *err, unsigned err_size)
+                             ggi_diag *d)
 {
   *owned = NULL;
   if (!path_ok(path)) {
-    if (err) snprintf(err, err_size, "bad template path '%s'", path);
+    ggi_fail(d, "bad template path '%s'", path);
     return NULL;
   }
   if (templates_dir) {
     size_t n = strlen(templates_dir) + strlen(path) + 2;
     char *full = malloc(n);
     if (!full) {
-      if (err) snprintf(err, err_size, "out of memory");
+      ggi_fail(d, "out of memory");
       return NULL;
     }
     snprintf(full, n, "%s/%s", templates_dir, path);
-    *owned = read_file(full, err, err_size);
+    *owned = read_file(full, d);
     free(full);
     return *owned;
   }
   for (const struct ggi_template *t = ggi_templates; t->path; t++)
     if (strcmp(t->path, path) == 0) return t->text;
-  if (err) snprintf(err, err_size, "no template '%s' is built into gpugen", path);
+  ggi_fail(d, "no template '%s' is built into gpugen", path);
   return NULL;
 }

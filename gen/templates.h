@@ -2,6 +2,8 @@
 #ifndef GGI_TEMPLATES_H
 #define GGI_TEMPLATES_H
 
+#include "diag.h"
+
 struct ggi_template {
   const char *path; /* relative to templates/, e.g. "cuda/prelude.cuh" */
   const char *text;
@@ -20,8 +22,8 @@ extern const char ggi_abi_header[];
 /* The text of template `path` (relative to templates/): read from
  * templates_dir when it is not NULL (malloc'ed into *owned, free it),
  * else from the embedded table (*owned = NULL).  NULL when there is no
- * such template; then err (if not NULL) says why. */
+ * such template, with d->msg saying why. */
 const char *ggi_template_get(const char *templates_dir, const char *path, char **owned,
-                             char *err, unsigned err_size);
+                             ggi_diag *d);
 
 #endif

@@ -73,9 +73,10 @@ static void test_templates(const char *dir)
   const char *need[] = {"cuda/prelude.cuh", "hip/prelude.hip", "common/for.cuh", "common/team.cuh",
                         "global/kernel_classic.cuh", "global/kernel_cooperative.cuh"};
   for (int i = 0; i < 6; i++) {
-    char *owned, err[256];
-    const char *t = ggi_template_get(NULL, need[i], &owned, err, sizeof err);
-    EXPECT(t && strlen(t) > 100 && !owned, "embedded %s missing: %s", need[i], err);
+    char *owned;
+    ggi_diag why = {{0}};
+    const char *t = ggi_template_get(NULL, need[i], &owned, &why);
+    EXPECT(t && strlen(t) > 100 && !owned, "embedded %s missing: %s", need[i], why.msg);
   }
 }
 
