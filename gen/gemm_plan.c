@@ -120,21 +120,21 @@ static void choose_k(int kk, gg_dtype in, int t[3])
 }
 
 int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why[2],
-                   ggi_arena *a, char *err, size_t errsize)
+                   ggi_arena *a, ggi_diag *d)
 {
   const ggi_param *va = view(k, 0);
   const int m = k->gemm_size[0], n = k->gemm_size[1], kk = k->gemm_size[2];
   char buf[400];
-  if (!va) return snprintf(err, errsize, "gemm views missing (a gpugen bug)"), -1;
+  if (!va) return ggi_fail(d, "gemm views missing (a gpugen bug)");
   if (k->gemm_tile[0] > 0) {
     memcpy(tile, k->gemm_tile, sizeof k->gemm_tile);
     uint64_t b = step_bytes(tile, va->dtype);
     if (b > ggi_shared_limit(GGI_TARGET_CUDA))
-      return snprintf(err, errsize, "tile = { %d, %d, %d }: A's %d x %d and B's %d x %d %s panels "
-                      "need %llu bytes of shared memory; a CUDA block holds at most %u: give a "
-                      "smaller tile (tk is the K step)", tile[0], tile[1], tile[2], tile[0],
-                      tile[2], tile[2], tile[1], ggi_dtype_name(va->dtype),
-                      (unsigned long long)b, (unsigned)ggi_shared_limit(GGI_TARGET_CUDA)), -1;
+      return ggi_fail(d, "tile = { %d, %d, %d }: A's %d x %d and B's %d x %d %s panels need %llu "
+                      "bytes of shared memory; a CUDA block holds at most %u: give a smaller tile "
+                      "(tk is the K step)", tile[0], tile[1], tile[2], tile[0], tile[2], tile[2],
+                      tile[1], ggi_dtype_name(va->dtype), (unsigned long long)b,
+                      (unsigned)ggi_shared_limit(GGI_TARGET_CUDA));
     snprintf(buf, sizeof buf, "tile %d x %d, K step %d: as written (%lld tiles of C per batch "
              "item, %d K steps)", tile[0], tile[1], tile[2], tiles_of(m, n, tile[0], tile[1]),
              (kk + tile[2] - 1) / tile[2]);
