@@ -48,13 +48,11 @@ typedef struct command {
 
 enum { OPT_OUT = 1, OPT_TEMPLATES = 2, OPT_ARCH = 4, OPT_KERNEL = 8, OPT_TIME = 16 };
 
-/* Messages echo what workload files wrote: printed with control
- * characters escaped, so a name or path cannot drive the terminal. */
+/* A failed command's message, on stderr.  Messages echo what workload
+ * files wrote; diag.c escaped their control characters when it made
+ * them, so a name or path cannot drive the terminal. */
 static int report(int rc, const ggi_diag *d) {
-  if (rc != 0) {
-    ggi_print_clean(stderr, d->msg[0] ? d->msg : "gpugen: failed (no detail)");
-    fputc('\n', stderr);
-  }
+  if (rc != 0) fprintf(stderr, "%s\n", d->msg[0] ? d->msg : "gpugen: failed (no detail)");
   return rc == 0 ? EXIT_OK : EXIT_FAIL;
 }
 
@@ -121,21 +119,23 @@ static void print_help(void) {
          "2 bad command line.\n");
 }
 
-/* The one way a bad command line is reported: a line saying what is
- * wrong, then the usage; exit status 2. */
-static int usage_line(const command *c, const char *msg) {
-  fprintf(stderr, "gpugen: %s\nusage: %s\n", msg, c ? c->usage : "gpugen COMMAND FILE.lua ... (gpugen --help)");
+/* The one way a bad command line is reported: "gpugen: " and what is
+ * wrong (a message made as every other is, diag.h), then the usage; exit
+ * status 2. */
+static int usage_line(const command *c, const ggi_diag *d) {
+  fprintf(stderr, "gpugen: %s\nusage: %s\n", d->msg, c ? c->usage : "gpugen COMMAND FILE.lua ... (gpugen --help)");
   return EXIT_USAGE;
 }
 
 /* usage_line with fmt's %s replaced by arg, which is whatever argv held:
  * shown with control characters escaped and clipped to 64 bytes. */
 static int usage_error(const command *c, const char *fmt, const char *arg) {
-  char clean[256], msg[512];
+  char clean[256];
   ggi_clean(clean, sizeof clean, arg);
   if (strlen(clean) > 64) strcpy(clean + 61, "...");
-  snprintf(msg, sizeof msg, fmt, clean);
-  return usage_line(c, msg);
+  ggi_diag d;
+  ggi_fail(&d, fmt, clean);
+  return usage_line(c, &d);
 }
 
 /* A number of seconds as --time-limit takes it: decimal digits with an
@@ -210,10 +210,9 @@ static int parse_args(const command *c, int argc, char **argv, options *o, int *
   if (c->flags & OPT_ARCH) { /* the whole list, before the workload loads */
     ggi_archs archs;
     ggi_diag d = {{0}};
-    char msg[sizeof d.msg + 16];
     if (ggi_arch_list(o->archs, &archs, &d) != 0) {
-      snprintf(msg, sizeof msg, "--arch: %s", d.msg);
-      return usage_line(c, msg);
+      ggi_fail(&d, "--arch: %s", d.msg); /* a message may be made from its own diag (diag.h) */
+      return usage_line(c, &d);
     }
   }
   return EXIT_OK;
