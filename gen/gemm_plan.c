@@ -18,15 +18,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gemm_types.h"
 #include "plan.h"
 
 /* cuBLASDx slices shared memory into A, B, C, each start aligned to the
  * description's Alignment (16 bytes here, the most it takes). */
 #define GEMM_SMEM_ALIGN 16u
 
-static uint64_t aligned_bytes(uint64_t elems, gg_dtype t)
+static uint64_t aligned_bytes(uint64_t elems, unsigned elem)
 {
-  uint64_t b = elems * ggi_dtype_size(t);
+  uint64_t b = elems * elem;
   return (b + GEMM_SMEM_ALIGN - 1) / GEMM_SMEM_ALIGN * GEMM_SMEM_ALIGN;
 }
 
@@ -35,6 +36,12 @@ static const ggi_param *view(const ggi_kernel *k, int which)
   for (int i = 0; i < k->nparams; i++)
     if (strcmp(k->params[i].name, k->gemm_view[which]) == 0) return &k->params[i];
   return NULL;
+}
+
+/* Bytes of one element of A and B: a complex one is two of its precision */
+static unsigned elem_bytes(const ggi_gemm_type *t)
+{
+  return ggi_dtype_size(t->in) * (t->complex ? 2u : 1u);
 }
 
 static int add_key(ggi_plan *p, ggi_arena *a, const char *key, const char *fmt, long long v)
@@ -67,8 +74,8 @@ static int add_str(ggi_plan *p, const char *key, const char *value)
  * and bf16 stop at 32 tiles, 4- and 8-byte types at 64.  And f16 tiles
  * stay within 32 x 32 (128 threads): 256 x 256 x 128 on 32 tiles of
  * 64 x 32 (256 threads) took 7.46 us, on 64 of 32 x 32 6.79 us. */
-static int gemm_min_tiles(gg_dtype in) { return ggi_dtype_size(in) <= 2 ? 32 : 64; }
-static int gemm_max_area(gg_dtype in) { return ggi_dtype_size(in) <= 2 ? 32 * 32 : 64 * 64; }
+static int gemm_min_tiles(unsigned elem) { return elem <= 2 ? 32 : 64; }
+static int gemm_max_area(unsigned elem) { return elem <= 2 ? 32 * 32 : 64 * 64; }
 /* A's and B's panels of one K step kept under this, so 3 blocks still
  * share an SM (228 KiB on the H100); under it the whole K is one step: one
  * round trip to global memory instead of one per step (the steps are not
@@ -86,9 +93,9 @@ static long long tiles_of(int m, int n, int tm, int tn)
 }
 
 /* shared memory of one K step: A's tm x tk panel, B's tk x tn panel */
-static uint64_t step_bytes(const int t[3], gg_dtype in)
+static uint64_t step_bytes(const int t[3], unsigned elem)
 {
-  return aligned_bytes((uint64_t)t[0] * t[2], in) + aligned_bytes((uint64_t)t[2] * t[1], in);
+  return aligned_bytes((uint64_t)t[0] * t[2], elem) + aligned_bytes((uint64_t)t[2] * t[1], elem);
 }
 
 /* tm x tn: the largest of these (clamped to C rounded up to 16), of at
@@ -109,44 +116,63 @@ static void choose_mn(int m, int n, int min_tiles, int max_area, int t[3])
 
 /* tk: all of K (rounded up to 16; the pad is zeros) when A's and B's
  * panels fit GEMM_STEP_BUDGET, else the largest power of two that does */
-static void choose_k(int kk, gg_dtype in, int t[3])
+static void choose_k(int kk, unsigned elem, int t[3])
 {
   t[2] = round_up(kk, GEMM_QUANTUM);
-  while (t[2] > GEMM_QUANTUM && step_bytes(t, in) > GEMM_STEP_BUDGET) {
+  while (t[2] > GEMM_QUANTUM && step_bytes(t, elem) > GEMM_STEP_BUDGET) {
     int p = GEMM_QUANTUM;
     while (2 * p < t[2]) p *= 2;
     t[2] = p;
   }
 }
 
-int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why[2],
+/* explain's line on the element types and the ops */
+static const char *types_why(const ggi_kernel *k, ggi_arena *a)
+{
+  const ggi_gemm_type *t = k->gemm_type;
+  char buf[400];
+  int n = snprintf(buf, sizeof buf, "type %s: A and B %s, C %s (%s)", t->name, t->name,
+                   t->complex ? t->name : ggi_dtype_name(t->out), t->why_c);
+  if (t->complex && n > 0 && (size_t)n < sizeof buf)
+    n += snprintf(buf + n, sizeof buf - n, ", views of %s (re, im) pairs read as cuBLASDx's "
+                  "complex<%s>", ggi_dtype_name(t->in), ggi_dtype_ctype(t->in));
+  for (int i = 0; i < 2 && n > 0 && (size_t)n < sizeof buf; i++)
+    n += snprintf(buf + n, sizeof buf - n, "%s op_%c %s (%s%s)", i ? "," : ";", "ab"[i],
+                  ggi_gemm_op_names[k->gemm_trans[i]], ggi_gemm_op_words[k->gemm_trans[i]],
+                  k->gemm_trans[i] == GGI_GEMM_OP_C ? ": cuBLASDx's conjugate load op on the "
+                                                     "panel in shared memory" : "");
+  return ggi_strdup(a, buf);
+}
+
+int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why[3],
                    ggi_arena *a, ggi_diag *d)
 {
-  const ggi_param *va = view(k, 0);
+  const ggi_gemm_type *ty = k->gemm_type;
   const int m = k->gemm_size[0], n = k->gemm_size[1], kk = k->gemm_size[2];
   char buf[400];
-  if (!va) return ggi_fail(d, "gemm views missing (a gpugen bug)");
+  if (!ty) return ggi_fail(d, "gemm types missing (a gpugen bug)");
+  const unsigned elem = elem_bytes(ty);
   if (k->gemm_tile[0] > 0) {
     memcpy(tile, k->gemm_tile, sizeof k->gemm_tile);
-    uint64_t b = step_bytes(tile, va->dtype);
+    uint64_t b = step_bytes(tile, elem);
     if (b > ggi_shared_limit(GGI_TARGET_CUDA))
       return ggi_fail(d, "tile = { %d, %d, %d }: A's %d x %d and B's %d x %d %s panels need %llu "
                       "bytes of shared memory; a CUDA block holds at most %u: give a smaller tile "
                       "(tk is the K step)", tile[0], tile[1], tile[2], tile[0], tile[2], tile[2],
-                      tile[1], ggi_dtype_name(va->dtype), (unsigned long long)b,
+                      tile[1], ty->name, (unsigned long long)b,
                       (unsigned)ggi_shared_limit(GGI_TARGET_CUDA));
     snprintf(buf, sizeof buf, "tile %d x %d, K step %d: as written (%lld tiles of C per batch "
              "item, %d K steps)", tile[0], tile[1], tile[2], tiles_of(m, n, tile[0], tile[1]),
              (kk + tile[2] - 1) / tile[2]);
   } else {
-    choose_mn(m, n, gemm_min_tiles(va->dtype), gemm_max_area(va->dtype), tile);
-    choose_k(kk, va->dtype, tile);
+    choose_mn(m, n, gemm_min_tiles(elem), gemm_max_area(elem), tile);
+    choose_k(kk, elem, tile);
     snprintf(buf, sizeof buf, "tile %d x %d, K step %d: %lld blocks per batch item (the largest "
              "tile of C, in multiples of 16 and of at most %d elements for %s, that gives %d or "
              "the most below that), K in %d step(s) of A and B panels that fit %u KiB of shared "
              "memory; edge tiles load zeros and store only inside C", tile[0], tile[1], tile[2],
-             tiles_of(m, n, tile[0], tile[1]), gemm_max_area(va->dtype), ggi_dtype_name(va->dtype),
-             gemm_min_tiles(va->dtype), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024);
+             tiles_of(m, n, tile[0], tile[1]), gemm_max_area(elem), ty->name,
+             gemm_min_tiles(elem), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024);
   }
   why[0] = ggi_strdup(a, buf);
   /* each thread keeps about tm x tn / block accumulators in registers:
@@ -161,6 +187,7 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
              tile[0], tile[1], (tile[0] * tile[1] + *block - 1) / *block);
   }
   why[1] = ggi_strdup(a, buf);
+  why[2] = types_why(k, a);
   return 0;
 }
 
@@ -175,9 +202,9 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
  * 32 two-byte loads per thread of 128 where 16-byte ones take 4: on the
  * H100 (mathdx_bench, frames, p50) f16 128^3 went from 7.36 to 6.66 us,
  * f32 256 x 256 x 128 from 15.08 to 8.85 us. */
-static int panel_vector(int pr, int pc, int trans, int lr, int lc, gg_dtype t)
+static int panel_vector(int pr, int pc, int trans, int lr, int lc, unsigned elem)
 {
-  const int v = 16 / (int)ggi_dtype_size(t), run = trans ? pr : pc, row = trans ? lr : lc;
+  const int v = 16 / (int)elem, run = trans ? pr : pc, row = trans ? lr : lc;
   return v > 1 && run % v == 0 && row % v == 0 ? v : 1;
 }
 
@@ -189,7 +216,8 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   const int m = k->gemm_size[0], n = k->gemm_size[1], kk = k->gemm_size[2];
   const int *t = k->spec.gemm_tile; /* specialize.c asked ggi_gemm_shape */
   if (t[0] < 1 || t[1] < 1 || t[2] < 1) return ggi_fail(d, "gemm tile not chosen (a gpugen bug)");
-  uint64_t smem = step_bytes(t, va->dtype);
+  const ggi_gemm_type *ty = k->gemm_type;
+  uint64_t smem = step_bytes(t, elem_bytes(ty));
   if (smem > ggi_shared_limit(target))
     return ggi_fail(d, "the %d x %d x %d tile needs %llu bytes of shared memory; a CUDA block "
                     "holds at most %u", t[0], t[1], t[2], (unsigned long long)smem,
@@ -218,19 +246,28 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   rc |= add_key(p, a, "GEMM_TILES_N", "%lld", (n + t[1] - 1) / t[1]);
   rc |= add_key(p, a, "GEMM_TILES", "%lld", p->league_blocks);
   rc |= add_key(p, a, "GEMM_SMEM", "%lldu", (long long)smem);
-  rc |= add_key(p, a, "GEMM_TRANS_A", "%lld", k->gemm_trans[0]);
-  rc |= add_key(p, a, "GEMM_TRANS_B", "%lld", k->gemm_trans[1]);
-  rc |= add_key(p, a, "GEMM_VEC_A", "%lld", panel_vector(t[0], t[2], k->gemm_trans[0], m, kk, va->dtype));
-  rc |= add_key(p, a, "GEMM_VEC_B", "%lld", panel_vector(t[2], t[1], k->gemm_trans[1], kk, n, vb->dtype));
-  rc |= add_str(p, "GEMM_TA", ggi_dtype_ctype(va->dtype));
-  rc |= add_str(p, "GEMM_TC", ggi_dtype_ctype(vc->dtype));
-  rc |= add_str(p, "GEMM_ARR_A", k->gemm_trans[0] ? "cublasdx::col_major" : "cublasdx::row_major");
-  rc |= add_str(p, "GEMM_ARR_B", k->gemm_trans[1] ? "cublasdx::col_major" : "cublasdx::row_major");
+  const int ta = k->gemm_trans[0] != GGI_GEMM_OP_N, tb = k->gemm_trans[1] != GGI_GEMM_OP_N;
+  rc |= add_key(p, a, "GEMM_TRANS_A", "%lld", ta);
+  rc |= add_key(p, a, "GEMM_TRANS_B", "%lld", tb);
+  rc |= add_key(p, a, "GEMM_VEC_A", "%lld", panel_vector(t[0], t[2], ta, m, kk, elem_bytes(ty)));
+  rc |= add_key(p, a, "GEMM_VEC_B", "%lld", panel_vector(t[2], t[1], tb, kk, n, elem_bytes(ty)));
+  rc |= add_str(p, "GEMM_PA", ggi_dtype_ctype(va->dtype)); /* cuBLASDx's Precision */
+  rc |= add_str(p, "GEMM_PC", ggi_dtype_ctype(vc->dtype));
+  rc |= add_str(p, "GEMM_TYPE", ty->complex ? "cublasdx::type::complex" : "cublasdx::type::real");
+  /* op "c": the panel is staged as "t" and conjugated as cuBLASDx loads it */
+  rc |= add_str(p, "GEMM_LOAD_A", k->gemm_trans[0] == GGI_GEMM_OP_C ? "cublasdx::conjugate"
+                                                                     : "cublasdx::identity");
+  rc |= add_str(p, "GEMM_LOAD_B", k->gemm_trans[1] == GGI_GEMM_OP_C ? "cublasdx::conjugate"
+                                                                     : "cublasdx::identity");
+  rc |= add_str(p, "GEMM_ARR_A", ta ? "cublasdx::col_major" : "cublasdx::row_major");
+  rc |= add_str(p, "GEMM_ARR_B", tb ? "cublasdx::col_major" : "cublasdx::row_major");
   rc |= add_str(p, "GEMM_A", va->name);
   rc |= add_str(p, "GEMM_B", vb->name);
   rc |= add_str(p, "GEMM_C", vc->name);
   rc |= add_str(p, "GEMM_ALPHA", k->gemm_scale[0]);
+  rc |= add_str(p, "GEMM_ALPHA_IM", k->gemm_scale_im[0]);
   rc |= add_str(p, "GEMM_BETA", k->gemm_scale[1]);
+  rc |= add_str(p, "GEMM_BETA_IM", k->gemm_scale_im[1]);
   if (rc) return ggi_fail(d, "out of memory");
   return 0;
 }

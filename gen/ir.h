@@ -244,8 +244,10 @@ typedef struct ggi_kernel {
    * the batch: the views' first extent, or 1 for rank-2 views) */
   int gemm_size[3];         /* M, N, K */
   const char *gemm_view[3]; /* the views A, B, C */
-  int gemm_trans[2];        /* op_a, op_b: 1 = "t" (transposed) */
+  const struct ggi_gemm_type *gemm_type; /* element types: a row of gemm_types.h */
+  int gemm_trans[2];        /* op_a, op_b: GGI_GEMM_OP_N, _T or _C (gemm_types.h) */
   const char *gemm_scale[2]; /* alpha, beta: a scalar parameter's name or a C literal */
+  const char *gemm_scale_im[2]; /* their imaginary parts (complex types), else "0" */
   int gemm_tile[3];         /* tile = { tm, tn, tk } as written (0: gemm_plan.c chooses) */
   int gemm_tile_line;
 

@@ -1,8 +1,15 @@
 /*
  * load_gemm.c - the fields of pattern "gemm" (a cuBLASDx block GEMM per
- * batch item): size, the views a / b / c, op_a / op_b, alpha / beta, each
- * checked with "file:line:" on the first mistake.  What cuBLASDx and a
- * block's shared memory allow is the plan's to refuse (plan.c).
+ * batch item): size, type, the views a / b / c, op_a / op_b, alpha /
+ * beta, each checked with "file:line:" on the first mistake.  What
+ * cuBLASDx and a block's shared memory allow is the plan's to refuse
+ * (plan.c).
+ *
+ * type = "complex" multiplies complex matrices.  As in pattern fft there
+ * is no complex element type: a complex view holds (re, im) pairs, so A
+ * of a complex gemm is f32[M][K][2] (c32) or f64[M][K][2] (c64), and a
+ * batch of them [batch][M][2 x K] (a view has at most 3 extents).  Its
+ * ops may also conjugate ("c").
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,12 +17,11 @@
 
 #include <lua.h>
 
+#include "gemm_types.h"
 #include "loader.h"
 #include "vocab.h"
 
 #define GEMM_MAX_DIM 1024 /* a static M, N or K; shared memory refuses far less */
-
-static const char *const op_names[] = {"n", "t", NULL};
 
 /* size = { M, N, K } or tile = { tm, tn, tk }: three integers 1..1024
  * into out; 0 when an optional field is left out. */
@@ -54,9 +60,36 @@ static int read_triple(ggi_decl *k, const char *f, int optional, int out[3])
   return line;
 }
 
+/* A complex operand's shape: one matrix [rows][cols][2], or a batch
+ * [batch][rows][2 x cols] (views have at most 3 extents: each row then
+ * holds its cols (re, im) pairs in one extent, the same bytes).  Returns
+ * 1 for a batch. */
+static int complex_shape(ggi_decl *k, const ggi_param *p, int which, int rows, int cols)
+{
+  const ggi_extent *e = p->ext;
+  if (p->rank == 3 && !e[0].name && e[0].value == rows && !e[1].name && e[1].value == cols &&
+      !e[2].name && e[2].value == 2)
+    return 0;
+  if (p->rank == 3 && !e[1].name && e[1].value == rows && !e[2].name && e[2].value == 2 * cols)
+    return 1;
+  char got[160] = "", x[64];
+  for (int i = 0; i < p->rank; i++) {
+    size_t used = strlen(got);
+    snprintf(got + used, sizeof got - used, "[%s]", ggi_extent_text(p->ext[i], x, sizeof x));
+  }
+  const char *t = ggi_dtype_name(p->dtype);
+  ggi_decl_fail(k, p->line, "view \"%s\": %c of a complex gemm is %d x %d complex values (%s): "
+                "%s[%d][%d][2] ((re, im) pairs) or, in a batch, %s[batch][%d][%d] (each row's %d "
+                "pairs), got %s%s", p->name, "ABC"[which], rows, cols,
+                which == 0 ? "size and op_a" : which == 1 ? "size and op_b" : "size: M x N", t,
+                rows, cols, t, rows, 2 * cols, cols, t, got);
+}
+
 /* a / b / c = "view": a parameter of rank 2 (one matrix) or 3 (a batch of
- * them, batch first), row-major, with the extents op() needs. */
-static const ggi_param *read_view(ggi_decl *k, ggi_kernel *kn, int which, int rows, int cols)
+ * them, batch first), row-major, with the extents op() needs (complex:
+ * complex_shape's).  *batch: whether it is a batch. */
+static const ggi_param *read_view(ggi_decl *k, ggi_kernel *kn, int which, int rows, int cols,
+                                  int cplx, int *batch)
 {
   static const char *const field[] = {"a", "b", "c"};
   const char *f = field[which];
@@ -78,6 +111,11 @@ static const ggi_param *read_view(ggi_decl *k, ggi_kernel *kn, int which, int ro
     ggi_decl_fail(k, p->line, "view \"%s\": a gemm operand is row-major (layout \"right\"), got "
                   "\"%s\"; for a column-major A or B give op_a / op_b = \"t\" and the transposed "
                   "extents", name, ggi_layout_names[p->layout]);
+  if (cplx) {
+    *batch = complex_shape(k, p, which, rows, cols);
+    kn->gemm_view[which] = name;
+    return p;
+  }
   if (p->rank != 2 && p->rank != 3)
     ggi_decl_fail(k, p->line, "view \"%s\": a gemm operand has rank 2 ([rows][cols]) or 3 "
                   "([batch][rows][cols]), got rank %d", name, p->rank);
@@ -85,22 +123,24 @@ static const ggi_param *read_view(ggi_decl *k, ggi_kernel *kn, int which, int ro
   if (e[0].name || e[1].name || e[0].value != rows || e[1].value != cols) {
     char r[64], c[64];
     ggi_decl_fail(k, p->line, "view \"%s\": %c must be [%d][%d] here (%s), got "
-                  "[%s][%s]", name, "ABC"[which], rows, cols,
+                  "[%s][%s]%s", name, "ABC"[which], rows, cols,
                   which == 0 ? "size and op_a" : which == 1 ? "size and op_b" : "size: M x N",
-                  ggi_extent_text(e[0], r, sizeof r), ggi_extent_text(e[1], c, sizeof c));
+                  ggi_extent_text(e[0], r, sizeof r), ggi_extent_text(e[1], c, sizeof c),
+                  p->rank == 3 && !e[1].name && e[1].value == 2 && !e[0].name &&
+                  e[0].value == cols ? "; (re, im) pairs are a complex gemm's: give type = "
+                  "\"complex\"" : "");
   }
   kn->gemm_view[which] = name;
+  *batch = p->rank == 3;
   return p;
 }
 
-/* alpha / beta: a number (a constant) or the name of a scalar of C's type. */
-static const char *read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dtype ctype,
-                              const char *dflt)
+/* One number or scalar's name at the top of the stack (type t): a C
+ * expression.  A scalar must be of C's precision. */
+static const char *read_scale_value(ggi_decl *k, ggi_kernel *kn, const char *f, int line, int t,
+                                    gg_dtype prec)
 {
   lua_State *L = k->c->L;
-  int line = ggi_field_line(k, f);
-  int t = ggi_push_field(k, f);
-  const char *s = dflt;
   char buf[64];
   if (t == LUA_TNUMBER) {
     double x = (double)lua_tonumber(L, -1);
@@ -109,33 +149,66 @@ static const char *read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dty
                     "name of a scalar parameter", f, isnan(x) ? "NaN" : x > 0 ? "+inf" : "-inf");
     /* -0.0 == 0: written "0", so beta -0.0 is the beta 0 that leaves C unread */
     snprintf(buf, sizeof buf, "%.17g", x == 0 ? 0.0 : x);
-    s = ggi_load_strdup(k->c, buf);
-  } else if (t == LUA_TSTRING) {
-    s = ggi_to_cstring(k, -1, line, f);
-    const ggi_param *p = ggi_find_param(kn, s);
-    if (!p || p->kind != GG_PARAM_SCALAR || p->dtype != ctype)
-      ggi_decl_fail(k, line, "field '%s' must be a number or the name of a scalar parameter of "
-                    "C's type %s; \"%s\" is %s", f, ggi_dtype_name(ctype), s,
-                    !p ? "not a parameter" : p->kind != GG_PARAM_SCALAR ? "a view"
-                                                                        : "of another type");
-  } else if (t != LUA_TNIL) {
-    ggi_decl_fail(k, line, "field '%s' must be a number or a scalar parameter's name, got %s", f,
-                  lua_typename(L, t));
+    return ggi_load_strdup(k->c, buf);
   }
-  lua_pop(L, 1);
+  const char *s = ggi_to_cstring(k, -1, line, f);
+  const ggi_param *p = ggi_find_param(kn, s);
+  if (!p || p->kind != GG_PARAM_SCALAR || p->dtype != prec)
+    ggi_decl_fail(k, line, "field '%s' must be a number or the name of a scalar parameter of "
+                  "C's type %s; \"%s\" is %s", f, ggi_dtype_name(prec), s,
+                  !p ? "not a parameter" : p->kind != GG_PARAM_SCALAR ? "a view"
+                                                                      : "of another type");
   return s;
 }
 
+/* alpha / beta: a number (a constant) or the name of a scalar of C's
+ * type; for a complex gemm also { re, im }, each a number or a scalar of
+ * C's precision (a real scale has imaginary part 0).  out[0] is the real
+ * part, out[1] the imaginary one. */
+static void read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dtype prec, int cplx,
+                       const char *dflt, const char *out[2])
+{
+  lua_State *L = k->c->L;
+  int line = ggi_field_line(k, f);
+  int t = ggi_push_field(k, f);
+  out[0] = dflt;
+  out[1] = "0";
+  if (t == LUA_TNUMBER || t == LUA_TSTRING) {
+    out[0] = read_scale_value(k, kn, f, line, t, prec);
+  } else if (t == LUA_TTABLE && cplx) {
+    if (ggi_list_len(k, f, line) != 2)
+      ggi_decl_fail(k, line, "field '%s' must be { re, im }: two numbers or scalars' names", f);
+    for (int i = 0; i < 2; i++) {
+      int ti = lua_rawgeti(L, -1, i + 1);
+      if (ti != LUA_TNUMBER && ti != LUA_TSTRING)
+        ggi_decl_fail(k, line, "%s[%d] (%s) must be a number or a scalar parameter's name, got %s",
+                      f, i + 1, i ? "im" : "re", lua_typename(L, ti));
+      out[i] = read_scale_value(k, kn, f, line, ti, prec);
+      lua_pop(L, 1);
+    }
+  } else if (t != LUA_TNIL) {
+    ggi_decl_fail(k, line, "field '%s' must be a number or a scalar parameter's name%s, got %s", f,
+                  cplx ? ", or { re, im } of them" : "", lua_typename(L, t));
+  }
+  lua_pop(L, 1);
+}
+
 /* The batch: the views' first extent, the same for all three. */
-static void read_batch(ggi_decl *k, ggi_kernel *kn, const ggi_param *v[3])
+static void read_batch(ggi_decl *k, ggi_kernel *kn, const ggi_param *v[3], const int batch[3],
+                       int cplx)
 {
   for (int i = 1; i < 3; i++)
-    if (v[i]->rank != v[0]->rank)
+    if (batch[i] != batch[0] && !cplx)
       ggi_decl_fail(k, v[i]->line, "view \"%s\" has rank %d but \"%s\" rank %d: give A, B and C "
                     "all rank 2 (one matrix) or all rank 3 (a batch)", v[i]->name, v[i]->rank,
                     v[0]->name, v[0]->rank);
+    else if (batch[i] != batch[0])
+      ggi_decl_fail(k, v[i]->line, "view \"%s\" is %s but \"%s\" %s: give A, B and C all "
+                    "[rows][cols][2] (one matrix) or all [batch][rows][2 x cols] (a batch)",
+                    v[i]->name, batch[i] ? "a batch" : "one matrix", v[0]->name,
+                    batch[0] ? "a batch" : "one matrix");
   kn->league = (ggi_extent){NULL, 1};
-  if (v[0]->rank == 2) return;
+  if (!batch[0]) return;
   for (int i = 1; i < 3; i++)
     if (!ggi_same_extent(v[i]->ext[0], v[0]->ext[0])) {
       char a[64], b[64];
@@ -146,23 +219,48 @@ static void read_batch(ggi_decl *k, ggi_kernel *kn, const ggi_param *v[3])
   kn->league = v[0]->ext[0];
 }
 
-/* Element types cuBLASDx takes here: f32 and f64, and f16 / bf16 inputs
- * accumulated in f32 (tensor cores). */
-static void check_types(ggi_decl *k, const ggi_param *v[3])
+/* The element types: a row of gemm_types.c for A's type in the domain
+ * (real or complex), B of A's type and C of the row's. */
+static const ggi_gemm_type *check_types(ggi_decl *k, const ggi_param *v[3], int cplx)
 {
   gg_dtype in = v[0]->dtype, out = v[2]->dtype;
   if (v[1]->dtype != in)
     ggi_decl_fail(k, v[1]->line, "view \"%s\" is %s but \"%s\" is %s: A and B have one type",
                   v[1]->name, ggi_dtype_name(v[1]->dtype), v[0]->name, ggi_dtype_name(in));
-  if (in != GG_F32 && in != GG_F64 && in != GG_F16 && in != GG_BF16)
-    ggi_decl_fail(k, v[0]->line, "view \"%s\": gemm takes f32, f64, f16 or bf16 inputs, got %s",
-                  v[0]->name, ggi_dtype_name(in));
-  gg_dtype want = in == GG_F64 ? GG_F64 : GG_F32;
-  if (out != want)
+  const ggi_gemm_type *t = ggi_gemm_type_of(in, cplx);
+  if (!t) {
+    char list[160] = "";
+    int n = 0, i = 0;
+    for (const ggi_gemm_type *r = ggi_gemm_types; r->name; r++) n += r->complex == cplx;
+    for (const ggi_gemm_type *r = ggi_gemm_types; r->name; r++) {
+      if (r->complex != cplx) continue;
+      size_t used = strlen(list);
+      snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
+               cplx ? r->name : ggi_dtype_name(r->in));
+      if (cplx) {
+        used = strlen(list);
+        snprintf(list + used, sizeof list - used, " (%s pairs)", ggi_dtype_name(r->in));
+      }
+      i++;
+    }
+    ggi_decl_fail(k, v[0]->line, "view \"%s\": %s takes %s inputs, got %s", v[0]->name,
+                  cplx ? "a complex gemm" : "gemm", list, ggi_dtype_name(in));
+  }
+  if (out != t->out)
     ggi_decl_fail(k, v[2]->line, "view \"%s\": C must be %s for %s inputs (%s), got %s",
-                  v[2]->name, ggi_dtype_name(want), ggi_dtype_name(in),
-                  ggi_dtype_is_half(in) ? "accumulated in f32 on tensor cores" : "one precision",
-                  ggi_dtype_name(out));
+                  v[2]->name, ggi_dtype_name(t->out), t->name, t->why_c, ggi_dtype_name(out));
+  return t;
+}
+
+/* op_a / op_b: "n", "t", and for complex types "c" (conjugate transpose). */
+static int read_op(ggi_decl *k, const char *f, int cplx)
+{
+  int op = ggi_opt_enum(k, f, ggi_gemm_op_names, GGI_GEMM_OP_N);
+  if (op == GGI_GEMM_OP_C && !cplx)
+    ggi_decl_fail(k, ggi_field_line(k, f), "field '%s' is \"c\" (conjugate transposed), which is "
+                  "a complex gemm's (type = \"complex\"); a real gemm takes \"n\" or \"t\" (for real "
+                  "values \"t\" is the same product)", f);
+  return op;
 }
 
 void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
@@ -172,25 +270,38 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
                   "has no HIP port): declare module { targets = { \"cuda\" } }");
   read_triple(k, "size", 0, kn->gemm_size);
   kn->gemm_tile_line = read_triple(k, "tile", 1, kn->gemm_tile); /* fits? gemm_plan.c */
-  kn->gemm_trans[0] = ggi_opt_enum(k, "op_a", op_names, 0);
-  kn->gemm_trans[1] = ggi_opt_enum(k, "op_b", op_names, 0);
+  const int cplx = ggi_opt_enum(k, "type", ggi_gemm_domain_names, 0);
+  kn->gemm_trans[0] = read_op(k, "op_a", cplx);
+  kn->gemm_trans[1] = read_op(k, "op_b", cplx);
   const int m = kn->gemm_size[0], n = kn->gemm_size[1], kk = kn->gemm_size[2];
   const ggi_param *v[3];
-  v[0] = kn->gemm_trans[0] ? read_view(k, kn, 0, kk, m) : read_view(k, kn, 0, m, kk);
-  v[1] = kn->gemm_trans[1] ? read_view(k, kn, 1, n, kk) : read_view(k, kn, 1, kk, n);
-  v[2] = read_view(k, kn, 2, m, n);
+  int batch[3];
+  v[0] = kn->gemm_trans[0] ? read_view(k, kn, 0, kk, m, cplx, &batch[0])
+                           : read_view(k, kn, 0, m, kk, cplx, &batch[0]);
+  v[1] = kn->gemm_trans[1] ? read_view(k, kn, 1, n, kk, cplx, &batch[1])
+                           : read_view(k, kn, 1, kk, n, cplx, &batch[1]);
+  v[2] = read_view(k, kn, 2, m, n, cplx, &batch[2]);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < i; j++)
       if (v[i] == v[j])
         ggi_decl_fail(k, ggi_field_line(k, i == 1 ? "b" : "c"), "fields '%c' and '%c' name the same view "
                       "\"%s\"; views of one kernel must not overlap", "abc"[j], "abc"[i],
                       v[i]->name);
-  read_batch(k, kn, v);
-  check_types(k, v);
-  kn->gemm_scale[0] = read_scale(k, kn, "alpha", v[2]->dtype, "1");
-  kn->gemm_scale[1] = read_scale(k, kn, "beta", v[2]->dtype, "0");
-  if (v[2]->access == GG_ACCESS_OUT && strcmp(kn->gemm_scale[1], "0") != 0)
+  read_batch(k, kn, v, batch, cplx);
+  kn->gemm_type = check_types(k, v, cplx);
+  const char *alpha[2], *beta[2];
+  read_scale(k, kn, "alpha", v[2]->dtype, cplx, "1", alpha);
+  read_scale(k, kn, "beta", v[2]->dtype, cplx, "0", beta);
+  for (int i = 0; i < 2; i++) {
+    kn->gemm_scale[i] = i ? beta[0] : alpha[0];
+    kn->gemm_scale_im[i] = i ? beta[1] : alpha[1];
+  }
+  if (v[2]->access == GG_ACCESS_OUT && (strcmp(beta[0], "0") != 0 || strcmp(beta[1], "0") != 0)) {
+    char b[160];
+    if (cplx) snprintf(b, sizeof b, "{ %s, %s }", beta[0], beta[1]);
+    else snprintf(b, sizeof b, "%s", beta[0]);
     ggi_decl_fail(k, v[2]->line, "view \"%s\" has access \"out\" but beta is %s: C is read, so "
-                  "give it access = \"inout\"", v[2]->name, kn->gemm_scale[1]);
+                  "give it access = \"inout\"", v[2]->name, b);
+  }
   kn->block = ggi_opt_range(k, "block", 32, GG_BLOCK_THREADS_MAX, 32);
 }

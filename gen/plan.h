@@ -182,9 +182,10 @@ int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_dia
  * d->msg set (more shared memory than a block has). */
 /* The block tile of gemm kernel k (tile[0] x tile[1] of C, K in steps of
  * tile[2]) and its block: the workload's tile = {...} and block when
- * given, else chosen here; one sentence each in why[0..1].  Returns 0, or
- * -1 with d->msg (a sentence, no place) when the written tile does not fit. */
-int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why[2],
+ * given, else chosen here; one sentence each in why[0..1], and why[2] on
+ * the element types and ops.  Returns 0, or -1 with d->msg (a sentence, no
+ * place) when the written tile does not fit. */
+int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why[3],
                    ggi_arena *a, ggi_diag *d);
 int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
 

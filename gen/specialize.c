@@ -137,11 +137,12 @@ int ggi_spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   ggi_spec *s = &k->spec;
-  const char *w[2] = {NULL, NULL};
+  const char *w[3] = {NULL, NULL, NULL};
   ggi_diag why_not;
   if (ggi_gemm_shape(k, s->gemm_tile, &s->block, w, m->arena, &why_not) != 0)
     return fail(d, m, k->gemm_tile_line ? k->gemm_tile_line : k->line, "kernel '%s': %s",
                 k->name, why_not.msg);
+  why(k, w[2]);
   why(k, w[0]);
   why(k, w[1]);
   s->items = s->vector = 1;

@@ -6,11 +6,14 @@
  * units g.block, g.block + g.nblocks, ...: any grid - one block per unit
  * (classic), or the fixed one of a persistent kernel - covers them.  One K
  * step of A and B is staged in shared memory ({{GEMM_SMEM}} bytes, the
- * plan's); SM<__CUDA_ARCH__> is the arch this source is compiled for. */
+ * plan's); SM<__CUDA_ARCH__> is the arch this source is compiled for.
+ * Elements: cuBLASDx's value types of the precisions and the type (real or
+ * complex); a complex view holds (re, im) pairs of its precision, the
+ * layout of cuBLASDx's complex<T>, so its pointer is read as one to that. */
 using gg_gemm = decltype(
     cublasdx::Size<{{GEMM_TM}}, {{GEMM_TN}}, {{GEMM_TK}}>() +
-    cublasdx::Precision<{{GEMM_TA}}, {{GEMM_TA}}, {{GEMM_TC}}>() +
-    cublasdx::Type<cublasdx::type::real>() + cublasdx::Function<cublasdx::function::MM>() +
+    cublasdx::Precision<{{GEMM_PA}}, {{GEMM_PA}}, {{GEMM_PC}}>() +
+    cublasdx::Type<{{GEMM_TYPE}}>() + cublasdx::Function<cublasdx::function::MM>() +
     cublasdx::Arrangement<{{GEMM_ARR_A}}, {{GEMM_ARR_B}}, cublasdx::row_major>() +
     cublasdx::Alignment<16, 16, 16>() + cublasdx::BlockDim<{{BLOCK}}>() + cublasdx::Block() +
     cublasdx::SM<__CUDA_ARCH__>());
@@ -23,8 +26,8 @@ __device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
 {
   {{UNPACK}}
   using GEMM = gg_gemm;
-  using TA = {{GEMM_TA}};
-  using TC = {{GEMM_TC}};
+  using TA = typename GEMM::a_value_type;
+  using TC = typename GEMM::c_value_type;
   constexpr int gg_m = {{GEMM_M}}, gg_n = {{GEMM_N}}, gg_k = {{GEMM_K}};
   constexpr int gg_tm = {{GEMM_TM}}, gg_tn = {{GEMM_TN}}, gg_tk = {{GEMM_TK}};
   constexpr int gg_tiles_n = {{GEMM_TILES_N}}, gg_tiles = {{GEMM_TILES}};
@@ -38,7 +41,8 @@ __device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
   constexpr int gg_wa = {{GEMM_VEC_A}}, gg_wb = {{GEMM_VEC_B}};
   constexpr int gg_ja = (gg_tm * gg_tk / gg_wa + gg_nt - 1) / gg_nt;
   constexpr int gg_jb = (gg_tk * gg_tn / gg_wb + gg_nt - 1) / gg_nt;
-  const TC gg_alpha = (TC)({{GEMM_ALPHA}}), gg_beta = (TC)({{GEMM_BETA}});
+  const TC gg_alpha = gg_gemm_num<TC>::make({{GEMM_ALPHA}}, {{GEMM_ALPHA_IM}});
+  const TC gg_beta = gg_gemm_num<TC>::make({{GEMM_BETA}}, {{GEMM_BETA_IM}});
   auto [gg_sa, gg_sb] = cublasdx::slice_shared_memory_ab<GEMM>(
       g.smem, GEMM::suggest_layout_smem_a().layout, GEMM::suggest_layout_smem_b().layout);
   auto gg_ta = cublasdx::make_tensor(gg_sa, GEMM::suggest_layout_smem_a());
@@ -49,9 +53,9 @@ __device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
     const int gg_tile = (int)(gg_u % gg_tiles);
     const int gg_r0 = gg_tile / gg_tiles_n * gg_tm, gg_c0 = gg_tile % gg_tiles_n * gg_tn;
     /* views are row-major [batch][rows][cols]: an item is one contiguous matrix */
-    const TA *gg_a = {{GEMM_A}} + gg_item * ((long long)gg_m * gg_k);
-    const TA *gg_b = {{GEMM_B}} + gg_item * ((long long)gg_k * gg_n);
-    TC *gg_c = {{GEMM_C}} + gg_item * ((long long)gg_m * gg_n);
+    const TA *gg_a = reinterpret_cast<const TA *>({{GEMM_A}}) + gg_item * ((long long)gg_m * gg_k);
+    const TA *gg_b = reinterpret_cast<const TA *>({{GEMM_B}}) + gg_item * ((long long)gg_k * gg_n);
+    TC *gg_c = reinterpret_cast<TC *>({{GEMM_C}}) + gg_item * ((long long)gg_m * gg_n);
     auto gg_acc = gg_part.make_accumulator_fragment();
     cublasdx::clear(gg_acc);
     for (int gg_k0 = 0; gg_k0 < gg_k; gg_k0 += gg_tk) {
@@ -85,7 +89,9 @@ __device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
       for (int gg_j = 0; gg_j < gg_jb; gg_j++)
         gg_panel_store(gg_tb, gg_vb[gg_j], gg_at_b(gg_j), gg_trans_b);
       __syncthreads();
-      GEMM().execute(gg_ta, gg_tb, gg_acc); /* gg_acc += A panel x B panel */
+      /* gg_acc += A panel x B panel; op "c" conjugates a panel's elements
+         as cuBLASDx loads them (its conjugate load op), else identity */
+      GEMM().execute(gg_ta, gg_tb, gg_acc, {{GEMM_LOAD_A}}{}, {{GEMM_LOAD_B}}{});
       /* the next step (unit, or stage of a frame) overwrites the panels */
       __syncthreads();
     }
@@ -95,14 +101,14 @@ __device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
     if (gg_part.is_thread_active()) {
       constexpr int gg_nacc = decltype(cute::size(gg_acc))::value; /* static: cute::Int */
       TC gg_old[gg_nacc];
-      const bool gg_read_c = gg_beta != TC(0);
+      const bool gg_read_c = gg_gemm_num<TC>::nonzero(gg_beta);
 #pragma unroll
       for (int gg_i = 0; gg_i < gg_nacc; gg_i++) {
         const auto gg_rc = gg_part.map_fragment_index(gg_i);
         const int gg_row = gg_r0 + (int)cute::get<0>(gg_rc);
         const int gg_col = gg_c0 + (int)cute::get<1>(gg_rc);
         const bool gg_in = gg_part.is_index_in_bounds(gg_i) && gg_row < gg_m && gg_col < gg_n;
-        gg_old[gg_i] = gg_read_c && gg_in ? gg_c[gg_row * gg_n + gg_col] : TC(0);
+        gg_old[gg_i] = gg_read_c && gg_in ? gg_c[gg_row * gg_n + gg_col] : TC{};
       }
 #pragma unroll
       for (int gg_i = 0; gg_i < gg_nacc; gg_i++) {

@@ -48,3 +48,18 @@ __device__ __forceinline__ void gg_panel_store(Tensor t, const gg_panel_vec<T, V
 #pragma unroll
   for (int q = 0; q < V; q++) t(e.r + (trans ? q : 0), e.c + (trans ? 0 : q)) = v.v[q];
 }
+
+/* alpha and beta as C's type T from their real and imaginary parts (the
+ * plan's C expressions; 0 for a real type), and whether beta is nonzero
+ * (beta 0 leaves C unread) */
+template <class T> struct gg_gemm_num {
+  static __device__ __forceinline__ T make(T re, T) { return re; }
+  static __device__ __forceinline__ bool nonzero(T x) { return x != T(0); }
+};
+template <class R> struct gg_gemm_num<cublasdx::complex<R>> {
+  static __device__ __forceinline__ cublasdx::complex<R> make(R re, R im) { return {re, im}; }
+  static __device__ __forceinline__ bool nonzero(cublasdx::complex<R> x)
+  {
+    return x.real() != R(0) || x.imag() != R(0);
+  }
+};
