@@ -243,8 +243,8 @@ static const ggi_gemm_type *check_types(ggi_decl *k, const ggi_param *v[3], int 
       }
       i++;
     }
-    ggi_decl_fail(k, v[0]->line, "view \"%s\": %s takes %s inputs, got %s", v[0]->name,
-                  cplx ? "a complex gemm" : "gemm", list, ggi_dtype_name(in));
+    ggi_decl_fail(k, v[0]->line, "view \"%s\": %s takes %s inputs, got %s%s", v[0]->name,
+                  cplx ? "a complex gemm" : "gemm", list, ggi_dtype_name(in), cplx ? " pairs" : "");
   }
   if (out != t->out)
     ggi_decl_fail(k, v[2]->line, "view \"%s\": C must be %s for %s inputs (%s), got %s",
