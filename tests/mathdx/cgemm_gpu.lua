@@ -1,0 +1,65 @@
+-- complex gemm (type = "complex": c32 and c64, cuBLASDx complex) checked on
+-- the GPU by test_cgemm_gpu.c: ops n, t and c (conjugate transposed) on A
+-- and B, at 37 x 53 x 29 (no side a multiple of the tile: edge tiles, a
+-- K pad), at 64^3 and 32^3 (tile multiples), one matrix ([rows][cols][2])
+-- and batches ([b][rows][2 x cols]), a written tile whose K takes two
+-- steps (the last partial), alpha and beta { re, im } at run time, and
+-- constants with beta 0 (C "out", never read).  As kernels, persistent
+-- commands and the first stage of a frame.
+module { name = "cgemm_gpu", targets = { "cuda" } }
+
+-- cg(name, precision, M, N, K, op_a, op_b, batched, extra): A, B, C, then
+-- ar, ai, br, bi (alpha and beta at run time) unless extra.alpha is given,
+-- then the batch extent b when batched
+local function cg(name, t, m, n, k, op_a, op_b, batched, extra)
+  extra = extra or {}
+  local function ext(r, c)
+    if batched then return string.format("[b][%d][%d]", r, 2 * c) end
+    return string.format("[%d][%d][2]", r, c)
+  end
+  local spec = { pattern = "gemm", type = "complex", size = { m, n, k }, op_a = op_a, op_b = op_b,
+    params = { { "A", t .. (op_a == "n" and ext(m, k) or ext(k, m)) },
+               { "B", t .. (op_b == "n" and ext(k, n) or ext(n, k)) },
+               { "C", t .. ext(m, n), access = extra.access or "inout" } },
+    a = "A", b = "B", c = "C", tile = extra.tile }
+  if extra.alpha then
+    spec.alpha, spec.beta = extra.alpha, extra.beta
+  else
+    for _, s in ipairs({ "ar", "ai", "br", "bi" }) do table.insert(spec.params, { s, t }) end
+    spec.alpha, spec.beta = { "ar", "ai" }, { "br", "bi" }
+  end
+  kernel(name)(spec)
+end
+
+-- c32 at 37 x 53 x 29: every op on each side
+cg("c_nn", "f32", 37, 53, 29, "n", "n", true)
+cg("c_tc", "f32", 37, 53, 29, "t", "c", true)
+cg("c_ct", "f32", 37, 53, 29, "c", "t", false)
+cg("c_cc", "f32", 37, 53, 29, "c", "c", true)
+cg("c_nc", "f32", 37, 53, 29, "n", "c", false)
+cg("c_cn", "f32", 37, 53, 29, "c", "n", true, { tile = { 16, 32, 16 } }) -- K in 2 steps
+-- c32 tile multiples
+cg("c64_nn", "f32", 64, 64, 64, "n", "n", true)
+cg("c64_cc", "f32", 64, 64, 64, "c", "c", false)
+-- constants: alpha { 0.5, -1.5 }, beta 0 (C is "out": not read)
+cg("c_const", "f32", 37, 53, 29, "c", "n", true, { alpha = { 0.5, -1.5 }, access = "out" })
+-- c64
+cg("z_nn", "f64", 37, 53, 29, "n", "n", false)
+cg("z_ct", "f64", 37, 53, 29, "c", "t", true)
+cg("z_tc", "f64", 37, 53, 29, "t", "c", true)
+cg("z_cc", "f64", 37, 53, 29, "c", "c", false, { tile = { 16, 16, 16 } })
+cg("z32_tn", "f64", 32, 32, 32, "t", "n", true)
+cg("z_const", "f64", 37, 53, 29, "n", "c", false, { alpha = 2, beta = { 0, 1 } })
+
+-- a frame: the product (c_cc), then C scaled by the real s
+kernel "cscale" { pattern = "for", range = { "b", 37, 106 },
+  params = { { "C", "f32[b][37][106]", access = "inout" }, { "s", "f32" } },
+  body = "C(i, j, k) *= s;" }
+frame "fr" {
+  params = { { "A", "f32[b][29][74]" }, { "B", "f32[b][53][58]" }, { "C", "f32[b][37][106]" },
+    { "ar", "f32" }, { "ai", "f32" }, { "br", "f32" }, { "bi", "f32" }, { "s", "f32" } },
+  stages = { { "c_cc" }, { "cscale" } },
+}
+
+persistent "p_one" { layout = "one_block", block = 128, commands = { "c_cc", "fr", "z_tc" } }
+persistent "p_many" { layout = "many_blocks", block = 128, commands = { "c_cc", "fr", "z_tc" } }
