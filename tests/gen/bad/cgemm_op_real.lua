@@ -1,0 +1,6 @@
+module { name = "m", targets = { "cuda" } }
+kernel "mm" { pattern = "gemm", size = { 16, 16, 16 },
+  params = { { "A", "f32[16][16]" }, { "B", "f32[16][16]" },
+    { "C", "f32[16][16]", access = "out" } },
+  op_b = "c",
+  a = "A", b = "B", c = "C" }

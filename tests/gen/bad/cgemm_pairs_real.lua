@@ -1,0 +1,5 @@
+module { name = "m", targets = { "cuda" } }
+kernel "mm" { pattern = "gemm", size = { 16, 24, 8 },
+  params = { { "A", "f32[16][8][2]" }, { "B", "f32[8][24][2]" },
+    { "C", "f32[16][24][2]", access = "out" } },
+  a = "A", b = "B", c = "C" }
