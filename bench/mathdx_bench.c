@@ -1,7 +1,8 @@
 /*
  * mathdx_bench.c - one small GEMM (C = A B, 64^3, 128^3 and 256x256x128,
- * f32 and f16 inputs with f32 accumulation; bench/mathdx_bench.lua through
- * gpugen at build time; the plan tiles C over 16 or 64 blocks) per iteration,
+ * f32 and f16 inputs with f32 accumulation, and complex c32 C = A^H B;
+ * bench/mathdx_bench.lua through gpugen at build time; the plan tiles C
+ * over 16 or 64 blocks) per iteration,
  * side by side in one process:
  *   cuBLAS launch + sync   cublasGemmEx on a stream, cudaStreamSynchronize
  *   cuBLAS graph           the same call captured once, cudaGraphLaunch + sync
@@ -11,6 +12,8 @@
  *                          gg_session_start_packed + gg_session_wait
  *   gpugen frame (N blocks) the same on a persistent kernel of as many
  *                          blocks as tiles: one tile per block
+ * c64 / c128 are complex (c32) C = A^H B, the beamformer's product, against
+ * cublasCgemm with CUBLAS_OP_C (launched, and captured in a graph).
  * s128_16 / s128_32 (h128_...) are 128^3 on larger tiles than the plan's
  * (32 x 32: 16 blocks; 32 x 16: 32 blocks), with persistent kernels of as
  * many blocks, to compare the plan's choice (16 x 16: 64 blocks) against.
@@ -43,18 +46,23 @@
 
 static int iters = 5000;
 
+enum { T_F32, T_F16, T_C32 }; /* A's and B's type (C: f32, or c32 for T_C32) */
 typedef struct shape {
   const char *kernel;
-  int m, n, k, half;
+  int m, n, k, type;
   const char *one, *many; /* persistent kernels: one block, as many blocks as tiles */
 } shape;
 static const shape shapes[] = {
-  {"s64", 64, 64, 64, 0, "p1", "p16"},    {"s128", 128, 128, 128, 0, "p1", "p64"},
-  {"h64", 64, 64, 64, 1, "p1", "p16"},    {"h128", 128, 128, 128, 1, "p1", "r32"},
-  {"s128_16", 128, 128, 128, 0, "r1", "r16"}, {"s128_32", 128, 128, 128, 0, "r1", "r32"},
-  {"h128_16", 128, 128, 128, 1, "r1", "r16"}, {"h128_32", 128, 128, 128, 1, "r1", "r32"},
-  {"s256", 256, 256, 128, 0, "q1", "q64"}, {"h256", 256, 256, 128, 1, "q1", "q64"},
+  {"s64", 64, 64, 64, T_F32, "p1", "p16"},    {"s128", 128, 128, 128, T_F32, "p1", "p64"},
+  {"h64", 64, 64, 64, T_F16, "p1", "p16"},    {"h128", 128, 128, 128, T_F16, "p1", "r32"},
+  {"s128_16", 128, 128, 128, T_F32, "r1", "r16"}, {"s128_32", 128, 128, 128, T_F32, "r1", "r32"},
+  {"h128_16", 128, 128, 128, T_F16, "r1", "r16"}, {"h128_32", 128, 128, 128, T_F16, "r1", "r32"},
+  {"s256", 256, 256, 128, T_F32, "q1", "q64"}, {"h256", 256, 256, 128, T_F16, "q1", "q64"},
+  {"c64", 64, 64, 64, T_C32, "c1", "c16"},    {"c128", 128, 128, 128, T_C32, "c1", "c64b"},
 };
+/* bytes of an element of A and B, of C */
+static size_t in_bytes(const shape *sh) { return sh->type == T_F16 ? 2 : sh->type == T_C32 ? 8 : 4; }
+static size_t out_bytes(const shape *sh) { return sh->type == T_C32 ? 8 : 4; }
 
 static double p50_row(const char *label, bench_stats *st, double peer)
 {
@@ -68,23 +76,30 @@ static double p50_row(const char *label, bench_stats *st, double peer)
 }
 
 /* cuBLAS: the same product on its own buffers (column-major C^T = B^T A^T
- * is the row-major C = A B; the timing does not depend on it). */
+ * is the row-major C = A B; the timing does not depend on it).  Complex:
+ * C^T = B^T conj(A) with A stored K x M row-major, i.e. the column-major
+ * M x K matrix taken with CUBLAS_OP_C (lda M): cgemm. */
 static void cublas_rows(const shape *sh, cublasHandle_t h, cudaStream_t stream, bench_stats *st,
                         double *best)
 {
   const int m = sh->m, n = sh->n, k = sh->k;
-  size_t es = sh->half ? 2 : 4;
+  size_t es = in_bytes(sh);
   void *a, *b, *c;
   CHECKC(cudaMalloc(&a, (size_t)m * k * es));
   CHECKC(cudaMalloc(&b, (size_t)k * n * es));
-  CHECKC(cudaMalloc(&c, (size_t)m * n * 4));
+  CHECKC(cudaMalloc(&c, (size_t)m * n * out_bytes(sh)));
   CHECKC(cudaMemset(a, 0, (size_t)m * k * es));
   CHECKC(cudaMemset(b, 0, (size_t)k * n * es));
   const float one = 1, zero = 0;
-  cudaDataType tin = sh->half ? CUDA_R_16F : CUDA_R_32F;
+  const cuComplex cone = {1, 0}, czero = {0, 0};
+  cudaDataType tin = sh->type == T_F16 ? CUDA_R_16F : CUDA_R_32F;
   /* column-major C^T (n x m) = B^T (n x k) A^T (k x m) */
-#define GEMM() cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, tin, n, a, tin, k, \
-                            &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT)
+#define GEMM()                                                                                \
+  (sh->type == T_C32                                                                          \
+       ? cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, n, m, k, &cone, (const cuComplex *)b, n,   \
+                     (const cuComplex *)a, m, &czero, (cuComplex *)c, n)                      \
+       : cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, tin, n, a, tin, k, &zero, \
+                      c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT))
   CHECKC(cublasSetStream(h, stream));
   for (int i = 0; i < 100; i++) CHECKC(GEMM());
   CHECKC(cudaStreamSynchronize(stream));
@@ -157,11 +172,11 @@ static void frame_row(const shape *sh, gg_module *mod, const char *persistent, c
 static void gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_stream *stream,
                         bench_stats *st, double best)
 {
-  size_t es = sh->half ? 2 : 4;
+  size_t es = in_bytes(sh);
   gg_array *a, *b, *c;
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->m * sh->k * es, &a));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->k * sh->n * es, &b));
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->m * sh->n * 4, &c));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->m * sh->n * out_bytes(sh), &c));
   CHECK_OK(gg_fill_zero(a, NULL));
   CHECK_OK(gg_fill_zero(b, NULL));
   gg_arg args[4] = {gg_arg_array(a), gg_arg_array(b), gg_arg_array(c), gg_arg_i64(1)};
@@ -322,7 +337,8 @@ int main(int argc, char **argv)
   CHECKC(cublasCreate(&h));
   bench_stats st;
   bench_stats_init(&st, (size_t)iters);
-  printf("mathdx_bench on %s: %d iterations per row; us per GEMM (C = A B, batch 1)\n",
+  printf("mathdx_bench on %s: %d iterations per row; us per GEMM (C = A B, complex c64 / c128 "
+         "C = A^H B, batch 1)\n",
          gg_context_device_name(ctx), iters);
   printf("%-36s %9s %9s %9s %9s %9s   %s\n", "row", "mean", "p50", "p99", "p99.9", "max",
          "best cuBLAS p50 / p50");

@@ -42,6 +42,22 @@ persistent "r16" { layout = "many_blocks", blocks = 16, block = 128,
 persistent "r32" { layout = "many_blocks", blocks = 32, block = 128,
   commands = { "s128_32", "h128_32", "h128" } }
 persistent "q1" { layout = "one_block", block = 128, commands = { "s256", "h256" } }
+
+-- complex (c32): the beamformer's C = A^H B (op_a "c": A stored K x M),
+-- against cuBLAS's cgemm (CUBLAS_OP_C); (re, im) pairs, a batch of them
+-- [nb][rows][2 x cols].  The plan's tiles: 64^3 in 16 of 16 x 16, 128^3
+-- in 64 of 16 x 16
+local function cgemm(name, m, n, k)
+  local function ext(r, c) return string.format("[nb][%d][%d]", r, 2 * c) end
+  kernel (name) { pattern = "gemm", type = "complex", size = { m, n, k }, op_a = "c",
+    params = { { "A", "f32" .. ext(k, m) }, { "B", "f32" .. ext(k, n) },
+      { "C", "f32" .. ext(m, n), access = "out" } },
+    a = "A", b = "B", c = "C" }
+end
+cgemm("c64", 64, 64, 64) cgemm("c128", 128, 128, 128)
+persistent "c1" { layout = "one_block", block = 128, commands = { "c64", "c128" } }
+persistent "c16" { layout = "many_blocks", blocks = 16, block = 128, commands = { "c64" } }
+persistent "c64b" { layout = "many_blocks", blocks = 64, block = 128, commands = { "c128" } }
 persistent "q64" { layout = "many_blocks", blocks = 64, block = 128, commands = { "s256", "h256" } }
 
 -- FFTs (cuFFTDx): a batch of 64 in-place c2c f32 forward FFTs of 256, 320
