@@ -61,7 +61,10 @@ static const shape shapes[] = {
   {"c64", 64, 64, 64, T_C32, "c1", "c16"},    {"c128", 128, 128, 128, T_C32, "c1", "c64b"},
 };
 /* bytes of an element of A and B, of C */
-static size_t in_bytes(const shape *sh) { return sh->type == T_F16 ? 2 : sh->type == T_C32 ? 8 : 4; }
+static size_t in_bytes(const shape *sh)
+{
+  return sh->type == T_F16 ? 2 : sh->type == T_C32 ? 8 : 4;
+}
 static size_t out_bytes(const shape *sh) { return sh->type == T_C32 ? 8 : 4; }
 
 static double p50_row(const char *label, bench_stats *st, double peer)

@@ -136,9 +136,9 @@ static const ggi_param *read_view(ggi_decl *k, ggi_kernel *kn, int which, int ro
 }
 
 /* One number or scalar's name at the top of the stack (type t): a C
- * expression.  A scalar must be of C's precision. */
+ * expression.  A scalar must be of C's type (complex: its precision). */
 static const char *read_scale_value(ggi_decl *k, ggi_kernel *kn, const char *f, int line, int t,
-                                    gg_dtype prec)
+                                    gg_dtype prec, int cplx)
 {
   lua_State *L = k->c->L;
   char buf[64];
@@ -155,9 +155,9 @@ static const char *read_scale_value(ggi_decl *k, ggi_kernel *kn, const char *f, 
   const ggi_param *p = ggi_find_param(kn, s);
   if (!p || p->kind != GG_PARAM_SCALAR || p->dtype != prec)
     ggi_decl_fail(k, line, "field '%s' must be a number or the name of a scalar parameter of "
-                  "C's type %s; \"%s\" is %s", f, ggi_dtype_name(prec), s,
-                  !p ? "not a parameter" : p->kind != GG_PARAM_SCALAR ? "a view"
-                                                                      : "of another type");
+                  "C's %s %s; \"%s\" is %s", f, cplx ? "precision" : "type",
+                  ggi_dtype_name(prec), s, !p ? "not a parameter"
+                  : p->kind != GG_PARAM_SCALAR ? "a view" : "of another type");
   return s;
 }
 
@@ -174,7 +174,7 @@ static void read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dtype prec
   out[0] = dflt;
   out[1] = "0";
   if (t == LUA_TNUMBER || t == LUA_TSTRING) {
-    out[0] = read_scale_value(k, kn, f, line, t, prec);
+    out[0] = read_scale_value(k, kn, f, line, t, prec, cplx);
   } else if (t == LUA_TTABLE && cplx) {
     if (ggi_list_len(k, f, line) != 2)
       ggi_decl_fail(k, line, "field '%s' must be { re, im }: two numbers or scalars' names", f);
@@ -183,7 +183,7 @@ static void read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dtype prec
       if (ti != LUA_TNUMBER && ti != LUA_TSTRING)
         ggi_decl_fail(k, line, "%s[%d] (%s) must be a number or a scalar parameter's name, got %s",
                       f, i + 1, i ? "im" : "re", lua_typename(L, ti));
-      out[i] = read_scale_value(k, kn, f, line, ti, prec);
+      out[i] = read_scale_value(k, kn, f, line, ti, prec, cplx);
       lua_pop(L, 1);
     }
   } else if (t != LUA_TNIL) {
@@ -257,9 +257,9 @@ static int read_op(ggi_decl *k, const char *f, int cplx)
 {
   int op = ggi_opt_enum(k, f, ggi_gemm_op_names, GGI_GEMM_OP_N);
   if (op == GGI_GEMM_OP_C && !cplx)
-    ggi_decl_fail(k, ggi_field_line(k, f), "field '%s' is \"c\" (conjugate transposed), which is "
-                  "a complex gemm's (type = \"complex\"); a real gemm takes \"n\" or \"t\" (for real "
-                  "values \"t\" is the same product)", f);
+    ggi_decl_fail(k, ggi_field_line(k, f), "field '%s' is \"c\" (conjugate transposed), which "
+                  "is a complex gemm's (type = \"complex\"); a real gemm takes \"n\" or \"t\" (for "
+                  "real values \"t\" is the same product)", f);
   return op;
 }
 
