@@ -1,7 +1,7 @@
 /*
  * gemm_plan.c - the plan of a gemm kernel (plan.h): the block tile, the
- * cuBLASDx block GEMM it instantiates (tile sizes, precisions,
- * arrangements, BlockDim), the shared memory that holds one K step of A
+ * cuBLASDx block GEMM it instantiates (tile sizes, precisions, real or
+ * complex, arrangements, load ops, BlockDim), the shared memory that holds one K step of A
  * and B, and the grid: one block per tile of C per batch item (league =
  * batch, league_blocks = tiles), striding over batch x tiles on any
  * virtual grid.
@@ -73,7 +73,9 @@ static int add_str(ggi_plan *p, const char *key, const char *value)
  * size, so more blocks win; 2-byte panels load half the bytes, so f16
  * and bf16 stop at 32 tiles, 4- and 8-byte types at 64.  And f16 tiles
  * stay within 32 x 32 (128 threads): 256 x 256 x 128 on 32 tiles of
- * 64 x 32 (256 threads) took 7.46 us, on 64 of 32 x 32 6.79 us. */
+ * 64 x 32 (256 threads) took 7.46 us, on 64 of 32 x 32 6.79 us.
+ * A complex element counts as its bytes: c32 (8) takes f64's rule; c64
+ * (16) the same, not measured. */
 static int gemm_min_tiles(unsigned elem) { return elem <= 2 ? 32 : 64; }
 static int gemm_max_area(unsigned elem) { return elem <= 2 ? 32 * 32 : 64 * 64; }
 /* A's and B's panels of one K step kept under this, so 3 blocks still
