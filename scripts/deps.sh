@@ -10,7 +10,9 @@
 #   cmake, pkg-config, a C compiler (build-essential)
 #   clang, libclang-rt-14-dev   only for `scripts/test --fuzz` (GG_DEPS_FUZZ=1)
 # and, not from Debian: NVIDIA MathDx (the nvidia-mathdx wheel, headers only)
-# unpacked into .deps/mathdx by scripts/fetch-mathdx.py.
+# unpacked into .deps/mathdx by scripts/fetch-mathdx.py, and NVIDIA NVSHMEM
+# (the nvidia-nvshmem-cu13 wheel: headers, device library, host library)
+# unpacked into .deps/nvshmem by scripts/fetch-nvshmem.py.
 # The CUDA toolkit (NVRTC, headers) is expected at $CUDA_HOME, else
 # /usr/local/cuda; it is not a Debian package.  It need not be registered
 # with the dynamic loader: libgg finds NVRTC's companions itself.
@@ -53,6 +55,19 @@ elif ! command -v python3 >/dev/null; then
   echo "deps: no python3, so MathDx was not fetched (apt-get install python3); its tests are skipped" >&2
 elif ! gg_out="$(python3 "$gg_root/scripts/fetch-mathdx.py" "$gg_root/.deps/mathdx" 2>&1)"; then
   echo "deps: MathDx not installed: $gg_out; its tests are skipped (retry: scripts/fetch-mathdx.py .deps/mathdx)" >&2
+else
+  echo "deps: $gg_out"
+fi
+
+# NVIDIA NVSHMEM (frames across GPUs, docs/multi-gpu.md) from the
+# nvidia-nvshmem-cu13 wheel, the same way: only the files libgg uses are
+# unpacked (~58 MB of the 182 MB wheel).  Without it the nvshmem tests skip.
+if [ -n "${GG_NVSHMEM_DIR:-}" ]; then
+  [ -f "$GG_NVSHMEM_DIR/include/nvshmem.h" ] || echo "deps: GG_NVSHMEM_DIR=$GG_NVSHMEM_DIR holds no include/nvshmem.h" >&2
+elif ! command -v python3 >/dev/null; then
+  echo "deps: no python3, so NVSHMEM was not fetched (apt-get install python3); its tests are skipped" >&2
+elif ! gg_out="$(python3 "$gg_root/scripts/fetch-nvshmem.py" "$gg_root/.deps/nvshmem" 2>&1)"; then
+  echo "deps: NVSHMEM not installed: $gg_out; its tests are skipped (retry: scripts/fetch-nvshmem.py .deps/nvshmem)" >&2
 else
   echo "deps: $gg_out"
 fi
