@@ -107,13 +107,20 @@ gg_status gg_compile(gg_backend backend, const char *arch, const char *name,
  * bits OR-ed): GG_FEAT_MATHDX adds MathDx's include folders
  * ($GG_MATHDX_DIR, else the folder configured at build time), and gives
  * GG_ERR_NO_LIBRARY, with the command that installs MathDx in the log,
- * where it is missing.  gpugen check and gg_module_load compile this way. */
+ * where it is missing.  GG_FEAT_NVSHMEM (an sm_XX arch only) compiles
+ * with NVSHMEM's include folder ($GG_NVSHMEM_DIR, else the folder
+ * configured at build time) and -rdc=true, then links the result with
+ * libnvshmem_device.a through nvJitLink into a loadable cubin; where
+ * NVSHMEM is missing, GG_ERR_NO_LIBRARY with its install command.  gpugen
+ * check and gg_module_load compile this way. */
 gg_status gg_compile_features(gg_backend backend, const char *arch, const char *name,
                               const char *source, const char *const *options,
                               unsigned features, gg_compile_result *res);
 /* 1 when the MathDx headers the runtime would compile with are there; 0
  * with why (naming the install command) in `why` when not. */
 int gg_mathdx_available(char *why, size_t n);
+/* The same for NVSHMEM's folder (headers, device and host libraries). */
+int gg_nvshmem_available(char *why, size_t n);
 void gg_compile_result_free(gg_compile_result *res);
 /* Is this arch one the loaded compiler knows?  (hiprtc aborts on unknown
  * archs, so this is checked before every hiprtc call.) */

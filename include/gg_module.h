@@ -166,7 +166,15 @@ enum {
   /* includes NVIDIA MathDx (cuBLASDx / cuFFTDx headers): the runtime adds
    * their include folders and their identity to the cache key, for the
    * modules holding such a kernel only (CUDA only) */
-  GG_FEAT_MATHDX        = 1u << 8
+  GG_FEAT_MATHDX        = 1u << 8,
+  /* calls NVSHMEM device functions (frames across GPUs,
+   * docs/multi-gpu.md): the runtime compiles the module with NVRTC
+   * -rdc=true and NVSHMEM's include folder for a real arch (sm_XX), links
+   * it with libnvshmem_device.a through nvJitLink, adds NVSHMEM's identity
+   * to the cache key, and after loading it initializes it for NVSHMEM
+   * (nvshmemx_cumodule_init), which needs NVSHMEM initialized in the
+   * process (CUDA only) */
+  GG_FEAT_NVSHMEM       = 1u << 9
 };
 
 /* A range or view extent: a constant, or the run-time extent parameter

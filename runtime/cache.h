@@ -37,7 +37,8 @@ typedef struct ggr_key_parts {
   int driver_version;
   const char *gpugen_version;
   int abi;                     /* GG_MODULE_ABI */
-  const char *extra;           /* libraries the source includes (MathDx identity), may be NULL */
+  const char *extra;           /* libraries the source includes or links (the MathDx and
+                                  NVSHMEM identities), may be NULL */
 } ggr_key_parts;
 
 ggr_key ggr_cache_key(const ggr_key_parts *p);

@@ -18,6 +18,7 @@
 
 #include "backend.h"
 #include "internal.h"
+#include "nvshmem.h"
 #include "toolkit.h"
 
 /* Archs hiprtc 5.2 compiles for: each was compiled in a forked child with
@@ -328,37 +329,63 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
   return res->status = st;
 }
 
-/* MathDx's two include folders go after the descriptor's options, only
- * for modules that need it (GG_FEAT_MATHDX): its headers take seconds to
- * compile, and a module that does not include them must not fail where
- * MathDx is missing. */
+/* What the kernels' features add to the descriptor's options, only for
+ * modules that need it: MathDx's two include folders (GG_FEAT_MATHDX: its
+ * headers take seconds to compile), NVSHMEM's include folder and
+ * -rdc=true, then the link with libnvshmem_device.a (GG_FEAT_NVSHMEM:
+ * its device functions live in that archive, and NVRTC alone leaves them
+ * unresolved).  A module that needs neither must not fail where they are
+ * missing. */
 gg_status ggr_compile_features(ggr_compiler *c, const char *arch, const char *name,
                                const char *source, const char *const *options, unsigned features,
                                gg_compile_result *res) {
-  if (!(features & GG_FEAT_MATHDX)) return ggr_compile_with(c, arch, name, source, options, res);
+  unsigned mathdx = features & GG_FEAT_MATHDX, nvshmem = features & GG_FEAT_NVSHMEM;
+  if (!mathdx && !nvshmem) return ggr_compile_with(c, arch, name, source, options, res);
   memset(res, 0, sizeof *res);
+  const char *what = mathdx ? "MathDx (cuBLASDx/cuFFTDx)" : "NVSHMEM";
   if (c->kind != GG_BACKEND_CUDA) {
-    set_log(res, "%s%s", "this module uses MathDx (cuBLASDx/cuFFTDx), which is CUDA only", "");
+    set_log(res, "this module uses %s, which is CUDA only%s", what, "");
     return res->status = GG_ERR_UNSUPPORTED;
   }
-  char dir[1024], why[1400], inc[2][1100];
-  if (ggr_mathdx_dir(dir, sizeof dir, why, sizeof why)) {
-    set_log(res, "%s%s", why, "");
-    return res->status = GG_ERR_NO_LIBRARY;
+  char dir[1024], why[1400], inc[3][1100], lib[1200];
+  const char *extra[4];
+  int nextra = 0;
+  if (mathdx) {
+    if (ggr_mathdx_dir(dir, sizeof dir, why, sizeof why)) {
+      set_log(res, "%s%s", why, "");
+      return res->status = GG_ERR_NO_LIBRARY;
+    }
+    snprintf(inc[0], sizeof inc[0], "-I%s/include", dir);
+    snprintf(inc[1], sizeof inc[1], "-I%s/external/cutlass/include", dir);
+    extra[nextra++] = inc[0];
+    extra[nextra++] = inc[1];
   }
-  snprintf(inc[0], sizeof inc[0], "-I%s/include", dir);
-  snprintf(inc[1], sizeof inc[1], "-I%s/external/cutlass/include", dir);
+  if (nvshmem) {
+    if (strncmp(arch, "sm_", 3) != 0) {
+      set_log(res, "NVSHMEM kernels are linked with libnvshmem_device.a, which needs a real arch "
+              "(sm_XX), not '%s'%s", arch, "");
+      return res->status = GG_ERR_UNSUPPORTED;
+    }
+    if (ggr_nvshmem_dir(dir, sizeof dir, why, sizeof why)) {
+      set_log(res, "%s%s", why, "");
+      return res->status = GG_ERR_NO_LIBRARY;
+    }
+    snprintf(inc[2], sizeof inc[2], "-I%s/include", dir);
+    snprintf(lib, sizeof lib, "%s/lib/libnvshmem_device.a", dir);
+    extra[nextra++] = inc[2];
+    extra[nextra++] = "-rdc=true";
+  }
   int nuser = 0;
   while (options && options[nuser]) nuser++;
-  const char **opts = malloc((size_t)(nuser + 3) * sizeof *opts);
+  const char **opts = malloc((size_t)(nuser + nextra + 1) * sizeof *opts);
   if (!opts) return res->status = GG_ERR_OUT_OF_MEMORY;
   for (int i = 0; i < nuser; i++) opts[i] = options[i];
-  opts[nuser] = inc[0];
-  opts[nuser + 1] = inc[1];
-  opts[nuser + 2] = NULL;
+  for (int i = 0; i < nextra; i++) opts[nuser + i] = extra[i];
+  opts[nuser + nextra] = NULL;
   gg_status st = ggr_compile_with(c, arch, name, source, opts, res);
   free(opts);
-  return st;
+  if (!st && nvshmem) st = ggr_nvshmem_link(c, arch, inc[2], lib, res);
+  return res->status = st;
 }
 
 gg_status gg_compile(gg_backend backend, const char *arch, const char *name,
@@ -406,6 +433,13 @@ void gg_compile_result_free(gg_compile_result *res) {
 int gg_mathdx_available(char *why, size_t n) {
   char dir[1024], buf[1400];
   int ok = ggr_mathdx_dir(dir, sizeof dir, buf, sizeof buf) == 0;
+  if (why && n) snprintf(why, n, "%s", ok ? "" : buf);
+  return ok;
+}
+
+int gg_nvshmem_available(char *why, size_t n) {
+  char dir[1024], buf[1400];
+  int ok = ggr_nvshmem_dir(dir, sizeof dir, buf, sizeof buf) == 0;
   if (why && n) snprintf(why, n, "%s", ok ? "" : buf);
   return ok;
 }

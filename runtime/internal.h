@@ -76,6 +76,7 @@ struct gg_module {
   int from_cache;             /* 1: binary came from the disk cache */
   int opened_compiler;        /* 1: this load opened the context's compiler */
   double compile_ms;          /* time in the compiler (0 on a cache hit) */
+  int nvshmem_init;           /* 1: NVSHMEM was told of it (nvshmem.c), to be told at unload */
   struct gg_kernel *kernels;  /* desc->nkernels, resolved on load */
   void **persistent_fn;       /* desc->npersistent functions, resolved on load (device.c:
                                  resolving one while a session runs could wait for it) */

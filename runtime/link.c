@@ -1,6 +1,8 @@
 /*
- * link.c - relocatable device code: NVRTC -rdc=true + nvJitLink + the
- * device runtime (libcudadevrt.a), and gg_compile_rdc / gg_module_load_rdc.
+ * link.c - relocatable device code: NVRTC -rdc=true + nvJitLink + a
+ * static library of device code: the device runtime (libcudadevrt.a) for
+ * gg_compile_rdc / gg_module_load_rdc, NVSHMEM's libnvshmem_device.a for
+ * modules whose kernels carry GG_FEAT_NVSHMEM (compile.c).
  *
  * Why a second path next to module.c: a kernel that launches kernels
  * (dynamic parallelism) calls into the device runtime, which lives in a
@@ -57,8 +59,8 @@ static int jitlink_open(jitlink *j, char *err, size_t errlen) {
   char tried[400];
   j->lib = ggr_toolkit_dlopen(sonames, j->path, sizeof j->path, tried, sizeof tried);
   if (!j->lib) {
-    snprintf(err, errlen, "nvJitLink not found (tried %s); device-side launch needs it: install "
-             "the CUDA toolkit's nvJitLink or set CUDA_HOME", tried);
+    snprintf(err, errlen, "nvJitLink not found (tried %s); device-side launch and NVSHMEM "
+             "need it: install the CUDA toolkit's nvJitLink or set CUDA_HOME", tried);
     return -1;
   }
   int bad = 0;
@@ -80,8 +82,7 @@ static int jitlink_open(jitlink *j, char *err, size_t errlen) {
   return 0;
 }
 
-/* Append "<what>:\n<text>" to res->log (NVRTC's log may already be there). */
-static void log_append(gg_compile_result *res, const char *what, const char *text) {
+void ggr_log_append(gg_compile_result *res, const char *what, const char *text) {
   if (!text || !*text) return;
   size_t old = res->log ? strlen(res->log) : 0;
   size_t n = old + strlen(what) + strlen(text) + 4;
@@ -100,25 +101,23 @@ static void take_jl_log(jitlink *j, void *h, int error, gg_compile_result *res) 
   if (!buf) return;
   if (!log_fn(h, buf)) {
     buf[n] = 0;
-    log_append(res, error ? "nvJitLink error" : "nvJitLink", buf);
+    ggr_log_append(res, error ? "nvJitLink error" : "nvJitLink", buf);
   }
   free(buf);
 }
 
-/* Link the relocatable cubin in res->binary with libcudadevrt.a; on
- * success res->binary is the loadable cubin. */
-static gg_status link_devrt(const char *arch, gg_compile_result *res) {
-  char err[800], archopt[64], devrt[700];
+gg_status ggr_link_library(const char *arch, const void *extra, size_t extra_size,
+                           const char *library, const char *why, gg_compile_result *res) {
+  char err[1600], archopt[64];
   jitlink j;
   if (jitlink_open(&j, err, sizeof err)) {
-    log_append(res, "link", err);
+    ggr_log_append(res, "link", err);
     return GG_ERR_NO_LIBRARY;
   }
-  snprintf(devrt, sizeof devrt, "%s/lib64/libcudadevrt.a", ggr_cuda_home());
   struct stat sb;
-  if (stat(devrt, &sb) != 0) {
-    snprintf(err, sizeof err, "%s not found: device-side launch needs the CUDA device runtime", devrt);
-    log_append(res, "link", err);
+  if (stat(library, &sb) != 0) {
+    snprintf(err, sizeof err, "%s not found: %s", library, why);
+    ggr_log_append(res, "link", err);
     return GG_ERR_NO_LIBRARY;
   }
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
@@ -127,12 +126,16 @@ static gg_status link_devrt(const char *arch, gg_compile_result *res) {
   int r = j.create(&h, 1, opts);
   if (r) {
     snprintf(err, sizeof err, "nvJitLinkCreate(%s) failed (%d)", archopt, r);
-    log_append(res, "link", err);
+    ggr_log_append(res, "link", err);
     return GG_ERR_COMPILE;
   }
   const char *step = "nvJitLinkAddData(relocatable cubin)";
   r = j.add_data(h, JL_INPUT_CUBIN, res->binary, res->binary_size, "gpugen_rdc.cubin");
-  if (!r) { step = "nvJitLinkAddFile(libcudadevrt.a)"; r = j.add_file(h, JL_INPUT_LIBRARY, devrt); }
+  if (!r && extra) {
+    step = "nvJitLinkAddData(second relocatable cubin)";
+    r = j.add_data(h, JL_INPUT_CUBIN, extra, extra_size, "gpugen_rdc_extra.cubin");
+  }
+  if (!r) { step = "nvJitLinkAddFile(library)"; r = j.add_file(h, JL_INPUT_LIBRARY, library); }
   if (!r) { step = "nvJitLinkComplete"; r = j.complete(h); }
   size_t n = 0;
   void *cubin = NULL;
@@ -146,14 +149,22 @@ static gg_status link_devrt(const char *arch, gg_compile_result *res) {
   j.destroy(&h);
   if (r) {
     free(cubin);
-    snprintf(err, sizeof err, "%s failed (nvJitLinkResult %d)", step, r);
-    log_append(res, "link", err);
+    snprintf(err, sizeof err, "%s failed (nvJitLinkResult %d) linking with %s", step, r, library);
+    ggr_log_append(res, "link", err);
     return GG_ERR_COMPILE;
   }
   free(res->binary);
   res->binary = cubin;
   res->binary_size = n;
   return GG_OK;
+}
+
+/* Link the relocatable cubin in res->binary with libcudadevrt.a. */
+static gg_status link_devrt(const char *arch, gg_compile_result *res) {
+  char devrt[700];
+  snprintf(devrt, sizeof devrt, "%s/lib64/libcudadevrt.a", ggr_cuda_home());
+  return ggr_link_library(arch, NULL, 0, devrt, "device-side launch needs the CUDA device runtime",
+                          res);
 }
 
 gg_status ggr_compile_rdc_with(ggr_compiler *c, const char *arch, const char *name,
@@ -273,10 +284,11 @@ static gg_status rdc_check(gg_context *ctx, const gg_module_desc *d) {
   if (d->nkernels < 0 || (d->nkernels > 0 && !d->kernels))
     return ggr_set_error(GG_ERR_INVALID, "module %s: bad kernel table", d->name);
   for (int i = 0; i < d->nkernels; i++)
-    if (d->kernels[i].features & GG_FEAT_MATHDX)
-      return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s: kernel %s uses MathDx, which the "
+    if (d->kernels[i].features & (GG_FEAT_MATHDX | GG_FEAT_NVSHMEM))
+      return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s: kernel %s uses %s, which the "
                            "device-side launch build does not compile; load it with "
-                           "gg_module_load", d->name ? d->name : "?", d->kernels[i].name);
+                           "gg_module_load", d->name ? d->name : "?", d->kernels[i].name,
+                           d->kernels[i].features & GG_FEAT_MATHDX ? "MathDx" : "NVSHMEM");
   if (!ctx->rtc) {
     char err[1200];
     gg_status st = ggr_compiler_load(GG_BACKEND_CUDA, &ctx->rtc, err, sizeof err);

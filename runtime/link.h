@@ -1,7 +1,8 @@
 /*
  * link.h - relocatable device code (internal): NVRTC with -rdc=true, then
- * nvJitLink with libcudadevrt.a, for kernels that launch kernels (dynamic
- * parallelism).  CUDA only.
+ * nvJitLink with a static library of device code: libcudadevrt.a for
+ * kernels that launch kernels (dynamic parallelism), libnvshmem_device.a
+ * for kernels that call NVSHMEM.  CUDA only.
  *
  * nvJitLink is loaded with dlopen like every vendor library: from
  * $CUDA_HOME/lib64 when CUDA_HOME is set, else the toolkit found at build
@@ -20,5 +21,17 @@
 gg_status ggr_compile_rdc_with(ggr_compiler *c, const char *arch, const char *name,
                                const char *source, const char *const *options,
                                gg_compile_result *res);
+
+/* Append "<what>:\n<text>" to res->log (NVRTC's log may already be there). */
+void ggr_log_append(gg_compile_result *res, const char *what, const char *text);
+
+/* Link the relocatable cubin in res->binary (NVRTC -rdc=true output for
+ * `arch`, sm_XX), and a second one when `extra` is not NULL, with the
+ * static library at `library` into one loadable cubin, which replaces
+ * res->binary.  nvJitLink's log and any failure are appended to res->log;
+ * `why` says what needs the library when it is missing
+ * (GG_ERR_NO_LIBRARY). */
+gg_status ggr_link_library(const char *arch, const void *extra, size_t extra_size,
+                           const char *library, const char *why, gg_compile_result *res);
 
 #endif /* GGR_LINK_H */

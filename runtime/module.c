@@ -18,6 +18,7 @@
 #include "cache.h"
 #include "describe.h"
 #include "internal.h"
+#include "nvshmem.h"
 #include "toolkit.h"
 
 
@@ -46,7 +47,7 @@ static gg_status open_compiler(gg_context *ctx) {
   return st ? ggr_set_error(st, "%s", err) : GG_OK;
 }
 
-/* What the module's kernels need from the compile (GG_FEAT_MATHDX). */
+/* What the module's kernels need from the compile (GG_FEAT_MATHDX, GG_FEAT_NVSHMEM). */
 static unsigned module_features(const gg_module_desc *d) {
   unsigned f = 0;
   for (int i = 0; i < d->nkernels; i++) f |= d->kernels[i].features;
@@ -208,20 +209,35 @@ static gg_status key_for(gg_context *ctx, const gg_module_desc *d, ggr_key *key)
   /* a MathDx module: the headers it includes are part of what it is.  A
      missing MathDx is said here, before any cache lookup, with the
      command that installs it */
-  char mathdx[8192] = "";
-  if (module_features(d) & GG_FEAT_MATHDX) {
+  char extra[16384] = "";
+  unsigned features = module_features(d);
+  if (features & GG_FEAT_MATHDX) {
     char dir[1024], why[1400];
     if (ctx->be->kind != GG_BACKEND_CUDA)
       return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s uses MathDx (cuBLASDx/cuFFTDx), which "
                            "is CUDA only", d->name ? d->name : "?");
     if (ggr_mathdx_dir(dir, sizeof dir, why, sizeof why))
       return ggr_set_error(GG_ERR_NO_LIBRARY, "module %s: %s", d->name ? d->name : "?", why);
-    ggr_mathdx_identity(dir, mathdx, sizeof mathdx);
+    ggr_mathdx_identity(dir, extra, sizeof extra / 2);
+  }
+  /* an NVSHMEM module: linked with its device library (-rdc=true, so a
+     plain build of the same source never shares the entry); missing
+     NVSHMEM is said here too */
+  if (features & GG_FEAT_NVSHMEM) {
+    char dir[1024], why[1400];
+    size_t used = strlen(extra);
+    if (ctx->be->kind != GG_BACKEND_CUDA)
+      return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s calls NVSHMEM, which is CUDA only",
+                           d->name ? d->name : "?");
+    if (ggr_nvshmem_dir(dir, sizeof dir, why, sizeof why))
+      return ggr_set_error(GG_ERR_NO_LIBRARY, "module %s: %s", d->name ? d->name : "?", why);
+    used += (size_t)snprintf(extra + used, sizeof extra - used, "|-rdc=true nvJitLink|");
+    ggr_nvshmem_identity(dir, extra + used, sizeof extra - used);
   }
   ggr_options opts;
   gg_status st = ggr_module_options(ctx, d, &opts);
   if (st) return st;
-  *key = module_key(ctx, d, &opts, ident, mathdx[0] ? mathdx : NULL);
+  *key = module_key(ctx, d, &opts, ident, extra[0] ? extra : NULL);
   ggr_module_options_free(&opts);
   return GG_OK;
 }
@@ -321,6 +337,7 @@ static gg_status resolve_persistent(gg_module *m) {
 
 static void module_release(gg_module *m) {
   gg_context *ctx = m->ctx;
+  if (m->nvshmem_init) ggr_nvshmem_module_finalize(m->native);
   for (int i = 0; m->kernels && i < m->desc->nkernels; i++)
     if (m->kernels[i].ws) ggr_release(ctx, GGR_RELEASE_DEVICE, m->kernels[i].ws, NULL);
   if (m->native) ggr_release(ctx, GGR_RELEASE_MODULE, 0, m->native);
@@ -417,6 +434,10 @@ gg_status ggr_module_load_with(gg_context *ctx, const gg_module_desc *desc, cons
   st = get_binary(ctx, m, 0, &bin, &size);
   if (!st) st = load_native(ctx, m, &bin, &size);
   free(bin);
+  if (!st && (module_features(desc) & GG_FEAT_NVSHMEM)) {
+    st = ggr_nvshmem_module_init(ctx, m->native, desc->name ? desc->name : "?");
+    m->nvshmem_init = !st;
+  }
   if (!st && desc->nkernels > 0) {
     m->kernels = calloc((size_t)desc->nkernels, sizeof *m->kernels);
     if (!m->kernels) st = ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");

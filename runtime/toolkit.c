@@ -134,52 +134,75 @@ void *ggr_hip_dlopen(const char **path_out, char *err, size_t errlen) {
   return lib;
 }
 
-/* ---- MathDx (cuBLASDx, cuFFTDx: device headers) ----
- * $GG_MATHDX_DIR when set (and then only it), else the folder configured
- * at build time (GG_MATHDX_DIR_DEFAULT, CMake's GG_MATHDX_DIR).  Only
- * modules whose kernels carry GG_FEAT_MATHDX ask for it. */
+/* ---- optional vendor folders: MathDx, NVSHMEM ----
+ * Each is its environment variable when set (and then only it), else the
+ * folder configured at build time (CMake's GG_MATHDX_DIR, GG_NVSHMEM_DIR).
+ * Only modules whose kernels carry the feature bit ask for one. */
 #ifndef GG_MATHDX_DIR_DEFAULT
 #define GG_MATHDX_DIR_DEFAULT ""
 #endif
+#ifndef GG_NVSHMEM_DIR_DEFAULT
+#define GG_NVSHMEM_DIR_DEFAULT ""
+#endif
 
-#define MATHDX_INSTALL "install it with scripts/fetch-mathdx.py .deps/mathdx (or scripts/deps.sh) " \
-                       "and rebuild, or set GG_MATHDX_DIR to the folder holding include/cublasdx.hpp"
+typedef struct vendor_dir {
+  const char *what;    /* "MathDx (cuBLASDx/cuFFTDx headers)" */
+  const char *env;     /* the variable that overrides the built-in folder */
+  const char *built;   /* the folder configured at build time */
+  const char *probe;   /* a file every install has, under the folder */
+  const char *install; /* how to get it, for the message */
+} vendor_dir;
 
-int ggr_mathdx_dir(char *dir, size_t n, char *why, size_t whylen) {
-  const char *env = getenv("GG_MATHDX_DIR");
+static const vendor_dir mathdx_dir = {
+  "MathDx (cuBLASDx/cuFFTDx headers)", "GG_MATHDX_DIR", GG_MATHDX_DIR_DEFAULT,
+  "include/cublasdx.hpp",
+  "install it with scripts/fetch-mathdx.py .deps/mathdx (or scripts/deps.sh) and rebuild, or "
+  "set GG_MATHDX_DIR to the folder holding include/cublasdx.hpp"};
+
+static const vendor_dir nvshmem_dir = {
+  "NVSHMEM (headers, device and host libraries)", "GG_NVSHMEM_DIR", GG_NVSHMEM_DIR_DEFAULT,
+  "include/nvshmem.h",
+  "install it with scripts/fetch-nvshmem.py .deps/nvshmem (or scripts/deps.sh) and rebuild, or "
+  "set GG_NVSHMEM_DIR to the folder holding include/nvshmem.h and lib/"};
+
+static int find_vendor_dir(const vendor_dir *v, char *dir, size_t n, char *why, size_t whylen) {
+  const char *env = getenv(v->env);
   int from_env = env && *env;
-  const char *d = from_env ? env : GG_MATHDX_DIR_DEFAULT;
+  const char *d = from_env ? env : v->built;
   char probe[1200];
   struct stat sb;
-  snprintf(probe, sizeof probe, "%s/include/cublasdx.hpp", d);
+  snprintf(probe, sizeof probe, "%s/%s", d, v->probe);
   if (*d && strlen(d) < n && stat(probe, &sb) == 0 && S_ISREG(sb.st_mode)) {
     snprintf(dir, n, "%s", d);
     return 0;
   }
   if (!*d)
-    snprintf(why, whylen, "MathDx (cuBLASDx/cuFFTDx headers) is not installed: this libgg was "
-             "built without a MathDx folder and GG_MATHDX_DIR is not set; " MATHDX_INSTALL);
+    snprintf(why, whylen, "%s is not installed: this libgg was built without its folder and %s "
+             "is not set; %s", v->what, v->env, v->install);
   else
-    snprintf(why, whylen, "MathDx (cuBLASDx/cuFFTDx headers) is not installed: %s (%s) holds no "
-             "include/cublasdx.hpp; " MATHDX_INSTALL, d,
-             from_env ? "GG_MATHDX_DIR" : "the folder configured at build time");
+    snprintf(why, whylen, "%s is not installed: %s (%s) holds no %s; %s", v->what, d,
+             from_env ? v->env : "the folder configured at build time", v->probe, v->install);
   return -1;
 }
 
-/* What identifies a MathDx install in the kernel cache key, cheaply: the
- * contents of its version headers (they name the release) plus the size
- * and mtime of the top headers and of those version headers.  Hashing
- * every header (~2000 files, 30 MB with CUTLASS) would cost more than a
- * cache hit saves; a release changes the version headers, and any
- * unpacking over the folder (another wheel, a hand edit of the top
- * headers) changes their mtimes. */
-void ggr_mathdx_identity(const char *dir, char *buf, size_t n) {
-  static const char *const files[] = {
-    "include/cublasdx/cublasdx_version.hpp", "include/cufftdx/cufftdx_version.hpp",
-    "include/commondx/commondx_version.hpp", "include/cublasdx.hpp", "include/cufftdx.hpp",
-    "include/cublasdx/cublasdx.hpp", "include/cufftdx/cufftdx.hpp"};
-  size_t used = (size_t)snprintf(buf, n, "MathDx %s", dir);
-  for (size_t i = 0; i < sizeof files / sizeof *files && used < n; i++) {
+int ggr_mathdx_dir(char *dir, size_t n, char *why, size_t whylen) {
+  return find_vendor_dir(&mathdx_dir, dir, n, why, whylen);
+}
+
+int ggr_nvshmem_dir(char *dir, size_t n, char *why, size_t whylen) {
+  return find_vendor_dir(&nvshmem_dir, dir, n, why, whylen);
+}
+
+/* What identifies an install in the kernel cache key, cheaply: the
+ * contents of its small version headers (the first nread files: they name
+ * the release) plus the size and mtime of every file listed.  Hashing
+ * every header (MathDx: ~2000 files, 30 MB with CUTLASS) would cost more
+ * than a cache hit saves; a release changes the version headers, and any
+ * unpacking over the folder (another wheel, a hand edit) changes mtimes. */
+static void vendor_identity(const char *name, const char *dir, const char *const *files,
+                            size_t nfiles, size_t nread, char *buf, size_t n) {
+  size_t used = (size_t)snprintf(buf, n, "%s %s", name, dir);
+  for (size_t i = 0; i < nfiles && used < n; i++) {
     char path[1200];
     struct stat sb;
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);
@@ -191,11 +214,28 @@ void ggr_mathdx_identity(const char *dir, char *buf, size_t n) {
                              (long long)sb.st_size, (long long)sb.st_mtim.tv_sec,
                              sb.st_mtim.tv_nsec);
     /* the version headers are small (~1 KiB): their text goes in whole */
-    FILE *f = i < 3 ? fopen(path, "r") : NULL;
+    FILE *f = i < nread ? fopen(path, "r") : NULL;
     if (!f) continue;
     if (used < n) used += fread(buf + used, 1, n - used - 1 > 4096 ? 4096 : n - used - 1, f);
     fclose(f);
     if (used < n) buf[used] = 0;
   }
   if (n) buf[n - 1] = 0;
+}
+
+void ggr_mathdx_identity(const char *dir, char *buf, size_t n) {
+  static const char *const files[] = {
+    "include/cublasdx/cublasdx_version.hpp", "include/cufftdx/cufftdx_version.hpp",
+    "include/commondx/commondx_version.hpp", "include/cublasdx.hpp", "include/cufftdx.hpp",
+    "include/cublasdx/cublasdx.hpp", "include/cufftdx/cufftdx.hpp"};
+  vendor_identity("MathDx", dir, files, sizeof files / sizeof *files, 3, buf, n);
+}
+
+/* NVSHMEM: its version header, the device library every module links and
+ * the top headers a kernel includes. */
+void ggr_nvshmem_identity(const char *dir, char *buf, size_t n) {
+  static const char *const files[] = {"include/non_abi/nvshmem_version.h",
+                                      "lib/libnvshmem_device.a", "include/nvshmem.h",
+                                      "include/nvshmemx.h"};
+  vendor_identity("NVSHMEM", dir, files, sizeof files / sizeof *files, 1, buf, n);
 }

@@ -45,4 +45,9 @@ int ggr_mathdx_dir(char *dir, size_t n, char *why, size_t whylen);
 /* The install's identity for the cache key (toolkit.c says what it holds). */
 void ggr_mathdx_identity(const char *dir, char *buf, size_t n);
 
+/* NVSHMEM's folder (the one holding include/nvshmem.h and lib/):
+ * $GG_NVSHMEM_DIR, else the build-time folder; as ggr_mathdx_dir. */
+int ggr_nvshmem_dir(char *dir, size_t n, char *why, size_t whylen);
+void ggr_nvshmem_identity(const char *dir, char *buf, size_t n);
+
 #endif

@@ -1,0 +1,166 @@
+/*
+ * nvshmem.c - NVSHMEM's host library, for modules whose kernels carry
+ * GG_FEAT_NVSHMEM (docs/multi-gpu.md).
+ *
+ * Such a module is compiled and linked with NVSHMEM's device library
+ * (compile.c, link.c).  Its device code reads NVSHMEM's state (this PE's
+ * number, the symmetric heap's peers) from a __constant__ the linked
+ * module holds, which the host library fills when it is told of the
+ * module: nvshmemx_cumodule_init after the driver loads it,
+ * nvshmemx_cumodule_finalize before it is unloaded.  A kernel of a module
+ * left uninitialized would read zeros and put to the wrong addresses.
+ *
+ * libgg links nothing of NVSHMEM at build time.  The host library is
+ * opened on the first such module: the one the process has already loaded
+ * when it has one (an application that initialized NVSHMEM itself: a
+ * second copy would be a second, uninitialized NVSHMEM), else
+ * lib/libnvshmem_host.so.3 of NVSHMEM's folder (toolkit.c).  It stays
+ * loaded for the life of the process, as NVSHMEM's state does.
+ *
+ * The link (ggr_nvshmem_link) has one wrinkle.  NVRTC has no C library:
+ * its uint64_t is unsigned long long (CCCL's cuda/std/cstdint, and the
+ * CUDA headers', under NVRTC), while libnvshmem_device.a was compiled by
+ * nvcc against glibc, where uint64_t is unsigned long.  A device function
+ * of the archive that takes a uint64_t is therefore called by one C++
+ * name and defined under another.  In NVSHMEM 3.8.0 exactly one is both
+ * out of line and reachable from the device API:
+ * nvshmemi_transfer_put_signal_dispatch<SCOPE> (every put-with-signal to a
+ * peer that is not reached by loads and stores: the proxy, InfiniBand).
+ * The bridge below, compiled by NVRTC beside the module and linked with
+ * it, defines the name NVRTC's code calls and forwards to the archive's.
+ * A newer NVSHMEM that changes this fails the link by name (duplicate or
+ * undefined symbol); tests/nvshmem/test_nvshmem_link.c then says so.
+ *
+ * NVSHMEM must be initialized in the process before such a module loads
+ * (one process per GPU, bootstrapped by a unique id: docs/multi-gpu.md);
+ * the load says so when it is not, rather than letting
+ * nvshmemx_cumodule_init fail with a bare code.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "link.h"
+#include "nvshmem.h"
+#include "toolkit.h"
+
+/* nvshmemx_init_status_t (include/device_host_transport/nvshmem_constants.h):
+ * this value and above mean nvshmem_init / nvshmemx_init_attr has run. */
+enum { NVSHMEM_STATUS_IS_INITIALIZED = 2 };
+
+static const char soname[] = "libnvshmem_host.so.3";
+
+static struct {
+  pthread_mutex_t lock;
+  void *lib;
+  char path[1100];
+  int (*init_status)(void);
+  int (*module_init)(void *cumodule);
+  int (*module_finalize)(void *cumodule);
+} host = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int sym(void *lib, void *slot, const char *name) {
+  void *p = dlsym(lib, name);
+  memcpy(slot, &p, sizeof p);
+  return p ? 0 : -1;
+}
+
+/* Open the host library once; GG_OK or a detail saying which file and why. */
+static gg_status open_host(void) {
+  pthread_mutex_lock(&host.lock);
+  gg_status st = GG_OK;
+  if (host.lib) goto out;
+  void *lib = dlopen(soname, RTLD_NOW | RTLD_NOLOAD);
+  if (lib) {
+    snprintf(host.path, sizeof host.path, "%s (already loaded by the application)", soname);
+  } else {
+    char dir[1024], why[1400];
+    if (ggr_nvshmem_dir(dir, sizeof dir, why, sizeof why)) {
+      st = ggr_set_error(GG_ERR_NO_LIBRARY, "%s", why);
+      goto out;
+    }
+    snprintf(host.path, sizeof host.path, "%s/lib/%s", dir, soname);
+    /* GLOBAL: the bootstrap plugins NVSHMEM opens resolve into it */
+    lib = dlopen(host.path, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
+    if (!lib) {
+      st = ggr_set_error(GG_ERR_NO_LIBRARY, "NVSHMEM's host library %s could not be opened: %s",
+                         host.path, dlerror());
+      goto out;
+    }
+  }
+  int bad = sym(lib, &host.init_status, "nvshmemx_init_status");
+  bad |= sym(lib, &host.module_init, "nvshmemx_cumodule_init");
+  bad |= sym(lib, &host.module_finalize, "nvshmemx_cumodule_finalize");
+  if (bad) {
+    st = ggr_set_error(GG_ERR_NO_LIBRARY, "%s lacks nvshmemx_init_status, nvshmemx_cumodule_init "
+                       "or nvshmemx_cumodule_finalize (NVSHMEM 3.x has them)", host.path);
+    goto out;
+  }
+  host.lib = lib;
+out:
+  pthread_mutex_unlock(&host.lock);
+  return st;
+}
+
+/* The bridge: for each thread group (thread, warp, warpgroup, block), the
+ * specialization NVRTC's code calls (signal: unsigned long long) forwards
+ * to the archive's (signal: unsigned long; an overload, not a cast of the
+ * name).  Only the transfer header is included: seconds less than the
+ * whole device API. */
+static const char bridge_src[] =
+    "#include <non_abi/device/pt-to-pt/nvshmemi_transfer_api.cuh>\n"
+    "template <threadgroup_t SCOPE> __device__ void nvshmemi_transfer_put_signal_dispatch(\n"
+    "    void *, void *, size_t, void *, unsigned long, nvshmemi_amo_t, int, bool,\n"
+    "    nvshmemx_qp_handle_t);\n"
+    "#define GG_BRIDGE(SCOPE)                                                             \\\n"
+    "  template <> __device__ void nvshmemi_transfer_put_signal_dispatch<SCOPE>(          \\\n"
+    "      void *rptr, void *lptr, size_t bytes, void *sig, unsigned long long signal,      \\\n"
+    "      nvshmemi_amo_t op, int pe, bool nbi, nvshmemx_qp_handle_t qp) {                \\\n"
+    "    nvshmemi_transfer_put_signal_dispatch<SCOPE>(rptr, lptr, bytes, sig,              \\\n"
+    "                                                 (unsigned long)signal, op, pe, nbi, qp); \\\n"
+    "  }\n"
+    "GG_BRIDGE(NVSHMEMI_THREADGROUP_THREAD)\n"
+    "GG_BRIDGE(NVSHMEMI_THREADGROUP_WARP)\n"
+    "GG_BRIDGE(NVSHMEMI_THREADGROUP_WARPGROUP)\n"
+    "GG_BRIDGE(NVSHMEMI_THREADGROUP_BLOCK)\n";
+
+gg_status ggr_nvshmem_link(ggr_compiler *c, const char *arch, const char *include,
+                           const char *library, gg_compile_result *res) {
+  static const char why[] = "NVSHMEM kernels link with NVSHMEM's device library: reinstall it "
+                            "with scripts/fetch-nvshmem.py .deps/nvshmem";
+  const char *opts[] = {"-std=c++17", "-rdc=true", include, NULL};
+  gg_compile_result bridge;
+  gg_status st = ggr_compile_with(c, arch, "gg_nvshmem_bridge.cu", bridge_src, opts, &bridge);
+  if (st) {
+    ggr_log_append(res, "NVSHMEM bridge (runtime/nvshmem.c)", bridge.log ? bridge.log : "");
+  } else {
+    st = ggr_link_library(arch, bridge.binary, bridge.binary_size, library, why, res);
+  }
+  gg_compile_result_free(&bridge);
+  return st;
+}
+
+gg_status ggr_nvshmem_module_init(gg_context *ctx, void *native, const char *name) {
+  if (ctx->be->kind != GG_BACKEND_CUDA)
+    return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s calls NVSHMEM, which is CUDA only", name);
+  gg_status st = open_host();
+  if (st) return st;
+  int status = host.init_status();
+  if (status < NVSHMEM_STATUS_IS_INITIALIZED)
+    return ggr_set_error(GG_ERR_STATE, "module %s calls NVSHMEM, which is not initialized in this "
+                         "process (nvshmemx_init_status %d, host library %s): initialize NVSHMEM "
+                         "on this context's device before loading it (docs/multi-gpu.md)",
+                         name, status, host.path);
+  int r = host.module_init(native);
+  if (r)
+    return ggr_set_error(GG_ERR_BACKEND, "module %s: nvshmemx_cumodule_init failed (%d, host "
+                         "library %s): is the host library the version the module was linked "
+                         "with?", name, r, host.path);
+  return GG_OK;
+}
+
+void ggr_nvshmem_module_finalize(void *native) {
+  if (host.lib && native) host.module_finalize(native);
+}

@@ -1,0 +1,102 @@
+/*
+ * test_nvshmem_find - how the runtime finds NVSHMEM, with no compile and
+ * no device: GG_NVSHMEM_DIR wins; a folder without include/nvshmem.h
+ * gives GG_ERR_NO_LIBRARY from gg_compile_features (GG_FEAT_NVSHMEM) with
+ * the install command, before any compiler runs, and gg_nvshmem_available
+ * says the same; HIP and PTX targets are refused with the reason.  The
+ * cache identity of an install follows its version header's text and the
+ * device library's size and mtime (toolkit.c).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+
+#include "gg.h"
+#include "toolkit.h"
+
+static int failures;
+#define CHECK(c)                                                            \
+  do {                                                                      \
+    if (!(c)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \
+      failures++;                                                           \
+    }                                                                       \
+  } while (0)
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    perror(path);
+    exit(1);
+  }
+  fputs(text, f);
+  fclose(f);
+}
+
+int main(void) {
+  char tmpl[] = "/tmp/gg_nvshmem_find.XXXXXX";
+  char *root = mkdtemp(tmpl);
+  if (!root) return 1;
+  char path[1200], sub[300];
+  snprintf(path, sizeof path, "%s/include", root);
+  mkdir(path, 0700);
+  snprintf(sub, sizeof sub, "%s/include/non_abi", root);
+  mkdir(sub, 0700);
+  snprintf(path, sizeof path, "%s/lib", root);
+  mkdir(path, 0700);
+
+  /* missing: the message names the folder, the variable and the command */
+  setenv("GG_NVSHMEM_DIR", root, 1);
+  char why[1600];
+  CHECK(!gg_nvshmem_available(why, sizeof why));
+  CHECK(strstr(why, root) && strstr(why, "GG_NVSHMEM_DIR"));
+  CHECK(strstr(why, "scripts/fetch-nvshmem.py .deps/nvshmem"));
+  gg_compile_result res;
+  gg_status st = gg_compile_features(GG_BACKEND_CUDA, "sm_90", "m.cu", "", NULL, GG_FEAT_NVSHMEM,
+                                     &res);
+  /* without NVRTC the compiler's absence is said first; with it, NVSHMEM's */
+  CHECK(st == GG_ERR_NO_LIBRARY);
+  CHECK(res.log && (strstr(res.log, "scripts/fetch-nvshmem.py") || strstr(res.log, "NVRTC")));
+  gg_compile_result_free(&res);
+
+  /* present: found, and its identity follows its version and device library */
+  snprintf(path, sizeof path, "%s/include/nvshmem.h", root);
+  write_file(path, "#pragma once\n");
+  snprintf(path, sizeof path, "%s/nvshmem_version.h", sub);
+  write_file(path, "#define NVSHMEM_VENDOR_BASE_VERSION_STRING \"3.8.0\"\n");
+  CHECK(gg_nvshmem_available(why, sizeof why) && why[0] == 0);
+  char dir[1024], err[1600], id1[8192], id2[8192], id3[8192];
+  CHECK(ggr_nvshmem_dir(dir, sizeof dir, err, sizeof err) == 0 && strcmp(dir, root) == 0);
+  ggr_nvshmem_identity(dir, id1, sizeof id1);
+  CHECK(strstr(id1, "3.8.0") != NULL);
+  ggr_nvshmem_identity(dir, id2, sizeof id2);
+  CHECK(strcmp(id1, id2) == 0);
+  write_file(path, "#define NVSHMEM_VENDOR_BASE_VERSION_STRING \"3.9.0\"\n"); /* another release */
+  ggr_nvshmem_identity(dir, id2, sizeof id2);
+  CHECK(strcmp(id1, id2) != 0);
+  snprintf(path, sizeof path, "%s/lib/libnvshmem_device.a", root); /* the archive replaced */
+  write_file(path, "!<arch>\n");
+  ggr_nvshmem_identity(dir, id3, sizeof id3);
+  CHECK(strcmp(id2, id3) != 0);
+
+  /* HIP has no NVSHMEM; PTX cannot be linked: both refused, saying why */
+  st = gg_compile_features(GG_BACKEND_HIP, "gfx90a", "m.hip", "", NULL, GG_FEAT_NVSHMEM, &res);
+  CHECK(st == GG_ERR_UNSUPPORTED || st == GG_ERR_NO_LIBRARY);
+  CHECK(res.log && (strstr(res.log, "CUDA only") || strstr(res.log, "HIP")));
+  gg_compile_result_free(&res);
+  st = gg_compile_features(GG_BACKEND_CUDA, "compute_90", "m.cu", "", NULL, GG_FEAT_NVSHMEM,
+                           &res);
+  CHECK(st == GG_ERR_UNSUPPORTED || st == GG_ERR_NO_LIBRARY);
+  CHECK(res.log && (strstr(res.log, "sm_XX") || strstr(res.log, "NVRTC")));
+  gg_compile_result_free(&res);
+
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  if (system(cmd)) return 1;
+  if (failures) return 1;
+  printf("test_nvshmem_find: ok\n");
+  return 0;
+}
