@@ -147,7 +147,8 @@ void ggi_put_features(ggi_buf *b, unsigned feat)
   static const struct { unsigned bit; const char *name; } feats[] = {
     FEAT_(GG_FEAT_COOPERATIVE), FEAT_(GG_FEAT_FLOAT_ATOMIC), FEAT_(GG_FEAT_DOUBLE_ATOMIC),
     FEAT_(GG_FEAT_CAS_EMULATION), FEAT_(GG_FEAT_HALF), FEAT_(GG_FEAT_MAPPED),
-    FEAT_(GG_FEAT_MANAGED), FEAT_(GG_FEAT_PDL), FEAT_(GG_FEAT_MATHDX)};
+    FEAT_(GG_FEAT_MANAGED), FEAT_(GG_FEAT_PDL), FEAT_(GG_FEAT_MATHDX),
+    FEAT_(GG_FEAT_NVSHMEM)};
 #undef FEAT_
   int any = 0;
   for (unsigned i = 0; i < sizeof feats / sizeof feats[0]; i++)

@@ -149,7 +149,8 @@ typedef enum gg_persistent_layout {
 /* Hidden parameter meanings (gg_param_desc.hidden). */
 enum { GG_HIDDEN_NONE = 0, GG_HIDDEN_WORKSPACE = 1, GG_HIDDEN_SEQ = 2 };
 
-/* Feature bits a kernel needs from the device (gg_kernel_desc.features). */
+/* Feature bits a kernel needs from the device (gg_kernel_desc.features);
+ * gen/vocab.c names each for the generated descriptors. */
 enum {
   GG_FEAT_COOPERATIVE   = 1u << 0, /* cooperative launch / grid sync */
   GG_FEAT_FLOAT_ATOMIC  = 1u << 1, /* atomicAdd on f32 */
