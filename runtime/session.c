@@ -11,11 +11,12 @@
  * terminate: abort, wait terminate_ms for the stream to finish; a kernel
  *            stuck in a command that never returns is reported, not reset
  *            (the driver's reset blocks until the kernel ends).
+ * Each done frame's times go to session_times.c; the state both share is
+ * session.h's struct gg_session.
  */
 #include "describe.h"
 #include "internal.h"
-#include "session_mbox.h"
-#include "session_stats.h"
+#include "session.h"
 #include "gg_session.h"
 
 #include <sched.h>
@@ -28,50 +29,6 @@
 #define CHECK_EVERY 64                  /* polls between clock reads in wait */
 #define QUERY_EVERY_NS 1000000u         /* stream query at most once per ms */
 
-struct gg_session {
-  gg_context *ctx;
-  gg_module *mod;
-  const gg_persistent_desc *pd;
-  gg_session_options opt;
-  void *fn, *stream;
-  void *mbox_host;
-  ggr_dptr mbox_dev, dev;
-  ggr_mbox mb;
-  int blocks, block, groups;
-  uint32_t group_smem, args_size;
-  int ncommands;
-  gg_kernel *cmd[GG_COMMANDS_MAX];
-  /* Hidden fields the session fills in every frame of a command: its own
-   * workspace, sized for this kernel's virtual grid (never the classic
-   * launch's, whose grid differs), and its own launch sequence. */
-  ggr_dptr ws[GG_COMMANDS_MAX];
-  int ws_off[GG_COMMANDS_MAX], seq_off[GG_COMMANDS_MAX]; /* -1: no such field */
-  unsigned seq[GG_COMMANDS_MAX];
-  unsigned char *pack;       /* args_size bytes: gg_session_start packs here */
-  int *slot_cmd;             /* the command of each slot's frame */
-  int result_cmd;            /* command of the frame waited for last (-1: none yet) */
-  uint64_t result;           /* its result bits (gg_protocol.h: the acknowledgement) */
-  /* Frame times (session_stats.h), taken when statistics, a deadline or
-   * device times are on (clocked): */
-  int clocked;
-  int timed;                 /* the kernel stores device times (GG_PERSIST_TIMES) */
-  uint64_t *slot_t0;         /* start time of each slot's frame (0: not clocked) */
-  ggr_split split;           /* the clock offset */
-  ggr_stats *stats;          /* NULL: no statistics */
-  gg_frame_time last;        /* the frame recorded last (last.frame 0: none) */
-  ggr_frame_in pending;      /* a done frame whose device times had not landed yet */
-  int has_pending;
-  int64_t deadline;          /* ns; 0: none */
-  gg_late_fn late_fn;
-  void *late_user;
-  uint64_t late, late_by[GG_NPARTS + 1];
-  gg_frame_time late_worst;
-  int running;               /* launched and not yet terminated */
-  int counted;               /* counted in ctx->sessions_running: the kernel may still run */
-  int lost;                  /* the context is gone (fault or reset) */
-  gg_status final;           /* what terminate returns once done */
-  char final_detail[1024];   /* and the detail it gives with it */
-};
 
 /* The session ended with status st (the detail just recorded): a later
  * terminate returns the same status with the same detail. */
@@ -516,61 +473,9 @@ static gg_status can_start(gg_session *s, int cmd)
   return GG_OK;
 }
 
-/* A frame's times, split, into the statistics and against the deadline. */
-static void account(gg_session *s, const ggr_frame_in *in)
-{
-  gg_frame_time t;
-  ggr_split_frame(&s->split, in, &t);
-  if (s->stats)
-    ggr_stats_add(s->stats, in, &t);
-  s->last = t;
-  if (s->deadline && t.total_ns > (double)s->deadline) {
-    s->late++;
-    s->late_by[t.late]++;
-    if (t.total_ns > s->late_worst.total_ns)
-      s->late_worst = t;
-    if (s->late_fn)
-      s->late_fn(s->late_user, &t);
-  }
-}
-
-/* The kernel stores a frame's device times just after its ack (gg_protocol.h),
- * so they may land after the wait has seen the ack: such a frame waits
- * here until the host next posts (its done line is rewritten only by a
- * frame posted later) or asks for statistics, and is taken then, with its
- * times or, still without them, untimed. */
-static void settle(gg_session *s)
-{
-  if (!s->has_pending)
-    return;
-  s->has_pending = 0;
-  s->pending.timed = ggr_mbox_times(&s->mb, s->pending.frame, &s->pending.seen, &s->pending.busy);
-  account(s, &s->pending);
-}
-
-/* Frame `frame` is done: its times (with the device's, when it stored
- * them) are accounted now, or once its device times have landed. */
-static void record(gg_session *s, uint64_t frame)
-{
-  if (!s->clocked)
-    return;
-  /* the wait's end first: settling the frame before (its reads, a late
-   * callback) would count toward this one */
-  ggr_frame_in in = {frame, s->slot_t0[ggr_mbox_slot_of(&s->mb, frame)], gg_rt_now_ns(), 0, 0, 0};
-  settle(s);
-  if (in.t0 == 0) /* started before the clock was asked for */
-    return;
-  if (s->timed && !(in.timed = ggr_mbox_times(&s->mb, frame, &in.seen, &in.busy))) {
-    s->pending = in;
-    s->has_pending = 1;
-    return;
-  }
-  account(s, &in);
-}
-
 static void post(gg_session *s, int cmd, const void *args, size_t size, uint64_t *frame)
 {
-  settle(s); /* before this post can make the kernel rewrite a done line */
+  ggr_session_settle(s); /* before this post can make the kernel rewrite a done line */
   uint32_t slot = ggr_mbox_slot_of(&s->mb, s->mb.started + 1);
   s->slot_cmd[slot] = cmd;
   if (s->clocked)
@@ -725,14 +630,14 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
   const void *ack = ggr_mbox_ack_word(&s->mb);
   for (int i = 0; i < CHECK_EVERY; i++)
     if (ggr_mbox_ack_seen(ack, frame) && poll_done(s)) {
-      record(s, frame);
+      ggr_session_record(s, frame);
       return GG_OK;
     }
   uint64_t t0 = gg_rt_now_ns(), last_query = t0;
   for (;;) {
     for (int i = 0; i < CHECK_EVERY; i++)
       if (ggr_mbox_ack_seen(ack, frame) && poll_done(s)) {
-        record(s, frame);
+        ggr_session_record(s, frame);
         return GG_OK;
       }
     uint64_t now = gg_rt_now_ns();
@@ -744,7 +649,7 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
       if (q != GGR_E_NOT_READY && !poll_done(s))
         return kernel_gone(s, q);
       if (q != GGR_E_NOT_READY) { /* it finished the frame, then exited */
-        record(s, s->mb.completed);
+        ggr_session_record(s, s->mb.completed);
         return GG_OK;
       }
     }
@@ -785,7 +690,7 @@ gg_status gg_session_terminate(gg_session *s)
 {
   if (!s)
     return GGR_NULL_ARG();
-  settle(s); /* while the mailbox is there */
+  ggr_session_settle(s); /* while the mailbox is there */
   if (!s->running) {
     /* a kernel that outlived an earlier terminate may have ended since */
     if (s->counted && s->stream && s->ctx->be->stream_query(s->stream) != GGR_E_NOT_READY)
@@ -851,97 +756,4 @@ void gg_session_free(gg_session *s)
     ggr_stats_free(s->stats);
   free(s->stats);
   free(s);
-}
-
-static gg_status stats_off(void)
-{
-  return ggr_set_error(GG_ERR_STATE, "statistics are off: this session records none (set "
-                       "gg_session_options.stats_frames, e.g. UINT64_MAX for every frame)");
-}
-
-gg_status gg_session_stats(gg_session *s, gg_stats *out)
-{
-  if (!s || !out)
-    return GGR_NULL_ARG();
-  settle(s);
-  if (!s->stats)
-    return stats_off();
-  ggr_stats_summary(s->stats, &s->split, out);
-  out->late = s->late;
-  out->late_worst = s->late_worst;
-  memcpy(out->late_by, s->late_by, sizeof out->late_by);
-  return GG_OK;
-}
-
-void gg_session_stats_reset(gg_session *s)
-{
-  if (!s)
-    return;
-  s->has_pending = 0;
-  if (s->stats)
-    ggr_stats_reset(s->stats);
-  s->late = 0;
-  memset(s->late_by, 0, sizeof s->late_by);
-  memset(&s->late_worst, 0, sizeof s->late_worst);
-}
-
-gg_status gg_session_histogram_csv(gg_session *s, FILE *f, uint32_t bucket_ns)
-{
-  if (!s || !f)
-    return GGR_NULL_ARG();
-  settle(s);
-  if (!s->stats)
-    return stats_off();
-  return ggr_stats_histogram_csv(s->stats, f, bucket_ns);
-}
-
-gg_status gg_session_tails(gg_session *s, gg_frame_time *out, size_t max, size_t *n)
-{
-  if (!s || (!out && max) || !n)
-    return GGR_NULL_ARG();
-  settle(s);
-  *n = 0;
-  if (!s->stats)
-    return stats_off();
-  *n = max ? ggr_stats_tails(s->stats, out, max) : 0;
-  if (max && s->stats->tail_n && *n == 0)
-    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "tails of %u frames", s->stats->tail_n);
-  return GG_OK;
-}
-
-gg_status gg_session_tails_csv(gg_session *s, FILE *f)
-{
-  if (!s || !f)
-    return GGR_NULL_ARG();
-  settle(s);
-  if (!s->stats)
-    return stats_off();
-  return ggr_stats_tails_csv(s->stats, f);
-}
-
-gg_status gg_session_deadline(gg_session *s, int64_t deadline_ns, gg_late_fn fn, void *user)
-{
-  if (!s)
-    return GGR_NULL_ARG();
-  if (deadline_ns <= 0)
-    return ggr_set_error(GG_ERR_INVALID, "deadline of %lld ns: a deadline is a positive number "
-                         "of nanoseconds (INT64_MAX turns it off)", (long long)deadline_ns);
-  s->deadline = deadline_ns == INT64_MAX ? 0 : deadline_ns;
-  s->late_fn = fn;
-  s->late_user = user;
-  s->clocked = s->clocked || s->deadline != 0;
-  return GG_OK;
-}
-
-uint64_t gg_session_late(const gg_session *s) { return s ? s->late : 0; }
-
-gg_status gg_session_last_frame(const gg_session *s, gg_frame_time *out)
-{
-  if (!s || !out)
-    return GGR_NULL_ARG();
-  if (s->last.frame == 0)
-    return ggr_set_error(GG_ERR_STATE, "no frame timed yet: frames are timed once statistics, "
-                         "a deadline or device times are on, from the first one waited for");
-  *out = s->last;
-  return GG_OK;
 }
