@@ -46,31 +46,32 @@ if command -v python3 >/dev/null && ! python3 -c "import matplotlib" 2>/dev/null
        "bench/plot_latency.py and its test are skipped"
 fi
 
-# NVIDIA MathDx (cuFFTDx, cuBLASDx device headers) from the nvidia-mathdx
-# wheel, unpacked into .deps/mathdx (no pip, no Python package installed).
 gg_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-if [ -n "${GG_MATHDX_DIR:-}" ]; then
-  [ -f "$GG_MATHDX_DIR/include/cufftdx.hpp" ] || echo "deps: GG_MATHDX_DIR=$GG_MATHDX_DIR holds no include/cufftdx.hpp" >&2
-elif ! command -v python3 >/dev/null; then
-  echo "deps: no python3, so MathDx was not fetched (apt-get install python3); its tests are skipped" >&2
-elif ! gg_out="$(python3 "$gg_root/scripts/fetch-mathdx.py" "$gg_root/.deps/mathdx" 2>&1)"; then
-  echo "deps: MathDx not installed: $gg_out; its tests are skipped (retry: scripts/fetch-mathdx.py .deps/mathdx)" >&2
-else
-  echo "deps: $gg_out"
-fi
 
-# NVIDIA NVSHMEM (frames across GPUs, docs/multi-gpu.md) from the
-# nvidia-nvshmem-cu13 wheel, the same way: only the files libgg uses are
-# unpacked (~58 MB of the 182 MB wheel).  Without it the nvshmem tests skip.
-if [ -n "${GG_NVSHMEM_DIR:-}" ]; then
-  [ -f "$GG_NVSHMEM_DIR/include/nvshmem.h" ] || echo "deps: GG_NVSHMEM_DIR=$GG_NVSHMEM_DIR holds no include/nvshmem.h" >&2
-elif ! command -v python3 >/dev/null; then
-  echo "deps: no python3, so NVSHMEM was not fetched (apt-get install python3); its tests are skipped" >&2
-elif ! gg_out="$(python3 "$gg_root/scripts/fetch-nvshmem.py" "$gg_root/.deps/nvshmem" 2>&1)"; then
-  echo "deps: NVSHMEM not installed: $gg_out; its tests are skipped (retry: scripts/fetch-nvshmem.py .deps/nvshmem)" >&2
-else
-  echo "deps: $gg_out"
-fi
+# A vendor's folder from its wheel, unpacked by scripts/fetch-NAME.py into
+# .deps/NAME (no pip, no Python package installed), unless the variable
+# that names another folder is set.  Missing, its tests skip.
+#   gg_fetch WHAT NAME VARIABLE PROBE
+gg_fetch() {
+  local what=$1 name=$2 var=$3 probe=$4 dir out
+  dir="${!var:-}"
+  if [ -n "$dir" ]; then
+    [ -f "$dir/$probe" ] || echo "deps: $var=$dir holds no $probe" >&2
+  elif ! command -v python3 >/dev/null; then
+    echo "deps: no python3, so $what was not fetched (apt-get install python3); its tests are skipped" >&2
+  elif ! out="$(python3 "$gg_root/scripts/fetch-$name.py" "$gg_root/.deps/$name" 2>&1)"; then
+    echo "deps: $what not installed: $out; its tests are skipped (retry: scripts/fetch-$name.py .deps/$name)" >&2
+  else
+    echo "deps: $out"
+  fi
+}
+
+# NVIDIA MathDx: cuFFTDx, cuBLASDx device headers (the nvidia-mathdx wheel).
+gg_fetch MathDx mathdx GG_MATHDX_DIR include/cufftdx.hpp
+# NVIDIA NVSHMEM: frames across GPUs, docs/multi-gpu.md (the
+# nvidia-nvshmem-cu13 wheel; only the files libgg uses are unpacked, ~58 MB
+# of 182 MB).
+gg_fetch NVSHMEM nvshmem GG_NVSHMEM_DIR include/nvshmem.h
 
 # Prove the compilers work as libgg will use them: one trivial compile each,
 # through the runtime's own gg_compile (the probe is built with every
