@@ -23,5 +23,9 @@ const ggi_gemm_type *ggi_gemm_type_of(gg_dtype in, int complex)
 }
 
 const char *const ggi_gemm_domain_names[] = {"real", "complex", NULL};
-const char *const ggi_gemm_op_names[] = {"n", "t", "c", NULL};
-const char *const ggi_gemm_op_words[] = {"as stored", "transposed", "conjugate transposed", NULL};
+#define NAME_(e, name, words) [e] = name,
+#define WORDS_(e, name, words) [e] = words,
+const char *const ggi_gemm_op_names[] = {GGI_GEMM_OP_LIST(NAME_) NULL};
+const char *const ggi_gemm_op_words[] = {GGI_GEMM_OP_LIST(WORDS_) NULL};
+#undef NAME_
+#undef WORDS_

@@ -30,8 +30,17 @@ const ggi_gemm_type *ggi_gemm_type_of(gg_dtype in, int complex);
 extern const char *const ggi_gemm_domain_names[];
 
 /* op_a / op_b: how A or B is read, as stored or transposed, and for
- * complex types also conjugated. */
-enum { GGI_GEMM_OP_N, GGI_GEMM_OP_T, GGI_GEMM_OP_C };
+ * complex types also conjugated; one list: the constant, its spelling,
+ * what it does (for messages). */
+#define GGI_GEMM_OP_LIST(X)                                                                   \
+  X(GGI_GEMM_OP_N, "n", "as stored")                                                          \
+  X(GGI_GEMM_OP_T, "t", "transposed")                                                         \
+  X(GGI_GEMM_OP_C, "c", "conjugate transposed")
+enum {
+#define GGI_GEMM_OP_ENUM_(e, name, words) e,
+  GGI_GEMM_OP_LIST(GGI_GEMM_OP_ENUM_)
+#undef GGI_GEMM_OP_ENUM_
+};
 extern const char *const ggi_gemm_op_names[]; /* "n", "t", "c", NULL */
 extern const char *const ggi_gemm_op_words[]; /* what each does, for messages */
 
