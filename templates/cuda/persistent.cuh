@@ -40,6 +40,14 @@ struct gg_p_ack_of {
   bool relaxed;    /* stored without the system-scope release */
   bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
+/* The seen line (gg_protocol.h): block 0's time of the post, by frame
+ * parity, for the block that stores the ack when there are several. */
+GG_INLINE volatile unsigned long long *gg_p_seen_line(const gg_persist_params &pp,
+                                                      unsigned slot_bytes)
+{
+  return (volatile unsigned long long *)((char *)pp.dev + GG_PERSIST_SEEN_OFF(slot_bytes));
+}
+
 /* The leader, once the frame is complete: the frame's writes are visible
  * to it (its block's __syncthreads, or the acq_rel arrival that completed
  * the frame), so it reads the result (volatile: relaxed, never a stale
@@ -384,11 +392,13 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
   /* Device times (gg_protocol.h): block 0's leader reads the clock when
    * its poll returns a frame; with several blocks it leaves the time in
    * the seen line, two entries by frame parity (block 0 can be one frame
-   * ahead of the block that stores the ack, never two). */
-  const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
-  volatile unsigned long long *seen_at =
-      (volatile unsigned long long *)((char *)pp.dev + GG_PERSIST_SEEN_OFF({{SLOT_BYTES}}u));
-  unsigned long long seen = 0;
+   * ahead of the block that stores the ack, never two).  Nothing of it
+   * lives in a register across the command: the flag and the line are
+   * read from the parameters where used, the time is kept in shared
+   * memory.  At 1024 threads a block has 64 registers a thread, and a
+   * register held across the body made ptxas spill inside the matmul
+   * loop (+5 % on persistent_bench's matmul 128x128 one_block). */
+  __shared__ unsigned long long gg_seen;
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -435,10 +445,10 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
           cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
                                        args_words, word, &reason, phase);
         }
-        if (timed && leader) {
-          seen = gg_clock_ns();
+        if ((pp.flags & GG_PERSIST_TIMES) && leader) {
+          gg_seen = gg_clock_ns();
           if (multi)
-            seen_at[frame & 1u] = seen;
+            gg_p_seen_line(pp, {{SLOT_BYTES}}u)[frame & 1u] = gg_seen;
         }
         if (multi) { /* relay: the tagged words as they came, or the exit word */
           __syncwarp(); /* lane 0's acquire from the host, before every lane's release */
@@ -474,9 +484,10 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
     /* The arrival is acq_rel: the block that completes the frame has seen
      * every block's writes before it releases the frame to the host. */
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
+      const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
       if (timed && multi) /* block 0 stored it before its arrival */
-        seen = seen_at[frame & 1u];
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);
+        gg_seen = gg_p_seen_line(pp, {{SLOT_BYTES}}u)[frame & 1u];
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen);
     }
   }
   if (leader && blockIdx.x == 0)

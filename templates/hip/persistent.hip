@@ -25,6 +25,14 @@ struct gg_p_ack_of {
   bool relaxed;    /* stored without the system-scope release */
   bool noted;      /* the result's only writer notes it (gg_result_note) */
 };
+
+/* The seen line (gg_protocol.h), as in the CUDA twin. */
+GG_INLINE volatile unsigned long long *gg_p_seen_line(const gg_persist_params &pp,
+                                                      unsigned slot_bytes)
+{
+  return (volatile unsigned long long *)((char *)pp.dev + GG_PERSIST_SEEN_OFF(slot_bytes));
+}
+
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
                         const gg_result_shadow &note, bool timed, unsigned long long seen)
 {
@@ -160,11 +168,9 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
   const bool leader = threadIdx.x == 0;
   char *const mbox = (char *)pp.mbox;
   unsigned long long *arrive = (unsigned long long *)((char *)pp.dev + GG_PERSIST_ARRIVE_OFF);
-  /* Device times: as in the CUDA twin (block 0's poll sets seen). */
-  const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
-  volatile unsigned long long *seen_at =
-      (volatile unsigned long long *)((char *)pp.dev + GG_PERSIST_SEEN_OFF({{SLOT_BYTES}}u));
-  unsigned long long seen = 0;
+  /* Device times: as in the CUDA twin (block 0's poll sets seen; nothing
+   * of it held in a register across the command). */
+  __shared__ unsigned long long gg_seen;
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -190,10 +196,10 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
         cmd = gg_p_poll(mbox, slot, frame, gg_nw, args_words, &reason);
       else
         reason = GG_MBOX_EXIT_ABORT;
-      if (timed && leader && blockIdx.x == 0) {
-        seen = gg_clock_ns();
+      if ((pp.flags & GG_PERSIST_TIMES) && leader && blockIdx.x == 0) {
+        gg_seen = gg_clock_ns();
         if (multi)
-          seen_at[frame & 1u] = seen;
+          gg_p_seen_line(pp, {{SLOT_BYTES}}u)[frame & 1u] = gg_seen;
       }
       if (leader) {
         command = cmd;
@@ -214,9 +220,10 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}) {{SYMBOL}}(gg_persist_pa
     /* The arrival is acq_rel: the block that completes the frame has seen
      * every block's writes before it releases the frame to the host. */
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
+      const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
       if (timed && multi) /* block 0 stored it before its arrival */
-        seen = seen_at[frame & 1u];
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, seen);
+        gg_seen = gg_p_seen_line(pp, {{SLOT_BYTES}}u)[frame & 1u];
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen);
     }
   }
   if (leader && blockIdx.x == 0)
