@@ -87,6 +87,10 @@ gg_status gg_array_alloc(gg_context *ctx, gg_space space, size_t bytes, gg_array
  * driver's frees wait for them). */
 void gg_array_free(gg_array *a) {
   if (!a) return;
+  if (a->release) {
+    a->release(a);
+    return;
+  }
   if (a->space == GG_SPACE_MAPPED || a->space == GG_SPACE_HOST)
     ggr_release(a->ctx, GGR_RELEASE_HOST, 0, a->host);
   else

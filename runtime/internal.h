@@ -101,6 +101,10 @@ struct gg_array {
   size_t bytes;
   ggr_dptr dptr;              /* address kernels and copies use */
   void *host;                 /* host address (NULL for device arrays) */
+  /* Set by an allocator other than gg_array_alloc (team.c's symmetric
+   * heap): gg_array_free hands the array to it instead of the driver. */
+  void (*release)(struct gg_array *a);
+  void *owner;                /* what release needs (the team) */
 };
 
 struct gg_stream {

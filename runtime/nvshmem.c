@@ -37,6 +37,7 @@
  * nvshmemx_cumodule_init fail with a bare code.
  */
 #include <dlfcn.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +60,42 @@ static struct {
   int (*init_status)(void);
   int (*module_init)(void *cumodule);
   int (*module_finalize)(void *cumodule);
+  int (*get_uniqueid)(void *uid);
+  int (*set_uid_args)(int rank, int nranks, const void *uid, void *attr);
+  int (*init_attr)(unsigned flags, void *attr);
+  void (*finalize)(void);
+  void *(*malloc)(size_t bytes);
+  void (*free)(void *p);
+  void (*barrier_all)(void);
 } host = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* NVSHMEM's versioned start-up structures (device_host/nvshmem_types.h,
+ * bootstrap_device_host/nvshmem_uniqueid.h; C++ headers, so restated
+ * here).  NVSHMEM keeps them ABI-stable by size and version word, which
+ * the static assertions and the version values below pin. */
+typedef struct {
+  int version;
+  char internal[124];
+} nv_uid;
+typedef struct {
+  int version;
+  nv_uid *id;
+  int myrank, nranks;
+} nv_uid_args;
+typedef struct {
+  int version;
+  nv_uid_args uid_args;
+  int cuda_device_id;
+  char content[92];
+} nv_init_args;
+typedef struct {
+  int version;
+  void *mpi_comm;
+  nv_init_args args;
+} nv_init_attr;
+_Static_assert(sizeof(nv_uid) == 128 && sizeof(nv_uid_args) == 24, "NVSHMEM uid ABI");
+_Static_assert(sizeof(nv_init_args) == 128 && sizeof(nv_init_attr) == 144, "NVSHMEM init ABI");
+enum { NV_INIT_WITH_UNIQUEID = 1 << 3 }; /* nvshmemx_api.h: enum flags */
 
 static int sym(void *lib, void *slot, const char *name) {
   void *p = dlsym(lib, name);
@@ -90,14 +126,27 @@ static gg_status open_host(void) {
       goto out;
     }
   }
-  int bad = sym(lib, &host.init_status, "nvshmemx_init_status");
-  bad |= sym(lib, &host.module_init, "nvshmemx_cumodule_init");
-  bad |= sym(lib, &host.module_finalize, "nvshmemx_cumodule_finalize");
-  if (bad) {
-    st = ggr_set_error(GG_ERR_NO_LIBRARY, "%s lacks nvshmemx_init_status, nvshmemx_cumodule_init "
-                       "or nvshmemx_cumodule_finalize (NVSHMEM 3.x has them)", host.path);
-    goto out;
-  }
+  static const struct {
+    size_t off;
+    const char *name;
+  } syms[] = {
+      {offsetof(__typeof__(host), init_status), "nvshmemx_init_status"},
+      {offsetof(__typeof__(host), module_init), "nvshmemx_cumodule_init"},
+      {offsetof(__typeof__(host), module_finalize), "nvshmemx_cumodule_finalize"},
+      {offsetof(__typeof__(host), get_uniqueid), "nvshmemx_get_uniqueid"},
+      {offsetof(__typeof__(host), set_uid_args), "nvshmemx_set_attr_uniqueid_args"},
+      {offsetof(__typeof__(host), init_attr), "nvshmemx_hostlib_init_attr"},
+      {offsetof(__typeof__(host), finalize), "nvshmemx_hostlib_finalize"},
+      {offsetof(__typeof__(host), malloc), "nvshmem_malloc"},
+      {offsetof(__typeof__(host), free), "nvshmem_free"},
+      {offsetof(__typeof__(host), barrier_all), "nvshmem_barrier_all"},
+  };
+  for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
+    if (sym(lib, (char *)&host + syms[i].off, syms[i].name)) {
+      st = ggr_set_error(GG_ERR_NO_LIBRARY, "%s lacks %s (NVSHMEM 3.x has it)", host.path,
+                         syms[i].name);
+      goto out;
+    }
   host.lib = lib;
 out:
   pthread_mutex_unlock(&host.lock);
@@ -164,3 +213,41 @@ gg_status ggr_nvshmem_module_init(gg_context *ctx, void *native, const char *nam
 void ggr_nvshmem_module_finalize(void *native) {
   if (host.lib && native) host.module_finalize(native);
 }
+
+/* ---- start-up and the symmetric heap, for team.c ---- */
+
+gg_status ggr_nvshmem_uid(void *uid) {
+  gg_status st = open_host();
+  if (st) return st;
+  nv_uid *u = uid;
+  memset(u, 0, sizeof *u);
+  u->version = (1 << 16) + (int)sizeof(nv_uid); /* NVSHMEMX_UNIQUEID_INITIALIZER */
+  int r = host.get_uniqueid(u);
+  return r ? ggr_set_error(GG_ERR_BACKEND, "nvshmemx_get_uniqueid failed (%d)", r) : GG_OK;
+}
+
+gg_status ggr_nvshmem_host(int *started) {
+  gg_status st = open_host();
+  *started = !st && host.init_status() >= NVSHMEM_STATUS_IS_INITIALIZED;
+  return st;
+}
+
+/* Blocks until every rank has arrived (NVSHMEM's bootstrap): team.c runs
+ * it on a thread of its own and bounds the wait.  0 or NVSHMEM's code. */
+int ggr_nvshmem_init(int rank, int nranks, const void *uid, int device) {
+  nv_init_attr attr;
+  memset(&attr, 0, sizeof attr);
+  /* NVSHMEMX_INIT_ATTR_INITIALIZER: version 2 of attr and args, 1 of uid_args */
+  attr.version = (2 << 16) + (int)sizeof(nv_init_attr);
+  attr.args.version = (2 << 16) + (int)sizeof(nv_init_args);
+  attr.args.uid_args.version = (1 << 16) + (int)sizeof(nv_uid_args);
+  attr.args.uid_args.myrank = attr.args.uid_args.nranks = -1;
+  attr.args.cuda_device_id = device;
+  int r = host.set_uid_args(rank, nranks, uid, &attr);
+  return r ? r : host.init_attr(NV_INIT_WITH_UNIQUEID, &attr);
+}
+
+void ggr_nvshmem_finalize(void) { host.finalize(); }
+void *ggr_nvshmem_malloc(size_t bytes) { return host.malloc(bytes); }
+void ggr_nvshmem_free(void *p) { host.free(p); }
+void ggr_nvshmem_barrier(void) { host.barrier_all(); }

@@ -21,4 +21,18 @@ gg_status ggr_nvshmem_module_init(gg_context *ctx, void *native, const char *nam
 /* Before the module is unloaded (a no-op where init never ran). */
 void ggr_nvshmem_module_finalize(void *native);
 
+/* Start-up and the symmetric heap (team.c; open_host first where noted).
+ * uid: NVSHMEM's 128-byte unique id, made here (opens the host library).
+ * host: opens the host library, says whether NVSHMEM is initialized in
+ * this process; the calls below need it opened.  init: blocks until
+ * every rank arrived, returns NVSHMEM's code.  malloc and free are
+ * NVSHMEM's collective calls, as barrier is; all need the device's context current. */
+gg_status ggr_nvshmem_uid(void *uid);
+gg_status ggr_nvshmem_host(int *started);
+int ggr_nvshmem_init(int rank, int nranks, const void *uid, int device);
+void ggr_nvshmem_finalize(void);
+void *ggr_nvshmem_malloc(size_t bytes);
+void ggr_nvshmem_free(void *p);
+void ggr_nvshmem_barrier(void);
+
 #endif

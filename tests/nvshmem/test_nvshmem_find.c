@@ -5,7 +5,8 @@
  * the install command, before any compiler runs, and gg_nvshmem_available
  * says the same; HIP and PTX targets are refused with the reason.  The
  * cache identity of an install follows its version header's text and the
- * device library's size and mtime (toolkit.c).
+ * device library's size and mtime (toolkit.c).  A team (gg_team.h)
+ * without the host library says what to install; its calls refuse NULL.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <sys/time.h>
 
 #include "gg.h"
+#include "gg_team.h"
 #include "toolkit.h"
 
 static int failures;
@@ -61,6 +63,19 @@ int main(void) {
   CHECK(st == GG_ERR_NO_LIBRARY);
   CHECK(res.log && (strstr(res.log, "scripts/fetch-nvshmem.py") || strstr(res.log, "NVRTC")));
   gg_compile_result_free(&res);
+
+  /* a team needs NVSHMEM's host library: missing, it says what to install */
+  gg_team_uid uid;
+  CHECK(gg_team_uid_new(&uid) == GG_ERR_NO_LIBRARY);
+  CHECK(strstr(gg_error_detail(), "fetch-nvshmem.py"));
+  /* the team calls check their arguments before anything else */
+  gg_team *team = (gg_team *)1;
+  gg_array *arr = (gg_array *)1;
+  CHECK(gg_team_uid_new(NULL) == GG_ERR_INVALID);
+  CHECK(gg_team_open(NULL, 0, 2, &uid, 1000, &team) == GG_ERR_INVALID && team == NULL);
+  CHECK(gg_team_array_alloc(NULL, 64, &arr) == GG_ERR_INVALID && arr == NULL);
+  CHECK(gg_team_rank(NULL) == -1 && gg_team_size(NULL) == 0);
+  gg_team_free(NULL);
 
   /* present: found, and its identity follows its version and device library */
   snprintf(path, sizeof path, "%s/include/nvshmem.h", root);
