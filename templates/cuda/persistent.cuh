@@ -57,10 +57,11 @@ GG_INLINE volatile unsigned long long *gg_p_seen_line(const gg_persist_params &p
  * release store of the done tag alone.  Where this block's thread stored
  * the result (noted), the leader takes its bits from shared memory.
  * timed: the frame's device times go after the ack (gg_protocol.h: a
- * release would first wait for them), the clock read just before the
- * ack's store: seen is when block 0 saw the post. */
+ * release would first wait for them): seen is when block 0 saw the
+ * post, end when the frame was complete (read before the arrival). */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note, bool timed, unsigned long long seen)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen,
+                        unsigned long long end)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -76,7 +77,7 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
-  const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
+  const unsigned long long busy = timed ? end - seen : 0;
   if (a.relaxed)
     gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
@@ -482,12 +483,17 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     /* The arrival is acq_rel: the block that completes the frame has seen
-     * every block's writes before it releases the frame to the host. */
+     * every block's writes before it releases the frame to the host.  A
+     * timed frame's end is read before the arrival: once the last block
+     * arrives, block 0 may see the next post, and its seen time must not
+     * come before this frame's end. */
+    const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+    const unsigned long long end = timed && leader ? gg_clock_ns() : 0;
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
-      const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, {{SLOT_BYTES}}u)[frame & 1u];
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
+               end);
     }
   }
   if (leader && blockIdx.x == 0)

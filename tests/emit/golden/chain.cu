@@ -125,9 +125,10 @@
  * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
  * that stores the ack then stores three tagged words: the device's
  * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
- * post (block 0's poll returned it) and how long after that the ack was
- * stored (read just before the ack's store, so a release ack's fence
- * belongs to the way back).  After the ack, not before: a release ack
+ * post (block 0's poll returned it) and how long after that the frame
+ * was complete (read by each block's leader before its arrival, so block
+ * 0's next seen time never precedes it, and before the ack's store, so a
+ * release ack's fence belongs to the way back).  After the ack, not before: a release ack
  * waits for every write ahead of it, which cost 0.21 us a frame where
  * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
  * with the ack: each word carries the tag, and the host takes them when
@@ -967,7 +968,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 971 "chain.cu"
+#line 972 "chain.cu"
 
   }();
 #undef x
@@ -1016,7 +1017,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1020 "chain.cu"
+#line 1021 "chain.cu"
 
     }();
 #undef x
@@ -1087,7 +1088,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1091 "chain.cu"
+#line 1092 "chain.cu"
 
   }();
 #undef x
@@ -1154,7 +1155,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1158 "chain.cu"
+#line 1159 "chain.cu"
 
   }();
 #undef y
@@ -1205,7 +1206,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1209 "chain.cu"
+#line 1210 "chain.cu"
 
     }();
 #undef y
@@ -1276,7 +1277,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1280 "chain.cu"
+#line 1281 "chain.cu"
 
   }();
 #undef y
@@ -1411,7 +1412,7 @@ GG_INLINE acc value_at(const gg_args_energy &args, long long gg_lin)
 #line 23 "examples/chain.lua"
 v(i) * v(i)
 
-#line 1415 "chain.cu"
+#line 1416 "chain.cu"
 
   );
   
@@ -1733,10 +1734,11 @@ GG_INLINE volatile unsigned long long *gg_p_seen_line(const gg_persist_params &p
  * release store of the done tag alone.  Where this block's thread stored
  * the result (noted), the leader takes its bits from shared memory.
  * timed: the frame's device times go after the ack (gg_protocol.h: a
- * release would first wait for them), the clock read just before the
- * ack's store: seen is when block 0 saw the post. */
+ * release would first wait for them): seen is when block 0 saw the
+ * post, end when the frame was complete (read before the arrival). */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note, bool timed, unsigned long long seen)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen,
+                        unsigned long long end)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -1752,7 +1754,7 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
-  const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
+  const unsigned long long busy = timed ? end - seen : 0;
   if (a.relaxed)
     gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
@@ -2164,12 +2166,17 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     /* The arrival is acq_rel: the block that completes the frame has seen
-     * every block's writes before it releases the frame to the host. */
+     * every block's writes before it releases the frame to the host.  A
+     * timed frame's end is read before the arrival: once the last block
+     * arrives, block 0 may see the next post, and its seen time must not
+     * come before this frame's end. */
+    const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+    const unsigned long long end = timed && leader ? gg_clock_ns() : 0;
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
-      const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, 56u)[frame & 1u];
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
+               end);
     }
   }
   if (leader && blockIdx.x == 0)
@@ -2234,10 +2241,11 @@ GG_INLINE volatile unsigned long long *gg_p_seen_line(const gg_persist_params &p
  * release store of the done tag alone.  Where this block's thread stored
  * the result (noted), the leader takes its bits from shared memory.
  * timed: the frame's device times go after the ack (gg_protocol.h: a
- * release would first wait for them), the clock read just before the
- * ack's store: seen is when block 0 saw the post. */
+ * release would first wait for them): seen is when block 0 saw the
+ * post, end when the frame was complete (read before the arrival). */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note, bool timed, unsigned long long seen)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen,
+                        unsigned long long end)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -2253,7 +2261,7 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
-  const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
+  const unsigned long long busy = timed ? end - seen : 0;
   if (a.relaxed)
     gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
@@ -2665,12 +2673,17 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     /* The arrival is acq_rel: the block that completes the frame has seen
-     * every block's writes before it releases the frame to the host. */
+     * every block's writes before it releases the frame to the host.  A
+     * timed frame's end is read before the arrival: once the last block
+     * arrives, block 0 may see the next post, and its seen time must not
+     * come before this frame's end. */
+    const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+    const unsigned long long end = timed && leader ? gg_clock_ns() : 0;
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
-      const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, 56u)[frame & 1u];
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
+               end);
     }
   }
   if (leader && blockIdx.x == 0)
@@ -2735,10 +2748,11 @@ GG_INLINE volatile unsigned long long *gg_p_seen_line(const gg_persist_params &p
  * release store of the done tag alone.  Where this block's thread stored
  * the result (noted), the leader takes its bits from shared memory.
  * timed: the frame's device times go after the ack (gg_protocol.h: a
- * release would first wait for them), the clock read just before the
- * ack's store: seen is when block 0 saw the post. */
+ * release would first wait for them): seen is when block 0 saw the
+ * post, end when the frame was complete (read before the arrival). */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note, bool timed, unsigned long long seen)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen,
+                        unsigned long long end)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -2754,7 +2768,7 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
-  const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
+  const unsigned long long busy = timed ? end - seen : 0;
   if (a.relaxed)
     gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
@@ -3166,12 +3180,17 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     /* The arrival is acq_rel: the block that completes the frame has seen
-     * every block's writes before it releases the frame to the host. */
+     * every block's writes before it releases the frame to the host.  A
+     * timed frame's end is read before the arrival: once the last block
+     * arrives, block 0 may see the next post, and its seen time must not
+     * come before this frame's end. */
+    const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+    const unsigned long long end = timed && leader ? gg_clock_ns() : 0;
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
-      const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, 56u)[frame & 1u];
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
+               end);
     }
   }
   if (leader && blockIdx.x == 0)

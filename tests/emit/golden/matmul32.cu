@@ -119,9 +119,10 @@
  * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
  * that stores the ack then stores three tagged words: the device's
  * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
- * post (block 0's poll returned it) and how long after that the ack was
- * stored (read just before the ack's store, so a release ack's fence
- * belongs to the way back).  After the ack, not before: a release ack
+ * post (block 0's poll returned it) and how long after that the frame
+ * was complete (read by each block's leader before its arrival, so block
+ * 0's next seen time never precedes it, and before the ack's store, so a
+ * release ack's fence belongs to the way back).  After the ack, not before: a release ack
  * waits for every write ahead of it, which cost 0.21 us a frame where
  * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
  * with the ack: each word carries the tag, and the host takes them when
@@ -735,7 +736,7 @@ __device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 27 "examples/matmul32.lua"
 }
-#line 739 "matmul32.cu"
+#line 740 "matmul32.cu"
 
     }();
   }

@@ -122,9 +122,10 @@
  * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
  * that stores the ack then stores three tagged words: the device's
  * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
- * post (block 0's poll returned it) and how long after that the ack was
- * stored (read just before the ack's store, so a release ack's fence
- * belongs to the way back).  After the ack, not before: a release ack
+ * post (block 0's poll returned it) and how long after that the frame
+ * was complete (read by each block's leader before its arrival, so block
+ * 0's next seen time never precedes it, and before the ack's store, so a
+ * release ack's fence belongs to the way back).  After the ack, not before: a release ack
  * waits for every write ahead of it, which cost 0.21 us a frame where
  * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
  * with the ack: each word carries the tag, and the host takes them when
@@ -800,7 +801,7 @@ __device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 17 "examples/persistent_three.lua"
 }
-#line 804 "persistent_three.cu"
+#line 805 "persistent_three.cu"
 
     }();
   }
@@ -921,7 +922,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 23 "examples/persistent_three.lua"
 x(i)
 
-#line 925 "persistent_three.cu"
+#line 926 "persistent_three.cu"
 
   );
   
@@ -1157,7 +1158,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1161 "persistent_three.cu"
+#line 1162 "persistent_three.cu"
 
   }();
 #undef v
@@ -1198,7 +1199,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1202 "persistent_three.cu"
+#line 1203 "persistent_three.cu"
 
     }();
 #undef v
@@ -1258,7 +1259,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1262 "persistent_three.cu"
+#line 1263 "persistent_three.cu"
 
   }();
 #undef v
@@ -1344,10 +1345,11 @@ GG_INLINE volatile unsigned long long *gg_p_seen_line(const gg_persist_params &p
  * release store of the done tag alone.  Where this block's thread stored
  * the result (noted), the leader takes its bits from shared memory.
  * timed: the frame's device times go after the ack (gg_protocol.h: a
- * release would first wait for them), the clock read just before the
- * ack's store: seen is when block 0 saw the post. */
+ * release would first wait for them): seen is when block 0 saw the
+ * post, end when the frame was complete (read before the arrival). */
 GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of &a,
-                        const gg_result_shadow &note, bool timed, unsigned long long seen)
+                        const gg_result_shadow &note, bool timed, unsigned long long seen,
+                        unsigned long long end)
 {
   unsigned long long bits = 0;
   if (a.noted && note.p == a.src) /* stored by this block in this frame */
@@ -1363,7 +1365,7 @@ GG_INLINE void gg_p_ack(char *done, unsigned long long frame, const gg_p_ack_of 
   unsigned long long *w = (unsigned long long *)done;
   if (a.bytes > 4)
     gg_store_relaxed_sys(w + GG_MBOX_ACK2_OFF / 8u, GG_MBOX_ACK(frame, bits >> 32));
-  const unsigned long long busy = timed ? gg_clock_ns() - seen : 0;
+  const unsigned long long busy = timed ? end - seen : 0;
   if (a.relaxed)
     gg_store_relaxed_sys(w, GG_MBOX_ACK(frame, bits));
   else
@@ -1778,12 +1780,17 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     }
     __syncthreads(); /* also: nobody reads args_words / command of this frame any more */
     /* The arrival is acq_rel: the block that completes the frame has seen
-     * every block's writes before it releases the frame to the host. */
+     * every block's writes before it releases the frame to the host.  A
+     * timed frame's end is read before the arrival: once the last block
+     * arrives, block 0 may see the next post, and its seen time must not
+     * come before this frame's end. */
+    const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
+    const unsigned long long end = timed && leader ? gg_clock_ns() : 0;
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
-      const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, 24u)[frame & 1u];
-      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen);
+      gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
+               end);
     }
   }
   if (leader && blockIdx.x == 0)

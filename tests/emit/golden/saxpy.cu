@@ -119,9 +119,10 @@
  * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
  * that stores the ack then stores three tagged words: the device's
  * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
- * post (block 0's poll returned it) and how long after that the ack was
- * stored (read just before the ack's store, so a release ack's fence
- * belongs to the way back).  After the ack, not before: a release ack
+ * post (block 0's poll returned it) and how long after that the frame
+ * was complete (read by each block's leader before its arrival, so block
+ * 0's next seen time never precedes it, and before the ack's store, so a
+ * release ack's fence belongs to the way back).  After the ack, not before: a release ack
  * waits for every write ahead of it, which cost 0.21 us a frame where
  * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
  * with the ack: each word carries the tag, and the host takes them when
@@ -778,7 +779,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 782 "saxpy.cu"
+#line 783 "saxpy.cu"
 
   }();
 #undef x
@@ -829,7 +830,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 833 "saxpy.cu"
+#line 834 "saxpy.cu"
 
     }();
 #undef x
@@ -900,7 +901,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 904 "saxpy.cu"
+#line 905 "saxpy.cu"
 
   }();
 #undef x

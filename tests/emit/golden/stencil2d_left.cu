@@ -119,9 +119,10 @@
  * Device times (gg_persist_params.flags & GG_PERSIST_TIMES): the thread
  * that stores the ack then stores three tagged words: the device's
  * nanosecond clock (%globaltimer on CUDA) when the GPU saw the frame's
- * post (block 0's poll returned it) and how long after that the ack was
- * stored (read just before the ack's store, so a release ack's fence
- * belongs to the way back).  After the ack, not before: a release ack
+ * post (block 0's poll returned it) and how long after that the frame
+ * was complete (read by each block's leader before its arrival, so block
+ * 0's next seen time never precedes it, and before the ack's store, so a
+ * release ack's fence belongs to the way back).  After the ack, not before: a release ack
  * waits for every write ahead of it, which cost 0.21 us a frame where
  * after it costs 0.06 (H200, bench/RESULTS.md).  So nothing orders them
  * with the ack: each word carries the tag, and the host takes them when
@@ -787,7 +788,7 @@ GG_INLINE void gg_at(const gg_args_stencil2d_left &args, const long long gg_lin)
 
 #line 16 "examples/stencil2d_left.lua"
 }
-#line 791 "stencil2d_left.cu"
+#line 792 "stencil2d_left.cu"
 
   }();
 #undef u
@@ -845,7 +846,7 @@ __device__ void gg_body(const gg_args_stencil2d_left &args, const gg_grid &g)
 
 #line 16 "examples/stencil2d_left.lua"
 }
-#line 849 "stencil2d_left.cu"
+#line 850 "stencil2d_left.cu"
 
     }();
 #undef u
@@ -930,7 +931,7 @@ GG_INLINE void gg_xat(const gg_args_stencil2d_left &args, const long long gg_lin
 
 #line 16 "examples/stencil2d_left.lua"
 }
-#line 934 "stencil2d_left.cu"
+#line 935 "stencil2d_left.cu"
 
   }();
 #undef u
