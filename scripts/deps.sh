@@ -13,6 +13,7 @@
 # unpacked into .deps/mathdx by scripts/fetch-mathdx.py, and NVIDIA NVSHMEM
 # (the nvidia-nvshmem-cu13 wheel: headers, device library, host library)
 # unpacked into .deps/nvshmem by scripts/fetch-nvshmem.py.
+# Both wheels are pinned (version, SHA-256, files kept) in scripts/wheels.py.
 # The CUDA toolkit (NVRTC, headers) is expected at $CUDA_HOME, else
 # /usr/local/cuda; it is not a Debian package.  It need not be registered
 # with the dynamic loader: libgg finds NVRTC's companions itself.
