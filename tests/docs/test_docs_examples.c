@@ -16,6 +16,7 @@
 #include "reduce_more.h"
 #include "team_reduce.h"
 #include "team_total.h"
+#include "../gg_check.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -227,15 +228,7 @@ static void test_team_total(gg_module *m) {
 }
 
 int main(void) {
-  gg_status st = gg_context_open(&ctx, NULL);
-  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
-  if (st) {
-    fprintf(stderr, "gg_context_open: %s: %s\n", gg_strerror(st), gg_error_detail());
-    return 1;
-  }
+  ctx = gg_check_open(NULL);
   gg_module *team = NULL, *layouts = NULL, *edges = NULL, *more = NULL, *total = NULL;
   OK(gg_module_load(ctx, &gg_module_team_reduce, &team));
   OK(gg_module_load(ctx, &gg_module_layouts3d, &layouts));

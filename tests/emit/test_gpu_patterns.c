@@ -138,15 +138,7 @@ static void test_coop(gg_module *mod)
 
 int main(void)
 {
-  gg_status st = gg_context_open(&ctx, NULL);
-  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s\n", gg_error_detail());
-    return 77;
-  }
-  if (st != GG_OK) {
-    printf("FAIL: gg_context_open: %s (%s)\n", gg_strerror(st), gg_error_detail());
-    return 1;
-  }
+  ctx = gg_check_open(NULL);
   printf("device: %s (%s)\n", gg_context_device_name(ctx), gg_context_arch(ctx));
   gg_module *mod;
   CHECK_OK(gg_module_load(ctx, &gg_module_gpu_patterns, &mod));

@@ -57,6 +57,7 @@
 #include "sum32k.h"
 #include "tile_reduce16.h"
 #include "typed.h"
+#include "../gg_check.h"
 
 static const int64_t sizes[] = {1, 31, 1000, 1024, 4097, 1 << 20, 1000003};
 #define NSIZES (int)(sizeof sizes / sizeof sizes[0])
@@ -691,15 +692,7 @@ int main(int argc, char **argv)
     }
   }
   run r = {0};
-  gg_status st = gg_context_open(&r.ctx, NULL);
-  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s: %s\n", gg_strerror(st), gg_error_detail());
-    return 77;
-  }
-  if (st != GG_OK) {
-    fprintf(stderr, "FAIL context open: %s: %s\n", gg_strerror(st), gg_error_detail());
-    return 1;
-  }
+  r.ctx = gg_check_open(NULL);
   printf("device: %s (%s, %d SMs)\n", gg_context_device_name(r.ctx), gg_context_arch(r.ctx),
          gg_context_sm_count(r.ctx));
   for (int g = 0; g < NGROUPS; g++) {

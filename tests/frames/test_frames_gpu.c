@@ -274,10 +274,7 @@ static void pdl_chains(void)
 
 int main(void)
 {
-  if (gg_context_open(&ctx, NULL)) {
-    fprintf(stderr, "no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
+  ctx = gg_check_open(NULL);
   CHECK_OK(gg_module_load(ctx, &gg_module_frames_gpu, &mod));
   for (int i = 0; i < NSETS; i++) {
     CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, (MAXN + 1) * 4, &sets[i].x));

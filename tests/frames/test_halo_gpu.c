@@ -164,10 +164,7 @@ static void run(gg_session *s, int n, int frames, int *seed, const char *where)
 
 int main(void)
 {
-  if (gg_context_open(&ctx, NULL)) {
-    fprintf(stderr, "no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
+  ctx = gg_check_open(NULL);
   CHECK_OK(gg_module_load(ctx, &gg_module_halo_gpu, &mod));
   for (int i = 0; i < NSETS; i++) {
     CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, (MAXN + 1) * 4, &sets[i].x));

@@ -207,10 +207,7 @@ static void run_layout(const char *name)
 
 int main(void)
 {
-  if (gg_context_open(&ctx, NULL)) {
-    fprintf(stderr, "no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
+  ctx = gg_check_open(NULL);
   CHECK_OK(gg_module_load(ctx, &gg_module_results_gpu, &mod));
   for (int i = 0; i < NSETS; i++) { /* allocated before any session opens */
     set *s = &sets[i];

@@ -16,6 +16,7 @@
 
 #include "gg.h"
 #include "internal.h" /* to see whether a module came from the disk cache */
+#include "../gg_check.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -320,14 +321,8 @@ int main(void) {
   char dir[] = "/tmp/gg_gpu_cache_XXXXXX";
   if (!mkdtemp(dir)) return 1;
   setenv("GG_CACHE_DIR", dir, 1);
-  gg_context *ctx = NULL;
-  gg_status st = gg_context_open(&ctx, NULL);
-  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
-  OK(st);
-  if (st) return 1;
+  gg_context *ctx = gg_check_open(NULL);
+  gg_status st;
   printf("device: %s (%s, %d SMs), cache %s\n", gg_context_device_name(ctx), gg_context_arch(ctx),
          gg_context_sm_count(ctx), dir);
   make_descs();

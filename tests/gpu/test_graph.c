@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gg.h"
+#include "../gg_check.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -189,19 +190,12 @@ int main(void) {
   CHECK(gg_graph_launch(NULL, NULL) == GG_ERR_INVALID);
   gg_graph_free(NULL);
 
-  gg_status st = gg_context_open(&ctx, NULL);
-  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("no GPU: %s\n", gg_error_detail());
-    return failures ? 1 : 77;
-  }
-  if (st) {
-    fprintf(stderr, "context: %s: %s\n", gg_strerror(st), gg_error_detail());
+  if (failures)
     return 1;
-  }
+  ctx = gg_check_open(NULL);
   if (gg_context_backend(ctx) != GG_BACKEND_CUDA) {
-    printf("not a CUDA device: the test kernels are CUDA source\n");
     gg_context_free(ctx);
-    return 77;
+    gg_check_skip("not a CUDA device: the test kernels are CUDA source");
   }
   make_descs();
   mod_desc.cuda_source = cuda_src;

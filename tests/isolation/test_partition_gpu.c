@@ -116,21 +116,15 @@ static void session(side *s)
 
 int main(void)
 {
-  gg_context *whole;
-  if (gg_context_open(&whole, NULL)) {
-    printf("skipped: %s\n", gg_error_detail());
-    return 77;
-  }
+  gg_context *whole = gg_check_open(NULL);
   int total = gg_context_sm_count(whole);
   gg_context_free(whole);
 
   side a = {0}, b = {0};
   gg_context_options oa = {.sm_count = 16}, ob = {.sm_count = 16, .sm_rest = 1};
   gg_status st = gg_context_open(&a.ctx, &oa);
-  if (st == GG_ERR_UNSUPPORTED) {
-    printf("skipped: %s\n", gg_error_detail());
-    return 77;
-  }
+  if (st == GG_ERR_UNSUPPORTED)
+    gg_check_skip("%s", gg_error_detail());
   CHECK_OK(st);
   CHECK_OK(gg_context_open(&b.ctx, &ob));
   int na = gg_context_sm_count(a.ctx), nb = gg_context_sm_count(b.ctx);

@@ -206,11 +206,7 @@ static void calls_while_running(const char *name, gg_context *ctx, int own, int 
 }
 
 int main(void) {
-  gg_context *whole;
-  if (gg_context_open(&whole, NULL)) {
-    printf("skipped: %s\n", gg_error_detail());
-    return 77;
-  }
+  gg_context *whole = gg_check_open(NULL);
   pthread_t dog;
   main_thread = pthread_self();
   signal(SIGUSR1, print_stack);
@@ -219,10 +215,8 @@ int main(void) {
   gg_context *ca, *cb;
   gg_context_options oa = {.sm_count = 16}, ob = {.sm_count = 16, .sm_rest = 1};
   gg_status st = gg_context_open(&ca, &oa);
-  if (st == GG_ERR_UNSUPPORTED) {
-    printf("skipped: %s\n", gg_error_detail());
-    return 77;
-  }
+  if (st == GG_ERR_UNSUPPORTED)
+    gg_check_skip("%s", gg_error_detail());
   CHECK_OK(st);
   CHECK_OK(gg_context_open(&cb, &ob));
   open_side(&a, "A (16 SMs)", ca, 100000.0f);

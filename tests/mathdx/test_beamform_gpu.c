@@ -77,17 +77,8 @@ static void check_y(const float *y, const char *where, int f)
 
 int main(void)
 {
-  gg_context *ctx;
-  if (gg_context_open(&ctx, NULL)) {
-    printf("skip: no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
-  char why[1600];
-  if (!gg_mathdx_available(why, sizeof why)) {
-    printf("skip: %s\n", why);
-    gg_context_free(ctx);
-    return 77;
-  }
+  gg_context *ctx = gg_check_open(NULL);
+  gg_check_mathdx(ctx);
   gg_module *mod;
   CHECK_OK(gg_module_load(ctx, &gg_module_beamform, &mod));
   gg_array *x, *X, *W, *Y, *P, *pk;

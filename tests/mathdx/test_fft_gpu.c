@@ -490,16 +490,8 @@ static void chain_c_frames(const char *persistent, const char *frame, layout xla
 
 int main(void)
 {
-  if (gg_context_open(&ctx, NULL)) {
-    printf("skip: no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
-  char why[1600];
-  if (!gg_mathdx_available(why, sizeof why)) {
-    printf("skip: %s\n", why);
-    gg_context_free(ctx);
-    return 77;
-  }
+  ctx = gg_check_open(NULL);
+  gg_check_mathdx(ctx);
   CHECK_OK(gg_module_load(ctx, &gg_module_fft_gpu, &mod));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hx, &arr_x));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof hx, &arr_y));

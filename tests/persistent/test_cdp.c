@@ -18,6 +18,7 @@
 #include "cdp_host.h"
 #include "gg.h"
 #include "../expect.h"
+#include "../gg_check.h"
 
 /* ---- the offline half ---- */
 
@@ -134,16 +135,7 @@ static void bad_command(gg_context *ctx) {
 
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "link")) return test_link();
-  gg_context *ctx;
-  gg_status st = gg_context_open(&ctx, NULL);
-  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s\n", gg_error_detail());
-    return 77;
-  }
-  if (st) {
-    printf("FAIL: context: %s\n", gg_error_detail());
-    return 1;
-  }
+  gg_context *ctx = gg_check_open(NULL);
   printf("device: %s (%s)\n", gg_context_device_name(ctx), gg_context_arch(ctx));
   const char *env = getenv("GG_FRAMES");
   int frames = env ? atoi(env) : 3000;

@@ -164,10 +164,7 @@ static void run_persistent(gg_module *mod, const char *pname)
 
 int main(void)
 {
-  if (gg_context_open(&ctx, NULL)) {
-    printf("skip: no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
+  ctx = gg_check_open(NULL);
   gg_module *mod;
   CHECK_OK(gg_module_load(ctx, &gg_module_decide_once, &mod));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, (size_t)MAXN * 8, &ax));

@@ -30,6 +30,7 @@
 #include "layouts.h"
 
 #include "check.h"
+#include "../gg_check.h"
 
 static const gg_module_desc *g_desc;
 
@@ -37,13 +38,8 @@ static double ms_since(uint64_t t0) { return (double)(gg_rt_now_ns() - t0) / 1e6
 
 static void open_all(gg_context **ctx, gg_module **mod)
 {
-  gg_status st = gg_context_open(ctx, NULL);
-  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s\n", gg_error_detail());
-    exit(77);
-  }
-  CHECK(st == GG_OK);
-  st = gg_module_load(*ctx, g_desc, mod);
+  *ctx = gg_check_open(NULL);
+  gg_status st = gg_module_load(*ctx, g_desc, mod);
   if (st)
     fprintf(stderr, "module: %s\n", gg_error_detail());
   CHECK(st == GG_OK);

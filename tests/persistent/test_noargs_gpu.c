@@ -37,11 +37,7 @@ static int run(gg_module *mod, const char *pers, int slots)
 
 int main(void)
 {
-  gg_context *ctx;
-  if (gg_context_open(&ctx, NULL)) {
-    printf("skipped: %s\n", gg_error_detail());
-    return 77;
-  }
+  gg_context *ctx = gg_check_open(NULL);
   gg_module *mod;
   CHECK_OK(gg_module_load(ctx, &gg_module_noargs_gpu, &mod));
   int ok = 1;

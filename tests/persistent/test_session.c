@@ -25,16 +25,8 @@
 #include "gg_session.h"
 #include "layouts.h"
 
+#include "../gg_check.h"
 #include "check.h"
-#define CHECK_OK(ctx, call)                                                   \
-  do {                                                                        \
-    gg_status st_ = (call);                                                   \
-    if (st_ != GG_OK) {                                                       \
-      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call,       \
-              gg_strerror(st_), gg_error_detail()); \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
 
 #define NMAX 5000 /* elements per frame at most */
 
@@ -43,18 +35,13 @@ static const gg_module_desc *g_desc;
 /* Open a context and load the module, or exit 77 when there is no GPU. */
 static void open_all(gg_context **ctx, gg_module **mod)
 {
-  gg_status st = gg_context_open(ctx, NULL);
-  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s\n", gg_error_detail());
-    exit(77);
-  }
-  CHECK_OK(NULL, st);
-  CHECK_OK(*ctx, gg_module_load(*ctx, g_desc, mod));
+  *ctx = gg_check_open(NULL);
+  CHECK_OK(gg_module_load(*ctx, g_desc, mod));
 }
 
 static void *mapped(gg_context *ctx, size_t bytes, gg_array **a)
 {
-  CHECK_OK(ctx, gg_array_alloc(ctx, GG_SPACE_MAPPED, bytes, a));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, bytes, a));
   return gg_array_host(*a);
 }
 
@@ -120,19 +107,19 @@ static void start_frame(gg_session *se, gg_context *ctx, const hm_persistent *h,
     if (f % 2) { /* through the packing start */
       gg_arg args[5] = {gg_arg_array(s->xf), gg_arg_array(s->yf), gg_arg_f32(s->a),
                         gg_arg_f32(s->b), gg_arg_i64(s->n)};
-      CHECK_OK(ctx, gg_session_start(se, which, args, 5, &got));
+      CHECK_OK(gg_session_start(se, which, args, 5, &got));
     } else {
       hm_axpb_args a = {dptr(s->xf), dptr(s->yf), s->a, s->b, s->n};
-      CHECK_OK(ctx, gg_session_start_packed(se, which, &a, sizeof a, &got));
+      CHECK_OK(gg_session_start_packed(se, which, &a, sizeof a, &got));
     }
   } else if (s->cmd == HM_PSUM) {
     memset(s->hpart, 0xff, 4096 * sizeof(int64_t));
     hm_psum_args a = {dptr(s->xi), dptr(s->part), s->n};
-    CHECK_OK(ctx, gg_session_start_packed(se, which, &a, sizeof a, &got));
+    CHECK_OK(gg_session_start_packed(se, which, &a, sizeof a, &got));
   } else {
     memset(s->hyi, 0xff, (size_t)s->n * sizeof(int32_t));
     hm_rev_args a = {dptr(s->xi), dptr(s->yi), s->n};
-    CHECK_OK(ctx, gg_session_start_packed(se, which, &a, sizeof a, &got));
+    CHECK_OK(gg_session_start_packed(se, which, &a, sizeof a, &got));
   }
   CHECK(got == f);
 }
@@ -179,7 +166,7 @@ static uint64_t frames_run(gg_context *ctx, gg_module *mod, const hm_persistent 
     bufset_alloc(ctx, &sets[i]);
   gg_session_options opt = {.buffering = nslots, .stats_frames = frames};
   gg_session *se;
-  CHECK_OK(ctx, gg_session_open(mod, h->name, &opt, &se));
+  CHECK_OK(gg_session_open(mod, h->name, &opt, &se));
   CHECK(gg_session_nslots(se) == nslots);
   int nblocks, nthreads;
   vgrid(h, gg_session_blocks(se), &nblocks, &nthreads);
@@ -187,21 +174,21 @@ static uint64_t frames_run(gg_context *ctx, gg_module *mod, const hm_persistent 
   for (uint64_t f = 1; f <= frames; f++) {
     if (gg_session_started(se) - gg_session_completed(se) == (uint64_t)nslots) {
       uint64_t oldest = gg_session_completed(se) + 1;
-      CHECK_OK(ctx, gg_session_wait(se, timeout));
+      CHECK_OK(gg_session_wait(se, timeout));
       verify_frame(h, &sets[gg_session_frame_slot(se, oldest)], nblocks, nthreads);
     }
     start_frame(se, ctx, h, &sets[gg_session_frame_slot(se, f)], f);
   }
   while (gg_session_completed(se) < gg_session_started(se)) {
     uint64_t oldest = gg_session_completed(se) + 1;
-    CHECK_OK(ctx, gg_session_wait(se, timeout));
+    CHECK_OK(gg_session_wait(se, timeout));
     verify_frame(h, &sets[gg_session_frame_slot(se, oldest)], nblocks, nthreads);
   }
   CHECK(gg_session_completed(se) == frames);
   gg_stats st;
-  CHECK_OK(ctx, gg_session_stats(se, &st));
+  CHECK_OK(gg_session_stats(se, &st));
   CHECK(st.count == frames);
-  CHECK_OK(ctx, gg_session_terminate(se));
+  CHECK_OK(gg_session_terminate(se));
   printf("%-9s %d hw block(s) x %d group(s), %d slot(s): %llu frames correct, "
          "mean %.2f us, p99 %.2f us, max %.2f us\n",
          h->name, gg_session_blocks(se), h->groups > 0 ? h->groups : 1, nslots,
@@ -233,15 +220,15 @@ static void state_errors(gg_context *ctx, gg_module *mod)
   gg_session_options opt = {.buffering = 2};
   bufset s;
   bufset_alloc(ctx, &s);
-  CHECK_OK(ctx, gg_session_open(mod, "one_1", &opt, &se));
+  CHECK_OK(gg_session_open(mod, "one_1", &opt, &se));
   hm_axpb_args a = {dptr(s.xf), dptr(s.yf), 1, 0, 8};
   CHECK(gg_session_wait(se, 1000) == GG_ERR_STATE); /* nothing in flight */
-  CHECK_OK(ctx, gg_session_start_packed(se, 0, &a, sizeof a, NULL));
-  CHECK_OK(ctx, gg_session_start_packed(se, 0, NULL, 0, NULL)); /* same args */
+  CHECK_OK(gg_session_start_packed(se, 0, &a, sizeof a, NULL));
+  CHECK_OK(gg_session_start_packed(se, 0, NULL, 0, NULL)); /* same args */
   CHECK(gg_session_start_packed(se, 0, &a, sizeof a, NULL) == GG_ERR_STATE); /* both slots */
   CHECK(gg_session_start_packed(se, 5, &a, sizeof a, NULL) == GG_ERR_NOT_FOUND);
-  CHECK_OK(ctx, gg_session_wait(se, -1));
-  CHECK_OK(ctx, gg_session_wait(se, -1));
+  CHECK_OK(gg_session_wait(se, -1));
+  CHECK_OK(gg_session_wait(se, -1));
   /* a command id out of range, and a wrong argument count: refused,
    * nothing posted (gg_session.h) */
   gg_arg ga[6] = {gg_arg_array(s.xf), gg_arg_array(s.yf), gg_arg_f32(1), gg_arg_f32(0),
@@ -252,7 +239,7 @@ static void state_errors(gg_context *ctx, gg_module *mod)
   CHECK(gg_session_start(se, 0, ga, 6, NULL) == GG_ERR_INVALID);
   CHECK(gg_session_started(se) == 2);
   int cmd = -1;
-  CHECK_OK(ctx, gg_session_command(se, "axpb", &cmd));
+  CHECK_OK(gg_session_command(se, "axpb", &cmd));
   CHECK(cmd == 0);
   CHECK(gg_session_command(se, "nope", &cmd) == GG_ERR_NOT_FOUND);
   CHECK(strstr(gg_error_detail(), "its commands: axpb"));
@@ -262,12 +249,12 @@ static void state_errors(gg_context *ctx, gg_module *mod)
   CHECK(gg_device_sync(ctx) == GG_ERR_STATE);
   printf("device sync during a session: %s\n", gg_error_detail());
   CHECK(strstr(gg_error_detail(), "gg_session_terminate"));
-  CHECK_OK(ctx, gg_session_start_packed(se, 0, &a, sizeof a, NULL)); /* the session is unharmed */
-  CHECK_OK(ctx, gg_session_wait(se, 2000000000));
-  CHECK_OK(ctx, gg_session_terminate(se));
-  CHECK_OK(ctx, gg_device_sync(ctx)); /* the kernel has exited: fine again */
+  CHECK_OK(gg_session_start_packed(se, 0, &a, sizeof a, NULL)); /* the session is unharmed */
+  CHECK_OK(gg_session_wait(se, 2000000000));
+  CHECK_OK(gg_session_terminate(se));
+  CHECK_OK(gg_device_sync(ctx)); /* the kernel has exited: fine again */
   alarm(0);
-  CHECK_OK(ctx, gg_session_terminate(se)); /* idempotent */
+  CHECK_OK(gg_session_terminate(se)); /* idempotent */
   CHECK(gg_session_start_packed(se, 0, &a, sizeof a, NULL) == GG_ERR_STATE);
   gg_session_free(se);
   /* terminate, then reopen at once on the same context */
@@ -280,10 +267,10 @@ static void state_errors(gg_context *ctx, gg_module *mod)
 
   /* heartbeat: no sign of life for 300 ms with a 50 ms limit -> the kernel exits */
   gg_session_options hb = {.buffering = 1, .heartbeat_ms = 50};
-  CHECK_OK(ctx, gg_session_open(mod, "one_1", &hb, &se));
+  CHECK_OK(gg_session_open(mod, "one_1", &hb, &se));
   struct timespec nap = {0, 300000000};
   nanosleep(&nap, NULL);
-  CHECK_OK(ctx, gg_session_start_packed(se, 0, &a, sizeof a, NULL));
+  CHECK_OK(gg_session_start_packed(se, 0, &a, sizeof a, NULL));
   gg_status st = gg_session_wait(se, 2000000000);
   CHECK(st == GG_ERR_STATE);
   printf("stale heartbeat: %s\n", gg_error_detail());
@@ -300,10 +287,10 @@ static void fault(gg_context **ctx, gg_module **mod, int trap)
   gg_array *flag;
   int32_t *hflag = mapped(*ctx, 64, &flag);
   *hflag = 0;
-  CHECK_OK(*ctx, gg_session_open(*mod, "faults", &opt, &se));
+  CHECK_OK(gg_session_open(*mod, "faults", &opt, &se));
   if (trap) {
     hm_empty_args a = {0};
-    CHECK_OK(*ctx, gg_session_start_packed(se, 2, &a, sizeof a, NULL));
+    CHECK_OK(gg_session_start_packed(se, 2, &a, sizeof a, NULL));
     gg_status st = gg_session_wait(se, 5000000000);
     printf("trap: %s: %s\n", gg_strerror(st), gg_error_detail());
     CHECK(st == GG_ERR_KERNEL_FAULT);
@@ -315,13 +302,13 @@ static void fault(gg_context **ctx, gg_module **mod, int trap)
      * never ends cannot be stopped: the driver's context reset blocks
      * until the kernel ends (measured), see gg_session_terminate. */
     hm_spin_args a = {dptr(flag)};
-    CHECK_OK(*ctx, gg_session_start_packed(se, 1, &a, sizeof a, NULL));
+    CHECK_OK(gg_session_start_packed(se, 1, &a, sizeof a, NULL));
     gg_status st = gg_session_wait(se, 50000000); /* 50 ms */
     printf("spin: %s: %s\n", gg_strerror(st), gg_error_detail());
     CHECK(st == GG_ERR_TIMEOUT);
     __atomic_store_n(hflag, 1, __ATOMIC_RELEASE);
-    CHECK_OK(*ctx, gg_session_wait(se, 2000000000));
-    CHECK_OK(*ctx, gg_session_terminate(se));
+    CHECK_OK(gg_session_wait(se, 2000000000));
+    CHECK_OK(gg_session_terminate(se));
   }
   gg_session_free(se);
   gg_array_free(flag);

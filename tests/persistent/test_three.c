@@ -12,9 +12,9 @@
 #include "gg.h"
 #include "gg_session.h"
 #include "persistent_three.h"
+#include "../gg_check.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
-#define CHECK_OK(call) do { gg_status st_ = (call); if (st_) { fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, gg_strerror(st_), gg_error_detail()); exit(1); } } while (0)
 
 static gg_context *ctx;
 
@@ -100,12 +100,7 @@ int main(void)
   uint64_t frames = env ? strtoull(env, NULL, 10) : 2000;
   if (frames < 3)
     frames = 3;
-  gg_status st = gg_context_open(&ctx, NULL);
-  if (st == GG_ERR_NO_LIBRARY || st == GG_ERR_NO_DEVICE) {
-    printf("skipped: %s\n", gg_error_detail());
-    return 77;
-  }
-  CHECK_OK(st);
+  ctx = gg_check_open(NULL);
   gg_module *mod;
   CHECK_OK(gg_module_load(ctx, &gg_module_persistent_three, &mod));
   set sets[2];

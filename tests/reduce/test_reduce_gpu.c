@@ -27,6 +27,7 @@
 #include "gg.h"
 #include "reduce_all.h"
 #include "reduce_bf16.h"
+#include "../gg_check.h"
 
 static const long long sizes[] = { 1, 31, 1000, 1024, 4097, 1 << 20, 1000003 };
 #define NSIZES (int)(sizeof sizes / sizeof sizes[0])
@@ -361,11 +362,8 @@ static void check_tile(gg_module *mod, const gg_kernel_desc *kd)
 
 int main(void)
 {
-  gg_status st = gg_context_open(&ctx, NULL);
-  if (st) {
-    printf("skip: no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
+  ctx = gg_check_open(NULL);
+  gg_status st;
   gg_module *mod, *mod_bf16;
   if ((st = gg_module_load(ctx, &gg_module_reduce_all, &mod))) die("module load", st);
   if ((st = gg_module_load(ctx, &gg_module_reduce_bf16, &mod_bf16))) die("module load", st);

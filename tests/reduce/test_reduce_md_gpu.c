@@ -16,6 +16,7 @@
 
 #include "gg.h"
 #include "reduce_md.h"
+#include "../gg_check.h"
 
 #define MAXN 1100000LL /* elements the buffers hold: the largest case */
 static int failures, checks;
@@ -177,11 +178,8 @@ static void check_minloc(const char *s)
 
 int main(void)
 {
-  gg_status st = gg_context_open(&ctx, NULL);
-  if (st) {
-    printf("skip: no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
+  ctx = gg_check_open(NULL);
+  gg_status st;
   if ((st = gg_module_load(ctx, &gg_module_reduce_md, &mod))) die("module load", st);
   gg_array **arrs[] = { &d_a, &d_b, &d_c, &d_out };
   for (int i = 0; i < 4; i++)

@@ -18,6 +18,7 @@
 #include "gg.h"
 #include "gg_session.h"
 #include "team_all.h"
+#include "../gg_check.h"
 
 #define MAXN 4000000LL /* elements the buffer holds: the largest case */
 static int failures, checks;
@@ -165,11 +166,8 @@ static void check_session(const char *pname)
 
 int main(void)
 {
-  gg_status st = gg_context_open(&ctx, NULL);
-  if (st) {
-    printf("skip: no GPU: %s\n", gg_error_detail());
-    return 77;
-  }
+  ctx = gg_check_open(NULL);
+  gg_status st;
   if ((st = gg_module_load(ctx, &gg_module_team_all, &mod))) die("module load", st);
   if ((st = gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)MAXN * 8, &d_a))) die("alloc", st);
   if ((st = gg_array_alloc(ctx, GG_SPACE_DEVICE, 64, &d_out))) die("alloc", st);
