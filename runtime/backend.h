@@ -235,6 +235,10 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
 gg_status ggr_compile_features(ggr_compiler *c, const char *arch, const char *name,
                                const char *source, const char *const *options, unsigned features,
                                gg_compile_result *res);
+/* How many of `features` add to the compile that way (GG_FEAT_MATHDX,
+ * GG_FEAT_NVSHMEM: all CUDA only), and their names for a message in words
+ * ("A", "A and B", "A, B and C"). */
+int ggr_compiled_features(unsigned features, char *words, size_t n);
 /* The end of a failed gg_compile / gg_compile_rdc: st into res->status,
  * and the calling thread's error detail says so, followed by the log. */
 gg_status ggr_compile_failed(gg_compile_result *res, gg_status st);

@@ -329,6 +329,32 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
   return res->status = st;
 }
 
+/* The features that add to a module's compile (ggr_compile_features), all
+ * CUDA only, and the words messages use for each: a refusal names every
+ * one the module asks for. */
+static const struct {
+  unsigned bit;
+  const char *words;
+} compiled_features[] = {
+    {GG_FEAT_MATHDX, "MathDx (cuBLASDx/cuFFTDx)"},
+    {GG_FEAT_NVSHMEM, "NVSHMEM"},
+};
+#define NCOMPILED_FEATURES (sizeof compiled_features / sizeof compiled_features[0])
+
+int ggr_compiled_features(unsigned features, char *words, size_t n) {
+  int total = 0, k = 0;
+  for (size_t i = 0; i < NCOMPILED_FEATURES; i++) total += (features & compiled_features[i].bit) != 0;
+  size_t used = 0;
+  if (n) words[0] = 0;
+  for (size_t i = 0; i < NCOMPILED_FEATURES; i++) {
+    if (!(features & compiled_features[i].bit)) continue;
+    const char *sep = k == 0 ? "" : k == total - 1 ? " and " : ", ";
+    if (used < n) used += (size_t)snprintf(words + used, n - used, "%s%s", sep, compiled_features[i].words);
+    k++;
+  }
+  return total;
+}
+
 /* What the kernels' features add to the descriptor's options, only for
  * modules that need it: MathDx's two include folders (GG_FEAT_MATHDX: its
  * headers take seconds to compile), NVSHMEM's include folder and
@@ -342,9 +368,10 @@ gg_status ggr_compile_features(ggr_compiler *c, const char *arch, const char *na
   unsigned mathdx = features & GG_FEAT_MATHDX, nvshmem = features & GG_FEAT_NVSHMEM;
   if (!mathdx && !nvshmem) return ggr_compile_with(c, arch, name, source, options, res);
   memset(res, 0, sizeof *res);
-  const char *what = mathdx ? "MathDx (cuBLASDx/cuFFTDx)" : "NVSHMEM";
   if (c->kind != GG_BACKEND_CUDA) {
-    set_log(res, "this module uses %s, which is CUDA only%s", what, "");
+    char words[256];
+    int k = ggr_compiled_features(features, words, sizeof words);
+    set_log(res, "this module uses %s, which %s CUDA only", words, k > 1 ? "are" : "is");
     return res->status = GG_ERR_UNSUPPORTED;
   }
   char dir[1024], why[1400], inc[3][1100], lib[1200];

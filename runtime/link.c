@@ -283,12 +283,12 @@ static gg_status rdc_check(gg_context *ctx, const gg_module_desc *d) {
                          d->name ? d->name : "?");
   if (d->nkernels < 0 || (d->nkernels > 0 && !d->kernels))
     return ggr_set_error(GG_ERR_INVALID, "module %s: bad kernel table", d->name);
+  char words[256];
   for (int i = 0; i < d->nkernels; i++)
-    if (d->kernels[i].features & (GG_FEAT_MATHDX | GG_FEAT_NVSHMEM))
+    if (ggr_compiled_features(d->kernels[i].features, words, sizeof words))
       return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s: kernel %s uses %s, which the "
                            "device-side launch build does not compile; load it with "
-                           "gg_module_load", d->name ? d->name : "?", d->kernels[i].name,
-                           d->kernels[i].features & GG_FEAT_MATHDX ? "MathDx" : "NVSHMEM");
+                           "gg_module_load", d->name ? d->name : "?", d->kernels[i].name, words);
   if (!ctx->rtc) {
     char err[1200];
     gg_status st = ggr_compiler_load(GG_BACKEND_CUDA, &ctx->rtc, err, sizeof err);

@@ -206,16 +206,19 @@ static gg_status key_for(gg_context *ctx, const gg_module_desc *d, ggr_key *key)
     snprintf(ident, sizeof ident, "%s %d.%d %s", ctx->rtc->name, ctx->rtc->version_major,
              ctx->rtc->version_minor, ctx->rtc->lib_path);
   }
+  /* MathDx and NVSHMEM are CUDA only: on HIP the refusal names each the
+     module uses */
+  char extra[16384] = "", words[256];
+  unsigned features = module_features(d);
+  int k = ggr_compiled_features(features, words, sizeof words);
+  if (k && ctx->be->kind != GG_BACKEND_CUDA)
+    return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s uses %s, which %s CUDA only",
+                         d->name ? d->name : "?", words, k > 1 ? "are" : "is");
   /* a MathDx module: the headers it includes are part of what it is.  A
      missing MathDx is said here, before any cache lookup, with the
      command that installs it */
-  char extra[16384] = "";
-  unsigned features = module_features(d);
   if (features & GG_FEAT_MATHDX) {
     char dir[1024], why[1400];
-    if (ctx->be->kind != GG_BACKEND_CUDA)
-      return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s uses MathDx (cuBLASDx/cuFFTDx), which "
-                           "is CUDA only", d->name ? d->name : "?");
     if (ggr_mathdx_dir(dir, sizeof dir, why, sizeof why))
       return ggr_set_error(GG_ERR_NO_LIBRARY, "module %s: %s", d->name ? d->name : "?", why);
     ggr_mathdx_identity(dir, extra, sizeof extra / 2);
@@ -226,9 +229,6 @@ static gg_status key_for(gg_context *ctx, const gg_module_desc *d, ggr_key *key)
   if (features & GG_FEAT_NVSHMEM) {
     char dir[1024], why[1400];
     size_t used = strlen(extra);
-    if (ctx->be->kind != GG_BACKEND_CUDA)
-      return ggr_set_error(GG_ERR_UNSUPPORTED, "module %s calls NVSHMEM, which is CUDA only",
-                           d->name ? d->name : "?");
     if (ggr_nvshmem_dir(dir, sizeof dir, why, sizeof why))
       return ggr_set_error(GG_ERR_NO_LIBRARY, "module %s: %s", d->name ? d->name : "?", why);
     used += (size_t)snprintf(extra + used, sizeof extra - used, "|-rdc=true nvJitLink|");

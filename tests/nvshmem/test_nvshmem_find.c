@@ -17,6 +17,7 @@
 
 #include "gg.h"
 #include "gg_team.h"
+#include "internal.h"
 #include "toolkit.h"
 
 static int failures;
@@ -97,11 +98,36 @@ int main(void) {
   ggr_nvshmem_identity(dir, id3, sizeof id3);
   CHECK(strcmp(id2, id3) != 0);
 
-  /* HIP has no NVSHMEM; PTX cannot be linked: both refused, saying why */
-  st = gg_compile_features(GG_BACKEND_HIP, "gfx90a", "m.hip", "", NULL, GG_FEAT_NVSHMEM, &res);
-  CHECK(st == GG_ERR_UNSUPPORTED || st == GG_ERR_NO_LIBRARY);
-  CHECK(res.log && (strstr(res.log, "CUDA only") || strstr(res.log, "HIP")));
-  gg_compile_result_free(&res);
+  /* HIP has no NVSHMEM (nor MathDx); PTX cannot be linked: both refused,
+   * saying why.  The HIP refusal names every CUDA-only feature asked for
+   * (where hiprtc is missing, its absence is said first). */
+  static const struct {
+    unsigned features;
+    const char *named, *not_named;
+  } hip[] = {{GG_FEAT_NVSHMEM, "uses NVSHMEM, which is CUDA only", "MathDx"},
+             {GG_FEAT_MATHDX | GG_FEAT_HALF, "uses MathDx (cuBLASDx/cuFFTDx), which is CUDA only",
+              "NVSHMEM"},
+             {GG_FEAT_MATHDX | GG_FEAT_NVSHMEM,
+              "uses MathDx (cuBLASDx/cuFFTDx) and NVSHMEM, which are CUDA only", NULL}};
+  for (int i = 0; i < 3; i++) {
+    st = gg_compile_features(GG_BACKEND_HIP, "gfx90a", "m.hip", "", NULL, hip[i].features, &res);
+    printf("HIP, features 0x%x: %s: %s\n", hip[i].features, gg_strerror(st),
+           res.log ? res.log : "");
+    CHECK(st == GG_ERR_UNSUPPORTED || st == GG_ERR_NO_LIBRARY);
+    if (st == GG_ERR_UNSUPPORTED)
+      CHECK(res.log && strstr(res.log, hip[i].named) &&
+            (!hip[i].not_named || !strstr(res.log, hip[i].not_named)));
+    else
+      CHECK(res.log && strstr(res.log, "HIP"));
+    gg_compile_result_free(&res);
+  }
+  char words[64];
+  CHECK(ggr_compiled_features(GG_FEAT_MATHDX | GG_FEAT_NVSHMEM | GG_FEAT_PDL, words,
+                              sizeof words) == 2);
+  CHECK(!strcmp(words, "MathDx (cuBLASDx/cuFFTDx) and NVSHMEM"));
+  CHECK(ggr_compiled_features(GG_FEAT_PDL | GG_FEAT_HALF, words, sizeof words) == 0 && !words[0]);
+  CHECK(ggr_compiled_features(GG_FEAT_MATHDX | GG_FEAT_NVSHMEM, words, 8) == 2 &&
+        strlen(words) == 7); /* cut, never overrun */
   st = gg_compile_features(GG_BACKEND_CUDA, "compute_90", "m.cu", "", NULL, GG_FEAT_NVSHMEM,
                            &res);
   CHECK(st == GG_ERR_UNSUPPORTED || st == GG_ERR_NO_LIBRARY);
