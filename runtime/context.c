@@ -167,17 +167,9 @@ void gg_context_free(gg_context *ctx) {
     ctx->modules->refs = 1; /* free them all, however often they were loaded */
     gg_module_free(ctx->modules);
   }
-  /* after its modules' frees, which may be put off too (device.c) */
+  /* after its modules' frees, which may be put off too: the teardown is
+     device.c's release_now */
   ggr_release(ctx, GGR_RELEASE_CONTEXT, 0, NULL);
-}
-
-void ggr_context_teardown(gg_context *ctx) {
-  if (ctx->green) ctx->be->green_destroy(ctx->green);
-  if (ctx->ctx_created) ctx->be->ctx_destroy(ctx->native, ctx->device);
-  ggr_cache_close(ctx->cache);
-  ggr_compiler_unload(ctx->rtc);
-  ggr_backend_unload(ctx->be);
-  free(ctx);
 }
 
 gg_backend gg_context_backend(const gg_context *ctx) { return ctx ? ctx->be->kind : GG_BACKEND_AUTO; }

@@ -42,6 +42,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
+#include "cache.h"
 #include "internal.h"
 #include "gg_session.h"
 
@@ -79,10 +80,22 @@ static device *device_of(const gg_context *ctx) {
   return &devices[ctx->be->kind == GG_BACKEND_HIP][(unsigned)ctx->device % SLOTS];
 }
 
+/* The context's teardown, after its modules are gone (gg_context_free):
+ * here, since like the other frees it may have to wait for the device's
+ * persistent kernels to end. */
+static void context_teardown(gg_context *ctx) {
+  if (ctx->green) ctx->be->green_destroy(ctx->green);
+  if (ctx->ctx_created) ctx->be->ctx_destroy(ctx->native, ctx->device);
+  ggr_cache_close(ctx->cache);
+  ggr_compiler_unload(ctx->rtc);
+  ggr_backend_unload(ctx->be);
+  free(ctx);
+}
+
 static void release_now(gg_context *ctx, ggr_release_kind kind, ggr_dptr dptr, void *ptr) {
   const ggr_backend *be = ctx->be;
   if (kind == GGR_RELEASE_CONTEXT) {
-    ggr_context_teardown(ctx);
+    context_teardown(ctx);
     return;
   }
   ggr_make_current(ctx);

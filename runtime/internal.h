@@ -158,7 +158,7 @@ typedef enum {
   GGR_RELEASE_DEVICE,   /* mem_free(dptr) */
   GGR_RELEASE_HOST,     /* host_free(ptr) */
   GGR_RELEASE_MODULE,   /* module_unload(ptr) */
-  GGR_RELEASE_CONTEXT   /* ggr_context_teardown(ctx) */
+  GGR_RELEASE_CONTEXT   /* the context itself, after its modules (gg_context_free) */
 } ggr_release_kind;
 
 /* A persistent kernel of ctx was launched (count it before the launch) /
@@ -180,8 +180,6 @@ void ggr_device_unlock(void);
 /* Free now, or, while persistent kernels run on the device, when the last
  * one ends (the driver's frees wait for them). */
 void ggr_release(gg_context *ctx, ggr_release_kind kind, ggr_dptr dptr, void *ptr);
-/* The context's native teardown, after its modules are gone (context.c). */
-void ggr_context_teardown(gg_context *ctx);
 /* Wait for a stream (NULL: the default stream): unbounded while no
  * persistent kernel runs on the device, else at most GGR_DEVICE_WAIT_NS
  * (its work may need SMs they hold). */
