@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "fft_chain_ref.h"
+#include "ticket_reduce.cuh"
 
 namespace {
 constexpr int kThreads = 256;
@@ -25,30 +26,11 @@ __global__ void filter(float2 *__restrict__ X, const float2 *__restrict__ H, int
   X[i] = make_float2(x.x * h.x - x.y * h.y, x.x * h.y + x.y * h.x);
 }
 
-__device__ double warp_sum(double v)
-{
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
-
-/* Block sum of v: warp shuffles, then the first warp adds the warps'. */
-__device__ double block_sum(double v)
-{
-  __shared__ double warps[kThreads / 32];
-  v = warp_sum(v);
-  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = v;
-  __syncthreads();
-  v = threadIdx.x < kThreads / 32 ? warps[threadIdx.x] : 0.0;
-  return threadIdx.x < 32 ? warp_sum(v) : 0.0;
-}
-
 __device__ double g_partials[kEnergyBlocks];
 __device__ unsigned g_ticket;
 
-/* One pass: each block's sum goes to g_partials; the last block (the
- * threadfence-reduction pattern of the CUDA samples) adds them in block
- * order - deterministic - writes *e and resets the ticket for the next
- * call. */
+/* One pass: each thread's share of |X|^2 in f64, then the grid's sum
+ * (ticket_reduce.cuh) into *e. */
 __global__ void energy(const float4 *__restrict__ X, int n4, double *e)
 {
   double s = 0;
@@ -56,24 +38,7 @@ __global__ void energy(const float4 *__restrict__ X, int n4, double *e)
     const float4 v = X[i];
     s += (double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z + (double)v.w * v.w;
   }
-  s = block_sum(s);
-  __shared__ bool last;
-  if (threadIdx.x == 0) {
-    g_partials[blockIdx.x] = s;
-    __threadfence(); /* the partial is visible before the ticket says so */
-    last = atomicAdd(&g_ticket, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last) return;
-  __threadfence(); /* every block's partial, seen through its ticket */
-  double t = 0;
-  for (int b = threadIdx.x; b < (int)gridDim.x; b += blockDim.x)
-    t += ((volatile double *)g_partials)[b];
-  t = block_sum(t);
-  if (threadIdx.x == 0) {
-    *e = t;
-    g_ticket = 0;
-  }
+  grid_reduce<kThreads>(s, ReduceSum(), 0.0, g_partials, &g_ticket, e);
 }
 } // namespace
 
