@@ -1,0 +1,47 @@
+-- beamform_bench: the beamformer's chain FFT -> beamform -> detect at three
+-- array sizes, as one gpugen frame each (one host handshake), against
+-- cuFFT + cuBLAS + a detect kernel in a CUDA graph (bench/beamform_bench.c,
+-- bench/beamform_ref.cu).  examples/beamform.lua is the first shape; here
+-- the detect is one stage (the power of every beam and frequency goes
+-- straight into the maximum, as the peer's detect kernel does), so both
+-- ways write the spectra X and the beams Y and return the peak.
+--   X[s][f] = FFT of sensor s's L samples (c2c f32, forward, unnormalized)
+--   Y[b][f] = sum over sensors s of conj(W[s][b]) X[s][f]   (Y = W^H X)
+--   pk      = max over b, f of |Y[b][f]|^2
+module { name = "beamform_bench", targets = { "cuda" } }
+
+-- One shape: S sensors of L samples, B beams.  The FFT and the gemm run on
+-- `block` threads each, the persistent kernel's block; its blocks are one
+-- per sensor (the FFT stage's items; the gemm's tiles and the detect's
+-- range spread over the same blocks).
+local function chain(name, S, L, B, block)
+  local cx = string.format("f32[%d][%d][2]", S, L)
+  local cw = string.format("f32[%d][%d][2]", S, B)
+  local cy = string.format("f32[%d][%d][2]", B, L)
+  kernel (name .. "_fft") { pattern = "fft", size = L, block = block,
+    params = { { "x", cx }, { "X", cx, access = "out" } }, input = "x", output = "X" }
+  -- W holds each beam's steering weights as a column (sensors x beams):
+  -- op_a = "c" reads it conjugate transposed
+  kernel (name .. "_beams") { pattern = "gemm", type = "complex", size = { B, L, S }, op_a = "c",
+    block = block,
+    params = { { "W", cw }, { "X", cx }, { "Y", cy, access = "out" } }, a = "W", b = "X", c = "Y" }
+  kernel (name .. "_peak") { pattern = "reduce", range = { B, L },
+    params = { { "Y", cy }, { "pk", "f32[1]", access = "out" } },
+    value = "Y(i, j, 0) * Y(i, j, 0) + Y(i, j, 1) * Y(i, j, 1)", op = "max", into = "pk" }
+  frame (name) {
+    params = { { "x", cx }, { "X", cx }, { "W", cw }, { "Y", cy }, { "pk", "f32[1]" } },
+    stages = { { name .. "_fft" }, { name .. "_beams" }, { name .. "_peak" } },
+    result = "pk",
+  }
+  persistent (name .. "_loop") { layout = "many_blocks", blocks = S, block = block,
+    commands = { name } }
+end
+
+-- the example's array: 256-point FFTs on 128 threads (2 elements each)
+chain("s24_l256_b16", 24, 256, 16, 128)
+-- a larger one: 1024-point FFTs on 128 threads (8 each; 64 x 1024 on 128
+-- threads and 64 blocks ran as fast as on 256: bench/RESULTS.md)
+chain("s64_l1024_b32", 64, 1024, 32, 128)
+-- no power of two: 384 = 3 x 128 points on 64 threads (6 each; cuFFTDx
+-- has 384 on 8, 16, 32 or 64 threads, so the gemm gets block 64 too)
+chain("s48_l384_b24", 48, 384, 24, 64)
