@@ -15,55 +15,45 @@ if(TARGET mathdx_bench)
   endif()
 endif()
 
-# fft_chain_bench (made by the glob): FFT -> filter -> inverse FFT -> energy
-# as one gpugen frame against cuFFT + the peer's own kernels
-# (fft_chain_ref.cu, compiled by nvcc) in a CUDA graph.  Built only where
-# CMake finds cuFFT, the CUDA runtime and a CUDA compiler; left out of
-# `all` otherwise.
-if(TARGET fft_chain_bench)
-  find_package(CUDAToolkit QUIET)
-  include(CheckLanguage)
-  check_language(CUDA)
-  if(TARGET gpugen AND COMMAND gpugen_add_module AND TARGET CUDA::cufft AND TARGET CUDA::cudart
-     AND CMAKE_CUDA_COMPILER)
-    enable_language(CUDA)
-    # sm_90 = H100/H200; the shared CUDA runtime, the one the bench and
-    # cuFFT's stream calls use
-    add_library(fft_chain_ref SHARED ${CMAKE_CURRENT_SOURCE_DIR}/fft_chain_ref.cu)
-    set_target_properties(fft_chain_ref PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17
-                                                   CUDA_RUNTIME_LIBRARY Shared)
-    target_include_directories(fft_chain_ref PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-    gpugen_add_module(fft_chain_bench ${CMAKE_CURRENT_SOURCE_DIR}/fft_chain_bench.lua)
-    target_link_libraries(fft_chain_bench PRIVATE fft_chain_ref CUDA::cufft CUDA::cudart m)
-  else()
-    message(STATUS "fft_chain_bench: no cuFFT or CUDA compiler found, not built")
-    set_target_properties(fft_chain_bench PROPERTIES EXCLUDE_FROM_ALL TRUE)
-  endif()
+# fft_chain_bench and beamform_bench (made by the glob): a chain as one
+# gpugen frame against CUDA libraries plus the peer's own kernels, in a
+# CUDA graph.  The peer's kernels (REF.cu) are compiled by nvcc into a
+# shared library: sm_90 = H100/H200, the shared CUDA runtime (the one the
+# bench and the libraries' stream calls use).  Each is built only where
+# CMake finds its libraries, the CUDA runtime and a CUDA compiler; left
+# out of `all` otherwise.
+#   fft_chain_bench  FFT -> filter -> inverse FFT -> energy: cuFFT and
+#                    fft_chain_ref.cu (the filter, the energy)
+#   beamform_bench   FFT -> beamform (Y = W^H X) -> detect (max |Y|^2):
+#                    cuFFT, cuBLAS's cgemm and beamform_ref.cu (the detect)
+find_package(CUDAToolkit QUIET)
+include(CheckLanguage)
+check_language(CUDA)
+if(CMAKE_CUDA_COMPILER AND (TARGET fft_chain_bench OR TARGET beamform_bench))
+  enable_language(CUDA)
 endif()
-
-# beamform_bench (made by the glob): FFT -> beamform (Y = W^H X) -> detect
-# (max |Y|^2) as one gpugen frame against cuFFT + cuBLAS's cgemm + the
-# peer's detect kernel (beamform_ref.cu, nvcc) in a CUDA graph.  Built only
-# where CMake finds cuFFT, cuBLAS, the CUDA runtime and a CUDA compiler;
-# left out of `all` otherwise.
-if(TARGET beamform_bench)
-  find_package(CUDAToolkit QUIET)
-  include(CheckLanguage)
-  check_language(CUDA)
-  if(TARGET gpugen AND COMMAND gpugen_add_module AND TARGET CUDA::cufft AND TARGET CUDA::cublas
-     AND TARGET CUDA::cudart AND CMAKE_CUDA_COMPILER)
-    enable_language(CUDA)
-    # sm_90 = H100/H200 (the detect kernel's PDL wait needs it); the shared
-    # CUDA runtime, the one the bench, cuFFT and cuBLAS use
-    add_library(beamform_ref SHARED ${CMAKE_CURRENT_SOURCE_DIR}/beamform_ref.cu)
-    set_target_properties(beamform_ref PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17
-                                                  CUDA_RUNTIME_LIBRARY Shared)
-    target_include_directories(beamform_ref PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-    gpugen_add_module(beamform_bench ${CMAKE_CURRENT_SOURCE_DIR}/beamform_bench.lua)
-    target_link_libraries(beamform_bench PRIVATE beamform_ref CUDA::cufft CUDA::cublas
-                                                 CUDA::cudart m)
-  else()
-    message(STATUS "beamform_bench: no cuFFT, cuBLAS or CUDA compiler found, not built")
-    set_target_properties(beamform_bench PROPERTIES EXCLUDE_FROM_ALL TRUE)
+function(gg_bench_with_peer name ref)
+  if(NOT TARGET ${name})
+    return()
   endif()
-endif()
+  set(found TRUE)
+  foreach(lib IN LISTS ARGN ITEMS CUDA::cudart)
+    if(NOT TARGET ${lib})
+      set(found FALSE)
+    endif()
+  endforeach()
+  if(found AND TARGET gpugen AND COMMAND gpugen_add_module AND CMAKE_CUDA_COMPILER)
+    add_library(${ref} SHARED ${CMAKE_CURRENT_SOURCE_DIR}/${ref}.cu)
+    set_target_properties(${ref} PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17
+                                            CUDA_RUNTIME_LIBRARY Shared)
+    target_include_directories(${ref} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+    gpugen_add_module(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${name}.lua)
+    target_link_libraries(${name} PRIVATE ${ref} ${ARGN} CUDA::cudart m)
+  else()
+    string(JOIN ", " libs ${ARGN})
+    message(STATUS "${name}: no ${libs}, CUDA runtime or CUDA compiler found, not built")
+    set_target_properties(${name} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  endif()
+endfunction()
+gg_bench_with_peer(fft_chain_bench fft_chain_ref CUDA::cufft)
+gg_bench_with_peer(beamform_bench beamform_ref CUDA::cufft CUDA::cublas)
