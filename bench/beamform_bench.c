@@ -201,8 +201,9 @@ static int peer_enqueue(chain_run *r, int pdl)
                      (cuComplex *)r->Y, r->L));
   return beamform_ref_detect(r->Y, r->B * r->L, r->pk_dev, pdl, r->stream);
 }
-static void peer_graph(chain_run *r)
+static void peer_graph(void *p)
 {
+  chain_run *r = p;
   CHECKC(cudaGraphLaunch(r->exec, r->stream));
   CHECKC(cudaStreamSynchronize(r->stream));
   r->pk = *r->pk_host;
@@ -217,14 +218,16 @@ static void gpugen_enqueue(chain_run *r, gg_stream *s)
   CHECK_OK(gg_launch(r->beams, s, a_beams, 3));
   CHECK_OK(gg_launch(r->peak, s, a_peak, 2));
 }
-static void gpugen_graph(chain_run *r)
+static void gpugen_graph(void *p)
 {
+  chain_run *r = p;
   CHECK_OK(gg_graph_launch(r->graph, r->gstream));
   CHECK_OK(gg_stream_sync(r->gstream));
   r->pk = *(volatile float *)gg_array_host(r->gpk_mapped);
 }
-static void gpugen_frame(chain_run *r)
+static void gpugen_frame(void *p)
 {
+  chain_run *r = p;
   CHECK_OK(gg_session_start_packed(r->s, r->cmd, r->packed, r->size, NULL));
   CHECK_OK(gg_session_wait(r->s, WAIT_NS));
   CHECK_OK(gg_session_result(r->s, &r->pk, sizeof r->pk));
@@ -233,19 +236,13 @@ static void gpugen_frame(chain_run *r)
 /* 100 warm-up calls, then iters timed ones: one table row (and CSV row);
  * pk checked again after them.  ratios: also print the peer's graph
  * p50s over this row's (gpugen's rows).  Returns the p50. */
-static double row(chain_run *r, const char *way, void (*step)(chain_run *), int ratios)
+static double row(chain_run *r, const char *way, void (*step)(void *), int ratios)
 {
-  for (int i = 0; i < 100; i++) step(r);
-  bench_stats_reset(&st);
-  for (int i = 0; i < iters; i++) {
-    double t0 = bench_now_us();
-    step(r);
-    bench_stats_add(&st, bench_now_us() - t0);
-  }
+  bench_time(&st, 100, iters, step, r);
   verify(r, way, 0);
   bench_summary s;
   bench_stats_summarize(&st, &s);
-  printf("%-44s %9.2f %9.2f %9.2f %9.2f %9.2f", way, s.mean, s.p50, s.p99, s.p999, s.max);
+  bench_print_short(stdout, 44, way, &s);
   if (ratios && r->graph_p50 > 0) printf("   %5.2fx", r->graph_p50 / s.p50);
   if (ratios && r->pdl_p50 > 0) printf("   %5.2fx", r->pdl_p50 / s.p50);
   printf("\n");

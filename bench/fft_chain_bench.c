@@ -176,14 +176,16 @@ static void peer_enqueue(chain_run *r)
   CHECKC(cufftExecC2C(r->plan, r->X, r->X, CUFFT_INVERSE));
   CHECKC(fft_chain_ref_energy(r->X, N, NB, r->e_dev, r->stream));
 }
-static void peer_launch(chain_run *r)
+static void peer_launch(void *p)
 {
+  chain_run *r = p;
   peer_enqueue(r);
   CHECKC(cudaStreamSynchronize(r->stream));
   r->e = *r->e_host;
 }
-static void peer_graph(chain_run *r)
+static void peer_graph(void *p)
 {
+  chain_run *r = p;
   CHECKC(cudaGraphLaunch(r->exec, r->stream));
   CHECKC(cudaStreamSynchronize(r->stream));
   r->e = *r->e_host;
@@ -201,20 +203,23 @@ static void gpugen_enqueue(chain_run *r)
   CHECK_OK(gg_launch(r->inv, r->gstream, a_inv, 2));
   CHECK_OK(gg_launch(r->energy, r->gstream, a_energy, 3));
 }
-static void gpugen_launch(chain_run *r)
+static void gpugen_launch(void *p)
 {
+  chain_run *r = p;
   gpugen_enqueue(r);
   CHECK_OK(gg_stream_sync(r->gstream));
   r->e = *(volatile double *)gg_array_host(r->ge_mapped);
 }
-static void gpugen_graph(chain_run *r)
+static void gpugen_graph(void *p)
 {
+  chain_run *r = p;
   CHECK_OK(gg_graph_launch(r->graph, r->gstream));
   CHECK_OK(gg_stream_sync(r->gstream));
   r->e = *(volatile double *)gg_array_host(r->ge_mapped);
 }
-static void gpugen_frame(chain_run *r)
+static void gpugen_frame(void *p)
 {
+  chain_run *r = p;
   CHECK_OK(gg_session_start_packed(r->s, r->cmd, r->packed, r->size, NULL));
   CHECK_OK(gg_session_wait(r->s, WAIT_NS));
   CHECK_OK(gg_session_result(r->s, &r->e, sizeof r->e));
@@ -225,19 +230,13 @@ static double peer_graph_p50, peer_launch_p50;
 
 /* 100 warm-up calls, then iters timed ones: one table row; e checked
  * again after them. */
-static double row(const char *way, void (*step)(chain_run *), chain_run *r)
+static double row(const char *way, void (*step)(void *), chain_run *r)
 {
-  for (int i = 0; i < 100; i++) step(r);
-  bench_stats_reset(&st);
-  for (int i = 0; i < iters; i++) {
-    double t0 = bench_now_us();
-    step(r);
-    bench_stats_add(&st, bench_now_us() - t0);
-  }
+  bench_time(&st, 100, iters, step, r);
   verify(way, r->e, NULL);
   bench_summary s;
   bench_stats_summarize(&st, &s);
-  printf("%-40s %9.2f %9.2f %9.2f %9.2f %9.2f", way, s.mean, s.p50, s.p99, s.p999, s.max);
+  bench_print_short(stdout, 40, way, &s);
   if (peer_graph_p50 > 0 && peer_launch_p50 > 0) /* the gpugen rows */
     printf("   %5.2fx   %5.2fx", peer_graph_p50 / s.p50, peer_launch_p50 / s.p50);
   printf("\n");
@@ -301,7 +300,7 @@ static void poison(chain_run *r)
 
 /* One check, then the timed row, of gpugen's kernels launched (or their
  * graph replayed: step). */
-static void kernels_row(chain_run *r, const char *way, void (*step)(chain_run *))
+static void kernels_row(chain_run *r, const char *way, void (*step)(void *))
 {
   poison(r);
   *(double *)gg_array_host(r->ge_mapped) = NAN;

@@ -76,6 +76,16 @@ double bench_now_us(void) {
   return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+void bench_time(bench_stats *s, int warmup, int iters, void (*step)(void *), void *arg) {
+  for (int i = 0; i < warmup; i++) step(arg);
+  bench_stats_reset(s);
+  for (int i = 0; i < iters; i++) {
+    double t0 = bench_now_us();
+    step(arg);
+    bench_stats_add(s, bench_now_us() - t0);
+  }
+}
+
 void bench_print_header(FILE *f, const char *unit) {
   fprintf(f, "%-28s %8s %9s %9s %9s %9s %9s %9s %9s  (%s)\n", "", "n", "mean", "p50", "p99",
           "p99.9", "p99.99", "max", "jitter", unit ? unit : "us");
@@ -84,6 +94,11 @@ void bench_print_header(FILE *f, const char *unit) {
 void bench_print_row(FILE *f, const char *label, const bench_summary *r) {
   fprintf(f, "%-28s %8zu %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n", label, r->n, r->mean,
           r->p50, r->p99, r->p999, r->p9999, r->max, r->jitter);
+}
+
+void bench_print_short(FILE *f, int width, const char *label, const bench_summary *r) {
+  fprintf(f, "%-*s %9.2f %9.2f %9.2f %9.2f %9.2f", width, label, r->mean, r->p50, r->p99, r->p999,
+          r->max);
 }
 
 static void csv_date(char *buf, size_t n) {

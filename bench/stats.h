@@ -42,10 +42,17 @@ double bench_percentile(const double *sorted, size_t n, double pct);
 
 /* Monotonic clock, microseconds. */
 double bench_now_us(void);
+/* Calls step(arg) `warmup` times, then `iters` times, each of those
+ * call's time (us) into s, which is reset first. */
+void bench_time(bench_stats *s, int warmup, int iters, void (*step)(void *), void *arg);
 
 /* Table: fixed-width columns, values in the unit given in the header. */
 void bench_print_header(FILE *f, const char *unit);
 void bench_print_row(FILE *f, const char *label, const bench_summary *r);
+/* The short row of the benches against vendor libraries: the label in
+ * `width` columns, then mean, p50, p99, p99.9, max (us, 9 columns each);
+ * no newline, so the caller may add ratios. */
+void bench_print_short(FILE *f, int width, const char *label, const bench_summary *r);
 
 /* CSV: header written when the file is new or empty.  Columns:
  * bench,label,n,mean,min,p50,p99,p99.9,p99.99,max,jitter,stddev,device,date */
