@@ -182,7 +182,11 @@ static void put_persistent_desc(ggi_buf *b, const ggi_module *m, const ggi_persi
                  p->ncommands, m->name, p->name, (unsigned)shape->slot_bytes);
   ggi_buf_printf(b, "   .shared_bytes = %u, .lua_line = %d, .group_smem = %u,\n",
                  (unsigned)shape->shared_bytes, p->line, (unsigned)shape->group_smem);
-  ggi_buf_printf(b, "   .plan = gg_pcommands_%s_%s},\n", m->name, p->name);
+  ggi_buf_printf(b, "   .plan = gg_pcommands_%s_%s", m->name, p->name);
+  if (shape->gpus > 1) /* frames on several GPUs: the team and its symmetric memory */
+    ggi_buf_printf(b, ",\n   .gpus = %d, .sym_bytes = %lluull", shape->gpus,
+                   (unsigned long long)shape->sym_bytes);
+  ggi_buf_puts(b, "},\n");
 }
 
 /* The persistent kernels' plans, in the target the descriptor describes

@@ -24,8 +24,8 @@
 
 /* `case i: GG_NS_<k>::gg_body(args, g); break;` for every command, and
  * the largest argument struct as a constant expression. */
-static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *cases,
-                         ggi_buf *args_max)
+static void render_cases(const ggi_module *m, const ggi_persistent *p,
+                         const ggi_persistent_shape *s, ggi_buf *cases, ggi_buf *args_max)
 {
   for (int i = 0; i < p->ncommands; i++) {
     const char *k = m->kernels[p->command_index[i]].name;
@@ -35,8 +35,11 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p, ggi_buf *
       ggi_buf_printf(cases,
                      "    case %d:\n"
                      "      (void)" GGI_NS_PREFIX "%s::gg_frame(*reinterpret_cast<const gg_args_%s *>"
-                     "(args_words), g, (const char *)pp.mbox);\n",
+                     "(args_words), g, (const char *)pp.mbox",
                      i, k, k);
+      if (kn->frame->sym_bytes) /* its share of the symmetric workspace (plan_persistent.c) */
+        ggi_buf_printf(cases, ", (char *)pp.sym + %lluull", (unsigned long long)s->sym_off[i]);
+      ggi_buf_puts(cases, ");\n");
       if (kn->frame->result >= 0) /* the plan's acknowledgement (gen/frame_schedule.c: ack_plan) */
         ggi_buf_printf(cases,
                        "      ack.src = reinterpret_cast<const gg_args_%s *>(args_words)->%s;\n"
@@ -80,7 +83,7 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
   const ggi_persistent_shape s = *sp;
 
   ggi_buf cases = {0}, args_max;
-  render_cases(m, p, &cases, &args_max);
+  render_cases(m, p, sp, &cases, &args_max);
   char block[16], groups[16], multi[4], batch[16], slot_bytes[16];
   snprintf(batch, sizeof batch, "%d", s.ring_batch);
   snprintf(slot_bytes, sizeof slot_bytes, "%u", (unsigned)s.slot_bytes);

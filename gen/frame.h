@@ -47,7 +47,7 @@
 /* The kernel stage s of frame fr runs. */
 static inline const ggi_kernel *ggi_stage_kernel(const ggi_kernel *fr, int s)
 {
-  return &fr->frame->kernels[fr->frame->stages[s].kernel_index];
+  return ggi_frame_stage(fr->frame, s);
 }
 
 /* The schedule: dependencies and barrier placement (after the stages'

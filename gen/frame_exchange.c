@@ -171,6 +171,7 @@ int ggi_frame_exchange(const ggi_module *m, ggi_kernel *fr, const int *fence_of,
   for (int s = 0; s < f->nstages; s++) find_sources(fr, s, fence_of[s]);
   size_publications(fr);
   for (int s = 0; s < f->nstages; s++) { /* the stage kernels' sources take part */
+    if (f->stages[s].own) continue; /* an exchange stage's kernel has no halo views */
     ggi_kernel *k = &m->kernels[f->stages[s].kernel_index];
     for (int j = 0; j < k->nparams; j++) {
       if (f->stages[s].xchg[j].src >= 0) k->params[j].exchanged |= GGI_XCHG_READ;

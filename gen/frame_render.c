@@ -10,7 +10,9 @@
 #include "frame.h"
 #include "dict.h"
 #include "names.h"
+#include "patterns.h"
 #include "render.h"
+#include "source.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -264,6 +266,10 @@ static int render_stage(frame_ctx *c, int s, unsigned target, ggi_buf *out)
     return -1;
   }
   if (any) run = "frame/run_exchange.cuh";
+  if (ggi_pattern_is(k, GGI_PAT_PEERS)) { /* an exchange: its area of the symmetric workspace */
+    run = "frame/run_peers.cuh";
+    set(c, &dict, "SYM_OFF", fmt(c, "%lluull", (unsigned long long)st->sym_off));
+  }
   set(c, &dict, "STAGE_IO", take(c, &io));
   if (stage_args(c, s, sp, "gg_a", &args) != 0) {
     ggi_buf_free(&args);
@@ -282,9 +288,15 @@ int ggi_render_frame(const ggi_module *m, const ggi_kernel *fr, unsigned target,
   const ggi_plan plan = *pp;
   const ggi_frame *f = fr->frame;
   frame_ctx c = {m, fr, templates_dir, d, 0};
+  for (int s = 0; s < f->nstages; s++) /* the exchange stages' own kernels */
+    if (f->stages[s].own &&
+        ggi_render_kernel(m, f->stages[s].own, target, templates_dir, out, d) != 0)
+      return -1;
   ggi_dict dict;
   if (ggi_kernel_dict(m, fr, target, &plan, &dict, d) != 0) return -1;
   set(&c, &dict, "FILE", file_text(&c));
+  /* a frame on several GPUs gets its share of the symmetric workspace */
+  set(&c, &dict, "FRAME_SYM", f->sym_bytes ? ", char *gg_sym" : "");
   set(&c, &dict, "LINE", fmt(&c, "%d", fr->line));
   set(&c, &dict, "NSTAGES", fmt(&c, "%d", f->nstages));
   set(&c, &dict, "NBARRIERS", fmt(&c, "%d", f->nbarriers));

@@ -13,6 +13,7 @@
 #include "frame_deps.h"
 #include "frame_exchange.h"
 #include "names.h"
+#include "patterns.h"
 #include "plan.h"
 
 #include <stdint.h>
@@ -227,6 +228,21 @@ static void plan_chunks(ggi_kernel *fr)
   }
 }
 
+/* The frame's symmetric workspace (gpus = N): each exchange stage's area,
+ * one after the other in stage order, each a multiple of
+ * GG_FRAME_WS_ALIGN bytes (its pattern's sym_bytes). */
+static void sym_layout(ggi_kernel *fr)
+{
+  ggi_frame *f = fr->frame;
+  f->sym_bytes = 0;
+  for (int s = 0; s < f->nstages; s++) {
+    const ggi_kernel *k = ggi_stage_kernel(fr, s);
+    const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
+    f->stages[s].sym_off = f->sym_bytes;
+    if (row->sym_bytes) f->sym_bytes += row->sym_bytes(k);
+  }
+}
+
 int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
 {
   ggi_frame *f = fr->frame;
@@ -313,6 +329,7 @@ int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d)
     if (!st->why) return ggi_fail_at(d, m->file, fr->line, "out of memory");
     fence_of[s] = fence;
   }
+  sym_layout(fr);
   if (ggi_frame_exchange(m, fr, fence_of, d) != 0) return -1;
   return ack_plan(m, fr, d);
 }

@@ -76,6 +76,17 @@ typedef enum ggi_scan_kind {
 #undef GGI_SCAN_ENUM_
 } ggi_scan_kind;
 
+/* What a frame's exchange stage does across its GPUs ({ exchange = "..." }):
+ * X(enum, spelling, the pattern of the stage kernel the loader makes for
+ * it: load_exchange.c). */
+#define GGI_EXCHANGE_LIST(X) X(GGI_EXCHANGE_ALLREDUCE, "allreduce", GG_PATTERN_ALLREDUCE)
+typedef enum ggi_exchange_kind {
+#define GGI_EXCHANGE_ENUM_(e, name, pattern) e,
+  GGI_EXCHANGE_LIST(GGI_EXCHANGE_ENUM_)
+#undef GGI_EXCHANGE_ENUM_
+  GGI_EXCHANGE_COUNT
+} ggi_exchange_kind;
+
 /* An extent: a constant, or the name of a run-time extent. */
 typedef struct ggi_extent {
   const char *name; /* NULL for a constant */
@@ -153,9 +164,16 @@ typedef struct ggi_xchg {
   int src, src_param; /* >= 0: this halo view reads the publication of stage src's
                         param src_param for indices of neighbour chunks */
 } ggi_xchg;
+struct ggi_kernel;
 typedef struct ggi_stage {
   const char *kernel;
-  int kernel_index;         /* into ggi_module.kernels */
+  int kernel_index;         /* into ggi_module.kernels; -1 for an exchange stage */
+  /* An exchange stage ({ exchange = "allreduce", ... }): the kernel the
+   * loader made for it (load_exchange.c), the frame's own, in no list of
+   * the module's kernels; and its area of the frame's symmetric workspace
+   * (the schedule's: sym_off bytes from the frame's share) */
+  struct ggi_kernel *own;
+  uint64_t sym_off;
   int line;                 /* line of the stage's { "kernel", ... } entry */
   int *bind;                /* per kernel param: index of the frame param, or -1 (constant) */
   const char **constant;    /* per kernel param bound to a constant: its C literal */
@@ -179,7 +197,6 @@ typedef struct ggi_stage {
   ggi_xchg *xchg;           /* per kernel param: its halo exchange */
 } ggi_stage;
 
-struct ggi_kernel;
 typedef struct ggi_frame {
   const struct ggi_kernel *kernels; /* the module's kernels, which the stages index */
   int nstages;
@@ -200,6 +217,11 @@ typedef struct ggi_frame {
   int ack_noted;            /* 0, or 1 + the stage whose reduction alone writes the
                                result and notes it (gg_result_note) */
   const char *ack_why;      /* one sentence for `gpugen explain` */
+  /* gpus = N: the GPUs the frame runs on, one process each (1: one GPU,
+   * no exchange stage), and the bytes of symmetric memory its exchange
+   * stages' areas take (the schedule's) */
+  int gpus;
+  uint64_t sym_bytes;
 } ggi_frame;
 
 typedef struct ggi_kernel {
@@ -263,6 +285,10 @@ typedef struct ggi_kernel {
   const char *fft_between;
   int fft_between_line;
 
+  /* an exchange stage's kernel (GG_PATTERN_ALLREDUCE, op: sum, min or max
+   * over its one view): the GPUs of its frame */
+  int gpus;
+
   /* knobs as written (0 / AUTO = let gpugen choose) */
   ggi_strategy strategy;
   int block, items, vector;
@@ -288,6 +314,13 @@ typedef struct ggi_kernel {
    * (ggi_body_own_index), worked out once by ggi_specialize; NULL before. */
   const char *own_index;
 } ggi_kernel;
+
+/* The kernel stage s of frame f runs: a kernel of the module, or the
+ * exchange stage's own. */
+static inline const ggi_kernel *ggi_frame_stage(const ggi_frame *f, int s)
+{
+  return f->stages[s].own ? f->stages[s].own : &f->kernels[f->stages[s].kernel_index];
+}
 
 typedef struct ggi_persistent {
   const char *name;

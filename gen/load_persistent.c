@@ -16,6 +16,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "gg_team.h"
 #include "loader.h"
 
 #include "vocab.h"
@@ -35,7 +36,7 @@ static int find_kernel(const ggi_module *m, const char *name) {
 /* ------------------------------------------------------------------ */
 /* frames: a chain of stages, each a kernel with bound arguments       */
 
-static const char *const frame_fields[] = {"params", "stages", "result", NULL};
+static const char *const frame_fields[] = {"params", "stages", "result", "gpus", NULL};
 
 static int is_writer(gg_access a) { return a != GG_ACCESS_IN; }
 static int is_reader(gg_access a) { return a == GG_ACCESS_IN || a == GG_ACCESS_INOUT; }
@@ -136,6 +137,13 @@ static void read_stage(ggi_decl *k, int idx, size_t *pos, int stages_line, const
   if (lua_type(L, e) != LUA_TTABLE)
     ggi_decl_fail(k, stages_line, "stages[%d] must be a table { \"kernel\", param = \"frame param\", ... }, got %s", idx,
           luaL_typename(L, e));
+  lua_pushliteral(L, "exchange");
+  const int exchange = lua_rawget(L, e) != LUA_TNIL;
+  lua_pop(L, 1);
+  if (exchange) {
+    ggi_read_exchange(k, e, idx, pos, stages_line, fr, st);
+    return;
+  }
   if (lua_rawgeti(L, e, 1) != LUA_TSTRING)
     ggi_decl_fail(k, stages_line, "stages[%d] must start with the name of a kernel, as in { \"scale\", x = \"x\" }", idx);
   const char *name = ggi_to_cstring(k, -1, stages_line, "a stage's kernel name");
@@ -311,7 +319,7 @@ static void frame_access(ggi_decl *k, ggi_kernel *fr, int params_line) {
     ggi_param *fp = &fr->params[i];
     int reads = 0, writes = 0, atomics = 0, plain = 0, used = 0;
     for (int s = 0; s < f->nstages; s++) {
-      const ggi_kernel *kn = &k->c->m->kernels[f->stages[s].kernel_index];
+      const ggi_kernel *kn = ggi_frame_stage(f, s);
       for (int j = 0; j < kn->nparams; j++) {
         if (f->stages[s].bind[j] != i) continue;
         used = 1;
@@ -374,6 +382,34 @@ static void frame_result(ggi_decl *k, ggi_kernel *fr) {
           "written by a stage of the frame", name, name);
 }
 
+/* gpus = N: the GPUs the frame runs on, one process each (left out: 1).
+ * NVSHMEM, which moves the data, is CUDA's. */
+static void frame_gpus(ggi_decl *k, ggi_kernel *fr, const ggi_module *m) {
+  lua_State *L = k->c->L;
+  fr->frame->gpus = 1;
+  const int t = ggi_push_field(k, "gpus");
+  if (t == LUA_TNIL) {
+    lua_pop(L, 1);
+    return;
+  }
+  const int line = ggi_field_line(k, "gpus");
+  int isint = 0;
+  const lua_Integer n = lua_tointegerx(L, -1, &isint);
+  if (t != LUA_TNUMBER || !isint || n < 2 || n > GG_TEAM_MAX) {
+    char got[64];
+    if (t == LUA_TNUMBER && isint) snprintf(got, sizeof got, "%lld", (long long)n);
+    else if (t == LUA_TNUMBER) snprintf(got, sizeof got, "%g", lua_tonumber(L, -1));
+    else snprintf(got, sizeof got, "%s", lua_typename(L, t));
+    ggi_decl_fail(k, line, "field 'gpus' must be an integer 2..%d, the GPUs the frame runs on "
+                  "(one process each; leave it out for one GPU), got %s", GG_TEAM_MAX, got);
+  }
+  lua_pop(L, 1);
+  if (m->targets & GGI_TARGET_HIP)
+    ggi_decl_fail(k, line, "gpus = %lld: a frame on several GPUs runs on CUDA only (its exchanges "
+                  "are NVSHMEM's); write module { targets = { \"cuda\" } }", (long long)n);
+  fr->frame->gpus = (int)n;
+}
+
 void ggi_convert_frame(ggi_decl *k, ggi_kernel *fr, const ggi_module *m) {
   lua_State *L = k->c->L;
   ggi_check_fields(k, k->t, frame_fields, NULL, "");
@@ -391,6 +427,7 @@ void ggi_convert_frame(ggi_decl *k, ggi_kernel *fr, const ggi_module *m) {
             "(the kernel's body says where it reads), not to a frame parameter", fr->params[i].name);
   ggi_collect_extents(k, fr);
   ggi_check_scope(k, fr);
+  frame_gpus(k, fr, m);
   int t = ggi_push_field(k, "stages");
   int line = ggi_field_line(k, "stages");
   if (t == LUA_TNIL)

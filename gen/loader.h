@@ -165,4 +165,10 @@ void ggi_convert_kernel(ggi_decl *k, ggi_kernel *kn, unsigned targets);
 void ggi_convert_frame(ggi_decl *k, ggi_kernel *fr, const ggi_module *m);
 void ggi_convert_persistent(ggi_decl *k, ggi_persistent *p, const ggi_module *m);
 
+/* ---- load_exchange.c ---- */
+/* An exchange stage of frame fr: the entry at stack index e, stages[idx]
+ * (its kind's quoted name is looked up from *pos for its line). */
+void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line, ggi_kernel *fr,
+                       ggi_stage *st);
+
 #endif

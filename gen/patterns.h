@@ -9,7 +9,9 @@
  * Adding a pattern: a GG_PATTERN_* constant (gg_module.h, before
  * GG_PATTERN_FRAME), its row in patterns.c with the name workload files
  * give it, and its own files (reader, planner, templates) whose
- * functions the row names.
+ * functions the row names.  The kernel rows come first; an exchange's
+ * (kind "exchange": made by the loader for a frame's exchange stage,
+ * never written as a pattern) after them.
  *
  * The hooks are declared here, by stage; each is defined in that
  * stage's file (or the pattern's own) and called only through the row.
@@ -17,6 +19,7 @@
 #ifndef GGI_PATTERNS_H
 #define GGI_PATTERNS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ir.h"
@@ -51,6 +54,11 @@ enum {
                                      its value (gg_result_note, prelude) */
   GGI_PAT_OWN_TYPE = 1u << 13,    /* field type is its own (fft: the transform's); with
                                      into, the accumulator is into's type */
+  GGI_PAT_PEERS = 1u << 14,       /* a frame's exchange stage: talks to the frame's other
+                                     GPUs through its area of the symmetric workspace
+                                     (sym_bytes); its body returns false when the host
+                                     aborted the session while it waited
+                                     (frame/run_peers.cuh) */
 };
 
 typedef void (*ggi_read_fn)(struct ggi_decl *k, ggi_kernel *kn);
@@ -87,6 +95,11 @@ typedef struct ggi_pattern_row {
                                    it touches view only in its own item (frame_deps.c) */
   void (*explain)(const ggi_module *m, const ggi_kernel *k, FILE *out); /* explain: NULL for the
                                    specialization, why and template of every kernel */
+  uint64_t (*sym_bytes)(const ggi_kernel *k); /* plan: GGI_PAT_PEERS, the bytes of the frame's
+                                   symmetric workspace the stage takes (its area, laid out
+                                   by the frame's schedule) */
+  void (*explain_peers)(const ggi_kernel *k, FILE *out); /* explain: GGI_PAT_PEERS, what
+                                   the stage moves to each peer and what it waits for */
 } ggi_pattern_row;
 
 /* The row of p; NULL outside gg_pattern. */
@@ -120,6 +133,13 @@ int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 int ggi_spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 int ggi_spec_frame(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+
+/* allreduce_plan.c: pattern allreduce (a frame's exchange stage) */
+int ggi_spec_allreduce(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+int ggi_plan_allreduce(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
+                       ggi_diag *d);
+uint64_t ggi_allreduce_sym_bytes(const ggi_kernel *k);
+void ggi_allreduce_explain(const ggi_kernel *k, FILE *out);
 
 /* dict.c */
 int ggi_dict_for(const ggi_module *m, const ggi_kernel *k, struct ggi_dict *dict, ggi_arena *a);

@@ -95,6 +95,12 @@ typedef struct ggi_persistent_shape {
   /* per command (in p->commands order): its workspace on this kernel's
    * virtual grid and the threads per pseudo-block its body works with */
   gg_persistent_command cmd[GG_COMMANDS_MAX];
+  /* frames on several GPUs: the GPUs the kernel's frames run on (1: one,
+   * no team), its symmetric workspace's bytes and each command's share
+   * of it (a frame's exchange stages' areas: frame_schedule.c) */
+  int gpus;
+  uint64_t sym_bytes;
+  uint64_t sym_off[GG_COMMANDS_MAX];
   /* one sentence per choice, for `gpugen explain` */
   int nwhy;
   char why[8][200];

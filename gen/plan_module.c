@@ -49,6 +49,11 @@ int ggi_plan_module(ggi_module *m, ggi_diag *d)
     ggi_kernel *k = &m->kernels[i];
     k->plan[0] = k->plan[1] = NULL;
     ggi_plan_views(k);
+    for (int s = 0; k->frame && s < k->frame->nstages; s++) { /* exchange stages' own kernels */
+      ggi_kernel *own = k->frame->stages[s].own;
+      for (unsigned t = GGI_TARGET_CUDA; own && t <= GGI_TARGET_HIP; t <<= 1)
+        if ((own->targets & t) && ggi_plan_kernel(m, own, t, d) != 0) return -1;
+    }
     if (ggi_pattern_is(k, GGI_PAT_CHAIN) && ggi_frame_schedule(m, k, d) != 0) return -1;
     for (unsigned t = GGI_TARGET_CUDA; t <= GGI_TARGET_HIP; t <<= 1)
       if ((k->targets & t) && ggi_plan_kernel(m, k, t, d) != 0) return -1;

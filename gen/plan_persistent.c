@@ -50,7 +50,7 @@ static int command_max_threads(const ggi_module *m, const ggi_kernel *k)
   int mx = 0;
   if (ggi_pattern_is(k, GGI_PAT_CHAIN)) {
     for (int s = 0; s < k->frame->nstages; s++) {
-      const int v = command_max_threads(m, &m->kernels[k->frame->stages[s].kernel_index]);
+      const int v = command_max_threads(m, ggi_frame_stage(k->frame, s));
       if (v > 0 && (mx == 0 || v < mx)) mx = v;
     }
     return mx;
@@ -103,7 +103,7 @@ static const char *cause(const ggi_kernel *k, unsigned target, int by, long valu
 {
   buf[0] = 0;
   for (int j = 0; k->frame && j < k->frame->nstages; j++) {
-    const ggi_kernel *st = &k->frame->kernels[k->frame->stages[j].kernel_index];
+    const ggi_kernel *st = ggi_frame_stage(k->frame, j);
     const ggi_plan *sp = ggi_plan_of(st, target);
     if (!sp) continue;
     long got = by == GGI_CAUSE_MIN ? sp->min_threads : by == GGI_CAUSE_MAX ? sp->max_threads
@@ -279,6 +279,34 @@ int ggi_persistent_group_threads(const ggi_module *m, const ggi_persistent *p)
   return block / groups;
 }
 
+/* Frames on several GPUs: how many (one count for the kernel: a session
+ * runs on one team; a frame on one GPU runs beside them on each) and each
+ * frame command's share of the symmetric workspace, one after the other. */
+static int plan_peers(const ggi_module *m, const ggi_persistent *p, ggi_persistent_shape *s,
+                      ggi_diag *d)
+{
+  const ggi_kernel *from = NULL;
+  s->gpus = 1;
+  for (int i = 0; i < p->ncommands; i++) {
+    const ggi_kernel *k = &m->kernels[p->command_index[i]];
+    if (!k->frame) continue;
+    s->sym_off[i] = s->sym_bytes;
+    s->sym_bytes += k->frame->sym_bytes;
+    if (k->frame->gpus < 2) continue;
+    if (from && k->frame->gpus != s->gpus)
+      return fail(d, m, p, "frame \"%s\" runs on %d GPUs and frame \"%s\" on %d; a persistent "
+                  "kernel's session runs on one team: give its frames one gpus, or put them in "
+                  "persistent kernels of their own", from->name, s->gpus, k->name, k->frame->gpus);
+    s->gpus = k->frame->gpus;
+    from = k;
+  }
+  if (from)
+    why(s, "gpus %d (frame \"%s\"): one process per GPU; gg_session_open needs their team and "
+           "allocates %llu bytes of symmetric memory on it for the exchanges", s->gpus,
+        from->name, (unsigned long long)s->sym_bytes);
+  return 0;
+}
+
 int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsigned target,
                             ggi_persistent_shape *s, ggi_diag *d)
 {
@@ -349,5 +377,6 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
                 s->group_threads, HIP_GROUP_MAX, HIP_GROUP_MAX, HIP_GROUP_MAX * s->groups);
   if (s->blocks < 0)
     return fail(d, m, p, "blocks = %d must be >= 0 (0 = as many as are co-resident)", s->blocks);
-  return plan_commands(m, p, target, s, d);
+  if (plan_commands(m, p, target, s, d) != 0) return -1;
+  return plan_peers(m, p, s, d);
 }

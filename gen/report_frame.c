@@ -5,6 +5,7 @@
  */
 #include "frame.h"
 #include "names.h"
+#include "patterns.h"
 
 #include <stdio.h>
 
@@ -28,6 +29,10 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
   fprintf(out, "frame %s (%s:%d): %d stage(s), %d grid barrier(s); a command of a persistent "
                "kernel, one handshake per frame\n",
           fr->name, m->file ? m->file : "?", fr->line, f->nstages, f->nbarriers);
+  if (f->gpus > 1)
+    fprintf(out, "gpus: %d, one process each (NVSHMEM PEs 0..%d), each running this frame on "
+                 "its GPU; %llu bytes of symmetric memory for its exchanges\n",
+            f->gpus, f->gpus - 1, (unsigned long long)f->sym_bytes);
   fprintf(out, "parameters:");
   for (int p = 0; p < fr->nparams; p++)
     fprintf(out, " %s%s%s%s", fr->params[p].name, fr->params[p].kind == GG_PARAM_VIEW ? " (" : "",
@@ -59,6 +64,8 @@ void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
         fprintf(out, "      reads %s's neighbour elements from stage %d's publication\n",
                 fr->params[st->bind[j]].name, x->src);
     }
+    const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
+    if (row->explain_peers) row->explain_peers(k, out);
     if (st->block_sync == GGI_SYNC_SHARED)
       fprintf(out, "      block barrier before it: it reuses the block's shared memory of an "
                    "earlier stage\n");

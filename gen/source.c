@@ -37,7 +37,10 @@ static void spec_summary(ggi_buf *b, const ggi_kernel *k)
                    ggi_strategy_name(k->spec.strategy));
   }
   ggi_buf_printf(b, ", %s, block %d, items %d, vector %d%s",
-                 k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative" : "classic", k->spec.block,
+                 k->launch == GG_LAUNCH_COOPERATIVE ? "cooperative"
+                 : ggi_pattern_is(k, GGI_PAT_PEERS) ? "a frame's stage only"
+                                                     : "classic",
+                 k->spec.block,
                  k->spec.items, k->spec.vector, k->spec.cas_emulation ? ", CAS emulation" : "");
 }
 
@@ -151,6 +154,17 @@ static int module_mathdx(const ggi_module *m, unsigned target, gg_pattern patter
   return 0;
 }
 
+/* Whether a kernel (a frame) on target calls NVSHMEM: its plan's
+ * GG_FEAT_NVSHMEM, from an exchange stage. */
+static int module_nvshmem(const ggi_module *m, unsigned target)
+{
+  for (int i = 0; i < m->nkernels; i++) {
+    const ggi_plan *kp = ggi_plan_of(&m->kernels[i], target);
+    if (kp && (kp->features & GG_FEAT_NVSHMEM)) return 1;
+  }
+  return 0;
+}
+
 /* The plan's template, or its pieces one after the other (plan.h). */
 static int render_parts(const char *templates_dir, const ggi_plan *plan, const ggi_dict *dict,
                         ggi_buf *out, ggi_diag *d)
@@ -161,8 +175,8 @@ static int render_parts(const char *templates_dir, const ggi_plan *plan, const g
   return 0;
 }
 
-static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned target,
-                         const char *templates_dir, ggi_buf *out, ggi_diag *d)
+int ggi_render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned target,
+                      const char *templates_dir, ggi_buf *out, ggi_diag *d)
 {
   const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
   if (row->render) return row->render(m, k, target, templates_dir, out, d);
@@ -181,6 +195,7 @@ static int render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned targ
   ggi_buf_printf(out, "namespace %s {\n\n", ns);
   if (render_parts(templates_dir, &plan, &dict, out, d) != 0) return -1;
   ggi_buf_printf(out, "\n} /* namespace %s */\n\n", ns);
+  if (ggi_pattern_is(k, GGI_PAT_PEERS)) return 0; /* a frame's stage only: no entry point */
   const char *wrapper = k->launch == GG_LAUNCH_COOPERATIVE ? "global/kernel_cooperative.cuh"
                                                            : "global/kernel_classic.cuh";
   return ggi_render_template(templates_dir, wrapper, &dict, out, d);
@@ -227,6 +242,11 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
                        " * only) */\n");
     ggi_buf_printf(&b, "#include <%s>\n", header);
   }
+  /* NVSHMEM's device API, for modules with a frame on several GPUs only
+     (the runtime compiles GG_FEAT_NVSHMEM modules with its include folder) */
+  if (module_nvshmem(m, target))
+    ggi_buf_puts(&b, "/* NVSHMEM: the exchanges of frames on several GPUs */\n"
+                     "#include <nvshmem.h>\n#include <nvshmemx.h>\n");
   int coop = 0;
   for (int i = 0; i < m->nkernels; i++)
     if ((m->kernels[i].targets & target) &&
@@ -250,7 +270,7 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
       rc = ggi_render_template(templates_dir, helpers, &none, &b, d);
   }
   for (int i = 0; rc == 0 && i < m->nkernels; i++) {
-    if (wanted(m, i, target)) rc = render_kernel(m, &m->kernels[i], target, templates_dir, &b, d);
+    if (wanted(m, i, target)) rc = ggi_render_kernel(m, &m->kernels[i], target, templates_dir, &b, d);
     if (rc == 0 && b.len > GGI_MAX_SOURCE)
       rc = too_big(m, ggi_pattern_of(m->kernels[i].pattern)->kind,
                    m->kernels[i].name, m->kernels[i].line, target, d);

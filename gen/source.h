@@ -15,6 +15,14 @@
 int ggi_render_source(const ggi_module *m, unsigned target, const char *templates_dir,
                       char **out, ggi_diag *d);
 
+/* One kernel's part of the source: its argument struct, its pattern's
+ * pieces in its namespace, and its __global__ wrapper - none for a
+ * kernel that runs only as a frame's stage (an exchange stage's own
+ * kernel, GGI_PAT_PEERS, which frame_render.c renders before its
+ * frame).  Returns 0, or -1 with d->msg set. */
+int ggi_render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned target,
+                      const char *templates_dir, ggi_buf *out, ggi_diag *d);
+
 /* The headers host and device share, include/gg_abi.h then
  * include/gg_protocol.h (always the embedded copies), pasted once at the
  * top of every rendered source, before the prelude, which reads them. */

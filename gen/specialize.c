@@ -270,9 +270,14 @@ static int check_types(const ggi_module *m, const ggi_kernel *k, ggi_diag *d)
 /* A frame: after its stages (kernels come first in m->kernels). */
 int ggi_spec_frame(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
-  (void)d;
+  for (int s = 0; s < k->frame->nstages; s++) { /* its exchange stages' own kernels */
+    ggi_kernel *own = k->frame->stages[s].own;
+    if (!own) continue;
+    memset(&own->spec, 0, sizeof own->spec);
+    if (ggi_pattern_of(own->pattern)->specialize(m, own, d) != 0) return -1;
+  }
   for (int s = 0; s < k->frame->nstages; s++) {
-    const ggi_kernel *sk = &m->kernels[k->frame->stages[s].kernel_index];
+    const ggi_kernel *sk = ggi_frame_stage(k->frame, s);
     if (sk->spec.block > k->spec.block) k->spec.block = sk->spec.block;
     k->targets &= sk->targets ? sk->targets : m->targets;
   }

@@ -16,7 +16,12 @@ const char *const ggi_launch_names[] = {GG_LAUNCH_LIST(NAME_) NULL};
 const char *const ggi_arrangement_names[] = {GG_ARRANGEMENT_LIST(NAME_) NULL};
 const char *const ggi_scan_names[] = {GGI_SCAN_LIST(NAME_) NULL};
 const char *const ggi_target_names[] = {GGI_TARGET_LIST(NAME_) NULL};
+const char *const ggi_exchange_names[] = {GGI_EXCHANGE_LIST(NAME_) NULL};
 #undef NAME_
+
+#define PATTERN_(e, name, pattern) pattern,
+const gg_pattern ggi_exchange_patterns[] = {GGI_EXCHANGE_LIST(PATTERN_)};
+#undef PATTERN_
 
 /* The entries of a NULL-terminated table made above. */
 #define COUNT_(names) ((int)(sizeof names / sizeof names[0]) - 1)

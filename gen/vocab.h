@@ -28,6 +28,8 @@ extern const char *const ggi_launch_names[];    /* gg_launch_mode a workload may
 extern const char *const ggi_arrangement_names[]; /* gg_persistent_layout */
 extern const char *const ggi_scan_names[];      /* ggi_scan_kind */
 extern const char *const ggi_target_names[];    /* GGI_TARGET_* bit order */
+extern const char *const ggi_exchange_names[];  /* ggi_exchange_kind */
+extern const gg_pattern ggi_exchange_patterns[]; /* ggi_exchange_kind: its stage kernel's */
 
 /* An element type in generated code: size in bytes, device C type (the
  * kernels), host C type (the module header's mirror structs), enum

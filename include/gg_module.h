@@ -21,7 +21,7 @@
 
 #include "gg_abi.h"
 
-#define GG_MODULE_ABI 6
+#define GG_MODULE_ABI 7
 
 /* A compile-time check in C11 and C++11 alike: a generated header proves
  * with it that the compiler lays out each argument struct as the
@@ -107,6 +107,11 @@ typedef enum gg_pattern {
   /* one cuFFTDx block FFT per batch item and (virtual) block; grid: one
    * block per item (league = batch) */
   GG_PATTERN_FFT,
+  /* A frame's exchange stage on N GPUs (`{ exchange = "allreduce" }`):
+   * every GPU's view becomes op over all GPUs' views.  Its kernel is
+   * made by gpugen for the frame and is no entry of the module's
+   * kernels: it runs only as a stage. */
+  GG_PATTERN_ALLREDUCE,
   /* A frame: an ordered chain of stages (kernels of the module with bound
    * arguments) run inside a persistent kernel as ONE command.  Its
    * descriptor has mode GG_LAUNCH_PERSISTENT and no function of its own:
@@ -289,6 +294,12 @@ typedef struct gg_persistent_desc {
   int lua_line;
   uint32_t group_smem;     /* dynamic shared memory per pseudo-block (16-byte multiple) */
   const gg_persistent_command *plan; /* ncommands entries, in the order of commands */
+  /* Frames on several GPUs (docs/multi-gpu.md): the GPUs they run on, one
+   * process each (0 or 1: one GPU, no team), and the bytes of symmetric
+   * memory (NVSHMEM's heap) the kernel's exchange stages use, which
+   * gg_session_open allocates on the team (gg_persist_params.sym). */
+  int gpus;
+  uint64_t sym_bytes;
 } gg_persistent_desc;
 
 typedef struct gg_module_desc {

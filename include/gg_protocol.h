@@ -130,6 +130,8 @@ typedef struct gg_persist_params {
   unsigned int group_smem;   /* dynamic shared bytes per pseudo-block (largest command's) */
   unsigned int flags;        /* GG_PERSIST_* */
   unsigned int reserved;     /* 0 */
+  void *sym;                 /* frames on several GPUs: the symmetric workspace (NVSHMEM's
+                                heap, gg_persistent_desc.sym_bytes); NULL without a team */
 } gg_persist_params;
 #define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
 

@@ -37,6 +37,17 @@
  *        GG_FRAME_PROGRESS_BYTES apart (a line each, so one block's store
  *        does not bounce the line its neighbours poll)
  *   then each stage's own workspace, GG_FRAME_WS_ALIGN-aligned.
+ *
+ * A frame on several GPUs (`gpus = N`) has, besides, a symmetric
+ * workspace: NVSHMEM's symmetric heap, the same offsets on every GPU
+ * (the session allocates it, zero-filled: gg_persist_params.sym).  Each
+ * exchange stage has its own area there, GG_FRAME_WS_ALIGN-aligned, at
+ * the offset the frame's schedule gives it (gen/frame_schedule.c);
+ * an allreduce's area (templates/common/allreduce.cuh):
+ *   0    u64 signal: peers add 1 to it when their view has landed here
+ *   128  u64 runs of the stage so far (this GPU's, read by no peer)
+ *   256  two buffers, used by run parity, each N x count elements: the
+ *        slot of GPU p at p x count
  */
 #ifndef GG_ABI_H
 #define GG_ABI_H
@@ -59,6 +70,12 @@
 #define GG_FRAME_WS_HEAD 256u        /* the barrier words' bytes */
 #define GG_FRAME_PROGRESS_BYTES 128u /* between two blocks' progress words */
 #define GG_FRAME_WS_ALIGN 256u       /* each stage's workspace starts on it */
+
+/* An exchange stage's area of the symmetric workspace */
+#define GG_XCHG_ITEMS_MAX 4096 /* elements of a view an allreduce stage exchanges */
+#define GG_XCHG_SIGNAL_OFF 0u
+#define GG_XCHG_RUNS_OFF 128u
+#define GG_XCHG_BUFS_OFF 256u
 
 #endif /* GG_ABI_H */
 /*
@@ -193,6 +210,8 @@ typedef struct gg_persist_params {
   unsigned int group_smem;   /* dynamic shared bytes per pseudo-block (largest command's) */
   unsigned int flags;        /* GG_PERSIST_* */
   unsigned int reserved;     /* 0 */
+  void *sym;                 /* frames on several GPUs: the symmetric workspace (NVSHMEM's
+                                heap, gg_persistent_desc.sym_bytes); NULL without a team */
 } gg_persist_params;
 #define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
 
@@ -801,7 +820,7 @@ __device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 17 "examples/persistent_three.lua"
 }
-#line 805 "persistent_three.cu"
+#line 824 "persistent_three.cu"
 
     }();
   }
@@ -922,7 +941,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 23 "examples/persistent_three.lua"
 x(i)
 
-#line 926 "persistent_three.cu"
+#line 945 "persistent_three.cu"
 
   );
   
@@ -1158,7 +1177,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1162 "persistent_three.cu"
+#line 1181 "persistent_three.cu"
 
   }();
 #undef v
@@ -1199,7 +1218,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1203 "persistent_three.cu"
+#line 1222 "persistent_three.cu"
 
     }();
 #undef v
@@ -1259,7 +1278,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1263 "persistent_three.cu"
+#line 1282 "persistent_three.cu"
 
   }();
 #undef v

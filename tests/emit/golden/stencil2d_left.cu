@@ -34,6 +34,17 @@
  *        GG_FRAME_PROGRESS_BYTES apart (a line each, so one block's store
  *        does not bounce the line its neighbours poll)
  *   then each stage's own workspace, GG_FRAME_WS_ALIGN-aligned.
+ *
+ * A frame on several GPUs (`gpus = N`) has, besides, a symmetric
+ * workspace: NVSHMEM's symmetric heap, the same offsets on every GPU
+ * (the session allocates it, zero-filled: gg_persist_params.sym).  Each
+ * exchange stage has its own area there, GG_FRAME_WS_ALIGN-aligned, at
+ * the offset the frame's schedule gives it (gen/frame_schedule.c);
+ * an allreduce's area (templates/common/allreduce.cuh):
+ *   0    u64 signal: peers add 1 to it when their view has landed here
+ *   128  u64 runs of the stage so far (this GPU's, read by no peer)
+ *   256  two buffers, used by run parity, each N x count elements: the
+ *        slot of GPU p at p x count
  */
 #ifndef GG_ABI_H
 #define GG_ABI_H
@@ -56,6 +67,12 @@
 #define GG_FRAME_WS_HEAD 256u        /* the barrier words' bytes */
 #define GG_FRAME_PROGRESS_BYTES 128u /* between two blocks' progress words */
 #define GG_FRAME_WS_ALIGN 256u       /* each stage's workspace starts on it */
+
+/* An exchange stage's area of the symmetric workspace */
+#define GG_XCHG_ITEMS_MAX 4096 /* elements of a view an allreduce stage exchanges */
+#define GG_XCHG_SIGNAL_OFF 0u
+#define GG_XCHG_RUNS_OFF 128u
+#define GG_XCHG_BUFS_OFF 256u
 
 #endif /* GG_ABI_H */
 /*
@@ -190,6 +207,8 @@ typedef struct gg_persist_params {
   unsigned int group_smem;   /* dynamic shared bytes per pseudo-block (largest command's) */
   unsigned int flags;        /* GG_PERSIST_* */
   unsigned int reserved;     /* 0 */
+  void *sym;                 /* frames on several GPUs: the symmetric workspace (NVSHMEM's
+                                heap, gg_persistent_desc.sym_bytes); NULL without a team */
 } gg_persist_params;
 #define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
 
@@ -788,7 +807,7 @@ GG_INLINE void gg_at(const gg_args_stencil2d_left &args, const long long gg_lin)
 
 #line 16 "examples/stencil2d_left.lua"
 }
-#line 792 "stencil2d_left.cu"
+#line 811 "stencil2d_left.cu"
 
   }();
 #undef u
@@ -846,7 +865,7 @@ __device__ void gg_body(const gg_args_stencil2d_left &args, const gg_grid &g)
 
 #line 16 "examples/stencil2d_left.lua"
 }
-#line 850 "stencil2d_left.cu"
+#line 869 "stencil2d_left.cu"
 
     }();
 #undef u
@@ -931,7 +950,7 @@ GG_INLINE void gg_xat(const gg_args_stencil2d_left &args, const long long gg_lin
 
 #line 16 "examples/stencil2d_left.lua"
 }
-#line 935 "stencil2d_left.cu"
+#line 954 "stencil2d_left.cu"
 
   }();
 #undef u

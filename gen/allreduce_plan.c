@@ -1,0 +1,75 @@
+/*
+ * allreduce_plan.c - pattern allreduce: the kernel of a frame's
+ * { exchange = "allreduce", view = "e", op = "sum" } stage, made by the
+ * loader (load_exchange.c).  Its specialization, its plan and the area
+ * of the frame's symmetric workspace it takes; the device code is
+ * templates/common/allreduce.cuh.
+ */
+#include <stdio.h>
+
+#include "patterns.h"
+#include "plan.h"
+#include "vocab.h"
+
+int ggi_spec_allreduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+{
+  (void)m;
+  (void)d;
+  k->spec.block = 32;
+  k->spec.items = k->spec.vector = 1;
+  k->spec.why[k->spec.n_why++] =
+    "pseudo-block 0 exchanges the view: its warp 0 puts it to every peer with a signal, its "
+    "threads combine; the others wait at the grid barrier after the stage";
+  return 0;
+}
+
+/* Bytes of one of the two buffers: a slot of the view per GPU. */
+static uint64_t buffer_bytes(const ggi_kernel *k)
+{
+  return (uint64_t)k->gpus * (uint64_t)k->range[0].value * ggi_dtype_size(k->params[0].dtype);
+}
+
+uint64_t ggi_allreduce_sym_bytes(const ggi_kernel *k)
+{
+  const uint64_t bytes = GG_XCHG_BUFS_OFF + 2 * buffer_bytes(k);
+  return (bytes + GG_FRAME_WS_ALIGN - 1) / GG_FRAME_WS_ALIGN * GG_FRAME_WS_ALIGN;
+}
+
+/* How two values combine, a the running one (the lower GPUs'), b the next
+ * GPU's. */
+static const char *combine(ggi_op op)
+{
+  return op == GGI_OP_MIN ? "b < a ? b : a" : op == GGI_OP_MAX ? "b > a ? b : a" : "a + b";
+}
+
+int ggi_plan_allreduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
+                       ggi_diag *d)
+{
+  if (target != GGI_TARGET_CUDA)
+    return ggi_fail(d, "an exchange runs on CUDA only (NVSHMEM)");
+  p->template_path = "common/allreduce.cuh";
+  p->grid_rule = GG_GRID_RESIDENT;
+  p->features = GG_FEAT_NVSHMEM;
+  char count[32], gpus[16];
+  snprintf(count, sizeof count, "%lldLL", (long long)k->range[0].value);
+  snprintf(gpus, sizeof gpus, "%d", k->gpus);
+  int rc = ggi_plan_set(p, a, "XCHG_OP", ggi_op_name(k->op));
+  rc |= ggi_plan_set(p, a, "XCHG_T", ggi_dtype_ctype(k->params[0].dtype));
+  rc |= ggi_plan_set(p, a, "XCHG_COUNT", count);
+  rc |= ggi_plan_set(p, a, "XCHG_GPUS", gpus);
+  rc |= ggi_plan_set(p, a, "XCHG_COMBINE", combine(k->op));
+  rc |= ggi_plan_set(p, a, "VIEW", k->params[0].name);
+  return rc ? ggi_fail(d, "out of memory") : 0;
+}
+
+void ggi_allreduce_explain(const ggi_kernel *k, FILE *out)
+{
+  const unsigned size = ggi_dtype_size(k->params[0].dtype);
+  const long long count = (long long)k->range[0].value;
+  fprintf(out, "      allreduce (%s) of %s across %d GPUs: moves %lld element(s), %lld bytes, to "
+               "each of the %d peers (a put with a signal each, from pseudo-block 0's warp 0); "
+               "waits for %d signal(s), one from each peer, then combines GPU 0's to GPU %d's "
+               "values in that order, the same bits on every GPU; symmetric memory %llu bytes\n",
+          ggi_op_name(k->op), k->params[0].name, k->gpus, count, count * size, k->gpus - 1,
+          k->gpus - 1, k->gpus - 1, (unsigned long long)ggi_allreduce_sym_bytes(k));
+}

@@ -1,0 +1,128 @@
+/*
+ * load_exchange.c - a frame's exchange stage, { exchange = "allreduce",
+ * view = "e", op = "sum" }, in a frame on several GPUs (gpus = N).
+ *
+ * The loader makes the stage a kernel of its own (its pattern is the
+ * exchange kind's: ggi_exchange_patterns), with one parameter, the view,
+ * bound to the frame's; the frame keeps it (ggi_stage.own), so it is no
+ * entry of the module's kernels: nothing launches it, lists it or
+ * describes it to the runtime.  From then on the schedule, the plan and
+ * the render treat it as any stage: it reads and writes the whole view.
+ */
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gg_team.h"
+#include "loader.h"
+#include "vocab.h"
+
+static const char *const exchange_fields[] = {"exchange", "view", "op", NULL};
+
+/* The element types an exchange combines: the numeric ones a GPU adds,
+ * compares and moves as whole words (no 16-bit floats). */
+static int exchange_type(gg_dtype t) { return !ggi_dtype_is_half(t); }
+
+/* The stage's entry is the table at stack index e; idx its 1-based place
+ * in stages (messages), s its index (the kernel's name). */
+void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line, ggi_kernel *fr,
+                       ggi_stage *st)
+{
+  lua_State *L = k->c->L;
+  ggi_decl r = *k;
+  r.t = e;
+  const char *kind_text = NULL;
+  if (lua_getfield(L, e, "exchange") == LUA_TSTRING)
+    kind_text = ggi_to_cstring(k, -1, stages_line, "an exchange's kind");
+  lua_pop(L, 1);
+  size_t at = kind_text ? ggi_quoted_pos(k->c, *pos, k->end, kind_text) : (size_t)-1;
+  const int line = at == (size_t)-1 ? stages_line : ggi_line_of(k->c, at);
+  if (at != (size_t)-1) *pos = at + 1;
+  r.line = r.end = line;
+  snprintf(r.what, sizeof r.what, "%.90s: stage %d", k->what, idx);
+  ggi_check_fields(&r, e, exchange_fields, NULL, "");
+  char names[256];
+  ggi_join_names(ggi_exchange_names, names, sizeof names);
+  if (!kind_text)
+    ggi_decl_fail(&r, line, "exchange must name what the stage does across the GPUs: one of %s",
+                  names);
+  const int kind = ggi_find_name(ggi_exchange_names, kind_text);
+  if (kind < 0)
+    ggi_decl_fail(&r, line, "exchange = \"%s\" is not an exchange gpugen has; allowed: %s",
+                  kind_text, names);
+  if (fr->frame->gpus < 2)
+    ggi_decl_fail(&r, line, "exchange = \"%s\" moves data between GPUs, but this frame runs on "
+                  "one: give the frame gpus = N (2..%d), the GPUs it runs on", kind_text,
+                  GG_TEAM_MAX);
+  /* view: a frame view of a known size, exchanged whole */
+  const char *view = ggi_opt_string(&r, "view");
+  if (!view)
+    ggi_decl_fail(&r, line, "exchange = \"%s\" needs view = \"a frame view\", the view it "
+                  "combines across the GPUs", kind_text);
+  const ggi_param *fp = ggi_find_param(fr, view);
+  if (!fp || fp->kind != GG_PARAM_VIEW)
+    ggi_decl_fail(&r, line, "view = \"%s\": %s; an exchange names a view among the frame's "
+                  "parameters", view, fp ? "a scalar, not a view" : "the frame has no such parameter");
+  int64_t count = 1;
+  for (int d = 0; d < fp->rank; d++) {
+    if (fp->ext[d].name)
+      ggi_decl_fail(&r, line, "view = \"%s\": extent \"%s\" is known only at run time; an "
+                    "exchange moves a view of constant extents (e.g. f32[%d]), at most %d "
+                    "elements", view, fp->ext[d].name, 16, GG_XCHG_ITEMS_MAX);
+    count *= fp->ext[d].value;
+    if (count > GG_XCHG_ITEMS_MAX) break;
+  }
+  if (count > GG_XCHG_ITEMS_MAX)
+    ggi_decl_fail(&r, line, "view = \"%s\" has more than %d elements, the most an exchange "
+                  "moves (GG_XCHG_ITEMS_MAX: a latency-bound exchange of one frame)", view,
+                  GG_XCHG_ITEMS_MAX);
+  if (!exchange_type(fp->dtype))
+    ggi_decl_fail(&r, line, "view = \"%s\" is %s; an exchange combines f32, f64, i32, u32, i64 "
+                  "or u64 elements", view, ggi_dtype_name(fp->dtype));
+  if (fp->layout == GG_LAYOUT_STRIDE)
+    ggi_decl_fail(&r, line, "view = \"%s\" has layout \"stride\"; an exchange moves a view whose "
+                  "elements are contiguous: layout \"right\" or \"left\"", view);
+  /* op: how the GPUs' values combine */
+  const char *op_text = ggi_opt_string(&r, "op");
+  const int op = op_text ? ggi_find_name(ggi_op_names, op_text) : -1;
+  if (op != GGI_OP_SUM && op != GGI_OP_MIN && op != GGI_OP_MAX)
+    ggi_decl_fail(&r, op_text ? ggi_field_line(&r, "op") : line,
+                  "%s%s%s; an allreduce combines with op = \"sum\", \"min\" or \"max\"",
+                  op_text ? "op = \"" : "op is missing", op_text ? op_text : "",
+                  op_text ? "\" is not one of them" : "");
+  /* the stage's kernel */
+  ggi_kernel *kn = ggi_load_alloc(k->c, sizeof *kn);
+  memset(kn, 0, sizeof *kn);
+  char name[160];
+  snprintf(name, sizeof name, "gg_%s_%s_%d", ggi_exchange_names[kind], fr->name, idx - 1);
+  kn->name = ggi_load_strdup(k->c, name);
+  kn->line = line;
+  kn->pattern = ggi_exchange_patterns[kind];
+  kn->targets = GGI_TARGET_CUDA;
+  kn->launch = GG_LAUNCH_PERSISTENT;
+  kn->rank = 1;
+  kn->range[0].value = count;
+  kn->nparams = 1;
+  ggi_param *kp = ggi_load_alloc(k->c, sizeof *kp);
+  *kp = *fp;
+  kp->line = line;
+  kp->access = GG_ACCESS_INOUT; /* it reads and writes the whole view */
+  kn->params = kp;
+  kn->extents = ggi_load_alloc(k->c, sizeof(char *));
+  kn->op = (ggi_op)op;
+  kn->acc_type = fp->dtype;
+  kn->gpus = fr->frame->gpus;
+  char *own = ggi_load_alloc(k->c, 1);
+  own[0] = 0; /* the view is not touched at one index per thread */
+  kn->own_index = own;
+  st->kernel = kn->name;
+  st->kernel_index = -1;
+  st->own = kn;
+  st->line = line;
+  st->bind = ggi_load_alloc(k->c, sizeof(int));
+  st->bind[0] = (int)(fp - fr->params);
+  st->constant = ggi_load_alloc(k->c, sizeof(char *));
+  st->constant[0] = NULL;
+  st->ext = ggi_load_alloc(k->c, sizeof(ggi_extent));
+}
