@@ -68,8 +68,9 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
   for (int d = 0; d < fp->rank; d++) {
     if (fp->ext[d].name)
       ggi_decl_fail(&r, line, "view = \"%s\": extent \"%s\" is known only at run time; an "
-                    "exchange moves a view of constant extents (e.g. f32[%d]), at most %d "
-                    "elements", view, fp->ext[d].name, 16, GG_XCHG_ITEMS_MAX);
+                    "exchange moves a view of constant extents (e.g. %s[16]), at most %d "
+                    "elements", view, fp->ext[d].name, ggi_dtype_name(fp->dtype),
+                    GG_XCHG_ITEMS_MAX);
     count *= fp->ext[d].value;
     if (count > GG_XCHG_ITEMS_MAX) break;
   }

@@ -399,7 +399,7 @@ static void frame_gpus(ggi_decl *k, ggi_kernel *fr, const ggi_module *m) {
     char got[64];
     if (t == LUA_TNUMBER && isint) snprintf(got, sizeof got, "%lld", (long long)n);
     else if (t == LUA_TNUMBER) snprintf(got, sizeof got, "%g", lua_tonumber(L, -1));
-    else snprintf(got, sizeof got, "%s", lua_typename(L, t));
+    else snprintf(got, sizeof got, "a %s", lua_typename(L, t));
     ggi_decl_fail(k, line, "field 'gpus' must be an integer 2..%d, the GPUs the frame runs on "
                   "(one process each; leave it out for one GPU), got %s", GG_TEAM_MAX, got);
   }
