@@ -64,6 +64,7 @@
 #include <stdio.h>
 
 #include "gg.h"
+#include "gg_team.h"
 #include "gg_protocol.h"
 
 #ifdef __cplusplus
@@ -104,6 +105,9 @@ typedef struct gg_session_options {
   gg_device_times device_times; /* the GPU's clock per frame (GG_TIMES_AUTO: with statistics) */
   uint32_t open_timeout_ms; /* how long open waits for the kernel to run (default 10000):
                                its blocks wait for SMs other kernels hold */
+  gg_team *team;           /* a kernel whose frames run on N GPUs (gpugen: gpus = N): the
+                              team of its N processes, one per GPU (gg_team.h), opened on
+                              the module's context; NULL otherwise */
 } gg_session_options;
 
 /* Launch persistent kernel `name` (NULL: the module's first) of a loaded
@@ -123,7 +127,20 @@ typedef struct gg_session_options {
  * cannot tell in advance whether blocks fit beside another kernel's).
  * The refused kernel stays queued, aborted: it exits as soon as it gets
  * SMs, and until then the device counts it as running (module loads
- * refused, frees put off: docs/isolation.md). */
+ * refused, frees put off: docs/isolation.md)
+ *
+ * Frames on several GPUs (a kernel whose frames declare gpus = N, its
+ * descriptor's gpus and sym_bytes): every process of the team opens its
+ * own GPU's session with options.team, and posts its own GPU's frames
+ * (nothing else of the protocol changes: each GPU's frame is done when its
+ * host has its acknowledgement).  Without a team, or with a team of
+ * another size, open refuses with GG_ERR_INVALID, naming both.  Open
+ * allocates the kernel's symmetric workspace on the team
+ * (gg_team_array_alloc) and gg_session_free frees it: both are
+ * collective, so every rank opens and frees its sessions of such kernels
+ * in the same order.  A session whose kernel may still be running when it
+ * is freed (terminate timed out) leaves its symmetric memory to
+ * gg_team_free. */
 gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_options *opt,
                           gg_session **out);
 

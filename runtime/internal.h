@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "gg.h"
+#include "gg_team.h"
 
 struct ggr_cache;
 struct ggr_key;
@@ -106,6 +107,9 @@ struct gg_array {
   void (*release)(struct gg_array *a);
   void *owner;                /* what release needs (the team) */
 };
+
+/* The context a team (team.c) was opened on. */
+gg_context *ggr_team_context(const gg_team *t);
 
 struct gg_stream {
   gg_context *ctx;

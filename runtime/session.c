@@ -106,6 +106,33 @@ static gg_status hidden_fields(gg_session *s, int i)
   return GG_OK;
 }
 
+/* A kernel whose frames run on several GPUs (pd->gpus) needs the team of
+ * their processes, one per GPU, on the module's context: checked before
+ * anything is allocated (the symmetric workspace comes in alloc_memory). */
+static gg_status check_team(gg_session *s)
+{
+  const gg_persistent_desc *pd = s->pd;
+  const gg_team *team = s->opt.team;
+  if (pd->gpus <= 1)
+    return GG_OK;
+  if (!team)
+    return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\" runs frames on %d GPUs: open the "
+                         "session with options.team (a team of %d processes, one per GPU: "
+                         "gg_team.h)", pd->name, pd->gpus, pd->gpus);
+  if (gg_team_size(team) != pd->gpus)
+    return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\" runs frames on %d GPUs, but "
+                         "options.team has %d processes: open it on a team of %d", pd->name,
+                         pd->gpus, gg_team_size(team), pd->gpus);
+  if (ggr_team_context(team) != s->ctx)
+    return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": options.team was opened on another "
+                         "context than the module's: load the module on the team's context",
+                         pd->name);
+  if (pd->sym_bytes == 0 || pd->sym_bytes > (uint64_t)SIZE_MAX)
+    return bad_desc(s, "frames on %d GPUs with %llu bytes of symmetric workspace", pd->gpus,
+                    (unsigned long long)pd->sym_bytes);
+  return GG_OK;
+}
+
 /* Commands, their kernels, and the slot and shared memory the descriptor
  * gives them: used as given, checked against each command. */
 static gg_status resolve_commands(gg_session *s)
@@ -275,6 +302,13 @@ static gg_status alloc_memory(gg_session *s)
     if (st)
       return st;
   }
+  /* frames on several GPUs: the symmetric workspace, zero-filled, on
+     every rank at once (collective) */
+  if (s->pd->gpus > 1) {
+    st = gg_team_array_alloc(s->opt.team, (size_t)s->pd->sym_bytes, &s->sym);
+    if (st)
+      return st;
+  }
   s->pack = calloc(1, s->args_size);
   s->slot_cmd = calloc(nslots, sizeof *s->slot_cmd);
   if (!s->pack || !s->slot_cmd)
@@ -319,6 +353,7 @@ static gg_status launch(gg_session *s)
   pp.groups = (uint32_t)s->groups;
   pp.group_smem = s->group_smem;
   pp.flags = s->timed ? GG_PERSIST_TIMES : 0u;
+  pp.sym = gg_array_native(s->sym);
   void *params[] = {&pp};
   unsigned smem = s->pd->shared_bytes;
   /* counted first: a free on another thread in between would wait for it */
@@ -402,6 +437,8 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
     s->opt.buffering = s->pd->buffering > 0 ? s->pd->buffering : 1;
   if (!st)
     st = resolve_commands(s);
+  if (!st)
+    st = check_team(s);
   if (!st)
     st = check_shape(s);
   if (!st)
@@ -740,6 +777,12 @@ void gg_session_free(gg_session *s)
     return;
   if (s->running)
     gg_session_terminate(s);
+  /* the symmetric workspace: freed on every rank at once (collective),
+     unless the kernel may still run (terminate timed out): then it stays
+     until gg_team_free, which frees the whole heap */
+  if (!s->counted)
+    gg_array_free(s->sym);
+  s->sym = NULL;
   if (s->counted && s->stream) {
     /* its kernel may still run (or still wait for SMs, and then exit at
      * once on the abort): the device watches its stream from now on */

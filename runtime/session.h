@@ -25,6 +25,9 @@ struct gg_session {
   uint32_t group_smem, args_size;
   int ncommands;
   gg_kernel *cmd[GG_COMMANDS_MAX];
+  /* frames on several GPUs: the kernel's symmetric workspace on the
+   * team (gg_persistent_desc.sym_bytes), NULL otherwise */
+  gg_array *sym;
   /* Hidden fields the session fills in every frame of a command: its own
    * workspace, sized for this kernel's virtual grid (never the classic
    * launch's, whose grid differs), and its own launch sequence. */

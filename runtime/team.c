@@ -262,6 +262,7 @@ spent:
 
 int gg_team_rank(const gg_team *t) { return t ? t->rank : -1; }
 int gg_team_size(const gg_team *t) { return t ? t->size : 0; }
+gg_context *ggr_team_context(const gg_team *t) { return t ? t->ctx : NULL; }
 
 static void forget_array(gg_team *t, gg_array *a) {
   for (int i = 0; i < t->narrays; i++)
