@@ -1,0 +1,362 @@
+/*
+ * test_allreduce_gpu - frames on 2 GPUs with an allreduce stage, end to
+ * end: tests/nvshmem/allreduce.lua through gpugen, libgg's sessions on a
+ * team of 2 processes (one per GPU), and the generated device code.
+ *
+ *   test_allreduce_gpu        (needs 2 GPUs and NVSHMEM; skips, 77, otherwise)
+ *
+ * Each rank opens a context on GPU `rank`, joins the team (the unique id
+ * travels through a pipe from rank 0), loads the module and opens one
+ * session of persistent kernel "p" with options.team.  Then, per frame
+ * kind (fsum: f32 sum; imin: i32 min after a reduce; dmax: f64 max over a
+ * rank-2 view), FRAMES frames, every one with new inputs on every rank
+ * and a run-time extent n of 1003, 3003 or 5003: each rank computes
+ * every rank's inputs from a seed (no data travels between the
+ * processes), so it checks its own GPU's exchanged view and the stage
+ * after it against a CPU reference over all ranks' inputs, combined in
+ * rank order, element by element and bit for bit.  A rank that finds a
+ * mismatch keeps running its frames (its peer's exchanges wait for it)
+ * and fails at the end.
+ *
+ * Before that, the refusals: a session of "p" opened without a team, and
+ * one of tests/nvshmem/explain3.lua's kernel (frames on 3 GPUs) on this
+ * team of 2, each GG_ERR_INVALID with a message naming what is wrong.
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "allreduce.h"
+#include "explain3.h"
+#include "gg.h"
+#include "gg_session.h"
+#include "gg_team.h"
+
+#define RANKS 2
+#define FRAMES 10000
+#define NMAX 5003
+#define E_COUNT 1003 /* fsum's e */
+#define D_ROWS 7     /* dmax's d: 7 x 5 */
+#define D_COLS 5
+#define WAIT_NS 20000000000LL /* a frame; a dead peer ends the wait here */
+
+static int rank;
+static int shown; /* mismatches printed: the first few only */
+#define SHOW_MAX 5
+
+#define FAIL(...)                                   \
+  do {                                              \
+    fprintf(stderr, "rank %d: ", rank);             \
+    fprintf(stderr, __VA_ARGS__);                   \
+    fprintf(stderr, " (%s)\n", gg_error_detail()); \
+    return 1;                                       \
+  } while (0)
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* ---- every rank's inputs, from a seed ---- */
+
+static uint64_t mix(uint64_t z) { /* splitmix64's finalizer */
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static uint64_t seed_of(int kind, int frame, int r) {
+  return mix(((uint64_t)kind << 48) ^ ((uint64_t)frame << 8) ^ (uint64_t)r);
+}
+/* a float in [-2, 2) with a full mantissa */
+static float f32_at(uint64_t seed, long i) {
+  return (float)((double)(mix(seed + (uint64_t)i) >> 11) * 0x1p-53 * 4.0 - 2.0);
+}
+static double f64_at(uint64_t seed, long i) {
+  return (double)(mix(seed + (uint64_t)i) >> 11) * 0x1p-53 * 8.0 - 4.0;
+}
+static int32_t i32_at(uint64_t seed, long i) {
+  return (int32_t)(mix(seed + (uint64_t)i) % 2000000001u) - 1000000000;
+}
+static long n_of(int frame) { return 1003 + (frame % 3) * 2000; }
+
+/* ---- the CPU references: each rank's partial, combined in rank order ---- */
+
+static int fsum_check(int frame, const float *e, const float *y, long n, const float *x) {
+  static float ref[E_COUNT];
+  for (int r = 0; r < RANKS; r++)
+    for (long i = 0; i < E_COUNT; i++) {
+      const float part = f32_at(seed_of(0, frame, r), i) * 3.0f; /* fill */
+      ref[i] = r == 0 ? part : ref[i] + part;
+    }
+  for (long i = 0; i < E_COUNT; i++)
+    if (memcmp(&e[i], &ref[i], sizeof ref[i]) != 0) {
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: fsum frame %d (n %ld): e[%ld] = %.9g, want %.9g\n", rank, frame, n,
+              i, e[i], ref[i]);
+      return 1;
+    }
+  for (long i = 0; i < n; i++) {
+    const float want = x[i] * ref[i % E_COUNT]; /* use_e */
+    if (memcmp(&y[i], &want, sizeof want) != 0) {
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: fsum frame %d (n %ld): y[%ld] = %.9g, want %.9g\n", rank, frame,
+              n, i, y[i], want);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int imin_check(int frame, const int32_t *c, const int32_t *yi, long n, const int32_t *xi) {
+  int32_t ref = 0;
+  for (int r = 0; r < RANKS; r++) {
+    int32_t part = INT32_MAX; /* smallest */
+    for (long i = 0; i < n; i++) {
+      const int32_t v = i32_at(seed_of(1, frame, r), i);
+      if (v < part) part = v;
+    }
+    ref = r == 0 ? part : part < ref ? part : ref;
+  }
+  if (c[0] != ref) {
+    if (shown++ < SHOW_MAX)
+      fprintf(stderr, "rank %d: imin frame %d (n %ld): c = %d, want %d\n", rank, frame, n, c[0], ref);
+    return 1;
+  }
+  for (long i = 0; i < n; i++)
+    if (yi[i] != xi[i] - ref) { /* use_c */
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: imin frame %d (n %ld): yi[%ld] = %d, want %d\n", rank, frame, n, i,
+              yi[i], xi[i] - ref);
+      return 1;
+    }
+  return 0;
+}
+
+static int dmax_check(int frame, const double *d, const double *yd, long n, const double *xd) {
+  static double ref[D_ROWS * D_COLS];
+  for (int r = 0; r < RANKS; r++)
+    for (long k = 0; k < D_ROWS * D_COLS; k++) {
+      const double v = f64_at(seed_of(2, frame, r), k), part = v * v; /* square: 5 i + j = k */
+      ref[k] = r == 0 ? part : part > ref[k] ? part : ref[k];
+    }
+  for (long k = 0; k < D_ROWS * D_COLS; k++)
+    if (memcmp(&d[k], &ref[k], sizeof ref[k]) != 0) {
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: dmax frame %d (n %ld): d[%ld] = %.17g, want %.17g\n", rank, frame,
+              n, k, d[k], ref[k]);
+      return 1;
+    }
+  for (long i = 0; i < n; i++) {
+    const double want = xd[i] + ref[(i % D_ROWS) * D_COLS + i % D_COLS]; /* use_d */
+    if (memcmp(&yd[i], &want, sizeof want) != 0) {
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: dmax frame %d (n %ld): yd[%ld] = %.17g, want %.17g\n", rank,
+              frame, n, i, yd[i], want);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* ---- one rank ---- */
+
+/* FRAMES frames of kind `kind` (0 fsum, 1 imin, 2 dmax); the number that
+ * did not match, or -1 when a frame could not run. */
+static int frames(gg_session *s, int kind, gg_array *const a[3]) {
+  static const char *const names[] = {"fsum", "imin", "dmax"};
+  int cmd, bad = 0;
+  if (gg_session_command(s, names[kind], &cmd)) {
+    fprintf(stderr, "rank %d: no command %s (%s)\n", rank, names[kind], gg_error_detail());
+    return -1;
+  }
+  void *in = gg_array_host(a[0]), *mid = gg_array_host(a[1]), *out = gg_array_host(a[2]);
+  const double t0 = now_ms();
+  for (int f = 0; f < FRAMES; f++) {
+    const long n = n_of(f);
+    const uint64_t seed = seed_of(kind, f, rank);
+    for (long i = 0; i < n; i++) {
+      if (kind == 0) ((float *)in)[i] = f32_at(seed, i);
+      if (kind == 1) ((int32_t *)in)[i] = i32_at(seed, i);
+      if (kind == 2) ((double *)in)[i] = f64_at(seed, i);
+    }
+    const gg_arg args[4] = {gg_arg_array(a[0]), gg_arg_array(a[1]), gg_arg_array(a[2]),
+                            gg_arg_i64(n)};
+    gg_status st = gg_session_start(s, cmd, args, 4, NULL);
+    if (!st) st = gg_session_wait(s, WAIT_NS);
+    if (st) {
+      fprintf(stderr, "rank %d: %s frame %d: %s (%s)\n", rank, names[kind], f, gg_strerror(st),
+              gg_error_detail());
+      return -1;
+    }
+    bad += kind == 0 ? fsum_check(f, mid, out, n, in)
+           : kind == 1 ? imin_check(f, mid, out, n, in)
+                       : dmax_check(f, mid, out, n, in);
+  }
+  printf("rank %d: %s: %d frames on %d GPUs in %.0f ms (%.1f us a frame), %s\n", rank, names[kind],
+         FRAMES, RANKS, now_ms() - t0, (now_ms() - t0) * 1e3 / FRAMES,
+         bad ? "MISMATCHES" : "every element right");
+  return bad;
+}
+
+/* The refusals: without a team, and a kernel of frames on 3 GPUs on this
+ * team of 2.  Neither allocates anything, so neither is collective. */
+static int refusals(gg_context *ctx, gg_module *mod, gg_team *team) {
+  gg_session *s = NULL;
+  gg_session_options none = {0};
+  if (gg_session_open(mod, "p", &none, &s) != GG_ERR_INVALID ||
+      !strstr(gg_error_detail(), "persistent \"p\" runs frames on 2 GPUs: open the session with "
+                                 "options.team"))
+    FAIL("a session of frames on 2 GPUs opened without a team");
+  printf("rank %d: without a team: %s\n", rank, gg_error_detail());
+  gg_module *three;
+  if (gg_module_load(ctx, &gg_module_explain3, &three)) FAIL("load explain3");
+  gg_session_options with = {.team = team};
+  gg_status st = gg_session_open(three, "p", &with, &s);
+  int ok = st == GG_ERR_INVALID &&
+           strstr(gg_error_detail(), "persistent \"p\" runs frames on 3 GPUs, but options.team "
+                                     "has 2 processes: open it on a team of 3");
+  if (ok) printf("rank %d: a team of 2 for 3 GPUs: %s\n", rank, gg_error_detail());
+  gg_module_free(three);
+  if (!ok) FAIL("a session of frames on 3 GPUs opened on a team of 2");
+  return 0;
+}
+
+static int run_rank(int uid_in, const int *uid_out) {
+  gg_context *ctx;
+  gg_context_options o = {.device = rank};
+  if (gg_context_open(&ctx, &o)) FAIL("context on GPU %d", rank);
+  gg_team_uid uid;
+  if (rank == 0) {
+    if (gg_team_uid_new(&uid)) FAIL("gg_team_uid_new");
+    for (int r = 1; r < RANKS; r++)
+      if (write(uid_out[r], &uid, sizeof uid) != (ssize_t)sizeof uid) FAIL("pipe to rank %d", r);
+  } else if (read(uid_in, &uid, sizeof uid) != (ssize_t)sizeof uid) {
+    FAIL("no id from rank 0");
+  }
+  gg_team *team;
+  if (gg_team_open(ctx, rank, RANKS, &uid, 60000, &team)) FAIL("gg_team_open");
+  gg_module *mod;
+  double t0 = now_ms();
+  if (gg_module_load(ctx, &gg_module_allreduce, &mod)) FAIL("module load");
+  printf("rank %d: module loaded in %.0f ms\n", rank, now_ms() - t0);
+  if (refusals(ctx, mod, team)) return 1;
+  /* inputs (x), exchanged views (e, c, d) and outputs (y) of each kind,
+     in mapped memory: the host writes and reads them directly */
+  static const size_t in_bytes[3] = {NMAX * 4, NMAX * 4, NMAX * 8},
+                      mid_bytes[3] = {E_COUNT * 4, 4, D_ROWS * D_COLS * 8};
+  gg_array *arrays[3][3];
+  for (int k = 0; k < 3; k++)
+    if (gg_array_alloc(ctx, GG_SPACE_MAPPED, in_bytes[k], &arrays[k][0]) ||
+        gg_array_alloc(ctx, GG_SPACE_MAPPED, mid_bytes[k], &arrays[k][1]) ||
+        gg_array_alloc(ctx, GG_SPACE_MAPPED, in_bytes[k], &arrays[k][2]))
+      FAIL("arrays");
+  gg_session *s;
+  gg_session_options so = {.team = team};
+  if (gg_session_open(mod, "p", &so, &s)) FAIL("session of p on the team");
+  int bad = 0;
+  for (int k = 0; k < 3 && bad >= 0; k++) {
+    const int b = frames(s, k, arrays[k]);
+    bad = b < 0 ? -1 : bad + b;
+  }
+  gg_status st = gg_session_terminate(s);
+  if (st && bad >= 0) FAIL("terminate: %s", gg_strerror(st));
+  gg_session_free(s);
+  for (int k = 0; k < 3; k++)
+    for (int j = 0; j < 3; j++) gg_array_free(arrays[k][j]);
+  gg_module_free(mod);
+  gg_team_free(team);
+  gg_context_free(ctx);
+  return bad != 0;
+}
+
+/* ---- the processes (as tests/nvshmem/test_team_gpu.c) ---- */
+
+static pid_t spawn(int (*f)(void *), void *arg) {
+  fflush(stdout);
+  pid_t p = fork();
+  if (p == 0) {
+    int rc = f(arg);
+    fflush(stdout);
+    _exit(rc); /* no atexit: NVSHMEM's threads may still be inside the library */
+  }
+  return p;
+}
+
+/* exit codes of children, waited for at most limit_s seconds, then killed */
+static int reap(pid_t *pids, int n, int limit_s, int *codes) {
+  double end = now_ms() + limit_s * 1e3;
+  int left = n;
+  for (int i = 0; i < n; i++) codes[i] = -1;
+  while (left && now_ms() < end) {
+    int status;
+    pid_t p = waitpid(-1, &status, WNOHANG);
+    if (p <= 0) {
+      usleep(20000);
+      continue;
+    }
+    for (int i = 0; i < n; i++)
+      if (pids[i] == p) {
+        codes[i] = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        left--;
+      }
+  }
+  for (int i = 0; i < n; i++)
+    if (codes[i] < 0) {
+      kill(pids[i], SIGKILL);
+      waitpid(pids[i], NULL, 0);
+    }
+  return left;
+}
+
+static int pipes[RANKS][2];
+
+static int probe(void *arg) { /* is there a GPU RANKS - 1? */
+  (void)arg;
+  gg_context *ctx;
+  gg_context_options o = {.device = RANKS - 1};
+  if (gg_context_open(&ctx, &o)) {
+    printf("skip: no GPU %d for a team of %d: %s\n", RANKS - 1, RANKS, gg_error_detail());
+    return 77;
+  }
+  gg_context_free(ctx);
+  return 0;
+}
+static int rank_main(void *arg) {
+  int out[RANKS];
+  rank = (int)(intptr_t)arg;
+  for (int i = 0; i < RANKS; i++) out[i] = pipes[i][1];
+  return run_rank(pipes[rank][0], out);
+}
+
+int main(void) {
+  char why[1600];
+  if (!gg_nvshmem_available(why, sizeof why)) {
+    printf("skip: %s\n", why);
+    return 77;
+  }
+  int code;
+  pid_t p = spawn(probe, NULL);
+  reap(&p, 1, 60, &code);
+  if (code) return code == 77 ? 77 : 1;
+  pid_t pids[RANKS];
+  int codes[RANKS], bad = 0;
+  for (int r = 0; r < RANKS; r++)
+    if (pipe(pipes[r])) return 1;
+  for (int r = 0; r < RANKS; r++) pids[r] = spawn(rank_main, (void *)(intptr_t)r);
+  reap(pids, RANKS, 500, codes);
+  for (int r = 0; r < RANKS; r++)
+    if (codes[r]) {
+      fprintf(stderr, "rank %d ended with %d%s\n", r, codes[r], codes[r] < 0 ? " (killed: hung)" : "");
+      bad = 1;
+    }
+  if (bad) return 1;
+  printf("test_allreduce_gpu: ok (%d ranks, %d frames of each kind)\n", RANKS, FRAMES);
+  return 0;
+}
