@@ -33,7 +33,8 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
   ggi_decl r = *k;
   r.t = e;
   const char *kind_text = NULL;
-  if (lua_getfield(L, e, "exchange") == LUA_TSTRING)
+  lua_pushliteral(L, "exchange"); /* raw: no metamethod of the file runs */
+  if (lua_rawget(L, e) == LUA_TSTRING)
     kind_text = ggi_to_cstring(k, -1, stages_line, "an exchange's kind");
   lua_pop(L, 1);
   size_t at = kind_text ? ggi_quoted_pos(k->c, *pos, k->end, kind_text) : (size_t)-1;
