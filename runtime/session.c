@@ -127,7 +127,7 @@ static gg_status check_team(gg_session *s)
     return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": options.team was opened on another "
                          "context than the module's: load the module on the team's context",
                          pd->name);
-  if (pd->sym_bytes == 0 || pd->sym_bytes > (uint64_t)SIZE_MAX)
+  if (pd->sym_bytes > (uint64_t)SIZE_MAX)
     return bad_desc(s, "frames on %d GPUs with %llu bytes of symmetric workspace", pd->gpus,
                     (unsigned long long)pd->sym_bytes);
   return GG_OK;
@@ -304,7 +304,7 @@ static gg_status alloc_memory(gg_session *s)
   }
   /* frames on several GPUs: the symmetric workspace, zero-filled, on
      every rank at once (collective) */
-  if (s->pd->gpus > 1) {
+  if (s->pd->gpus > 1 && s->pd->sym_bytes > 0) {
     st = gg_team_array_alloc(s->opt.team, (size_t)s->pd->sym_bytes, &s->sym);
     if (st)
       return st;
