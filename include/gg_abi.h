@@ -63,7 +63,7 @@
 #define GG_FRAME_WS_ALIGN 256u       /* each stage's workspace starts on it */
 
 /* An exchange stage's area of the symmetric workspace */
-#define GG_XCHG_ITEMS_MAX 4096 /* elements of a view an allreduce stage exchanges */
+#define GG_XCHG_ITEMS_MAX 32768 /* elements of a view an allreduce stage exchanges */
 #define GG_XCHG_SIGNAL_OFF 0u
 #define GG_XCHG_RUNS_OFF 128u
 #define GG_XCHG_BUFS_OFF 256u

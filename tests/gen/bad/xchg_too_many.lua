@@ -1,6 +1,6 @@
 module { name = "m", targets = { "cuda" } }
-kernel "fill" { pattern = "for", range = { 4097 },
-  params = { { "x", "f32[n]", access = "in" }, { "e", "f32[4097]", access = "out" } },
+kernel "fill" { pattern = "for", range = { 32769 },
+  params = { { "x", "f32[n]", access = "in" }, { "e", "f32[32769]", access = "out" } },
   body = "e(i) = x(i);" }
-frame "f" { gpus = 2, params = { { "x", "f32[n]" }, { "e", "f32[4097]" } },
+frame "f" { gpus = 2, params = { { "x", "f32[n]" }, { "e", "f32[32769]" } },
   stages = { { "fill" }, { exchange = "allreduce", view = "e", op = "sum" } } }
