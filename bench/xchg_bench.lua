@@ -1,0 +1,33 @@
+-- xchg_bench.lua: the workloads of bench/xchg_bench.c - an all-reduce
+-- across GPUs inside a frame (NVSHMEM, docs/multi-gpu.md) against the same
+-- stage kernel and NCCL's all-reduce in a CUDA graph, and the same work
+-- on one GPU.  Payloads of 1K and 32K floats (4 KiB and 128 KiB), on 2
+-- and 4 GPUs.
+module { name = "xchg_bench", targets = { "cuda" } }
+
+local sizes = { ["1k"] = 1024, ["32k"] = 32768 }
+for tag, n in pairs(sizes) do
+  -- each GPU's part: e = x + x (the stage kernel both sides run)
+  kernel("twice_" .. tag) { pattern = "for", range = { n },
+    params = { { "x", "f32[" .. n .. "]" }, { "e", "f32[" .. n .. "]", access = "out" } },
+    body = "e(i) = x(i) + x(i);" }
+  for _, g in ipairs({ 2, 4 }) do
+    frame("ar" .. g .. "_" .. tag) { gpus = g,
+      params = { { "x", "f32[" .. n .. "]" }, { "e", "f32[" .. n .. "]" } },
+      stages = { { "twice_" .. tag }, { exchange = "allreduce", view = "e", op = "sum" } } }
+    -- the same total work on one GPU: every GPU's x, one after the other
+    kernel("all" .. g .. "_" .. tag) { pattern = "for", range = { n },
+      params = { { "x", "f32[" .. g .. "][" .. n .. "]" }, { "e", "f32[" .. n .. "]", access = "out" } },
+      body = "float s = 0.0f; for (int r = 0; r < " .. g .. "; ++r) s += x(r, i) + x(r, i); e(i) = s;" }
+    frame("one" .. g .. "_" .. tag) {
+      params = { { "x", "f32[" .. g .. "][" .. n .. "]" }, { "e", "f32[" .. n .. "]" } },
+      stages = { { "all" .. g .. "_" .. tag } } }
+  end
+end
+
+for _, g in ipairs({ 2, 4 }) do
+  persistent("team" .. g) { layout = "many_blocks", block = 256,
+    commands = { "ar" .. g .. "_1k", "ar" .. g .. "_32k" } }
+end
+persistent "single" { layout = "many_blocks", block = 256,
+  commands = { "one2_1k", "one2_32k", "one4_1k", "one4_32k" } }
