@@ -18,8 +18,8 @@ int ggi_spec_allreduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   k->spec.block = 32;
   k->spec.items = k->spec.vector = 1;
   k->spec.why[k->spec.n_why++] =
-    "pseudo-block 0 exchanges the view: its warp 0 puts it to every peer with a signal, its "
-    "threads combine; the others wait at the grid barrier after the stage";
+    "pseudo-block 0 exchanges the view: its warps put it to every peer in chunks with a "
+    "signal each, its threads combine; the others wait at the grid barrier after the stage";
   return 0;
 }
 
@@ -33,6 +33,18 @@ uint64_t ggi_allreduce_sym_bytes(const ggi_kernel *k)
 {
   const uint64_t bytes = GG_XCHG_BUFS_OFF + 2 * buffer_bytes(k);
   return (bytes + GG_FRAME_WS_ALIGN - 1) / GG_FRAME_WS_ALIGN * GG_FRAME_WS_ALIGN;
+}
+
+/* The chunks of a view's put (gg_abi.h: GG_XCHG_CHUNK_BYTES), and the
+ * elements in each but the last. */
+static long long chunk_items(const ggi_kernel *k)
+{
+  const long long per = GG_XCHG_CHUNK_BYTES / ggi_dtype_size(k->params[0].dtype);
+  return per < k->range[0].value ? per : (long long)k->range[0].value;
+}
+static long long chunks(const ggi_kernel *k)
+{
+  return ((long long)k->range[0].value + chunk_items(k) - 1) / chunk_items(k);
 }
 
 /* How two values combine, a the running one (the lower GPUs'), b the next
@@ -50,13 +62,17 @@ int ggi_plan_allreduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_p
   p->template_path = "common/allreduce.cuh";
   p->grid_rule = GG_GRID_RESIDENT;
   p->features = GG_FEAT_NVSHMEM;
-  char count[32], gpus[16];
+  char count[32], gpus[16], nchunks[32], per[32];
   snprintf(count, sizeof count, "%lldLL", (long long)k->range[0].value);
+  snprintf(nchunks, sizeof nchunks, "%lldLL", chunks(k));
+  snprintf(per, sizeof per, "%lldLL", chunk_items(k));
   snprintf(gpus, sizeof gpus, "%d", k->gpus);
   int rc = ggi_plan_set(p, a, "XCHG_OP", ggi_op_name(k->op));
   rc |= ggi_plan_set(p, a, "XCHG_T", ggi_dtype_ctype(k->params[0].dtype));
   rc |= ggi_plan_set(p, a, "XCHG_COUNT", count);
   rc |= ggi_plan_set(p, a, "XCHG_GPUS", gpus);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNKS", nchunks);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNK_ITEMS", per);
   rc |= ggi_plan_set(p, a, "XCHG_COMBINE", combine(k->op));
   rc |= ggi_plan_set(p, a, "VIEW", k->params[0].name);
   return rc ? ggi_fail(d, "out of memory") : 0;
@@ -67,9 +83,11 @@ void ggi_allreduce_explain(const ggi_kernel *k, FILE *out)
   const unsigned size = ggi_dtype_size(k->params[0].dtype);
   const long long count = (long long)k->range[0].value;
   fprintf(out, "      allreduce (%s) of %s across %d GPUs: moves %lld element(s), %lld bytes, to "
-               "each of the %d peers (a put with a signal each, from pseudo-block 0's warp 0); "
-               "waits for %d signal(s), one from each peer, then combines GPU 0's to GPU %d's "
-               "values in that order, the same bits on every GPU; symmetric memory %llu bytes\n",
+               "each of the %d peers (%lld put(s) with a signal each, of at most %u bytes, "
+               "spread over pseudo-block 0's warps); waits for %lld signal(s), then combines "
+               "GPU 0's to GPU %d's values in that order, the same bits on every GPU; "
+               "symmetric memory %llu bytes\n",
           ggi_op_name(k->op), k->params[0].name, k->gpus, count, count * size, k->gpus - 1,
-          k->gpus - 1, k->gpus - 1, (unsigned long long)ggi_allreduce_sym_bytes(k));
+          chunks(k), GG_XCHG_CHUNK_BYTES, chunks(k) * (k->gpus - 1), k->gpus - 1,
+          (unsigned long long)ggi_allreduce_sym_bytes(k));
 }

@@ -6,9 +6,9 @@
  * Pseudo-block 0 does it all; the others return at once and wait at the
  * grid barrier after the stage (the frame's schedule puts one before any
  * later stage that touches the view).  One pseudo-block because the view
- * is small (GG_XCHG_ITEMS_MAX elements at most): the exchange is one put
- * per peer and one wait, latency-bound (a few us over NVLink); spreading
- * it over blocks would add a grid barrier before the combine.
+ * is small (GG_XCHG_ITEMS_MAX elements at most): the exchange is a few
+ * puts per peer and one wait, latency-bound (a few us over NVLink);
+ * spreading it over blocks would add a grid barrier before the combine.
  *
  * gg_sym is this stage's area of the symmetric workspace (gg_abi.h: the
  * signal word, the runs word, two buffers of N slots of the view).  Run k
@@ -18,12 +18,14 @@
  *      source is then memory nothing writes before run k + 2, so step 4
  *      may overwrite the view before the non-blocking put is known to be
  *      done (a put's source must stay unchanged until then);
- *   2. warp 0 puts that slot into slot [me] of buffer b of every peer,
- *      each put with a signal: NVSHMEM adds 1 to the peer's signal word
- *      after the data has landed there (the warp form: pseudo-blocks
- *      share a hardware block, so a block-wide call would wait for
- *      threads that never make it);
- *   3. thread 0 waits until its own signal word reaches k (N - 1): every
+ *   2. the warps put that slot into slot [me] of buffer b of every peer,
+ *      in {{XCHG_CHUNKS}} chunk(s) of at most GG_XCHG_CHUNK_BYTES, each put
+ *      with a signal: NVSHMEM adds 1 to the peer's signal word after the
+ *      chunk has landed there (the warp form: pseudo-blocks share a
+ *      hardware block, so a block-wide call would wait for threads that
+ *      never make it; several warps: one warp alone moved 128 KiB in ~90 us);
+ *   3. thread 0 waits until its own signal word reaches k (N - 1) C (C
+ *      chunks): every
  *      peer's run-k slot has landed here (an acquire at system scope
  *      pairs with the peers' signal updates; the barrier after it passes
  *      that on to the pseudo-block's other threads);
@@ -57,15 +59,17 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
   for (long long i = g.thread; i < gg_count; i += g.nthreads) /* 1 */
     gg_mine[i] = gg_view[i];
   gg_sync(g);
-  if (g.thread < 32) { /* 2: warp 0 */
+  const long long gg_chunks = {{XCHG_CHUNKS}}, gg_per = {{XCHG_CHUNK_ITEMS}};
+  for (long long c = g.thread / 32; c < gg_chunks; c += g.nthreads / 32) { /* 2: by warps */
+    const long long at = c * gg_per, n = gg_count - at < gg_per ? gg_count - at : gg_per;
     for (int p = 0; p < gg_gpus; ++p)
       if (p != gg_me)
-        nvshmemx_putmem_signal_nbi_warp(gg_mine, gg_mine, gg_count * sizeof(gg_t), gg_signal, 1ull,
-                                        NVSHMEM_SIGNAL_ADD, p);
+        nvshmemx_putmem_signal_nbi_warp(gg_mine + at, gg_mine + at, n * sizeof(gg_t), gg_signal,
+                                        1ull, NVSHMEM_SIGNAL_ADD, p);
   }
   if (g.thread == 0) { /* 3 */
     *gg_runs = gg_k;
-    const unsigned long long want = gg_k * (unsigned long long)(gg_gpus - 1);
+    const unsigned long long want = gg_k * (unsigned long long)(gg_gpus - 1) * gg_chunks;
     unsigned ok = 1;
     for (unsigned spins = 1; ok && gg_load_acquire_sys(gg_signal) < want; ++spins) {
       if (spins > GG_FRAME_SPIN_FAST) gg_nanosleep(GG_FRAME_BACKOFF_NS);
