@@ -27,25 +27,23 @@
  * Needs N GPUs and NVSHMEM (.deps/nvshmem); exits 77 without them.
  */
 #include <dlfcn.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "gg.h"
 #include "gg_session.h"
 #include "gg_team.h"
 #include "stats.h"
+#include "team_procs.h" /* tests/nvshmem: the processes of a team */
 #include "xchg_bench.h"
 
 #define NMAX 8
 
 static int n_ranks = 2, iters = 5000;
 static const char *csv_path = "xchg_bench.csv";
-static int uid_pipe[NMAX][2];
+static team_pipes pipes;
 
 /* ---- NCCL, opened at run time (its C API, the few calls used) ---- */
 
@@ -157,11 +155,8 @@ static int run_rank(int rank) {
   if (rank == 0) {
     if (gg_team_uid_new(&ids.uid)) FAIL("gg_team_uid_new");
     if (have_nccl && nccl.get_unique_id(&ids.nid)) have_nccl = 0;
-    for (int r = 1; r < n_ranks; r++)
-      if (write(uid_pipe[r][1], &ids, sizeof ids) != (ssize_t)sizeof ids) FAIL("pipe");
-  } else if (read(uid_pipe[rank][0], &ids, sizeof ids) != (ssize_t)sizeof ids) {
-    FAIL("no ids from rank 0");
   }
+  if (team_share(&pipes, rank, &ids, sizeof ids)) FAIL("the ids through the pipes");
   gg_team *team;
   if (gg_team_open(ctx, rank, n_ranks, &ids.uid, 60000, &team)) FAIL("gg_team_open");
   gg_module *mod;
@@ -305,60 +300,9 @@ static int run_rank(int rank) {
   return bad;
 }
 
-/* ---- the processes ---- */
+/* ---- the processes (team_procs.h) ---- */
 
-static int probe(void) { /* is there a GPU n_ranks - 1? */
-  gg_context *ctx;
-  gg_context_options o = {.device = n_ranks - 1};
-  if (gg_context_open(&ctx, &o)) {
-    printf("skip: no GPU %d for %d ranks: %s\n", n_ranks - 1, n_ranks, gg_error_detail());
-    return 77;
-  }
-  gg_context_free(ctx);
-  return 0;
-}
-
-static pid_t spawn(int rank) { /* rank -1: the probe */
-  fflush(stdout);
-  pid_t p = fork();
-  if (p == 0) {
-    int rc = rank < 0 ? probe() : run_rank(rank);
-    fflush(stdout);
-    fflush(stderr);
-    _exit(rc);
-  }
-  return p;
-}
-
-/* Wait for the children, at most limit_s seconds; the largest exit code. */
-static int reap(const pid_t *pids, int n, int limit_s) {
-  int worst = 0, left = n;
-  double end = bench_now_us() + limit_s * 1e6;
-  int done[NMAX] = {0};
-  while (left && bench_now_us() < end) {
-    int status;
-    pid_t p = waitpid(-1, &status, WNOHANG);
-    if (p <= 0) {
-      usleep(20000);
-      continue;
-    }
-    for (int i = 0; i < n; i++)
-      if (pids[i] == p && !done[i]) {
-        int c = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        if (c > worst) worst = c;
-        done[i] = 1;
-        left--;
-      }
-  }
-  for (int i = 0; i < n; i++)
-    if (!done[i]) {
-      fprintf(stderr, "xchg_bench: rank %d did not end within %d s: killed\n", i, limit_s);
-      kill(pids[i], SIGKILL);
-      waitpid(pids[i], NULL, 0);
-      worst = 1;
-    }
-  return worst;
-}
+static int rank_main(void *arg) { return run_rank((int)(intptr_t)arg); }
 
 int main(int argc, char **argv) {
   if (argc > 1) n_ranks = atoi(argv[1]);
@@ -375,12 +319,18 @@ int main(int argc, char **argv) {
     printf("skip: %s\n", why);
     return 77;
   }
-  pid_t p = spawn(-1);
-  int code = reap(&p, 1, 60);
-  if (code) return code == 77 ? 77 : 1;
-  for (int r = 0; r < n_ranks; r++)
-    if (pipe(uid_pipe[r])) return 1;
+  int code = team_probe(n_ranks);
+  if (code) return code;
+  if (team_pipes_open(&pipes, n_ranks)) return 1;
   pid_t pids[NMAX];
-  for (int r = 0; r < n_ranks; r++) pids[r] = spawn(r);
-  return reap(pids, n_ranks, 560) ? 1 : 0;
+  int codes[NMAX], bad = 0;
+  for (int r = 0; r < n_ranks; r++) pids[r] = team_spawn(rank_main, (void *)(intptr_t)r);
+  team_reap(pids, n_ranks, 560, codes);
+  for (int r = 0; r < n_ranks; r++)
+    if (codes[r]) {
+      fprintf(stderr, "xchg_bench: rank %d ended with %d%s\n", r, codes[r],
+              codes[r] < 0 ? " (killed: did not end within 560 s)" : "");
+      bad = 1;
+    }
+  return bad;
 }

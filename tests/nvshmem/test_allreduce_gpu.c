@@ -22,20 +22,17 @@
  * one of tests/nvshmem/explain3.lua's kernel (frames on 3 GPUs) on this
  * team of 2, each GG_ERR_INVALID with a message naming what is wrong.
  */
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "allreduce.h"
 #include "explain3.h"
 #include "gg.h"
 #include "gg_session.h"
 #include "gg_team.h"
+#include "team_procs.h"
 
 #define RANKS 2
 #define FRAMES 10000
@@ -56,12 +53,6 @@ static int shown; /* mismatches printed: the first few only */
     fprintf(stderr, " (%s)\n", gg_error_detail()); \
     return 1;                                       \
   } while (0)
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 /* ---- every rank's inputs, from a seed ---- */
 
@@ -177,7 +168,7 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
     return -1;
   }
   void *in = gg_array_host(a[0]), *mid = gg_array_host(a[1]), *out = gg_array_host(a[2]);
-  const double t0 = now_ms();
+  const double t0 = team_now_ms();
   for (int f = 0; f < FRAMES; f++) {
     const long n = n_of(f);
     const uint64_t seed = seed_of(kind, f, rank);
@@ -200,7 +191,7 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
                        : dmax_check(f, mid, out, n, in);
   }
   printf("rank %d: %s: %d frames on %d GPUs in %.0f ms (%.1f us a frame), %s\n", rank, names[kind],
-         FRAMES, RANKS, now_ms() - t0, (now_ms() - t0) * 1e3 / FRAMES,
+         FRAMES, RANKS, team_now_ms() - t0, (team_now_ms() - t0) * 1e3 / FRAMES,
          bad ? "MISMATCHES" : "every element right");
   return bad;
 }
@@ -228,24 +219,21 @@ static int refusals(gg_context *ctx, gg_module *mod, gg_team *team) {
   return 0;
 }
 
-static int run_rank(int uid_in, const int *uid_out) {
+static team_pipes pipes;
+
+static int run_rank(void) {
   gg_context *ctx;
   gg_context_options o = {.device = rank};
   if (gg_context_open(&ctx, &o)) FAIL("context on GPU %d", rank);
   gg_team_uid uid;
-  if (rank == 0) {
-    if (gg_team_uid_new(&uid)) FAIL("gg_team_uid_new");
-    for (int r = 1; r < RANKS; r++)
-      if (write(uid_out[r], &uid, sizeof uid) != (ssize_t)sizeof uid) FAIL("pipe to rank %d", r);
-  } else if (read(uid_in, &uid, sizeof uid) != (ssize_t)sizeof uid) {
-    FAIL("no id from rank 0");
-  }
+  if (rank == 0 && gg_team_uid_new(&uid)) FAIL("gg_team_uid_new");
+  if (team_share(&pipes, rank, &uid, sizeof uid)) FAIL("the id through the pipes");
   gg_team *team;
   if (gg_team_open(ctx, rank, RANKS, &uid, 60000, &team)) FAIL("gg_team_open");
   gg_module *mod;
-  double t0 = now_ms();
+  double t0 = team_now_ms();
   if (gg_module_load(ctx, &gg_module_allreduce, &mod)) FAIL("module load");
-  printf("rank %d: module loaded in %.0f ms\n", rank, now_ms() - t0);
+  printf("rank %d: module loaded in %.0f ms\n", rank, team_now_ms() - t0);
   if (refusals(ctx, mod, team)) return 1;
   /* inputs (x), exchanged views (e, c, d) and outputs (y) of each kind,
      in mapped memory: the host writes and reads them directly */
@@ -276,63 +264,11 @@ static int run_rank(int uid_in, const int *uid_out) {
   return bad != 0;
 }
 
-/* ---- the processes (as tests/nvshmem/test_team_gpu.c) ---- */
+/* ---- the processes (team_procs.h) ---- */
 
-static pid_t spawn(int (*f)(void *), void *arg) {
-  fflush(stdout);
-  pid_t p = fork();
-  if (p == 0) {
-    int rc = f(arg);
-    fflush(stdout);
-    _exit(rc); /* no atexit: NVSHMEM's threads may still be inside the library */
-  }
-  return p;
-}
-
-/* exit codes of children, waited for at most limit_s seconds, then killed */
-static int reap(pid_t *pids, int n, int limit_s, int *codes) {
-  double end = now_ms() + limit_s * 1e3;
-  int left = n;
-  for (int i = 0; i < n; i++) codes[i] = -1;
-  while (left && now_ms() < end) {
-    int status;
-    pid_t p = waitpid(-1, &status, WNOHANG);
-    if (p <= 0) {
-      usleep(20000);
-      continue;
-    }
-    for (int i = 0; i < n; i++)
-      if (pids[i] == p) {
-        codes[i] = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        left--;
-      }
-  }
-  for (int i = 0; i < n; i++)
-    if (codes[i] < 0) {
-      kill(pids[i], SIGKILL);
-      waitpid(pids[i], NULL, 0);
-    }
-  return left;
-}
-
-static int pipes[RANKS][2];
-
-static int probe(void *arg) { /* is there a GPU RANKS - 1? */
-  (void)arg;
-  gg_context *ctx;
-  gg_context_options o = {.device = RANKS - 1};
-  if (gg_context_open(&ctx, &o)) {
-    printf("skip: no GPU %d for a team of %d: %s\n", RANKS - 1, RANKS, gg_error_detail());
-    return 77;
-  }
-  gg_context_free(ctx);
-  return 0;
-}
 static int rank_main(void *arg) {
-  int out[RANKS];
   rank = (int)(intptr_t)arg;
-  for (int i = 0; i < RANKS; i++) out[i] = pipes[i][1];
-  return run_rank(pipes[rank][0], out);
+  return run_rank();
 }
 
 int main(void) {
@@ -341,16 +277,13 @@ int main(void) {
     printf("skip: %s\n", why);
     return 77;
   }
-  int code;
-  pid_t p = spawn(probe, NULL);
-  reap(&p, 1, 60, &code);
-  if (code) return code == 77 ? 77 : 1;
+  int code = team_probe(RANKS);
+  if (code) return code;
   pid_t pids[RANKS];
   int codes[RANKS], bad = 0;
-  for (int r = 0; r < RANKS; r++)
-    if (pipe(pipes[r])) return 1;
-  for (int r = 0; r < RANKS; r++) pids[r] = spawn(rank_main, (void *)(intptr_t)r);
-  reap(pids, RANKS, 500, codes);
+  if (team_pipes_open(&pipes, RANKS)) return 1;
+  for (int r = 0; r < RANKS; r++) pids[r] = team_spawn(rank_main, (void *)(intptr_t)r);
+  team_reap(pids, RANKS, 500, codes);
   for (int r = 0; r < RANKS; r++)
     if (codes[r]) {
       fprintf(stderr, "rank %d ended with %d%s\n", r, codes[r], codes[r] < 0 ? " (killed: hung)" : "");

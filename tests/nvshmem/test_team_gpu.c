@@ -18,16 +18,14 @@
  * usage: test_team_gpu [N]   (N ranks, default 2; needs N GPUs, else 77)
  * Skips (77) without NVSHMEM, without a GPU, or with fewer than N.
  */
-#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "gg.h"
 #include "gg_team.h"
+#include "team_procs.h"
 
 static const char src[] =
     "#include <nvshmem.h>\n"
@@ -69,11 +67,6 @@ static const gg_kernel_desc ring_kernel = {
     return 1;                                       \
   } while (0)
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 static float sent(int rank, long i, int round) { return (float)(rank * 100000 + i + 7 * round); }
 
@@ -113,22 +106,19 @@ static int ring(gg_context *ctx, int rank, int n, gg_team *team, gg_kernel *k, l
   return bad;
 }
 
-static int run_rank(int rank, int n, int uid_in, const int *uid_out) {
+static team_pipes pipes;
+
+static int run_rank(int rank, int n) {
   gg_context *ctx;
   gg_context_options o = {.device = rank};
   if (gg_context_open(&ctx, &o)) FAIL("context on GPU %d", rank);
   gg_team_uid uid;
-  if (rank == 0) {
-    if (gg_team_uid_new(&uid)) FAIL("gg_team_uid_new");
-    for (int r = 1; r < n; r++)
-      if (write(uid_out[r], &uid, sizeof uid) != (ssize_t)sizeof uid) FAIL("pipe to rank %d", r);
-  } else if (read(uid_in, &uid, sizeof uid) != (ssize_t)sizeof uid) {
-    FAIL("no id from rank 0");
-  }
+  if (rank == 0 && gg_team_uid_new(&uid)) FAIL("gg_team_uid_new");
+  if (team_share(&pipes, rank, &uid, sizeof uid)) FAIL("the id through the pipes");
   gg_team *team;
-  double t0 = now_ms();
+  double t0 = team_now_ms();
   if (gg_team_open(ctx, rank, n, &uid, 60000, &team)) FAIL("gg_team_open");
-  printf("rank %d: team of %d open in %.0f ms\n", rank, gg_team_size(team), now_ms() - t0);
+  printf("rank %d: team of %d open in %.0f ms\n", rank, gg_team_size(team), team_now_ms() - t0);
   if (gg_team_rank(team) != rank || gg_team_size(team) != n) FAIL("rank/size");
   gg_team *again;
   if (gg_team_open(ctx, rank, n, &uid, 1000, &again) != GG_ERR_STATE) FAIL("a second team opened");
@@ -136,9 +126,9 @@ static int run_rank(int rank, int n, int uid_in, const int *uid_out) {
                        .cuda_options = opts, .nkernels = 1, .kernels = &ring_kernel};
   gg_module *mod;
   gg_kernel *k;
-  t0 = now_ms();
+  t0 = team_now_ms();
   if (gg_module_load(ctx, &md, &mod) || gg_kernel_get(mod, "ring", &k)) FAIL("module load");
-  printf("rank %d: module loaded in %.0f ms\n", rank, now_ms() - t0);
+  printf("rank %d: module loaded in %.0f ms\n", rank, team_now_ms() - t0);
   int bad = ring(ctx, rank, n, team, k, 1000) || ring(ctx, rank, n, team, k, 65537);
   gg_module_free(mod);
   gg_team_free(team);
@@ -158,9 +148,9 @@ static int run_bounds(void) {
     FAIL("a team of %d ranks on one host was not refused", GG_TEAM_MAX);
   if (gg_team_open(ctx, 2, 2, &uid, 1000, &t) != GG_ERR_INVALID) FAIL("rank 2 of 2 accepted");
   if (gg_team_open(ctx, 0, 2, &uid, 0, &t) != GG_ERR_INVALID) FAIL("timeout 0 accepted");
-  double t0 = now_ms();
+  double t0 = team_now_ms();
   gg_status st = gg_team_open(ctx, 0, 2, &uid, 3000, &t);
-  double ms = now_ms() - t0;
+  double ms = team_now_ms() - t0;
   printf("bounds: a team of 2 whose rank 1 never comes: %s after %.0f ms: %s\n", gg_strerror(st),
          ms, gg_error_detail());
   if (st != GG_ERR_TIMEOUT || ms < 2900 || ms > 6000) FAIL("expected a timeout after 3 s");
@@ -168,62 +158,9 @@ static int run_bounds(void) {
   return 0; /* spawn leaves with _exit: NVSHMEM's bootstrap thread still waits */
 }
 
-/* Fork f(arg) as a child; its pid. */
-static pid_t spawn(int (*f)(void *), void *arg) {
-  fflush(stdout);
-  pid_t p = fork();
-  if (p == 0) {
-    int rc = f(arg);
-    fflush(stdout);
-    _exit(rc); /* no atexit: NVSHMEM's threads may still be inside the library */
-  }
-  return p;
-}
-
-/* exit codes of children, waited for at most limit_s seconds, then killed */
-static int reap(pid_t *pids, int n, int limit_s, int *codes) {
-  double end = now_ms() + limit_s * 1e3;
-  int left = n;
-  for (int i = 0; i < n; i++) codes[i] = -1;
-  while (left && now_ms() < end) {
-    int status;
-    pid_t p = waitpid(-1, &status, WNOHANG);
-    if (p <= 0) {
-      usleep(20000);
-      continue;
-    }
-    for (int i = 0; i < n; i++)
-      if (pids[i] == p) {
-        codes[i] = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        left--;
-      }
-  }
-  for (int i = 0; i < n; i++)
-    if (codes[i] < 0) {
-      kill(pids[i], SIGKILL);
-      waitpid(pids[i], NULL, 0);
-    }
-  return left;
-}
-
 static int n_ranks;
-static int pipes[GG_TEAM_MAX][2];
 
-static int probe(void *arg) { /* is there a GPU n_ranks - 1? */
-  gg_context *ctx;
-  gg_context_options o = {.device = n_ranks - 1};
-  if (gg_context_open(&ctx, &o)) {
-    printf("skip: no GPU %d for a team of %d: %s\n", n_ranks - 1, n_ranks, gg_error_detail());
-    return 77;
-  }
-  gg_context_free(ctx);
-  return 0;
-}
-static int rank_main(void *arg) {
-  int r = (int)(intptr_t)arg, out[GG_TEAM_MAX];
-  for (int i = 0; i < n_ranks; i++) out[i] = pipes[i][1];
-  return run_rank(r, n_ranks, pipes[r][0], out);
-}
+static int rank_main(void *arg) { return run_rank((int)(intptr_t)arg, n_ranks); }
 static int bounds_main(void *arg) { return run_bounds(); }
 
 int main(int argc, char **argv) {
@@ -237,24 +174,21 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: test_team_gpu [N], N from 2 to 8\n");
     return 2;
   }
-  int code;
-  pid_t p = spawn(probe, NULL);
-  reap(&p, 1, 60, &code);
-  if (code) return code == 77 ? 77 : 1;
+  int code = team_probe(n_ranks);
+  if (code) return code;
 
   pid_t pids[8];
   int codes[8], bad = 0;
-  for (int r = 0; r < n_ranks; r++)
-    if (pipe(pipes[r])) return 1;
-  for (int r = 0; r < n_ranks; r++) pids[r] = spawn(rank_main, (void *)(intptr_t)r);
-  reap(pids, n_ranks, 240, codes);
+  if (team_pipes_open(&pipes, n_ranks)) return 1;
+  for (int r = 0; r < n_ranks; r++) pids[r] = team_spawn(rank_main, (void *)(intptr_t)r);
+  team_reap(pids, n_ranks, 240, codes);
   for (int r = 0; r < n_ranks; r++)
     if (codes[r]) {
       fprintf(stderr, "rank %d ended with %d%s\n", r, codes[r], codes[r] < 0 ? " (killed: hung)" : "");
       bad = 1;
     }
-  p = spawn(bounds_main, NULL);
-  reap(&p, 1, 60, &code);
+  pid_t p = team_spawn(bounds_main, NULL);
+  team_reap(&p, 1, 60, &code);
   if (code) {
     fprintf(stderr, "bounds ended with %d\n", code);
     bad = 1;
