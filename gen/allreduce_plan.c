@@ -18,15 +18,19 @@ int ggi_spec_allreduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   k->spec.block = 32;
   k->spec.items = k->spec.vector = 1;
   k->spec.why[k->spec.n_why++] =
-    "pseudo-block 0 exchanges the view: its warps put it to every peer in chunks with a "
-    "signal each, its threads combine; the others wait at the grid barrier after the stage";
+    "the view is cut in chunks, each a pseudo-block's on every GPU: it stores the chunk into "
+    "every peer (NVLink) or puts it (elsewhere), each word with the run's flag beside it, "
+    "and each thread waits for its own elements' flags and combines them; the pseudo-blocks "
+    "without a chunk go on to the grid barrier after the stage";
   return 0;
 }
 
-/* Bytes of one of the two buffers: a slot of the view per GPU. */
+/* Bytes of one of the two buffers: a slot of the view, with its flags,
+ * per GPU. */
 static uint64_t buffer_bytes(const ggi_kernel *k)
 {
-  return (uint64_t)k->gpus * (uint64_t)k->range[0].value * ggi_dtype_size(k->params[0].dtype);
+  return (uint64_t)k->gpus * (uint64_t)k->range[0].value * ggi_dtype_size(k->params[0].dtype) *
+         GG_XCHG_LL_FACTOR;
 }
 
 uint64_t ggi_allreduce_sym_bytes(const ggi_kernel *k)
@@ -82,12 +86,13 @@ void ggi_allreduce_explain(const ggi_kernel *k, FILE *out)
 {
   const unsigned size = ggi_dtype_size(k->params[0].dtype);
   const long long count = (long long)k->range[0].value;
-  fprintf(out, "      allreduce (%s) of %s across %d GPUs: moves %lld element(s), %lld bytes, to "
-               "each of the %d peers (%lld put(s) with a signal each, of at most %u bytes, "
-               "spread over pseudo-block 0's warps); waits for %lld signal(s), then combines "
-               "GPU 0's to GPU %d's values in that order, the same bits on every GPU; "
-               "symmetric memory %llu bytes\n",
-          ggi_op_name(k->op), k->params[0].name, k->gpus, count, count * size, k->gpus - 1,
-          chunks(k), GG_XCHG_CHUNK_BYTES, chunks(k) * (k->gpus - 1), k->gpus - 1,
+  fprintf(out, "      allreduce (%s) of %s across %d GPUs: moves %lld element(s), %lld bytes "
+               "(%u with their flags), to each of the %d peers in %lld chunk(s) of at most %u "
+               "bytes, each a pseudo-block's; each thread waits for its elements' flags from "
+               "the %d peer(s), then combines GPU 0's to GPU %d's values in that order, the "
+               "same bits on every GPU; symmetric memory %llu bytes\n",
+          ggi_op_name(k->op), k->params[0].name, k->gpus, count, count * size,
+          (unsigned)(count * size * GG_XCHG_LL_FACTOR), k->gpus - 1, chunks(k),
+          GG_XCHG_CHUNK_BYTES, k->gpus - 1, k->gpus - 1,
           (unsigned long long)ggi_allreduce_sym_bytes(k));
 }

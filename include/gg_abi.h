@@ -64,12 +64,17 @@
 
 /* An exchange stage's area of the symmetric workspace */
 #define GG_XCHG_ITEMS_MAX 32768 /* elements of a view an allreduce stage exchanges */
-/* An allreduce's put is cut in chunks of at most this many bytes, each
- * its own put with a signal, spread over pseudo-block 0's warps: one warp
- * moved 128 KiB to a peer in ~90 us on the H200 (xchg_bench, 32K f32). */
+/* An allreduce's view is cut in chunks of at most this many bytes; chunk
+ * c belongs to pseudo-block c mod P on every GPU, which sends it to every
+ * peer, waits for the peers' chunk c and combines it: no wait on any
+ * other block (one warp moved 128 KiB to a peer in ~90 us on the H200,
+ * one block's warps in ~65). */
 #define GG_XCHG_CHUNK_BYTES 4096u
-#define GG_XCHG_SIGNAL_OFF 0u
-#define GG_XCHG_RUNS_OFF 128u
-#define GG_XCHG_BUFS_OFF 256u
+#define GG_XCHG_CHUNKS_MAX (GG_XCHG_ITEMS_MAX * 8u / GG_XCHG_CHUNK_BYTES)
+/* Each 4-byte word of a view travels with a 4-byte flag (the run) beside
+ * it: a slot of the buffers takes twice the view's bytes. */
+#define GG_XCHG_LL_FACTOR 2u
+#define GG_XCHG_RUNS_OFF 0u /* a runs word per chunk, local */
+#define GG_XCHG_BUFS_OFF (GG_XCHG_RUNS_OFF + 8u * GG_XCHG_CHUNKS_MAX)
 
 #endif /* GG_ABI_H */

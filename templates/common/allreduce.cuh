@@ -3,90 +3,134 @@
  * frame.  After it every GPU's view holds the {{XCHG_OP}} of all the GPUs' views,
  * element by element, the same bits on every GPU.
  *
- * Pseudo-block 0 does it all; the others return at once and wait at the
- * grid barrier after the stage (the frame's schedule puts one before any
- * later stage that touches the view).  One pseudo-block because the view
- * is small (GG_XCHG_ITEMS_MAX elements at most): the exchange is a few
- * puts per peer and one wait, latency-bound (a few us over NVLink);
- * spreading it over blocks would add a grid barrier before the combine.
+ * The view is cut in {{XCHG_CHUNKS}} chunk(s) of at most GG_XCHG_CHUNK_BYTES, and
+ * chunk c belongs to pseudo-block c mod P on every GPU: that pseudo-block
+ * sends it, waits for the peers' chunk c and combines it, with no wait on
+ * any other block.  A 128 KiB view leaves and is combined through 32 SMs,
+ * not one.  The pseudo-blocks without a chunk go on to the grid barrier
+ * after the stage (the frame's schedule puts one before any later stage
+ * that touches the view).
  *
- * gg_sym is this stage's area of the symmetric workspace (gg_abi.h: the
- * signal word, the runs word, two buffers of N slots of the view).  Run k
- * of the stage (k = 1, 2, ...: the runs word, which no peer reads) uses
- * buffer k & 1 on every GPU:
- *   1. copy the view into this GPU's own slot [me] of buffer b.  The put's
- *      source is then memory nothing writes before run k + 2, so step 4
- *      may overwrite the view before the non-blocking put is known to be
- *      done (a put's source must stay unchanged until then);
- *   2. the warps put that slot into slot [me] of buffer b of every peer,
- *      in {{XCHG_CHUNKS}} chunk(s) of at most GG_XCHG_CHUNK_BYTES, each put
- *      with a signal: NVSHMEM adds 1 to the peer's signal word after the
- *      chunk has landed there (the warp form: pseudo-blocks share a
- *      hardware block, so a block-wide call would wait for threads that
- *      never make it; several warps: one warp alone moved 128 KiB in ~90 us);
- *   3. thread 0 waits until its own signal word reaches k (N - 1) C (C
- *      chunks): every
- *      peer's run-k slot has landed here (an acquire at system scope
- *      pairs with the peers' signal updates; the barrier after it passes
- *      that on to the pseudo-block's other threads);
- *   4. every thread combines slots 0, 1, ..., N - 1 in that order into
- *      the view: the same operations in the same order on every GPU, so
- *      the same bits.
- * Two buffers are enough: a GPU writes a peer's buffer b again at run
- * k + 2, after its own step 3 of run k + 1 saw that peer's run-(k + 1)
- * signal, which the peer sent after its step 4 of run k, its last read of
- * buffer b for run k.
+ * Each 4-byte word travels in an 8-byte word with a flag, the run k, in
+ * its high half (NCCL's LL protocol): an 8-byte access is single-copy
+ * atomic, so a thread that reads its element's words with their flags at
+ * k has the element.  No fence and no signal word: on the H100 a release
+ * at system scope cost ~2 us a way where relaxed flags cost ~0.7.  On 2
+ * H200s (xchg_bench, p50 of a frame, 1K / 32K floats): 8.9 / 9.8 us; a
+ * fence and a signal per chunk 10.4 / 11.6; puts with a signal from one
+ * pseudo-block's warps 11.3 / 74.6.
  *
- * The wait is bounded as the frame's barriers are (gg_fb_wait): it looks
- * at the host's abort line now and then, so a peer that died ends in the
- * host's wait timeout and terminate (false: the frame stops), never in a
- * hang. */
+ * gg_sym is this stage's area of the symmetric workspace (gg_abi.h: a
+ * runs word per chunk, two buffers of N slots of the view with flags).
+ * Run k of chunk c (k = 1, 2, ...: its runs word, which no peer reads)
+ * uses buffer k & 1 on every GPU:
+ *   1. each thread stores its elements of the chunk, flagged, straight
+ *      into slot [me] of buffer b of every peer that NVSHMEM maps into
+ *      this GPU's address space (nvshmem_ptr: NVLink peers); for a peer
+ *      it cannot map (another node) they go into this GPU's own slot [me]
+ *      first, and warp 0 puts the chunk from there after the block's
+ *      barrier.  Nothing writes that slot before run k + 2, by when the
+ *      put has landed (the peer has combined it);
+ *   2. each thread reads its elements from every peer's slot until their
+ *      flags say k, and combines slots 0, 1, ..., N - 1 in that order into
+ *      the view (this GPU's own values read from the view): the same
+ *      operations in the same order on every GPU, so the same bits.
+ * Two buffers are enough: a GPU writes a peer's chunk c of buffer b again
+ * at run k + 2, after it read that peer's run-(k + 1) chunk c, which the
+ * peer stored after the grid barrier that followed its reads of buffer b
+ * for run k.  A flag is never stale by accident: the slot last held run
+ * k - 2's flag, or the zeros it was allocated with, and k >= 1.
+ *
+ * The waits are bounded as the frame's barriers are (gg_fb_wait): they
+ * look at the host's abort line now and then, so a peer that died ends in
+ * the host's wait timeout and terminate (false: the frame stops), never
+ * in a hang. */
+typedef {{XCHG_T}} gg_t;
+/* An element in the buffers: its 4-byte words, each with the flag. */
+struct gg_ll {
+  unsigned long long w[sizeof(gg_t) / 4];
+};
+static_assert(sizeof(gg_ll) == GG_XCHG_LL_FACTOR * sizeof(gg_t), "gg_abi.h: a slot's bytes");
+
+GG_INLINE void gg_ll_store(gg_ll *to, gg_t v, unsigned k)
+{
+  unsigned d[2] = {0u, 0u};
+  memcpy(d, &v, sizeof v);
+  const unsigned long long f = (unsigned long long)k << 32;
+  if (sizeof(gg_t) == 4)
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(to), "l"(f | d[0]) : "memory");
+  else
+    asm volatile("st.relaxed.sys.global.v2.u64 [%0], {%1, %2};" ::"l"(to), "l"(f | d[0]),
+                 "l"(f | d[1])
+                 : "memory");
+}
+
+/* Read an element stored by gg_ll_store: true when all its flags are k. */
+GG_INLINE bool gg_ll_load(const gg_ll *from, unsigned k, gg_t *v)
+{
+  unsigned long long w[2] = {0ull, (unsigned long long)k << 32};
+  if (sizeof(gg_t) == 4)
+    asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(w[0]) : "l"(from) : "memory");
+  else
+    asm volatile("ld.relaxed.sys.global.v2.u64 {%0, %1}, [%2];" : "=l"(w[0]), "=l"(w[1])
+                 : "l"(from)
+                 : "memory");
+  const unsigned d[2] = {(unsigned)w[0], (unsigned)w[1]};
+  memcpy(v, d, sizeof *v);
+  return (unsigned)(w[0] >> 32) == k && (unsigned)(w[1] >> 32) == k;
+}
+
 __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, const char *gg_mbox)
 {
-  __shared__ unsigned gg_ok;
-  if (g.block != 0)
-    return true;
-  typedef {{XCHG_T}} gg_t;
   const int gg_gpus = {{XCHG_GPUS}};
   const long long gg_count = {{XCHG_COUNT}};
-  gg_t *const gg_view = args.{{VIEW}};
-  unsigned long long *const gg_signal = (unsigned long long *)(gg_sym + GG_XCHG_SIGNAL_OFF);
-  unsigned long long *const gg_runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF);
-  const unsigned long long gg_k = *(volatile unsigned long long *)gg_runs + 1;
-  const int gg_me = nvshmem_my_pe();
-  gg_t *const gg_buf = (gg_t *)(gg_sym + GG_XCHG_BUFS_OFF) + (gg_k & 1ull) * gg_gpus * gg_count;
-  gg_t *const gg_mine = gg_buf + gg_me * gg_count;
-  for (long long i = g.thread; i < gg_count; i += g.nthreads) /* 1 */
-    gg_mine[i] = gg_view[i];
-  gg_sync(g);
   const long long gg_chunks = {{XCHG_CHUNKS}}, gg_per = {{XCHG_CHUNK_ITEMS}};
-  for (long long c = g.thread / 32; c < gg_chunks; c += g.nthreads / 32) { /* 2: by warps */
+  gg_t *const gg_view = args.{{VIEW}};
+  const int gg_me = nvshmem_my_pe();
+  for (long long c = g.block; c < gg_chunks; c += g.nblocks) {
+    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
+    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
+    const unsigned flag = (unsigned)k;
+    gg_ll *const buf = (gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_gpus * gg_count;
     const long long at = c * gg_per, n = gg_count - at < gg_per ? gg_count - at : gg_per;
-    for (int p = 0; p < gg_gpus; ++p)
-      if (p != gg_me)
-        nvshmemx_putmem_signal_nbi_warp(gg_mine + at, gg_mine + at, n * sizeof(gg_t), gg_signal,
-                                        1ull, NVSHMEM_SIGNAL_ADD, p);
-  }
-  if (g.thread == 0) { /* 3 */
-    *gg_runs = gg_k;
-    const unsigned long long want = gg_k * (unsigned long long)(gg_gpus - 1) * gg_chunks;
-    unsigned ok = 1;
-    for (unsigned spins = 1; ok && gg_load_acquire_sys(gg_signal) < want; ++spins) {
-      if (spins > GG_FRAME_SPIN_FAST) gg_nanosleep(GG_FRAME_BACKOFF_NS);
-      if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(gg_mbox)) ok = 0;
+    gg_ll *const mine = buf + gg_me * gg_count + at;
+    bool staged = false;
+    for (int p = 0; p < gg_gpus; ++p) { /* 1 */
+      if (p == gg_me)
+        continue;
+      gg_ll *const to = (gg_ll *)nvshmem_ptr(mine, p);
+      if (to || !staged)
+        for (long long i = g.thread; i < n; i += g.nthreads)
+          gg_ll_store((to ? to : mine) + i, gg_view[at + i], flag);
+      staged = staged || !to;
     }
-    gg_ok = ok;
-  }
-  gg_sync(g);
-  if (!gg_ok)
-    return false;
-  for (long long i = g.thread; i < gg_count; i += g.nthreads) { /* 4 */
-    gg_t a = gg_buf[i];
-    for (int p = 1; p < gg_gpus; ++p) {
-      const gg_t b = gg_buf[p * gg_count + i];
-      a = {{XCHG_COMBINE}};
+    if (staged) {
+      gg_sync(g);
+      if (g.thread < 32)
+        for (int p = 0; p < gg_gpus; ++p)
+          if (p != gg_me && !nvshmem_ptr(mine, p))
+            nvshmemx_putmem_nbi_warp(mine, mine, n * sizeof(gg_ll), p);
     }
-    gg_view[i] = a;
+    bool gave_up = false;
+    for (long long i = g.thread; i < n; i += g.nthreads) { /* 2 */
+      const long long j = at + i;
+      gg_t a = gg_view[j];
+      for (int p = 0; p < gg_gpus; ++p) {
+        gg_t b = gg_view[j];
+        const gg_ll *const from = buf + p * gg_count + j;
+        for (unsigned spins = 1; p != gg_me && !gave_up && !gg_ll_load(from, flag, &b); ++spins) {
+          if (spins > GG_FRAME_SPIN_FAST) gg_nanosleep(GG_FRAME_BACKOFF_NS);
+          if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(gg_mbox)) gave_up = true;
+        }
+        a = p == 0 ? b : ({{XCHG_COMBINE}});
+      }
+      gg_view[j] = a;
+    }
+    /* every thread has read the runs word; and all give up together */
+    if (gg_sync_or(g, gave_up))
+      return false;
+    if (g.thread == 0)
+      *runs = k;
   }
   return true;
 }

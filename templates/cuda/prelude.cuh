@@ -105,6 +105,22 @@ GG_INLINE void gg_sync(const gg_grid &g)
     asm volatile("bar.sync %0, %1;" ::"r"(g.bar_id), "r"(g.nthreads) : "memory");
 }
 
+/* gg_sync, and whether pred held on any thread of the (pseudo-)block:
+ * one barrier that also tells every thread whether one of them gave up
+ * (the allreduce's bounded waits). */
+GG_INLINE bool gg_sync_or(const gg_grid &g, bool pred)
+{
+  if (g.bar_id == 0)
+    return __syncthreads_or(pred) != 0;
+  unsigned any;
+  asm volatile("{\n .reg .pred p, q;\n setp.ne.u32 p, %1, 0;\n"
+               " bar.red.or.pred q, %2, %3, p;\n selp.u32 %0, 1, 0, q;\n}"
+               : "=r"(any)
+               : "r"((unsigned)pred), "r"(g.bar_id), "r"(g.nthreads)
+               : "memory");
+  return any != 0;
+}
+
 /* A view declared halo = h (a for body's view macro, gen/dict.c): index j
  * must lie within h of the thread's own linear index.  Frames wait only
  * for neighbouring (pseudo-)blocks before a stage that reads through such

@@ -70,13 +70,18 @@
 
 /* An exchange stage's area of the symmetric workspace */
 #define GG_XCHG_ITEMS_MAX 32768 /* elements of a view an allreduce stage exchanges */
-/* An allreduce's put is cut in chunks of at most this many bytes, each
- * its own put with a signal, spread over pseudo-block 0's warps: one warp
- * moved 128 KiB to a peer in ~90 us on the H200 (xchg_bench, 32K f32). */
+/* An allreduce's view is cut in chunks of at most this many bytes; chunk
+ * c belongs to pseudo-block c mod P on every GPU, which sends it to every
+ * peer, waits for the peers' chunk c and combines it: no wait on any
+ * other block (one warp moved 128 KiB to a peer in ~90 us on the H200,
+ * one block's warps in ~65). */
 #define GG_XCHG_CHUNK_BYTES 4096u
-#define GG_XCHG_SIGNAL_OFF 0u
-#define GG_XCHG_RUNS_OFF 128u
-#define GG_XCHG_BUFS_OFF 256u
+#define GG_XCHG_CHUNKS_MAX (GG_XCHG_ITEMS_MAX * 8u / GG_XCHG_CHUNK_BYTES)
+/* Each 4-byte word of a view travels with a 4-byte flag (the run) beside
+ * it: a slot of the buffers takes twice the view's bytes. */
+#define GG_XCHG_LL_FACTOR 2u
+#define GG_XCHG_RUNS_OFF 0u /* a runs word per chunk, local */
+#define GG_XCHG_BUFS_OFF (GG_XCHG_RUNS_OFF + 8u * GG_XCHG_CHUNKS_MAX)
 
 #endif /* GG_ABI_H */
 /*
@@ -334,6 +339,22 @@ GG_INLINE void gg_sync(const gg_grid &g)
     __syncthreads();
   else
     asm volatile("bar.sync %0, %1;" ::"r"(g.bar_id), "r"(g.nthreads) : "memory");
+}
+
+/* gg_sync, and whether pred held on any thread of the (pseudo-)block:
+ * one barrier that also tells every thread whether one of them gave up
+ * (the allreduce's bounded waits). */
+GG_INLINE bool gg_sync_or(const gg_grid &g, bool pred)
+{
+  if (g.bar_id == 0)
+    return __syncthreads_or(pred) != 0;
+  unsigned any;
+  asm volatile("{\n .reg .pred p, q;\n setp.ne.u32 p, %1, 0;\n"
+               " bar.red.or.pred q, %2, %3, p;\n selp.u32 %0, 1, 0, q;\n}"
+               : "=r"(any)
+               : "r"((unsigned)pred), "r"(g.bar_id), "r"(g.nthreads)
+               : "memory");
+  return any != 0;
 }
 
 /* A view declared halo = h (a for body's view macro, gen/dict.c): index j
@@ -802,7 +823,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 806 "saxpy.cu"
+#line 827 "saxpy.cu"
 
   }();
 #undef x
@@ -853,7 +874,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 857 "saxpy.cu"
+#line 878 "saxpy.cu"
 
     }();
 #undef x
@@ -924,7 +945,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 928 "saxpy.cu"
+#line 949 "saxpy.cu"
 
   }();
 #undef x
