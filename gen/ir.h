@@ -79,7 +79,10 @@ typedef enum ggi_scan_kind {
 /* What a frame's exchange stage does across its GPUs ({ exchange = "..." }):
  * X(enum, spelling, the pattern of the stage kernel the loader makes for
  * it: load_exchange.c). */
-#define GGI_EXCHANGE_LIST(X) X(GGI_EXCHANGE_ALLREDUCE, "allreduce", GG_PATTERN_ALLREDUCE)
+#define GGI_EXCHANGE_LIST(X)                                   \
+  X(GGI_EXCHANGE_ALLREDUCE, "allreduce", GG_PATTERN_ALLREDUCE) \
+  X(GGI_EXCHANGE_BROADCAST, "broadcast", GG_PATTERN_BROADCAST) \
+  X(GGI_EXCHANGE_ALLGATHER, "allgather", GG_PATTERN_ALLGATHER)
 typedef enum ggi_exchange_kind {
 #define GGI_EXCHANGE_ENUM_(e, name, pattern) e,
   GGI_EXCHANGE_LIST(GGI_EXCHANGE_ENUM_)
@@ -286,8 +289,10 @@ typedef struct ggi_kernel {
   int fft_between_line;
 
   /* an exchange stage's kernel (GG_PATTERN_ALLREDUCE, op: sum, min or max
-   * over its one view): the GPUs of its frame */
+   * over its one view; GG_PATTERN_BROADCAST from GPU root; or
+   * GG_PATTERN_ALLGATHER): the GPUs of its frame */
   int gpus;
+  int root;
 
   /* knobs as written (0 / AUTO = let gpugen choose) */
   ggi_strategy strategy;

@@ -1,6 +1,8 @@
 /*
  * load_exchange.c - a frame's exchange stage, { exchange = "allreduce",
- * view = "e", op = "sum" }, in a frame on several GPUs (gpus = N).
+ * view = "e", op = "sum" }, { exchange = "broadcast", view = "w", root = 0 }
+ * or { exchange = "allgather", view = "g" }, in a frame on several GPUs
+ * (gpus = N).
  *
  * The loader makes the stage a kernel of its own (its pattern is the
  * exchange kind's: ggi_exchange_patterns), with one parameter, the view,
@@ -18,11 +20,44 @@
 #include "loader.h"
 #include "vocab.h"
 
-static const char *const exchange_fields[] = {"exchange", "view", "op", NULL};
+/* The fields each kind takes (ggi_exchange_kind order), and all of them. */
+static const char *const allreduce_fields[] = {"exchange", "view", "op", NULL};
+static const char *const broadcast_fields[] = {"exchange", "view", "root", NULL};
+static const char *const allgather_fields[] = {"exchange", "view", NULL};
+static const char *const *const kind_fields[GGI_EXCHANGE_COUNT] = {
+  allreduce_fields, broadcast_fields, allgather_fields};
+static const char *const exchange_fields[] = {"exchange", "view", "op", "root", NULL};
+static const char *const kind_why[GGI_EXCHANGE_COUNT] = {
+  "an allreduce combines every GPU's view with op",
+  "a broadcast sends GPU root's view to every GPU",
+  "an allgather sends each GPU's part of the view to every GPU"};
 
 /* The element types an exchange combines: the numeric ones a GPU adds,
  * compares and moves as whole words (no 16-bit floats). */
 static int exchange_type(gg_dtype t) { return !ggi_dtype_is_half(t); }
+
+/* op: how an allreduce combines the GPUs' values. */
+static int read_op(ggi_decl *r, int line)
+{
+  const char *op_text = ggi_opt_string(r, "op");
+  const int op = op_text ? ggi_find_name(ggi_op_names, op_text) : -1;
+  if (op != GGI_OP_SUM && op != GGI_OP_MIN && op != GGI_OP_MAX)
+    ggi_decl_fail(r, op_text ? ggi_field_line(r, "op") : line,
+                  "%s%s%s; an allreduce combines with op = \"sum\", \"min\" or \"max\"",
+                  op_text ? "op = \"" : "op is missing", op_text ? op_text : "",
+                  op_text ? "\" is not one of them" : "");
+  return op;
+}
+
+/* root: the GPU a broadcast sends from (left out: 0). */
+static int read_root(ggi_decl *r, int gpus)
+{
+  int64_t root = 0;
+  if (ggi_opt_int(r, "root", &root) && (root < 0 || root >= gpus))
+    ggi_decl_fail(r, ggi_field_line(r, "root"), "root = %lld: a broadcast sends from one of the "
+                  "frame's %d GPUs, 0..%d", (long long)root, gpus, gpus - 1);
+  return (int)root;
+}
 
 /* The stage's entry is the table at stack index e; idx its 1-based place
  * in stages (messages), s its index (the kernel's name). */
@@ -42,13 +77,14 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
   if (at != (size_t)-1) *pos = at + 1;
   r.line = r.end = line;
   snprintf(r.what, sizeof r.what, "%.90s: stage %d", k->what, idx);
-  ggi_check_fields(&r, e, exchange_fields, NULL, "");
   char names[256];
   ggi_join_names(ggi_exchange_names, names, sizeof names);
+  const int kind = kind_text ? ggi_find_name(ggi_exchange_names, kind_text) : -1;
+  ggi_check_fields(&r, e, kind < 0 ? exchange_fields : kind_fields[kind], exchange_fields,
+                   kind < 0 ? "" : kind_why[kind]);
   if (!kind_text)
     ggi_decl_fail(&r, line, "exchange must name what the stage does across the GPUs: one of %s",
                   names);
-  const int kind = ggi_find_name(ggi_exchange_names, kind_text);
   if (kind < 0)
     ggi_decl_fail(&r, line, "exchange = \"%s\" is not an exchange gpugen has; allowed: %s",
                   kind_text, names);
@@ -80,19 +116,16 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
                   "moves (GG_XCHG_ITEMS_MAX: a latency-bound exchange of one frame)", view,
                   GG_XCHG_ITEMS_MAX);
   if (!exchange_type(fp->dtype))
-    ggi_decl_fail(&r, line, "view = \"%s\" is %s; an exchange combines f32, f64, i32, u32, i64 "
+    ggi_decl_fail(&r, line, "view = \"%s\" is %s; an exchange moves f32, f64, i32, u32, i64 "
                   "or u64 elements", view, ggi_dtype_name(fp->dtype));
   if (fp->layout == GG_LAYOUT_STRIDE)
     ggi_decl_fail(&r, line, "view = \"%s\" has layout \"stride\"; an exchange moves a view whose "
                   "elements are contiguous: layout \"right\" or \"left\"", view);
-  /* op: how the GPUs' values combine */
-  const char *op_text = ggi_opt_string(&r, "op");
-  const int op = op_text ? ggi_find_name(ggi_op_names, op_text) : -1;
-  if (op != GGI_OP_SUM && op != GGI_OP_MIN && op != GGI_OP_MAX)
-    ggi_decl_fail(&r, op_text ? ggi_field_line(&r, "op") : line,
-                  "%s%s%s; an allreduce combines with op = \"sum\", \"min\" or \"max\"",
-                  op_text ? "op = \"" : "op is missing", op_text ? op_text : "",
-                  op_text ? "\" is not one of them" : "");
+  int op = GGI_OP_SUM, root = 0;
+  if (kind == GGI_EXCHANGE_ALLREDUCE)
+    op = read_op(&r, line);
+  if (kind == GGI_EXCHANGE_BROADCAST)
+    root = read_root(&r, fr->frame->gpus);
   /* the stage's kernel */
   ggi_kernel *kn = ggi_load_alloc(k->c, sizeof *kn);
   memset(kn, 0, sizeof *kn);
@@ -115,6 +148,7 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
   kn->op = (ggi_op)op;
   kn->acc_type = fp->dtype;
   kn->gpus = fr->frame->gpus;
+  kn->root = root;
   char *own = ggi_load_alloc(k->c, 1);
   own[0] = 0; /* the view is not touched at one index per thread */
   kn->own_index = own;

@@ -21,7 +21,7 @@
 
 #include "gg_abi.h"
 
-#define GG_MODULE_ABI 7
+#define GG_MODULE_ABI 8
 
 /* A compile-time check in C11 and C++11 alike: a generated header proves
  * with it that the compiler lays out each argument struct as the
@@ -112,6 +112,12 @@ typedef enum gg_pattern {
    * made by gpugen for the frame and is no entry of the module's
    * kernels: it runs only as a stage. */
   GG_PATTERN_ALLREDUCE,
+  /* `{ exchange = "broadcast", root = r }`: every GPU's view becomes GPU
+   * r's; `{ exchange = "allgather" }`: GPU q's part of the view (its
+   * share of the first index) goes to every GPU.  Frame stages only, as
+   * allreduce. */
+  GG_PATTERN_BROADCAST,
+  GG_PATTERN_ALLGATHER,
   /* A frame: an ordered chain of stages (kernels of the module with bound
    * arguments) run inside a persistent kernel as ONE command.  Its
    * descriptor has mode GG_LAUNCH_PERSISTENT and no function of its own:

@@ -46,39 +46,8 @@
  * the host's wait timeout and terminate (false: the frame stops), never
  * in a hang. */
 typedef {{XCHG_T}} gg_t;
-/* An element in the buffers: its 4-byte words, each with the flag. */
-struct gg_ll {
-  unsigned long long w[sizeof(gg_t) / 4];
-};
+typedef gg_ll_of<gg_t> gg_ll;
 static_assert(sizeof(gg_ll) == GG_XCHG_LL_FACTOR * sizeof(gg_t), "gg_abi.h: a slot's bytes");
-
-GG_INLINE void gg_ll_store(gg_ll *to, gg_t v, unsigned k)
-{
-  unsigned d[2] = {0u, 0u};
-  memcpy(d, &v, sizeof v);
-  const unsigned long long f = (unsigned long long)k << 32;
-  if (sizeof(gg_t) == 4)
-    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(to), "l"(f | d[0]) : "memory");
-  else
-    asm volatile("st.relaxed.sys.global.v2.u64 [%0], {%1, %2};" ::"l"(to), "l"(f | d[0]),
-                 "l"(f | d[1])
-                 : "memory");
-}
-
-/* Read an element stored by gg_ll_store: true when all its flags are k. */
-GG_INLINE bool gg_ll_load(const gg_ll *from, unsigned k, gg_t *v)
-{
-  unsigned long long w[2] = {0ull, (unsigned long long)k << 32};
-  if (sizeof(gg_t) == 4)
-    asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(w[0]) : "l"(from) : "memory");
-  else
-    asm volatile("ld.relaxed.sys.global.v2.u64 {%0, %1}, [%2];" : "=l"(w[0]), "=l"(w[1])
-                 : "l"(from)
-                 : "memory");
-  const unsigned d[2] = {(unsigned)w[0], (unsigned)w[1]};
-  memcpy(v, d, sizeof *v);
-  return (unsigned)(w[0] >> 32) == k && (unsigned)(w[1] >> 32) == k;
-}
 
 __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, const char *gg_mbox)
 {

@@ -357,6 +357,44 @@ GG_INLINE bool gg_sync_or(const gg_grid &g, bool pred)
   return any != 0;
 }
 
+/* ---- a frame's exchange across GPUs (common/allreduce.cuh, gather.cuh) ----
+ * An element of type T (4 or 8 bytes) in an exchange's buffers: each of
+ * its 4-byte words in an 8-byte word with a flag, the stage's run, in the
+ * high half (NCCL's LL protocol).  An 8-byte access is single-copy atomic,
+ * so a reader that sees every flag of an element at the run has the
+ * element: no fence, no signal.  Relaxed at system scope: the words go
+ * over NVLink to a peer GPU and order nothing else. */
+template <class T> struct gg_ll_of {
+  unsigned long long w[sizeof(T) / 4];
+};
+template <class T> GG_INLINE void gg_ll_store(gg_ll_of<T> *to, T v, unsigned run)
+{
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "an exchange moves 4- or 8-byte elements");
+  unsigned d[2] = {0u, 0u};
+  memcpy(d, &v, sizeof v);
+  const unsigned long long f = (unsigned long long)run << 32;
+  if (sizeof(T) == 4)
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(to), "l"(f | d[0]) : "memory");
+  else
+    asm volatile("st.relaxed.sys.global.v2.u64 [%0], {%1, %2};" ::"l"(to), "l"(f | d[0]),
+                 "l"(f | d[1])
+                 : "memory");
+}
+/* Read an element gg_ll_store stored: true when all its flags are run. */
+template <class T> GG_INLINE bool gg_ll_load(const gg_ll_of<T> *from, unsigned run, T *v)
+{
+  unsigned long long w[2] = {0ull, (unsigned long long)run << 32};
+  if (sizeof(T) == 4)
+    asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(w[0]) : "l"(from) : "memory");
+  else
+    asm volatile("ld.relaxed.sys.global.v2.u64 {%0, %1}, [%2];" : "=l"(w[0]), "=l"(w[1])
+                 : "l"(from)
+                 : "memory");
+  const unsigned d[2] = {(unsigned)w[0], (unsigned)w[1]};
+  memcpy(v, d, sizeof *v);
+  return (unsigned)(w[0] >> 32) == run && (unsigned)(w[1] >> 32) == run;
+}
+
 /* A view declared halo = h (a for body's view macro, gen/dict.c): index j
  * must lie within h of the thread's own linear index.  Frames wait only
  * for neighbouring (pseudo-)blocks before a stage that reads through such
@@ -780,7 +818,7 @@ __device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 27 "examples/matmul32.lua"
 }
-#line 784 "matmul32.cu"
+#line 822 "matmul32.cu"
 
     }();
   }

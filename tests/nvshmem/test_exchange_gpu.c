@@ -1,16 +1,20 @@
 /*
- * test_allreduce_gpu - frames on 2 GPUs with an allreduce stage, end to
- * end: tests/nvshmem/allreduce.lua through gpugen, libgg's sessions on a
- * team of 2 processes (one per GPU), and the generated device code.
+ * test_exchange_gpu - frames on 2 GPUs with exchange stages, end to end:
+ * tests/nvshmem/allreduce.lua and gather.lua through gpugen, libgg's
+ * sessions on a team of 2 processes (one per GPU), and the generated
+ * device code.
  *
- *   test_allreduce_gpu        (needs 2 GPUs and NVSHMEM; skips, 77, otherwise)
+ *   test_exchange_gpu        (needs 2 GPUs and NVSHMEM; skips, 77, otherwise)
  *
  * Each rank opens a context on GPU `rank`, joins the team (the unique id
- * travels through a pipe from rank 0), loads the module and opens one
- * session of persistent kernel "p" with options.team.  Then, per frame
- * kind (fsum: f32 sum; imin: i32 min after a reduce; dmax: f64 max over a
- * rank-2 view), FRAMES frames, every one with new inputs on every rank
- * and a run-time extent n of 1003, 3003 or 5003: each rank computes
+ * travels through a pipe from rank 0), loads the modules and opens a
+ * session of each one's persistent kernel "p" with options.team, one
+ * after the other.  Then, per frame kind (fsum: f32 sum; imin: i32 min
+ * after a reduce; dmax: f64 max over a rank-2 view; bcast: f32 broadcast
+ * from GPU 1; gath: allgather of f64 over 13 rows; gbig: allgather of u32
+ * over 4099 rows, 13 chunks), FRAMES frames, every one with new inputs on
+ * every rank and a run-time extent n of 1003, 3003 or 5003 (gbig: 12297
+ * and up, what its stages read): each rank computes
  * every rank's inputs from a seed (no data travels between the
  * processes), so it checks its own GPU's exchanged view and the stage
  * after it against a CPU reference over all ranks' inputs, combined in
@@ -29,17 +33,25 @@
 
 #include "allreduce.h"
 #include "explain3.h"
+#include "gather.h"
 #include "gg.h"
 #include "gg_session.h"
 #include "gg_team.h"
 #include "team_procs.h"
 
 #define RANKS 2
+#define KINDS 6
 #define FRAMES 10000
-#define NMAX 5003
+#define NMAX 14297
 #define E_COUNT 1003 /* fsum's e */
 #define D_ROWS 7     /* dmax's d: 7 x 5 */
 #define D_COLS 5
+#define W_COUNT 1001 /* bcast's w, from GPU W_ROOT */
+#define W_ROOT 1
+#define G_ROWS 13    /* gath's gm: 13 x 7 */
+#define G_COLS 7
+#define H_ROWS 4099  /* gbig's h: 4099 x 3 */
+#define H_COLS 3
 #define WAIT_NS 20000000000LL /* a frame; a dead peer ends the wait here */
 
 static int rank;
@@ -75,7 +87,13 @@ static double f64_at(uint64_t seed, long i) {
 static int32_t i32_at(uint64_t seed, long i) {
   return (int32_t)(mix(seed + (uint64_t)i) % 2000000001u) - 1000000000;
 }
-static long n_of(int frame) { return 1003 + (frame % 3) * 2000; }
+static uint32_t u32_at(uint64_t seed, long i) { return (uint32_t)mix(seed + (uint64_t)i); }
+static long n_of(int kind, int frame) {
+  return (kind == 5 ? H_ROWS * H_COLS : 1003) + (frame % 3) * 2000;
+}
+/* The GPU that owns row r of an allgather's `rows` (gen/exchange_plan.c:
+ * GPU q's rows are q rows / N .. (q + 1) rows / N - 1). */
+static int owner_of(long r, long rows) { return (int)(((r + 1) * RANKS - 1) / rows); }
 
 /* ---- the CPU references: each rank's partial, combined in rank order ---- */
 
@@ -156,12 +174,70 @@ static int dmax_check(int frame, const double *d, const double *yd, long n, cons
   return 0;
 }
 
+static int bcast_check(int frame, const float *w, const float *y, long n, const float *x) {
+  for (long i = 0; i < W_COUNT; i++) {
+    const float want = f32_at(seed_of(3, frame, W_ROOT), i) * 3.0f; /* fill_w on the root */
+    if (memcmp(&w[i], &want, sizeof want) != 0) {
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: bcast frame %d (n %ld): w[%ld] = %.9g, want %.9g\n", rank, frame,
+              n, i, w[i], want);
+      return 1;
+    }
+  }
+  for (long i = 0; i < n; i++) {
+    const float want = x[i] * w[i % W_COUNT]; /* use_w, over the checked w */
+    if (memcmp(&y[i], &want, sizeof want) != 0) {
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: bcast frame %d (n %ld): y[%ld] = %.9g, want %.9g\n", rank, frame,
+              n, i, y[i], want);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int gath_check(int frame, const double *gm, const double *yd, long n, const double *xd) {
+  for (long k = 0; k < G_ROWS * G_COLS; k++) {
+    const double v = f64_at(seed_of(4, frame, owner_of(k / G_COLS, G_ROWS)), k), want = v * v;
+    if (memcmp(&gm[k], &want, sizeof want) != 0) {
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: gath frame %d (n %ld): gm[%ld] = %.17g, want %.17g\n", rank,
+              frame, n, k, gm[k], want);
+      return 1;
+    }
+  }
+  for (long i = 0; i < n; i++) {
+    const double want = xd[i] + gm[(i % G_ROWS) * G_COLS + i % G_COLS]; /* use_g */
+    if (memcmp(&yd[i], &want, sizeof want) != 0) {
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: gath frame %d (n %ld): yd[%ld] = %.17g, want %.17g\n", rank,
+              frame, n, i, yd[i], want);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int gbig_check(int frame, const uint32_t *h, const uint32_t *yu, long n) {
+  for (long k = 0; k < H_ROWS * H_COLS; k++) {
+    const uint32_t want = u32_at(seed_of(5, frame, owner_of(k / H_COLS, H_ROWS)), k) ^ 0x5a5a5a5au;
+    if (h[k] != want || yu[k] != want + 1u) { /* mark on the owner, then use_h here */
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: gbig frame %d (n %ld): h[%ld] = %u, yu = %u, want %u, %u\n",
+              rank, frame, n, k, h[k], yu[k], want, want + 1u);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* ---- one rank ---- */
 
-/* FRAMES frames of kind `kind` (0 fsum, 1 imin, 2 dmax); the number that
- * did not match, or -1 when a frame could not run. */
+/* FRAMES frames of kind `kind` (0 fsum, 1 imin, 2 dmax, 3 bcast, 4
+ * gath, 5 gbig); the number that did not match, or -1 when a frame could
+ * not run. */
 static int frames(gg_session *s, int kind, gg_array *const a[3]) {
-  static const char *const names[] = {"fsum", "imin", "dmax"};
+  static const char *const names[KINDS] = {"fsum", "imin", "dmax", "bcast", "gath", "gbig"};
   int cmd, bad = 0;
   if (gg_session_command(s, names[kind], &cmd)) {
     fprintf(stderr, "rank %d: no command %s (%s)\n", rank, names[kind], gg_error_detail());
@@ -170,12 +246,13 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
   void *in = gg_array_host(a[0]), *mid = gg_array_host(a[1]), *out = gg_array_host(a[2]);
   const double t0 = team_now_ms();
   for (int f = 0; f < FRAMES; f++) {
-    const long n = n_of(f);
+    const long n = n_of(kind, f);
     const uint64_t seed = seed_of(kind, f, rank);
     for (long i = 0; i < n; i++) {
-      if (kind == 0) ((float *)in)[i] = f32_at(seed, i);
+      if (kind == 0 || kind == 3) ((float *)in)[i] = f32_at(seed, i);
       if (kind == 1) ((int32_t *)in)[i] = i32_at(seed, i);
-      if (kind == 2) ((double *)in)[i] = f64_at(seed, i);
+      if (kind == 2 || kind == 4) ((double *)in)[i] = f64_at(seed, i);
+      if (kind == 5) ((uint32_t *)in)[i] = u32_at(seed, i);
     }
     const gg_arg args[4] = {gg_arg_array(a[0]), gg_arg_array(a[1]), gg_arg_array(a[2]),
                             gg_arg_i64(n)};
@@ -186,9 +263,12 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
               gg_error_detail());
       return -1;
     }
-    bad += kind == 0 ? fsum_check(f, mid, out, n, in)
+    bad += kind == 0   ? fsum_check(f, mid, out, n, in)
            : kind == 1 ? imin_check(f, mid, out, n, in)
-                       : dmax_check(f, mid, out, n, in);
+           : kind == 2 ? dmax_check(f, mid, out, n, in)
+           : kind == 3 ? bcast_check(f, mid, out, n, in)
+           : kind == 4 ? gath_check(f, mid, out, n, in)
+                       : gbig_check(f, mid, out, n);
   }
   printf("rank %d: %s: %d frames on %d GPUs in %.0f ms (%.1f us a frame), %s\n", rank, names[kind],
          FRAMES, RANKS, team_now_ms() - t0, (team_now_ms() - t0) * 1e3 / FRAMES,
@@ -230,35 +310,42 @@ static int run_rank(void) {
   if (team_share(&pipes, rank, &uid, sizeof uid)) FAIL("the id through the pipes");
   gg_team *team;
   if (gg_team_open(ctx, rank, RANKS, &uid, 60000, &team)) FAIL("gg_team_open");
-  gg_module *mod;
+  gg_module *mods[2];
   double t0 = team_now_ms();
-  if (gg_module_load(ctx, &gg_module_allreduce, &mod)) FAIL("module load");
-  printf("rank %d: module loaded in %.0f ms\n", rank, team_now_ms() - t0);
-  if (refusals(ctx, mod, team)) return 1;
-  /* inputs (x), exchanged views (e, c, d) and outputs (y) of each kind,
-     in mapped memory: the host writes and reads them directly */
-  static const size_t in_bytes[3] = {NMAX * 4, NMAX * 4, NMAX * 8},
-                      mid_bytes[3] = {E_COUNT * 4, 4, D_ROWS * D_COLS * 8};
-  gg_array *arrays[3][3];
-  for (int k = 0; k < 3; k++)
+  if (gg_module_load(ctx, &gg_module_allreduce, &mods[0]) ||
+      gg_module_load(ctx, &gg_module_gather, &mods[1]))
+    FAIL("module load");
+  printf("rank %d: modules loaded in %.0f ms\n", rank, team_now_ms() - t0);
+  if (refusals(ctx, mods[0], team)) return 1;
+  /* inputs (x), exchanged views (e, c, d, w, gm, h) and outputs (y) of
+     each kind, in mapped memory: the host writes and reads them directly */
+  static const size_t in_bytes[KINDS] = {NMAX * 4, NMAX * 4, NMAX * 8, NMAX * 4, NMAX * 8, NMAX * 4},
+                      mid_bytes[KINDS] = {E_COUNT * 4, 4, D_ROWS * D_COLS * 8, W_COUNT * 4,
+                                          G_ROWS * G_COLS * 8, H_ROWS * H_COLS * 4};
+  gg_array *arrays[KINDS][3];
+  for (int k = 0; k < KINDS; k++)
     if (gg_array_alloc(ctx, GG_SPACE_MAPPED, in_bytes[k], &arrays[k][0]) ||
         gg_array_alloc(ctx, GG_SPACE_MAPPED, mid_bytes[k], &arrays[k][1]) ||
         gg_array_alloc(ctx, GG_SPACE_MAPPED, in_bytes[k], &arrays[k][2]))
       FAIL("arrays");
-  gg_session *s;
-  gg_session_options so = {.team = team};
-  if (gg_session_open(mod, "p", &so, &s)) FAIL("session of p on the team");
+  /* one session at a time, in the same order on every rank (opening one
+     allocates symmetric memory: collective) */
   int bad = 0;
-  for (int k = 0; k < 3 && bad >= 0; k++) {
-    const int b = frames(s, k, arrays[k]);
-    bad = b < 0 ? -1 : bad + b;
+  for (int m = 0; m < 2 && bad >= 0; m++) {
+    gg_session *s;
+    gg_session_options so = {.team = team};
+    if (gg_session_open(mods[m], "p", &so, &s)) FAIL("session of p on the team");
+    for (int k = 3 * m; k < 3 * m + 3 && bad >= 0; k++) {
+      const int b = frames(s, k, arrays[k]);
+      bad = b < 0 ? -1 : bad + b;
+    }
+    gg_status st = gg_session_terminate(s);
+    if (st && bad >= 0) FAIL("terminate: %s", gg_strerror(st));
+    gg_session_free(s);
   }
-  gg_status st = gg_session_terminate(s);
-  if (st && bad >= 0) FAIL("terminate: %s", gg_strerror(st));
-  gg_session_free(s);
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < KINDS; k++)
     for (int j = 0; j < 3; j++) gg_array_free(arrays[k][j]);
-  gg_module_free(mod);
+  for (int m = 0; m < 2; m++) gg_module_free(mods[m]);
   gg_team_free(team);
   gg_context_free(ctx);
   return bad != 0;
@@ -290,6 +377,6 @@ int main(void) {
       bad = 1;
     }
   if (bad) return 1;
-  printf("test_allreduce_gpu: ok (%d ranks, %d frames of each kind)\n", RANKS, FRAMES);
+  printf("test_exchange_gpu: ok (%d ranks, %d frames of each of %d kinds)\n", RANKS, FRAMES, KINDS);
   return 0;
 }

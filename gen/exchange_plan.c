@@ -1,0 +1,202 @@
+/*
+ * exchange_plan.c - the patterns of a frame's exchange stages, the
+ * kernels the loader (load_exchange.c) makes for
+ *   { exchange = "allreduce", view = "e", op = "sum" }   (allreduce)
+ *   { exchange = "broadcast", view = "w", root = 0 }    (broadcast)
+ *   { exchange = "allgather", view = "g" }              (allgather)
+ * Their specialization, their plans, the area of the frame's symmetric
+ * workspace each takes, and what `explain` says.  The device code is
+ * templates/common/allreduce.cuh and templates/common/gather.cuh.
+ */
+#include <stdio.h>
+
+#include "patterns.h"
+#include "plan.h"
+#include "vocab.h"
+
+int ggi_spec_allreduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+{
+  (void)m;
+  (void)d;
+  k->spec.block = 32;
+  k->spec.items = k->spec.vector = 1;
+  k->spec.why[k->spec.n_why++] =
+    "the view is cut in chunks, each a pseudo-block's on every GPU: it stores the chunk into "
+    "every peer (NVLink) or puts it (elsewhere), each word with the run's flag beside it, "
+    "and each thread waits for its own elements' flags and combines them; the pseudo-blocks "
+    "without a chunk go on to the grid barrier after the stage";
+  return 0;
+}
+
+/* Bytes of one of the two buffers: a slot of the view, with its flags,
+ * per GPU. */
+static uint64_t buffer_bytes(const ggi_kernel *k)
+{
+  return (uint64_t)k->gpus * (uint64_t)k->range[0].value * ggi_dtype_size(k->params[0].dtype) *
+         GG_XCHG_LL_FACTOR;
+}
+
+uint64_t ggi_allreduce_sym_bytes(const ggi_kernel *k)
+{
+  const uint64_t bytes = GG_XCHG_BUFS_OFF + 2 * buffer_bytes(k);
+  return (bytes + GG_FRAME_WS_ALIGN - 1) / GG_FRAME_WS_ALIGN * GG_FRAME_WS_ALIGN;
+}
+
+/* The chunks of a view's put (gg_abi.h: GG_XCHG_CHUNK_BYTES), and the
+ * elements in each but the last. */
+static long long chunk_items(const ggi_kernel *k)
+{
+  const long long per = GG_XCHG_CHUNK_BYTES / ggi_dtype_size(k->params[0].dtype);
+  return per < k->range[0].value ? per : (long long)k->range[0].value;
+}
+static long long chunks(const ggi_kernel *k)
+{
+  return ((long long)k->range[0].value + chunk_items(k) - 1) / chunk_items(k);
+}
+
+/* How two values combine, a the running one (the lower GPUs'), b the next
+ * GPU's. */
+static const char *combine(ggi_op op)
+{
+  return op == GGI_OP_MIN ? "b < a ? b : a" : op == GGI_OP_MAX ? "b > a ? b : a" : "a + b";
+}
+
+int ggi_plan_allreduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
+                       ggi_diag *d)
+{
+  if (target != GGI_TARGET_CUDA)
+    return ggi_fail(d, "an exchange runs on CUDA only (NVSHMEM)");
+  p->template_path = "common/allreduce.cuh";
+  p->grid_rule = GG_GRID_RESIDENT;
+  p->features = GG_FEAT_NVSHMEM;
+  char count[32], gpus[16], nchunks[32], per[32];
+  snprintf(count, sizeof count, "%lldLL", (long long)k->range[0].value);
+  snprintf(nchunks, sizeof nchunks, "%lldLL", chunks(k));
+  snprintf(per, sizeof per, "%lldLL", chunk_items(k));
+  snprintf(gpus, sizeof gpus, "%d", k->gpus);
+  int rc = ggi_plan_set(p, a, "XCHG_OP", ggi_op_name(k->op));
+  rc |= ggi_plan_set(p, a, "XCHG_T", ggi_dtype_ctype(k->params[0].dtype));
+  rc |= ggi_plan_set(p, a, "XCHG_COUNT", count);
+  rc |= ggi_plan_set(p, a, "XCHG_GPUS", gpus);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNKS", nchunks);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNK_ITEMS", per);
+  rc |= ggi_plan_set(p, a, "XCHG_COMBINE", combine(k->op));
+  rc |= ggi_plan_set(p, a, "VIEW", k->params[0].name);
+  return rc ? ggi_fail(d, "out of memory") : 0;
+}
+
+void ggi_allreduce_explain(const ggi_kernel *k, FILE *out)
+{
+  const unsigned size = ggi_dtype_size(k->params[0].dtype);
+  const long long count = (long long)k->range[0].value;
+  fprintf(out, "      allreduce (%s) of %s across %d GPUs: moves %lld element(s), %lld bytes "
+               "(%u with their flags), to each of the %d peers in %lld chunk(s) of at most %u "
+               "bytes, each a pseudo-block's; each thread waits for its elements' flags from "
+               "the %d peer(s), then combines GPU 0's to GPU %d's values in that order, the "
+               "same bits on every GPU; symmetric memory %llu bytes\n",
+          ggi_op_name(k->op), k->params[0].name, k->gpus, count, count * size,
+          (unsigned)(count * size * GG_XCHG_LL_FACTOR), k->gpus - 1, chunks(k),
+          GG_XCHG_CHUNK_BYTES, k->gpus - 1, k->gpus - 1,
+          (unsigned long long)ggi_allreduce_sym_bytes(k));
+}
+
+/* ---- broadcast and allgather: each element has one owner ----
+ * GPU q owns elements [part_lo(q), part_hi(q)): a broadcast's root owns
+ * them all; an allgather cuts the first index in N runs of rows, GPU q's
+ * rows q E / N .. (q + 1) E / N - 1 (E rows; integer division: the parts
+ * differ by one row at most when N does not divide E, and a GPU owns none
+ * when E < N). */
+
+static long long rows_of(const ggi_kernel *k)
+{
+  return k->params[0].rank > 0 ? (long long)k->params[0].ext[0].value : 1;
+}
+
+/* Where the acknowledgement words start in the stage's area: after the
+ * runs words and the two buffers of the view with its flags.  One word
+ * per chunk and GPU: acks[c * N + q] holds the last run of chunk c that
+ * GPU q has read from this GPU. */
+static uint64_t gather_acks_off(const ggi_kernel *k)
+{
+  return GG_XCHG_BUFS_OFF + 2 * (uint64_t)k->range[0].value *
+                                ggi_dtype_size(k->params[0].dtype) * GG_XCHG_LL_FACTOR;
+}
+
+uint64_t ggi_gather_sym_bytes(const ggi_kernel *k)
+{
+  const uint64_t bytes = gather_acks_off(k) + 8u * (uint64_t)chunks(k) * (uint64_t)k->gpus;
+  return (bytes + GG_FRAME_WS_ALIGN - 1) / GG_FRAME_WS_ALIGN * GG_FRAME_WS_ALIGN;
+}
+
+int ggi_spec_gather(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+{
+  (void)m;
+  (void)d;
+  k->spec.block = 32;
+  k->spec.items = k->spec.vector = 1;
+  k->spec.why[k->spec.n_why++] =
+    "the view is cut in chunks, each a pseudo-block's on every GPU: it stores the elements it "
+    "owns into every peer (NVLink) or puts them (elsewhere), each word with the run's flag "
+    "beside it; each thread waits for the flags of the elements others own; each chunk read "
+    "is acknowledged to its owner, who waits for that before it writes the same buffer again";
+  return 0;
+}
+
+int ggi_plan_gather(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
+                    ggi_diag *d)
+{
+  if (target != GGI_TARGET_CUDA)
+    return ggi_fail(d, "an exchange runs on CUDA only (NVSHMEM)");
+  p->template_path = "common/gather.cuh";
+  p->grid_rule = GG_GRID_RESIDENT;
+  p->features = GG_FEAT_NVSHMEM;
+  const long long count = (long long)k->range[0].value, rows = rows_of(k);
+  char v[5][64], lo[160], hi[160];
+  snprintf(v[0], sizeof v[0], "%lldLL", count);
+  snprintf(v[1], sizeof v[1], "%lldLL", chunks(k));
+  snprintf(v[2], sizeof v[2], "%lldLL", chunk_items(k));
+  snprintf(v[3], sizeof v[3], "%d", k->gpus);
+  snprintf(v[4], sizeof v[4], "%lluull", (unsigned long long)gather_acks_off(k));
+  if (k->pattern == GG_PATTERN_BROADCAST) {
+    snprintf(lo, sizeof lo, "q == %d ? 0LL : %lldLL", k->root, count);
+    snprintf(hi, sizeof hi, "%lldLL", count);
+  } else {
+    snprintf(lo, sizeof lo, "(long long)q * %lldLL / %d * %lldLL", rows, k->gpus, count / rows);
+    snprintf(hi, sizeof hi, "(long long)(q + 1) * %lldLL / %d * %lldLL", rows, k->gpus,
+             count / rows);
+  }
+  int rc = ggi_plan_set(p, a, "XCHG_KIND", ggi_pattern_name(k->pattern));
+  rc |= ggi_plan_set(p, a, "XCHG_T", ggi_dtype_ctype(k->params[0].dtype));
+  rc |= ggi_plan_set(p, a, "XCHG_COUNT", v[0]);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNKS", v[1]);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNK_ITEMS", v[2]);
+  rc |= ggi_plan_set(p, a, "XCHG_GPUS", v[3]);
+  rc |= ggi_plan_set(p, a, "XCHG_ACKS_OFF", v[4]);
+  rc |= ggi_plan_set(p, a, "XCHG_PART_LO", lo);
+  rc |= ggi_plan_set(p, a, "XCHG_PART_HI", hi);
+  rc |= ggi_plan_set(p, a, "VIEW", k->params[0].name);
+  return rc ? ggi_fail(d, "out of memory") : 0;
+}
+
+void ggi_gather_explain(const ggi_kernel *k, FILE *out)
+{
+  const unsigned size = ggi_dtype_size(k->params[0].dtype);
+  const long long count = (long long)k->range[0].value, rows = rows_of(k);
+  if (k->pattern == GG_PATTERN_BROADCAST)
+    fprintf(out, "      broadcast of %s from GPU %d across %d GPUs: GPU %d moves %lld "
+                 "element(s), %lld bytes (%lld with their flags), to each of the %d other GPU(s)",
+            k->params[0].name, k->root, k->gpus, k->root, count, count * size,
+            count * size * GG_XCHG_LL_FACTOR, k->gpus - 1);
+  else
+    fprintf(out, "      allgather of %s across %d GPUs: GPU q's part is rows %lld q / %d .. "
+                 "%lld (q + 1) / %d - 1 of its first index, rounded down (%lld to %lld rows of "
+                 "%lld element(s)); each GPU moves its part, %lld bytes a row with the flags, to "
+                 "each of the %d other GPU(s)",
+            k->params[0].name, k->gpus, rows, k->gpus, rows, k->gpus, rows / k->gpus,
+            (rows + k->gpus - 1) / k->gpus, count / rows,
+            count / rows * size * GG_XCHG_LL_FACTOR, k->gpus - 1);
+  fprintf(out, " in %lld chunk(s) of at most %u bytes, each a pseudo-block's; each thread waits "
+               "for the flags of the elements other GPUs own, and each chunk read is "
+               "acknowledged to its owner; symmetric memory %llu bytes\n",
+          chunks(k), GG_XCHG_CHUNK_BYTES, (unsigned long long)ggi_gather_sym_bytes(k));
+}
