@@ -12,7 +12,7 @@
  * after the other.  Then, per frame kind (fsum: f32 sum; imin: i32 min
  * after a reduce; dmax: f64 max over a rank-2 view; bcast: f32 broadcast
  * from GPU 1; gath: allgather of f64 over 13 rows; gbig: allgather of u32
- * over 4099 rows, 13 chunks), FRAMES frames, every one with new inputs on
+ * over 4099 rows, 13 chunks), 10 000 frames, every one with new inputs on
  * every rank and a run-time extent n of 1003, 3003 or 5003 (gbig: 12297
  * and up, what its stages read): each rank computes
  * every rank's inputs from a seed (no data travels between the
@@ -41,8 +41,10 @@
 
 #define RANKS 2
 #define KINDS 6
-#define FRAMES 10000
-#define NMAX 14297
+/* frames of each kind: 10 000, or $GG_TEST_FRAMES (1..10 000: fewer
+ * under compute-sanitizer, where a frame takes milliseconds) */
+static int frames_n = 10000;
+#define NMAX (H_ROWS * H_COLS + 4000) /* gbig: n_of up to 12297 + 4000 */
 #define E_COUNT 1003 /* fsum's e */
 #define D_ROWS 7     /* dmax's d: 7 x 5 */
 #define D_COLS 5
@@ -233,7 +235,7 @@ static int gbig_check(int frame, const uint32_t *h, const uint32_t *yu, long n) 
 
 /* ---- one rank ---- */
 
-/* FRAMES frames of kind `kind` (0 fsum, 1 imin, 2 dmax, 3 bcast, 4
+/* frames_n frames of kind `kind` (0 fsum, 1 imin, 2 dmax, 3 bcast, 4
  * gath, 5 gbig); the number that did not match, or -1 when a frame could
  * not run. */
 static int frames(gg_session *s, int kind, gg_array *const a[3]) {
@@ -245,7 +247,7 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
   }
   void *in = gg_array_host(a[0]), *mid = gg_array_host(a[1]), *out = gg_array_host(a[2]);
   const double t0 = team_now_ms();
-  for (int f = 0; f < FRAMES; f++) {
+  for (int f = 0; f < frames_n; f++) {
     const long n = n_of(kind, f);
     const uint64_t seed = seed_of(kind, f, rank);
     for (long i = 0; i < n; i++) {
@@ -271,7 +273,7 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
                        : gbig_check(f, mid, out, n);
   }
   printf("rank %d: %s: %d frames on %d GPUs in %.0f ms (%.1f us a frame), %s\n", rank, names[kind],
-         FRAMES, RANKS, team_now_ms() - t0, (team_now_ms() - t0) * 1e3 / FRAMES,
+         frames_n, RANKS, team_now_ms() - t0, (team_now_ms() - t0) * 1e3 / frames_n,
          bad ? "MISMATCHES" : "every element right");
   return bad;
 }
@@ -359,6 +361,16 @@ static int rank_main(void *arg) {
 }
 
 int main(void) {
+  const char *env = getenv("GG_TEST_FRAMES");
+  if (env) {
+    char *end;
+    const long v = strtol(env, &end, 10);
+    if (*end || v < 1 || v > 10000) {
+      fprintf(stderr, "GG_TEST_FRAMES=%s: give a count of frames, 1..10000\n", env);
+      return 2;
+    }
+    frames_n = (int)v;
+  }
   char why[1600];
   if (!gg_nvshmem_available(why, sizeof why)) {
     printf("skip: %s\n", why);
@@ -377,6 +389,6 @@ int main(void) {
       bad = 1;
     }
   if (bad) return 1;
-  printf("test_exchange_gpu: ok (%d ranks, %d frames of each of %d kinds)\n", RANKS, FRAMES, KINDS);
+  printf("test_exchange_gpu: ok (%d ranks, %d frames of each of %d kinds)\n", RANKS, frames_n, KINDS);
   return 0;
 }
