@@ -691,9 +691,12 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
       }
     }
     if (timeout_ns >= 0 && now - t0 >= (uint64_t)timeout_ns)
-      return ggr_set_error(GG_ERR_TIMEOUT, "frame %llu of persistent \"%s\" not done after %.3f ms",
+      return ggr_set_error(GG_ERR_TIMEOUT, "frame %llu of persistent \"%s\" not done after %.3f ms%s",
                   (unsigned long long)(s->mb.completed + 1), s->pd->name,
-                  (double)timeout_ns / 1e6);
+                  (double)timeout_ns / 1e6,
+                  s->pd->gpus > 1 ? " (its frames run on a team: an exchange waits for every other "
+                                    "rank's frame, so a rank that died, hangs or has not posted it "
+                                    "stops this one; gg_session_terminate ends the kernel)" : "");
     if (s->opt.wait_mode == GG_WAIT_YIELD && now - t0 >= s->opt.spin_ns)
       sched_yield();
   }
