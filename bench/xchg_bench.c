@@ -127,6 +127,21 @@ typedef struct row {
 static row rows[32];
 static int nrows;
 
+/* Where a session's frames went (its statistics: device times split
+ * each frame into host -> GPU, GPU, GPU -> host), one line per row,
+ * printed after the table; warm-up frames included. */
+static char splits[8][200];
+static int nsplits;
+static void keep_split(gg_session *se, const char *label) {
+  gg_stats gs;
+  if (nsplits < 8 && gg_session_stats(se, &gs) == GG_OK && gs.timed)
+    snprintf(splits[nsplits++], sizeof splits[0],
+             "%-40s p50 to GPU %6.2f  GPU %6.2f  to host %6.2f us (%llu frames)", label,
+             gs.part[GG_PART_TO_GPU].p50_ns / 1e3, gs.part[GG_PART_GPU].p50_ns / 1e3,
+             gs.part[GG_PART_TO_HOST].p50_ns / 1e3, (unsigned long long)gs.timed);
+  gg_session_stats_reset(se);
+}
+
 static row *keep(const char *label, bench_stats *s) {
   row *w = &rows[nrows++];
   snprintf(w->label, sizeof w->label, "%s", label);
@@ -194,7 +209,7 @@ static int run_rank(int rank) {
 
   /* gpugen: the frame, the exchange inside it */
   snprintf(name, sizeof name, "team%d", n_ranks);
-  gg_session_options so = {.team = team};
+  gg_session_options so = {.team = team, .stats_frames = 1000000};
   gg_session *se;
   if (gg_session_open(mod, name, &so, &se)) FAIL("session %s", name);
   for (int k = 0; k < 2 && !bad; k++) {
@@ -209,6 +224,7 @@ static int run_rank(int rank) {
     bad |= check_e(rank, name, he, len, n_ranks);
     snprintf(label, sizeof label, "%s  gpugen frame, allreduce inside", tags[k]);
     at[k][0] = keep(label, &s);
+    keep_split(se, label);
   }
   gg_session_terminate(se);
   gg_session_free(se); /* collective: its symmetric workspace */
@@ -242,7 +258,8 @@ static int run_rank(int rank) {
 
   /* one GPU, the same total work (rank 0 only) */
   gg_session *one = NULL;
-  if (rank == 0 && !bad && gg_session_open(mod, "single", NULL, &one)) FAIL("session single");
+  gg_session_options so1 = {.stats_frames = 1000000};
+  if (rank == 0 && !bad && gg_session_open(mod, "single", &so1, &one)) FAIL("session single");
   for (int k = 0; k < 2 && one && !bad; k++) {
     long len = lens[k];
     for (int r = 0; r < n_ranks; r++)
@@ -256,6 +273,7 @@ static int run_rank(int rank) {
     bad |= check_e(rank, name, he, len, n_ranks);
     snprintf(label, sizeof label, "%s  one GPU, the same work (%d x)", tags[k], n_ranks);
     at[k][2] = keep(label, &s);
+    keep_split(one, label);
   }
   if (one) {
     gg_session_terminate(one);
@@ -281,6 +299,8 @@ static int run_rank(int rank) {
       if (at[k][0] && at[k][2])
         printf("%s ratio: one GPU p50 / gpugen frame p50 = %.2f / %.2f = %.2fx\n", tags[k],
                at[k][2]->r.p50, at[k][0]->r.p50, at[k][2]->r.p50 / at[k][0]->r.p50);
+    printf("where rank 0's frames went (device times; each part's own p50):\n");
+    for (int i = 0; i < nsplits; i++) printf("  %s\n", splits[i]);
     if (csv) fclose(csv);
   }
   if (!bad) { /* every host's view of the frame */
