@@ -102,14 +102,19 @@ void ggi_allreduce_explain(const ggi_kernel *k, FILE *out)
 
 /* ---- broadcast and allgather: each element has one owner ----
  * GPU q owns elements [part_lo(q), part_hi(q)): a broadcast's root owns
- * them all; an allgather cuts the first index in N runs of rows, GPU q's
+ * them all; an allgather cuts the outer index in N runs of rows, GPU q's
  * rows q E / N .. (q + 1) E / N - 1 (E rows; integer division: the parts
  * differ by one row at most when N does not divide E, and a GPU owns none
  * when E < N). */
 
+/* The view's outer index, the slowest in memory (the first for layout
+ * right, the last for left): parts and blocks are runs of it, so each is
+ * one contiguous range of elements. */
 static long long rows_of(const ggi_kernel *k)
 {
-  return k->params[0].rank > 0 ? (long long)k->params[0].ext[0].value : 1;
+  const ggi_param *v = &k->params[0];
+  if (v->rank == 0) return 1;
+  return (long long)v->ext[v->layout == GG_LAYOUT_LEFT ? v->rank - 1 : 0].value;
 }
 
 /* Where the acknowledgement words start in the stage's area: after the
@@ -198,5 +203,66 @@ void ggi_gather_explain(const ggi_kernel *k, FILE *out)
   fprintf(out, " in %lld chunk(s) of at most %u bytes, each a pseudo-block's; each thread waits "
                "for the flags of the elements other GPUs own, and each chunk read is "
                "acknowledged to its owner; symmetric memory %llu bytes\n",
+          chunks(k), GG_XCHG_CHUNK_BYTES, (unsigned long long)ggi_gather_sym_bytes(k));
+}
+
+/* ---- alltoall: block q of GPU p becomes block p of GPU q ----
+ * The outer index in N equal blocks (the loader checked N divides it).
+ * The same area as broadcast's and allgather's: the receive buffers,
+ * and an acknowledgement word per chunk and GPU. */
+
+int ggi_spec_alltoall(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+{
+  (void)m;
+  (void)d;
+  k->spec.block = 32;
+  k->spec.items = k->spec.vector = 1;
+  k->spec.why[k->spec.n_why++] =
+    "the view is cut in chunks, each a pseudo-block's on every GPU: it stores each element of "
+    "block q straight into block p of GPU q's buffer (NVLink), flagged with the run, then waits "
+    "for the flags of the elements the others sent it and copies them into the view; each "
+    "chunk read is acknowledged to the GPU it came from";
+  return 0;
+}
+
+int ggi_plan_alltoall(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
+                      ggi_diag *d)
+{
+  if (target != GGI_TARGET_CUDA)
+    return ggi_fail(d, "an exchange runs on CUDA only (NVSHMEM)");
+  p->template_path = "common/alltoall.cuh";
+  p->grid_rule = GG_GRID_RESIDENT;
+  p->features = GG_FEAT_NVSHMEM;
+  const long long count = (long long)k->range[0].value;
+  char v[6][64];
+  snprintf(v[0], sizeof v[0], "%lldLL", count);
+  snprintf(v[1], sizeof v[1], "%lldLL", chunks(k));
+  snprintf(v[2], sizeof v[2], "%lldLL", chunk_items(k));
+  snprintf(v[3], sizeof v[3], "%d", k->gpus);
+  snprintf(v[4], sizeof v[4], "%lluull", (unsigned long long)gather_acks_off(k));
+  snprintf(v[5], sizeof v[5], "%lldLL", count / k->gpus);
+  int rc = ggi_plan_set(p, a, "XCHG_T", ggi_dtype_ctype(k->params[0].dtype));
+  rc |= ggi_plan_set(p, a, "XCHG_COUNT", v[0]);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNKS", v[1]);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNK_ITEMS", v[2]);
+  rc |= ggi_plan_set(p, a, "XCHG_GPUS", v[3]);
+  rc |= ggi_plan_set(p, a, "XCHG_ACKS_OFF", v[4]);
+  rc |= ggi_plan_set(p, a, "XCHG_BLOCK", v[5]);
+  rc |= ggi_plan_set(p, a, "VIEW", k->params[0].name);
+  return rc ? ggi_fail(d, "out of memory") : 0;
+}
+
+void ggi_alltoall_explain(const ggi_kernel *k, FILE *out)
+{
+  const unsigned size = ggi_dtype_size(k->params[0].dtype);
+  const long long count = (long long)k->range[0].value, rows = rows_of(k);
+  fprintf(out, "      alltoall of %s across %d GPUs: %d blocks of %lld rows of its outer index "
+               "(%lld element(s) each); block q of GPU p becomes block p of GPU q: each GPU "
+               "moves %lld bytes (%lld with the flags) to each of the %d other GPU(s) in %lld "
+               "chunk(s) of at most %u bytes, each a pseudo-block's; each thread waits for the "
+               "flags of the elements sent to it, and each chunk read is acknowledged to the GPU "
+               "it came from; symmetric memory %llu bytes\n",
+          k->params[0].name, k->gpus, k->gpus, rows / k->gpus, count / k->gpus,
+          count / k->gpus * size, count / k->gpus * size * GG_XCHG_LL_FACTOR, k->gpus - 1,
           chunks(k), GG_XCHG_CHUNK_BYTES, (unsigned long long)ggi_gather_sym_bytes(k));
 }

@@ -82,7 +82,8 @@ typedef enum ggi_scan_kind {
 #define GGI_EXCHANGE_LIST(X)                                   \
   X(GGI_EXCHANGE_ALLREDUCE, "allreduce", GG_PATTERN_ALLREDUCE) \
   X(GGI_EXCHANGE_BROADCAST, "broadcast", GG_PATTERN_BROADCAST) \
-  X(GGI_EXCHANGE_ALLGATHER, "allgather", GG_PATTERN_ALLGATHER)
+  X(GGI_EXCHANGE_ALLGATHER, "allgather", GG_PATTERN_ALLGATHER) \
+  X(GGI_EXCHANGE_ALLTOALL, "alltoall", GG_PATTERN_ALLTOALL)
 typedef enum ggi_exchange_kind {
 #define GGI_EXCHANGE_ENUM_(e, name, pattern) e,
   GGI_EXCHANGE_LIST(GGI_EXCHANGE_ENUM_)

@@ -25,12 +25,13 @@ static const char *const allreduce_fields[] = {"exchange", "view", "op", NULL};
 static const char *const broadcast_fields[] = {"exchange", "view", "root", NULL};
 static const char *const allgather_fields[] = {"exchange", "view", NULL};
 static const char *const *const kind_fields[GGI_EXCHANGE_COUNT] = {
-  allreduce_fields, broadcast_fields, allgather_fields};
+  allreduce_fields, broadcast_fields, allgather_fields, allgather_fields};
 static const char *const exchange_fields[] = {"exchange", "view", "op", "root", NULL};
 static const char *const kind_why[GGI_EXCHANGE_COUNT] = {
   "an allreduce combines every GPU's view with op",
   "a broadcast sends GPU root's view to every GPU",
-  "an allgather sends each GPU's part of the view to every GPU"};
+  "an allgather sends each GPU's part of the view to every GPU",
+  "an alltoall sends block q of each GPU's view to GPU q"};
 
 /* The element types an exchange combines: the numeric ones a GPU adds,
  * compares and moves as whole words (no 16-bit floats). */
@@ -101,26 +102,38 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
   if (!fp || fp->kind != GG_PARAM_VIEW)
     ggi_decl_fail(&r, line, "view = \"%s\": %s; an exchange names a view among the frame's "
                   "parameters", view, fp ? "a scalar, not a view" : "the frame has no such parameter");
+  /* an allreduce keeps N slots of the view on every GPU: smaller views */
+  const int most = kind == GGI_EXCHANGE_ALLREDUCE ? GG_XCHG_ITEMS_MAX : GG_XCHG_MOVE_ITEMS_MAX;
   int64_t count = 1;
   for (int d = 0; d < fp->rank; d++) {
     if (fp->ext[d].name)
       ggi_decl_fail(&r, line, "view = \"%s\": extent \"%s\" is known only at run time; an "
                     "exchange moves a view of constant extents (e.g. %s[16]), at most %d "
-                    "elements", view, fp->ext[d].name, ggi_dtype_name(fp->dtype),
-                    GG_XCHG_ITEMS_MAX);
+                    "elements", view, fp->ext[d].name, ggi_dtype_name(fp->dtype), most);
     count *= fp->ext[d].value;
-    if (count > GG_XCHG_ITEMS_MAX) break;
+    if (count > most) break;
   }
-  if (count > GG_XCHG_ITEMS_MAX)
-    ggi_decl_fail(&r, line, "view = \"%s\" has more than %d elements, the most an exchange "
-                  "moves (GG_XCHG_ITEMS_MAX: a latency-bound exchange of one frame)", view,
-                  GG_XCHG_ITEMS_MAX);
+  if (count > most)
+    ggi_decl_fail(&r, line, "view = \"%s\" has more than %d elements, the most %s (%s: a "
+                  "latency-bound exchange of one frame)", view, most,
+                  kind == GGI_EXCHANGE_ALLREDUCE ? "an allreduce combines"
+                                                 : "a broadcast, allgather or alltoall moves",
+                  kind == GGI_EXCHANGE_ALLREDUCE ? "GG_XCHG_ITEMS_MAX" : "GG_XCHG_MOVE_ITEMS_MAX");
   if (!exchange_type(fp->dtype))
     ggi_decl_fail(&r, line, "view = \"%s\" is %s; an exchange moves f32, f64, i32, u32, i64 "
                   "or u64 elements", view, ggi_dtype_name(fp->dtype));
   if (fp->layout == GG_LAYOUT_STRIDE)
     ggi_decl_fail(&r, line, "view = \"%s\" has layout \"stride\"; an exchange moves a view whose "
                   "elements are contiguous: layout \"right\" or \"left\"", view);
+  /* an alltoall's blocks: the outer index (the first for layout right,
+     the last for left) in N equal runs */
+  const int64_t outer = fp->rank == 0 ? 1
+                        : fp->ext[fp->layout == GG_LAYOUT_LEFT ? fp->rank - 1 : 0].value;
+  if (kind == GGI_EXCHANGE_ALLTOALL && outer % fr->frame->gpus != 0)
+    ggi_decl_fail(&r, line, "view = \"%s\": an alltoall cuts its outer index (the %s) in %d "
+                  "equal blocks, one per GPU, but it has %lld; give it a multiple of %d",
+                  view, fp->layout == GG_LAYOUT_LEFT ? "last, layout left" : "first",
+                  fr->frame->gpus, (long long)outer, fr->frame->gpus);
   int op = GGI_OP_SUM, root = 0;
   if (kind == GGI_EXCHANGE_ALLREDUCE)
     op = read_op(&r, line);

@@ -77,9 +77,10 @@ static const ggi_pattern_row rows[] = {
     .league_text = "league: one block per batch item",
     .contribute_field = "post", .contribute_what = "post statements then call",
     .item_only = ggi_fft_own_item},
-  /* a frame's { exchange = "allreduce" | "broadcast" | "allgather", ... }
-     stage: its kernel is made by the loader (load_exchange.c), kept by
-     the frame, never a kernel's pattern and never launched */
+  /* a frame's { exchange = "allreduce" | "broadcast" | "allgather" |
+     "alltoall", ... } stage: its kernel is made by the loader
+     (load_exchange.c), kept by the frame, never a kernel's pattern and
+     never launched */
   [GG_PATTERN_ALLREDUCE] = {
     .name = "allreduce", .enum_name = "GG_PATTERN_ALLREDUCE", .kind = "exchange",
     .symbol_prefix = "", .start_call = "a frame's stage", .props = GGI_PAT_PEERS,
@@ -95,6 +96,11 @@ static const ggi_pattern_row rows[] = {
     .symbol_prefix = "", .start_call = "a frame's stage", .props = GGI_PAT_PEERS,
     .specialize = ggi_spec_gather, .plan = ggi_plan_gather,
     .sym_bytes = ggi_gather_sym_bytes, .explain_peers = ggi_gather_explain},
+  [GG_PATTERN_ALLTOALL] = {
+    .name = "alltoall", .enum_name = "GG_PATTERN_ALLTOALL", .kind = "exchange",
+    .symbol_prefix = "", .start_call = "a frame's stage", .props = GGI_PAT_PEERS,
+    .specialize = ggi_spec_alltoall, .plan = ggi_plan_alltoall,
+    .sym_bytes = ggi_gather_sym_bytes, .explain_peers = ggi_alltoall_explain},
   /* declared with frame "name" { ... } (load_persistent.c), never a
      kernel's pattern: no fields, no readers; specialized after its stages
      (kernels come first in m->kernels) */

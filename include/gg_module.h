@@ -118,6 +118,9 @@ typedef enum gg_pattern {
    * allreduce. */
   GG_PATTERN_BROADCAST,
   GG_PATTERN_ALLGATHER,
+  /* `{ exchange = "alltoall" }`: the view's first index in N equal
+   * blocks; block q of GPU p becomes block p of GPU q (a corner turn). */
+  GG_PATTERN_ALLTOALL,
   /* A frame: an ordered chain of stages (kernels of the module with bound
    * arguments) run inside a persistent kernel as ONE command.  Its
    * descriptor has mode GG_LAUNCH_PERSISTENT and no function of its own:

@@ -87,10 +87,8 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
       for (int p = 0; p < gg_gpus; ++p) {
         gg_t b = gg_view[j];
         const gg_ll *const from = buf + p * gg_count + j;
-        for (unsigned spins = 1; p != gg_me && !gave_up && !gg_ll_load(from, flag, &b); ++spins) {
-          if (spins > GG_FRAME_SPIN_FAST) gg_nanosleep(GG_FRAME_BACKOFF_NS);
-          if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(gg_mbox)) gave_up = true;
-        }
+        if (p != gg_me)
+          gg_xchg_wait([&] { return gg_ll_load(from, flag, &b); }, gg_mbox, &gave_up);
         a = p == 0 ? b : ({{XCHG_COMBINE}});
       }
       gg_view[j] = a;

@@ -42,15 +42,6 @@ static_assert(sizeof(gg_ll) == GG_XCHG_LL_FACTOR * sizeof(gg_t), "gg_abi.h: a sl
 GG_INLINE long long gg_part_lo(int q) { return {{XCHG_PART_LO}}; }
 GG_INLINE long long gg_part_hi(int q) { return {{XCHG_PART_HI}}; }
 
-/* Spin until f() holds or the host aborted (then true in *gave_up). */
-template <class F> GG_INLINE void gg_wait_for(F f, const char *gg_mbox, bool *gave_up)
-{
-  for (unsigned spins = 1; !*gave_up && !f(); ++spins) {
-    if (spins > GG_FRAME_SPIN_FAST) gg_nanosleep(GG_FRAME_BACKOFF_NS);
-    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(gg_mbox)) *gave_up = true;
-  }
-}
-
 __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, const char *gg_mbox)
 {
   const int gg_gpus = {{XCHG_GPUS}};
@@ -73,7 +64,7 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
       if (p == gg_me)
         continue;
       const unsigned long long *const ack = acks + c * gg_gpus + p;
-      gg_wait_for([&] { return k <= 2 || gg_load_acquire_sys(ack) >= k - 2; }, gg_mbox, &gave_up);
+      gg_xchg_wait([&] { return k <= 2 || gg_load_acquire_sys(ack) >= k - 2; }, gg_mbox, &gave_up);
       gg_ll *const to = (gg_ll *)nvshmem_ptr(buf + lo, p);
       if (to || !staged)
         for (long long j = lo + g.thread; j < hi; j += g.nthreads)
@@ -91,7 +82,7 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
       if (j >= gg_mlo && j < gg_mhi)
         continue;
       gg_t v;
-      gg_wait_for([&] { return gg_ll_load(buf + j, flag, &v); }, gg_mbox, &gave_up);
+      gg_xchg_wait([&] { return gg_ll_load(buf + j, flag, &v); }, gg_mbox, &gave_up);
       gg_view[j] = v;
     }
     if (gg_sync_or(g, gave_up))

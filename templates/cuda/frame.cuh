@@ -73,6 +73,17 @@ GG_INLINE bool gg_fb_wait(const unsigned long long *w, unsigned long long want, 
   return true;
 }
 
+/* An exchange's wait (common/gather.cuh, alltoall.cuh), by any thread:
+ * poll until ready() holds, or set *gave_up when the host aborted the
+ * session meanwhile (or had already: *gave_up true polls nothing). */
+template <class F> GG_INLINE void gg_xchg_wait(F ready, const char *mbox, bool *gave_up)
+{
+  for (unsigned spins = 1; !*gave_up && !ready(); ++spins) {
+    if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
+    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox)) *gave_up = true;
+  }
+}
+
 GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 {
   b.want = 0;

@@ -1,4 +1,4 @@
--- Frames on 2 GPUs with broadcast and allgather stages
+-- Frames on 2 GPUs with broadcast, allgather and alltoall stages
 -- (tests/nvshmem/test_gather_gpu.c): each GPU fills a view from its own
 -- input, the exchange moves the owners' elements to every GPU, then a
 -- stage uses the whole view.  The sizes are not powers of two, and the
@@ -62,7 +62,27 @@ frame "gbig" {
   stages = { { "mark" }, { exchange = "allgather", view = "h" }, { "use_h" } },
 }
 
+-- alltoall of f32 over 4000 rows of 3 (12 chunks; blocks of 2000 rows,
+-- which meet inside chunk 5): a(i, j) = 5 xa(3 i + j), then block q of
+-- GPU p becomes block p of GPU q; ya(i) = 2 a(i / 3, i % 3)
+kernel "five" {
+  pattern = "for", range = { 4000, 3 }, index = { "i", "j" },
+  params = { { "xa", "f32[n]", access = "in" }, { "a", "f32[4000][3]", access = "out" } },
+  body = "a(i, j) = xa(3 * i + j) * 5.0f;",
+}
+kernel "use_a" {
+  pattern = "for", range = { 12000 },
+  params = { { "xa", "f32[n]", access = "in" }, { "a", "f32[4000][3]", access = "in" },
+             { "ya", "f32[n]", access = "out" } },
+  body = "ya(i) = a(i / 3, i % 3) * 2.0f;",
+}
+frame "a2a" {
+  gpus = 2,
+  params = { { "xa", "f32[n]" }, { "a", "f32[4000][3]" }, { "ya", "f32[n]" } },
+  stages = { { "five" }, { exchange = "alltoall", view = "a" }, { "use_a" } },
+}
+
 persistent "p" {
   layout = "many_blocks", blocks = 6, block = 128,
-  commands = { "bcast", "gath", "gbig" },
+  commands = { "bcast", "gath", "gbig", "a2a" },
 }

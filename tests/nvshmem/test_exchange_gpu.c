@@ -12,7 +12,8 @@
  * after the other.  Then, per frame kind (fsum: f32 sum; imin: i32 min
  * after a reduce; dmax: f64 max over a rank-2 view; bcast: f32 broadcast
  * from GPU 1; gath: allgather of f64 over 13 rows; gbig: allgather of u32
- * over 4099 rows, 13 chunks), 10 000 frames, every one with new inputs on
+ * over 4099 rows, 13 chunks; a2a: alltoall of f32 over 4000 rows, 12
+ * chunks), 10 000 frames, every one with new inputs on
  * every rank and a run-time extent n of 1003, 3003 or 5003 (gbig: 12297
  * and up, what its stages read): each rank computes
  * every rank's inputs from a seed (no data travels between the
@@ -40,7 +41,7 @@
 #include "team_procs.h"
 
 #define RANKS 2
-#define KINDS 6
+#define KINDS 7
 /* frames of each kind: 10 000, or $GG_TEST_FRAMES (1..10 000: fewer
  * under compute-sanitizer, where a frame takes milliseconds) */
 static int frames_n = 10000;
@@ -54,6 +55,8 @@ static int frames_n = 10000;
 #define G_COLS 7
 #define H_ROWS 4099  /* gbig's h: 4099 x 3 */
 #define H_COLS 3
+#define A_ROWS 4000  /* a2a's a: 4000 x 3, blocks of 2000 rows */
+#define A_COLS 3
 #define WAIT_NS 20000000000LL /* a frame; a dead peer ends the wait here */
 
 static int rank;
@@ -91,7 +94,7 @@ static int32_t i32_at(uint64_t seed, long i) {
 }
 static uint32_t u32_at(uint64_t seed, long i) { return (uint32_t)mix(seed + (uint64_t)i); }
 static long n_of(int kind, int frame) {
-  return (kind == 5 ? H_ROWS * H_COLS : 1003) + (frame % 3) * 2000;
+  return (kind == 5 ? H_ROWS * H_COLS : kind == 6 ? A_ROWS * A_COLS : 1003) + (frame % 3) * 2000;
 }
 /* The GPU that owns row r of an allgather's `rows` (gen/exchange_plan.c:
  * GPU q's rows are q rows / N .. (q + 1) rows / N - 1). */
@@ -233,13 +236,31 @@ static int gbig_check(int frame, const uint32_t *h, const uint32_t *yu, long n) 
   return 0;
 }
 
+/* Block q (rows q B .. ) of this rank's a is block `rank` of rank q's. */
+static int a2a_check(int frame, const float *a, const float *ya, long n) {
+  const long block = A_ROWS / RANKS * A_COLS;
+  for (long j = 0; j < A_ROWS * A_COLS; j++) {
+    const int q = (int)(j / block);
+    const long src = rank * block + (j - q * block); /* its place on rank q */
+    const float want = f32_at(seed_of(6, frame, q), src) * 5.0f; /* five, on rank q */
+    if (memcmp(&a[j], &want, sizeof want) != 0 || ya[j] != want * 2.0f) {
+      if (shown++ < SHOW_MAX)
+        fprintf(stderr, "rank %d: a2a frame %d (n %ld): a[%ld] = %.9g, ya = %.9g, want %.9g\n",
+              rank, frame, n, j, a[j], ya[j], want);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* ---- one rank ---- */
 
 /* frames_n frames of kind `kind` (0 fsum, 1 imin, 2 dmax, 3 bcast, 4
- * gath, 5 gbig); the number that did not match, or -1 when a frame could
+ * gath, 5 gbig, 6 a2a); the number that did not match, or -1 when a frame could
  * not run. */
 static int frames(gg_session *s, int kind, gg_array *const a[3]) {
-  static const char *const names[KINDS] = {"fsum", "imin", "dmax", "bcast", "gath", "gbig"};
+  static const char *const names[KINDS] = {"fsum", "imin", "dmax", "bcast",
+                                           "gath", "gbig", "a2a"};
   int cmd, bad = 0;
   if (gg_session_command(s, names[kind], &cmd)) {
     fprintf(stderr, "rank %d: no command %s (%s)\n", rank, names[kind], gg_error_detail());
@@ -251,7 +272,7 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
     const long n = n_of(kind, f);
     const uint64_t seed = seed_of(kind, f, rank);
     for (long i = 0; i < n; i++) {
-      if (kind == 0 || kind == 3) ((float *)in)[i] = f32_at(seed, i);
+      if (kind == 0 || kind == 3 || kind == 6) ((float *)in)[i] = f32_at(seed, i);
       if (kind == 1) ((int32_t *)in)[i] = i32_at(seed, i);
       if (kind == 2 || kind == 4) ((double *)in)[i] = f64_at(seed, i);
       if (kind == 5) ((uint32_t *)in)[i] = u32_at(seed, i);
@@ -270,7 +291,8 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
            : kind == 2 ? dmax_check(f, mid, out, n, in)
            : kind == 3 ? bcast_check(f, mid, out, n, in)
            : kind == 4 ? gath_check(f, mid, out, n, in)
-                       : gbig_check(f, mid, out, n);
+           : kind == 5 ? gbig_check(f, mid, out, n)
+                       : a2a_check(f, mid, out, n);
   }
   printf("rank %d: %s: %d frames on %d GPUs in %.0f ms (%.1f us a frame), %s\n", rank, names[kind],
          frames_n, RANKS, team_now_ms() - t0, (team_now_ms() - t0) * 1e3 / frames_n,
@@ -319,11 +341,13 @@ static int run_rank(void) {
     FAIL("module load");
   printf("rank %d: modules loaded in %.0f ms\n", rank, team_now_ms() - t0);
   if (refusals(ctx, mods[0], team)) return 1;
-  /* inputs (x), exchanged views (e, c, d, w, gm, h) and outputs (y) of
+  /* inputs (x), exchanged views (e, c, d, w, gm, h, a) and outputs (y) of
      each kind, in mapped memory: the host writes and reads them directly */
-  static const size_t in_bytes[KINDS] = {NMAX * 4, NMAX * 4, NMAX * 8, NMAX * 4, NMAX * 8, NMAX * 4},
+  static const size_t in_bytes[KINDS] = {NMAX * 4, NMAX * 4, NMAX * 8, NMAX * 4,
+                                         NMAX * 8, NMAX * 4, NMAX * 4},
                       mid_bytes[KINDS] = {E_COUNT * 4, 4, D_ROWS * D_COLS * 8, W_COUNT * 4,
-                                          G_ROWS * G_COLS * 8, H_ROWS * H_COLS * 4};
+                                          G_ROWS * G_COLS * 8, H_ROWS * H_COLS * 4,
+                                          A_ROWS * A_COLS * 4};
   gg_array *arrays[KINDS][3];
   for (int k = 0; k < KINDS; k++)
     if (gg_array_alloc(ctx, GG_SPACE_MAPPED, in_bytes[k], &arrays[k][0]) ||
@@ -337,7 +361,7 @@ static int run_rank(void) {
     gg_session *s;
     gg_session_options so = {.team = team};
     if (gg_session_open(mods[m], "p", &so, &s)) FAIL("session of p on the team");
-    for (int k = 3 * m; k < 3 * m + 3 && bad >= 0; k++) {
+    for (int k = 3 * m; k < (m ? KINDS : 3) && bad >= 0; k++) {
       const int b = frames(s, k, arrays[k]);
       bad = b < 0 ? -1 : bad + b;
     }

@@ -76,13 +76,16 @@
 
 /* An exchange stage's area of the symmetric workspace */
 #define GG_XCHG_ITEMS_MAX 32768 /* elements of a view an allreduce stage exchanges */
+/* ... and a broadcast, allgather or alltoall stage moves: 2 MiB of f32, a
+ * corner turn of 64 x 4096 complex values */
+#define GG_XCHG_MOVE_ITEMS_MAX 524288
 /* An allreduce's view is cut in chunks of at most this many bytes; chunk
  * c belongs to pseudo-block c mod P on every GPU, which sends it to every
  * peer, waits for the peers' chunk c and combines it: no wait on any
  * other block (one warp moved 128 KiB to a peer in ~90 us on the H200,
  * one block's warps in ~65). */
 #define GG_XCHG_CHUNK_BYTES 4096u
-#define GG_XCHG_CHUNKS_MAX (GG_XCHG_ITEMS_MAX * 8u / GG_XCHG_CHUNK_BYTES)
+#define GG_XCHG_CHUNKS_MAX (GG_XCHG_MOVE_ITEMS_MAX * 8u / GG_XCHG_CHUNK_BYTES)
 /* Each 4-byte word of a view travels with a 4-byte flag (the run) beside
  * it: a slot of the buffers takes twice the view's bytes. */
 #define GG_XCHG_LL_FACTOR 2u
@@ -907,6 +910,17 @@ GG_INLINE bool gg_fb_wait(const unsigned long long *w, unsigned long long want, 
   return true;
 }
 
+/* An exchange's wait (common/gather.cuh, alltoall.cuh), by any thread:
+ * poll until ready() holds, or set *gave_up when the host aborted the
+ * session meanwhile (or had already: *gave_up true polls nothing). */
+template <class F> GG_INLINE void gg_xchg_wait(F ready, const char *mbox, bool *gave_up)
+{
+  for (unsigned spins = 1; !*gave_up && !ready(); ++spins) {
+    if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
+    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox)) *gave_up = true;
+  }
+}
+
 GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 {
   b.want = 0;
@@ -1050,7 +1064,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1054 "chain.cu"
+#line 1068 "chain.cu"
 
   }();
 #undef x
@@ -1099,7 +1113,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1103 "chain.cu"
+#line 1117 "chain.cu"
 
     }();
 #undef x
@@ -1170,7 +1184,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1174 "chain.cu"
+#line 1188 "chain.cu"
 
   }();
 #undef x
@@ -1237,7 +1251,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1241 "chain.cu"
+#line 1255 "chain.cu"
 
   }();
 #undef y
@@ -1288,7 +1302,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1292 "chain.cu"
+#line 1306 "chain.cu"
 
     }();
 #undef y
@@ -1359,7 +1373,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1363 "chain.cu"
+#line 1377 "chain.cu"
 
   }();
 #undef y
@@ -1494,7 +1508,7 @@ GG_INLINE acc value_at(const gg_args_energy &args, long long gg_lin)
 #line 23 "examples/chain.lua"
 v(i) * v(i)
 
-#line 1498 "chain.cu"
+#line 1512 "chain.cu"
 
   );
   

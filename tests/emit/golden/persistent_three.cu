@@ -73,13 +73,16 @@
 
 /* An exchange stage's area of the symmetric workspace */
 #define GG_XCHG_ITEMS_MAX 32768 /* elements of a view an allreduce stage exchanges */
+/* ... and a broadcast, allgather or alltoall stage moves: 2 MiB of f32, a
+ * corner turn of 64 x 4096 complex values */
+#define GG_XCHG_MOVE_ITEMS_MAX 524288
 /* An allreduce's view is cut in chunks of at most this many bytes; chunk
  * c belongs to pseudo-block c mod P on every GPU, which sends it to every
  * peer, waits for the peers' chunk c and combines it: no wait on any
  * other block (one warp moved 128 KiB to a peer in ~90 us on the H200,
  * one block's warps in ~65). */
 #define GG_XCHG_CHUNK_BYTES 4096u
-#define GG_XCHG_CHUNKS_MAX (GG_XCHG_ITEMS_MAX * 8u / GG_XCHG_CHUNK_BYTES)
+#define GG_XCHG_CHUNKS_MAX (GG_XCHG_MOVE_ITEMS_MAX * 8u / GG_XCHG_CHUNK_BYTES)
 /* Each 4-byte word of a view travels with a 4-byte flag (the run) beside
  * it: a slot of the buffers takes twice the view's bytes. */
 #define GG_XCHG_LL_FACTOR 2u
@@ -883,7 +886,7 @@ __device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 17 "examples/persistent_three.lua"
 }
-#line 887 "persistent_three.cu"
+#line 890 "persistent_three.cu"
 
     }();
   }
@@ -1004,7 +1007,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 23 "examples/persistent_three.lua"
 x(i)
 
-#line 1008 "persistent_three.cu"
+#line 1011 "persistent_three.cu"
 
   );
   
@@ -1240,7 +1243,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1244 "persistent_three.cu"
+#line 1247 "persistent_three.cu"
 
   }();
 #undef v
@@ -1281,7 +1284,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1285 "persistent_three.cu"
+#line 1288 "persistent_three.cu"
 
     }();
 #undef v
@@ -1341,7 +1344,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1345 "persistent_three.cu"
+#line 1348 "persistent_three.cu"
 
   }();
 #undef v

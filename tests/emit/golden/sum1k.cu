@@ -70,13 +70,16 @@
 
 /* An exchange stage's area of the symmetric workspace */
 #define GG_XCHG_ITEMS_MAX 32768 /* elements of a view an allreduce stage exchanges */
+/* ... and a broadcast, allgather or alltoall stage moves: 2 MiB of f32, a
+ * corner turn of 64 x 4096 complex values */
+#define GG_XCHG_MOVE_ITEMS_MAX 524288
 /* An allreduce's view is cut in chunks of at most this many bytes; chunk
  * c belongs to pseudo-block c mod P on every GPU, which sends it to every
  * peer, waits for the peers' chunk c and combines it: no wait on any
  * other block (one warp moved 128 KiB to a peer in ~90 us on the H200,
  * one block's warps in ~65). */
 #define GG_XCHG_CHUNK_BYTES 4096u
-#define GG_XCHG_CHUNKS_MAX (GG_XCHG_ITEMS_MAX * 8u / GG_XCHG_CHUNK_BYTES)
+#define GG_XCHG_CHUNKS_MAX (GG_XCHG_MOVE_ITEMS_MAX * 8u / GG_XCHG_CHUNK_BYTES)
 /* Each 4-byte word of a view travels with a 4-byte flag (the run) beside
  * it: a slot of the buffers takes twice the view's bytes. */
 #define GG_XCHG_LL_FACTOR 2u
@@ -848,7 +851,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 10 "examples/sum1k.lua"
 x(i)
 
-#line 852 "sum1k.cu"
+#line 855 "sum1k.cu"
 
   );
   
