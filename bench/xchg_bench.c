@@ -12,7 +12,11 @@
  *   one GPU         the same total work on rank 0's GPU alone (every
  *                   GPU's x summed, as one frame): what the team must beat
  *                   to be worth its GPUs.
- * Payloads of 1K and 32K floats (4 KiB, 128 KiB).  Every way's result is
+ * Payloads of 1K and 32K floats (4 KiB, 128 KiB).  And the exchange of a
+ * corner turn, 64 x 4096 complex values (2 MiB): the gpugen frame's
+ * alltoall stage against the same stage kernel and NCCL's grouped
+ * ncclSend/ncclRecv (block q to rank q) in a graph, and the stage alone
+ * on one GPU.  Every way's result is
  * checked against the CPU (each rank knows every rank's x: it is a
  * function of the rank), before its timed rows are printed.  Rank 0
  * prints the table; every rank prints its own p50 and p99.99, since the
@@ -53,6 +57,10 @@ static struct {
   int (*get_unique_id)(nccl_id *);
   int (*comm_init_rank)(void **comm, int nranks, nccl_id id, int rank);
   int (*all_reduce)(const void *, void *, size_t, int, int, void *comm, void *stream);
+  int (*send)(const void *, size_t, int, int peer, void *comm, void *stream);
+  int (*recv)(void *, size_t, int, int peer, void *comm, void *stream);
+  int (*group_start)(void);
+  int (*group_end)(void);
   int (*comm_destroy)(void *comm);
   const char *(*error_string)(int);
   char why[600];
@@ -87,8 +95,12 @@ static int nccl_open(void) {
   *(void **)&nccl.all_reduce = dlsym(lib, "ncclAllReduce");
   *(void **)&nccl.comm_destroy = dlsym(lib, "ncclCommDestroy");
   *(void **)&nccl.error_string = dlsym(lib, "ncclGetErrorString");
+  *(void **)&nccl.send = dlsym(lib, "ncclSend");
+  *(void **)&nccl.recv = dlsym(lib, "ncclRecv");
+  *(void **)&nccl.group_start = dlsym(lib, "ncclGroupStart");
+  *(void **)&nccl.group_end = dlsym(lib, "ncclGroupEnd");
   if (!nccl.get_unique_id || !nccl.comm_init_rank || !nccl.all_reduce || !nccl.comm_destroy ||
-      !nccl.error_string) {
+      !nccl.error_string || !nccl.send || !nccl.recv || !nccl.group_start || !nccl.group_end) {
     snprintf(nccl.why, sizeof nccl.why, "this libnccl lacks a call of NCCL 2's C API");
     return -1;
   }
@@ -114,6 +126,26 @@ static int check_e(int rank, const char *way, const float *e, long len, int n) {
     for (int r = 0; r < n; r++) want += x_of(r, i) + x_of(r, i);
     if (e[i] != want) {
       fprintf(stderr, "rank %d: %s: e[%ld] = %g, want %g\n", rank, way, i, e[i], want);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The corner turn's array: 64 x 8192 floats, N blocks of rows.  After
+ * the exchange rank r's block q (q != r) is rank q's block r of a = x + x;
+ * its own block stays (checked where `own` is 1: the gpugen frame works in
+ * place, NCCL's receives go to another array). */
+enum { CT = 64 * 8192 };
+static int check_ct(int rank, const char *way, const float *a, int n, int own) {
+  const long block = CT / n;
+  for (long j = 0; j < CT; j++) {
+    const int q = (int)(j / block);
+    if (q == rank && !own) continue;
+    const long src = q == rank ? j : rank * block + (j - q * block);
+    const float want = x_of(q, src) + x_of(q, src);
+    if (a[j] != want) {
+      fprintf(stderr, "rank %d: %s: a[%ld] = %g, want %g\n", rank, way, j, a[j], want);
       return 1;
     }
   }
@@ -189,11 +221,18 @@ static int run_rank(int rank) {
 
   enum { NBIG = 32768 };
   static float hx[NMAX * NBIG], he[NBIG];
-  gg_array *x, *xall, *e;
+  static float hct[CT], hout[CT];
+  gg_array *x, *xall, *e, *xc, *ac, *yc;
   if (gg_array_alloc(ctx, GG_SPACE_DEVICE, NBIG * 4, &x) ||
       gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n_ranks * NBIG * 4, &xall) ||
-      gg_array_alloc(ctx, GG_SPACE_DEVICE, NBIG * 4, &e))
+      gg_array_alloc(ctx, GG_SPACE_DEVICE, NBIG * 4, &e) ||
+      gg_array_alloc(ctx, GG_SPACE_DEVICE, CT * 4, &xc) ||
+      gg_array_alloc(ctx, GG_SPACE_DEVICE, CT * 4, &ac) ||
+      gg_array_alloc(ctx, GG_SPACE_DEVICE, CT * 4, &yc))
     FAIL("arrays");
+  for (long i = 0; i < CT; i++) hct[i] = x_of(rank, i);
+  if (gg_copy_from_host(xc, 0, hct, CT * 4, NULL)) FAIL("copy");
+  const gg_arg act[2] = {gg_arg_array(xc), gg_arg_array(ac)};
   gg_stream *st;
   if (gg_stream_open(ctx, &st)) FAIL("stream");
   /* One thing on the GPU at a time: a session's persistent kernel holds
@@ -202,8 +241,8 @@ static int run_rank(int rank) {
   bench_stats s;
   bench_stats_init(&s, iters);
   const long lens[2] = {1024, NBIG};
-  const char *tags[2] = {"1k", "32k"};
-  row *at[2][3] = {{NULL}}; /* [size][way]: where each row went */
+  const char *tags[3] = {"1k", "32k", "ct"};
+  row *at[3][3] = {{NULL}}; /* [payload][way]: where each row went */
   char name[32], label[96];
   int bad = 0, cmd;
 
@@ -225,6 +264,15 @@ static int run_rank(int rank) {
     snprintf(label, sizeof label, "%s  gpugen frame, allreduce inside", tags[k]);
     at[k][0] = keep(label, &s);
     keep_split(se, label);
+  }
+  snprintf(name, sizeof name, "ct%d", n_ranks);
+  if (!bad) {
+    if (gg_fill_zero(ac, NULL) || gg_session_command(se, name, &cmd) ||
+        time_session(se, cmd, act, 2, &s) || gg_copy_to_host(hout, ac, 0, CT * 4, NULL))
+      FAIL("frame %s", name);
+    bad |= check_ct(rank, name, hout, n_ranks, 1);
+    at[2][0] = keep("ct  gpugen frame, alltoall inside", &s);
+    keep_split(se, "ct  gpugen frame, alltoall inside");
   }
   gg_session_terminate(se);
   gg_session_free(se); /* collective: its symmetric workspace */
@@ -256,6 +304,33 @@ static int run_rank(int rank) {
     at[k][1] = keep(label, &s);
   }
 
+  /* NCCL: the stage kernel and grouped sends and receives, one graph */
+  if (have_nccl && !bad) {
+    gg_kernel *kt;
+    gg_graph *g;
+    const size_t block = CT / n_ranks;
+    if (gg_fill_zero(yc, NULL) || gg_kernel_get(mod, "fill_ct", &kt) ||
+        gg_graph_capture_begin(st, &g))
+      FAIL("capture");
+    int launched = gg_launch(kt, st, act, 2), ne = nccl.group_start();
+    float *a = gg_array_native(ac), *y = gg_array_native(yc);
+    for (int p = 0; p < n_ranks && !ne; p++)
+      if (p != rank)
+        ne = nccl.send(a + p * block, block, NCCL_FLOAT32, p, comm, gg_stream_native(st)) ||
+             nccl.recv(y + p * block, block, NCCL_FLOAT32, p, comm, gg_stream_native(st));
+    ne = nccl.group_end() || ne;
+    if (gg_graph_capture_end(g) || launched || ne) FAIL("graph (nccl %d)", ne);
+    for (int i = 0; i < iters + iters / 10; i++) {
+      double t0 = bench_now_us();
+      if (gg_graph_launch(g, st) || gg_stream_sync(st)) FAIL("replay");
+      if (i >= iters / 10) bench_stats_add(&s, bench_now_us() - t0);
+    }
+    if (gg_copy_to_host(hout, yc, 0, CT * 4, NULL)) FAIL("copy");
+    bad |= check_ct(rank, "NCCL graph (corner turn)", hout, n_ranks, 0);
+    gg_graph_free(g);
+    at[2][1] = keep("ct  kernel + ncclSend/ncclRecv, CUDA graph", &s);
+  }
+
   /* one GPU, the same total work (rank 0 only) */
   gg_session *one = NULL;
   gg_session_options so1 = {.stats_frames = 1000000};
@@ -275,6 +350,12 @@ static int run_rank(int rank) {
     at[k][2] = keep(label, &s);
     keep_split(one, label);
   }
+  if (one && !bad) { /* the corner turn's stage alone: its data all here */
+    if (gg_session_command(one, "ct_one", &cmd) || time_session(one, cmd, act, 2, &s))
+      FAIL("frame ct_one");
+    at[2][2] = keep("ct  one GPU, the stage alone", &s);
+    keep_split(one, "ct  one GPU, the stage alone");
+  }
   if (one) {
     gg_session_terminate(one);
     gg_session_free(one);
@@ -291,11 +372,11 @@ static int run_rank(int rank) {
       if (csv) bench_csv_row(csv, "xchg_bench", rows[i].label, &rows[i].r,
                              gg_context_device_name(ctx));
     }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
       if (at[k][0] && at[k][1])
         printf("%s ratio: NCCL graph p50 / gpugen frame p50 = %.2f / %.2f = %.2fx\n", tags[k],
                at[k][1]->r.p50, at[k][0]->r.p50, at[k][1]->r.p50 / at[k][0]->r.p50);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
       if (at[k][0] && at[k][2])
         printf("%s ratio: one GPU p50 / gpugen frame p50 = %.2f / %.2f = %.2fx\n", tags[k],
                at[k][2]->r.p50, at[k][0]->r.p50, at[k][2]->r.p50 / at[k][0]->r.p50);
@@ -313,6 +394,9 @@ static int run_rank(int rank) {
   gg_stream_free(st);
   gg_array_free(e);
   gg_array_free(xall);
+  gg_array_free(yc);
+  gg_array_free(ac);
+  gg_array_free(xc);
   gg_array_free(x);
   gg_module_free(mod);
   gg_team_free(team);

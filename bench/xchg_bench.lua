@@ -2,7 +2,8 @@
 -- across GPUs inside a frame (NVSHMEM, docs/multi-gpu.md) against the same
 -- stage kernel and NCCL's all-reduce in a CUDA graph, and the same work
 -- on one GPU.  Payloads of 1K and 32K floats (4 KiB and 128 KiB), on 2
--- and 4 GPUs.
+-- and 4 GPUs; and the exchange of a corner turn (an alltoall of 2 MiB)
+-- against NCCL's grouped sends and receives.
 module { name = "xchg_bench", targets = { "cuda" } }
 
 local sizes = { ["1k"] = 1024, ["32k"] = 32768 }
@@ -25,9 +26,24 @@ for tag, n in pairs(sizes) do
   end
 end
 
+-- the corner turn's exchange: 64 x 4096 complex values (f32 [64][8192],
+-- re and im side by side), each GPU's rows computed (a = x + x), then an
+-- alltoall: block q of GPU p becomes block p of GPU q.  The transpose
+-- after it, the same on every side, is left out.
+kernel "fill_ct" { pattern = "for", range = { 64, 8192 }, index = { "i", "j" },
+  params = { { "x", "f32[524288]" }, { "a", "f32[64][8192]", access = "out" } },
+  body = "a(i, j) = x(8192 * i + j) + x(8192 * i + j);" }
+for _, g in ipairs({ 2, 4 }) do
+  frame("ct" .. g) { gpus = g,
+    params = { { "x", "f32[524288]" }, { "a", "f32[64][8192]" } },
+    stages = { { "fill_ct" }, { exchange = "alltoall", view = "a" } } }
+end
+frame "ct_one" { params = { { "x", "f32[524288]" }, { "a", "f32[64][8192]" } },
+  stages = { { "fill_ct" } } }
+
 for _, g in ipairs({ 2, 4 }) do
   persistent("team" .. g) { layout = "many_blocks", block = 256,
-    commands = { "ar" .. g .. "_1k", "ar" .. g .. "_32k" } }
+    commands = { "ar" .. g .. "_1k", "ar" .. g .. "_32k", "ct" .. g } }
 end
 persistent "single" { layout = "many_blocks", block = 256,
-  commands = { "one2_1k", "one2_32k", "one4_1k", "one4_32k" } }
+  commands = { "one2_1k", "one2_32k", "one4_1k", "one4_32k", "ct_one" } }
