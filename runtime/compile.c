@@ -18,6 +18,7 @@
 
 #include "backend.h"
 #include "internal.h"
+#include "link.h"
 #include "nvshmem.h"
 #include "toolkit.h"
 
@@ -355,6 +356,22 @@ int ggr_compiled_features(unsigned features, char *words, size_t n) {
   return total;
 }
 
+/* A module that calls NVSHMEM: compile nvshmem.c's bridge for the same
+ * arch, then link the module, the bridge and the device library. */
+static gg_status nvshmem_link(ggr_compiler *c, const char *arch, const char *include,
+                              const char *library, gg_compile_result *res) {
+  const char *opts[] = {"-std=c++17", "-rdc=true", include, NULL};
+  gg_compile_result bridge;
+  gg_status st = ggr_compile_with(c, arch, "gg_nvshmem_bridge.cu", ggr_nvshmem_bridge_source(),
+                                  opts, &bridge);
+  if (st)
+    ggr_log_append(res, "NVSHMEM bridge (runtime/nvshmem.c)", bridge.log ? bridge.log : "");
+  else
+    st = ggr_nvshmem_link(arch, &bridge, library, res);
+  gg_compile_result_free(&bridge);
+  return st;
+}
+
 /* What the kernels' features add to the descriptor's options, only for
  * modules that need it: MathDx's two include folders (GG_FEAT_MATHDX: its
  * headers take seconds to compile), NVSHMEM's include folder and
@@ -411,7 +428,7 @@ gg_status ggr_compile_features(ggr_compiler *c, const char *arch, const char *na
   opts[nuser + nextra] = NULL;
   gg_status st = ggr_compile_with(c, arch, name, source, opts, res);
   free(opts);
-  if (!st && nvshmem) st = ggr_nvshmem_link(c, arch, inc[2], lib, res);
+  if (!st && nvshmem) st = nvshmem_link(c, arch, inc[2], lib, res);
   return res->status = st;
 }
 

@@ -175,20 +175,13 @@ static const char bridge_src[] =
     "GG_BRIDGE(NVSHMEMI_THREADGROUP_WARPGROUP)\n"
     "GG_BRIDGE(NVSHMEMI_THREADGROUP_BLOCK)\n";
 
-gg_status ggr_nvshmem_link(ggr_compiler *c, const char *arch, const char *include,
+const char *ggr_nvshmem_bridge_source(void) { return bridge_src; }
+
+gg_status ggr_nvshmem_link(const char *arch, const gg_compile_result *bridge,
                            const char *library, gg_compile_result *res) {
   static const char why[] = "NVSHMEM kernels link with NVSHMEM's device library: reinstall it "
                             "with scripts/fetch-nvshmem.py .deps/nvshmem";
-  const char *opts[] = {"-std=c++17", "-rdc=true", include, NULL};
-  gg_compile_result bridge;
-  gg_status st = ggr_compile_with(c, arch, "gg_nvshmem_bridge.cu", bridge_src, opts, &bridge);
-  if (st) {
-    ggr_log_append(res, "NVSHMEM bridge (runtime/nvshmem.c)", bridge.log ? bridge.log : "");
-  } else {
-    st = ggr_link_library(arch, bridge.binary, bridge.binary_size, library, why, res);
-  }
-  gg_compile_result_free(&bridge);
-  return st;
+  return ggr_link_library(arch, bridge->binary, bridge->binary_size, library, why, res);
 }
 
 gg_status ggr_nvshmem_module_init(gg_context *ctx, void *native, const char *name) {

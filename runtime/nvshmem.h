@@ -7,10 +7,14 @@
 
 #include "internal.h"
 
-/* Link res->binary (NVRTC -rdc=true output for `arch`, compiled with
- * `include`, "-I<NVSHMEM>/include") with NVSHMEM's device library at
- * `library`, and the bridge nvshmem.c explains, into a loadable cubin. */
-gg_status ggr_nvshmem_link(ggr_compiler *c, const char *arch, const char *include,
+/* The bridge's source (nvshmem.c explains it), which the compiler
+ * compiles for the module's arch with -rdc=true and "-I<NVSHMEM>/include";
+ * then link res->binary (the module's NVRTC -rdc=true output for `arch`)
+ * with the compiled bridge and NVSHMEM's device library at `library`
+ * into a loadable cubin.  The compile is the caller's (compile.c), so
+ * that calls go one way: compile.c -> nvshmem.c -> link.c. */
+const char *ggr_nvshmem_bridge_source(void);
+gg_status ggr_nvshmem_link(const char *arch, const gg_compile_result *bridge,
                            const char *library, gg_compile_result *res);
 
 /* Tell NVSHMEM of a module just loaded (CUmodule `native`), so that its
