@@ -6,8 +6,11 @@
 -- against NCCL's grouped sends and receives.
 module { name = "xchg_bench", targets = { "cuda" } }
 
-local sizes = { ["1k"] = 1024, ["32k"] = 32768 }
-for tag, n in pairs(sizes) do
+-- in this order (pairs() would give the module's kernels in a different
+-- order from one run of gpugen to the next)
+local sizes = { { "1k", 1024 }, { "32k", 32768 } }
+for _, size in ipairs(sizes) do
+  local tag, n = size[1], size[2]
   -- each GPU's part: e = x + x (the stage kernel both sides run)
   kernel("twice_" .. tag) { pattern = "for", range = { n },
     params = { { "x", "f32[" .. n .. "]" }, { "e", "f32[" .. n .. "]", access = "out" } },

@@ -14,18 +14,25 @@
 #include "plan.h"
 #include "vocab.h"
 
+/* Every exchange: one warp's worth of threads a pseudo-block at least,
+ * one item each; why, for explain. */
+static int spec_exchange(ggi_kernel *k, const char *why)
+{
+  k->spec.block = 32;
+  k->spec.items = k->spec.vector = 1;
+  k->spec.why[k->spec.n_why++] = why;
+  return 0;
+}
+
 int ggi_spec_allreduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   (void)m;
   (void)d;
-  k->spec.block = 32;
-  k->spec.items = k->spec.vector = 1;
-  k->spec.why[k->spec.n_why++] =
+  return spec_exchange(k,
     "the view is cut in chunks, each a pseudo-block's on every GPU: it stores the chunk into "
     "every peer (NVLink) or puts it (elsewhere), each word with the run's flag beside it, "
     "and each thread waits for its own elements' flags and combines them; the pseudo-blocks "
-    "without a chunk go on to the grid barrier after the stage";
-  return 0;
+    "without a chunk go on to the grid barrier after the stage");
 }
 
 /* Bytes of one of the two buffers: a slot of the view, with its flags,
@@ -61,27 +68,37 @@ static const char *combine(ggi_op op)
   return op == GGI_OP_MIN ? "b < a ? b : a" : op == GGI_OP_MAX ? "b > a ? b : a" : "a + b";
 }
 
-int ggi_plan_allreduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
-                       ggi_diag *d)
+/* What every exchange's plan says: its template, a grid of resident
+ * blocks, NVSHMEM, and the view's type, size, chunks and GPUs. */
+static int plan_common(const ggi_kernel *k, unsigned target, const char *template_path,
+                       ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   if (target != GGI_TARGET_CUDA)
     return ggi_fail(d, "an exchange runs on CUDA only (NVSHMEM)");
-  p->template_path = "common/allreduce.cuh";
+  p->template_path = template_path;
   p->grid_rule = GG_GRID_RESIDENT;
   p->features = GG_FEAT_NVSHMEM;
-  char count[32], gpus[16], nchunks[32], per[32];
-  snprintf(count, sizeof count, "%lldLL", (long long)k->range[0].value);
-  snprintf(nchunks, sizeof nchunks, "%lldLL", chunks(k));
-  snprintf(per, sizeof per, "%lldLL", chunk_items(k));
-  snprintf(gpus, sizeof gpus, "%d", k->gpus);
-  int rc = ggi_plan_set(p, a, "XCHG_OP", ggi_op_name(k->op));
-  rc |= ggi_plan_set(p, a, "XCHG_T", ggi_dtype_ctype(k->params[0].dtype));
-  rc |= ggi_plan_set(p, a, "XCHG_COUNT", count);
-  rc |= ggi_plan_set(p, a, "XCHG_GPUS", gpus);
-  rc |= ggi_plan_set(p, a, "XCHG_CHUNKS", nchunks);
-  rc |= ggi_plan_set(p, a, "XCHG_CHUNK_ITEMS", per);
-  rc |= ggi_plan_set(p, a, "XCHG_COMBINE", combine(k->op));
+  char v[4][32];
+  snprintf(v[0], sizeof v[0], "%lldLL", (long long)k->range[0].value);
+  snprintf(v[1], sizeof v[1], "%lldLL", chunks(k));
+  snprintf(v[2], sizeof v[2], "%lldLL", chunk_items(k));
+  snprintf(v[3], sizeof v[3], "%d", k->gpus);
+  int rc = ggi_plan_set(p, a, "XCHG_T", ggi_dtype_ctype(k->params[0].dtype));
+  rc |= ggi_plan_set(p, a, "XCHG_COUNT", v[0]);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNKS", v[1]);
+  rc |= ggi_plan_set(p, a, "XCHG_CHUNK_ITEMS", v[2]);
+  rc |= ggi_plan_set(p, a, "XCHG_GPUS", v[3]);
   rc |= ggi_plan_set(p, a, "VIEW", k->params[0].name);
+  return rc ? ggi_fail(d, "out of memory") : 0;
+}
+
+int ggi_plan_allreduce(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
+                       ggi_diag *d)
+{
+  if (plan_common(k, target, "common/allreduce.cuh", a, p, d))
+    return -1;
+  int rc = ggi_plan_set(p, a, "XCHG_OP", ggi_op_name(k->op));
+  rc |= ggi_plan_set(p, a, "XCHG_COMBINE", combine(k->op));
   return rc ? ggi_fail(d, "out of memory") : 0;
 }
 
@@ -137,31 +154,21 @@ int ggi_spec_gather(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   (void)m;
   (void)d;
-  k->spec.block = 32;
-  k->spec.items = k->spec.vector = 1;
-  k->spec.why[k->spec.n_why++] =
+  return spec_exchange(k,
     "the view is cut in chunks, each a pseudo-block's on every GPU: it stores the elements it "
     "owns into every peer (NVLink) or puts them (elsewhere), each word with the run's flag "
     "beside it; each thread waits for the flags of the elements others own; each chunk read "
-    "is acknowledged to its owner, who waits for that before it writes the same buffer again";
-  return 0;
+    "is acknowledged to its owner, who waits for that before it writes the same buffer again");
 }
 
 int ggi_plan_gather(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
                     ggi_diag *d)
 {
-  if (target != GGI_TARGET_CUDA)
-    return ggi_fail(d, "an exchange runs on CUDA only (NVSHMEM)");
-  p->template_path = "common/gather.cuh";
-  p->grid_rule = GG_GRID_RESIDENT;
-  p->features = GG_FEAT_NVSHMEM;
+  if (plan_common(k, target, "common/gather.cuh", a, p, d))
+    return -1;
   const long long count = (long long)k->range[0].value, rows = rows_of(k);
-  char v[5][64], lo[160], hi[160];
-  snprintf(v[0], sizeof v[0], "%lldLL", count);
-  snprintf(v[1], sizeof v[1], "%lldLL", chunks(k));
-  snprintf(v[2], sizeof v[2], "%lldLL", chunk_items(k));
-  snprintf(v[3], sizeof v[3], "%d", k->gpus);
-  snprintf(v[4], sizeof v[4], "%lluull", (unsigned long long)gather_acks_off(k));
+  char acks[32], lo[160], hi[160];
+  snprintf(acks, sizeof acks, "%lluull", (unsigned long long)gather_acks_off(k));
   if (k->pattern == GG_PATTERN_BROADCAST) {
     snprintf(lo, sizeof lo, "q == %d ? 0LL : %lldLL", k->root, count);
     snprintf(hi, sizeof hi, "%lldLL", count);
@@ -171,15 +178,9 @@ int ggi_plan_gather(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
              count / rows);
   }
   int rc = ggi_plan_set(p, a, "XCHG_KIND", ggi_pattern_name(k->pattern));
-  rc |= ggi_plan_set(p, a, "XCHG_T", ggi_dtype_ctype(k->params[0].dtype));
-  rc |= ggi_plan_set(p, a, "XCHG_COUNT", v[0]);
-  rc |= ggi_plan_set(p, a, "XCHG_CHUNKS", v[1]);
-  rc |= ggi_plan_set(p, a, "XCHG_CHUNK_ITEMS", v[2]);
-  rc |= ggi_plan_set(p, a, "XCHG_GPUS", v[3]);
-  rc |= ggi_plan_set(p, a, "XCHG_ACKS_OFF", v[4]);
+  rc |= ggi_plan_set(p, a, "XCHG_ACKS_OFF", acks);
   rc |= ggi_plan_set(p, a, "XCHG_PART_LO", lo);
   rc |= ggi_plan_set(p, a, "XCHG_PART_HI", hi);
-  rc |= ggi_plan_set(p, a, "VIEW", k->params[0].name);
   return rc ? ggi_fail(d, "out of memory") : 0;
 }
 
@@ -215,40 +216,23 @@ int ggi_spec_alltoall(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   (void)m;
   (void)d;
-  k->spec.block = 32;
-  k->spec.items = k->spec.vector = 1;
-  k->spec.why[k->spec.n_why++] =
+  return spec_exchange(k,
     "the view is cut in chunks, each a pseudo-block's on every GPU: it stores each element of "
     "block q straight into block p of GPU q's buffer (NVLink), flagged with the run, then waits "
     "for the flags of the elements the others sent it and copies them into the view; each "
-    "chunk read is acknowledged to the GPU it came from";
-  return 0;
+    "chunk read is acknowledged to the GPU it came from");
 }
 
 int ggi_plan_alltoall(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p,
                       ggi_diag *d)
 {
-  if (target != GGI_TARGET_CUDA)
-    return ggi_fail(d, "an exchange runs on CUDA only (NVSHMEM)");
-  p->template_path = "common/alltoall.cuh";
-  p->grid_rule = GG_GRID_RESIDENT;
-  p->features = GG_FEAT_NVSHMEM;
-  const long long count = (long long)k->range[0].value;
-  char v[6][64];
-  snprintf(v[0], sizeof v[0], "%lldLL", count);
-  snprintf(v[1], sizeof v[1], "%lldLL", chunks(k));
-  snprintf(v[2], sizeof v[2], "%lldLL", chunk_items(k));
-  snprintf(v[3], sizeof v[3], "%d", k->gpus);
-  snprintf(v[4], sizeof v[4], "%lluull", (unsigned long long)gather_acks_off(k));
-  snprintf(v[5], sizeof v[5], "%lldLL", count / k->gpus);
-  int rc = ggi_plan_set(p, a, "XCHG_T", ggi_dtype_ctype(k->params[0].dtype));
-  rc |= ggi_plan_set(p, a, "XCHG_COUNT", v[0]);
-  rc |= ggi_plan_set(p, a, "XCHG_CHUNKS", v[1]);
-  rc |= ggi_plan_set(p, a, "XCHG_CHUNK_ITEMS", v[2]);
-  rc |= ggi_plan_set(p, a, "XCHG_GPUS", v[3]);
-  rc |= ggi_plan_set(p, a, "XCHG_ACKS_OFF", v[4]);
-  rc |= ggi_plan_set(p, a, "XCHG_BLOCK", v[5]);
-  rc |= ggi_plan_set(p, a, "VIEW", k->params[0].name);
+  if (plan_common(k, target, "common/alltoall.cuh", a, p, d))
+    return -1;
+  char acks[32], block[32];
+  snprintf(acks, sizeof acks, "%lluull", (unsigned long long)gather_acks_off(k));
+  snprintf(block, sizeof block, "%lldLL", (long long)k->range[0].value / k->gpus);
+  int rc = ggi_plan_set(p, a, "XCHG_ACKS_OFF", acks);
+  rc |= ggi_plan_set(p, a, "XCHG_BLOCK", block);
   return rc ? ggi_fail(d, "out of memory") : 0;
 }
 
