@@ -19,15 +19,7 @@
 #include "gg_team.h"
 #include "internal.h"
 #include "toolkit.h"
-
-static int failures;
-#define CHECK(c)                                                            \
-  do {                                                                      \
-    if (!(c)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \
-      failures++;                                                           \
-    }                                                                       \
-  } while (0)
+#include "../expect.h"
 
 static void write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");

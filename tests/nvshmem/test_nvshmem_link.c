@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "gg.h"
+#include "../expect.h"
 
 /* One exchange as a frame's stage would make it: this PE puts its block
  * of `n` floats into the next PE's `dst` with a signal, waits for the
@@ -44,15 +45,6 @@ static const char src[] =
 
 /* The options gpugen writes into every CUDA module (gen/emit.c). */
 static const char *const opts[] = {"-std=c++17", "-default-device", NULL};
-
-static int failures;
-#define CHECK(c)                                                            \
-  do {                                                                      \
-    if (!(c)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \
-      failures++;                                                           \
-    }                                                                       \
-  } while (0)
 
 /* Names a cubin leaves for the driver to bind at load time: device-side
  * printf, assert and heap, and the reserved shared memory's offsets. */

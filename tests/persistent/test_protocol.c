@@ -27,15 +27,7 @@
 #include "gg_session.h"
 #include "source.h"
 #include "templates.h"
-
-static int failures;
-#define CHECK(c)                                                   \
-  do {                                                             \
-    if (!(c)) {                                                    \
-      fprintf(stderr, "%s:%d: FAIL %s\n", __FILE__, __LINE__, #c); \
-      failures++;                                                  \
-    }                                                              \
-  } while (0)
+#include "../expect.h"
 
 static char *read_all(const char *path)
 {

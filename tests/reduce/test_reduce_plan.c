@@ -13,15 +13,7 @@
 #include "patterns.h"
 #include "plan.h"
 #include "specialize.h"
-
-static int failures;
-#define CHECK(c)                                                                  \
-  do {                                                                            \
-    if (!(c)) {                                                                   \
-      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c);                         \
-      failures++;                                                                 \
-    }                                                                             \
-  } while (0)
+#include "../expect.h"
 
 static ggi_param x_view = { .name = "x", .kind = GG_PARAM_VIEW, .dtype = GG_F32, .rank = 1,
                             .ext = { { "n", 0 } }, .access = GG_ACCESS_IN };

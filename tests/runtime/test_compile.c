@@ -6,9 +6,7 @@
 #include <string.h>
 
 #include "gg.h"
-
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../expect.h"
 
 static const char *src =
   "extern \"C\" __global__ void gg_saxpy(float a, const float *x, float *y, long long n) {\n"

@@ -11,9 +11,8 @@
 #include "describe.h"
 #include "gg.h"
 #include "persistent_three.h"
+#include "../expect.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
 #define SAME(a, b) do { const char *a_ = (a), *b_ = (b); if (!a_ || strcmp(a_, b_)) { fprintf(stderr, "%s:%d: got '%s', want '%s'\n", __FILE__, __LINE__, a_ ? a_ : "(null)", b_); failures++; } } while (0)
 
 static void test_listing(void) {

@@ -9,9 +9,7 @@
 #include <unistd.h>
 
 #include "../gg_check.h"
-
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../expect.h"
 
 enum { OPEN_NO_LIBRARY, OPEN_INVALID, SKIP, NO_MATHDX };
 

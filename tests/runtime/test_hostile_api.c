@@ -9,9 +9,8 @@
 
 #include "fake_gpu.h"
 #include "gg_session.h"
+#include "../expect.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
 /* A call refused with GG_ERR_INVALID that leaves a detail of its own in
  * gg_error_detail() (not the one before it). */
 #define FAILS(call) do {                                                         \

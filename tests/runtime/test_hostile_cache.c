@@ -15,9 +15,7 @@
 #include <unistd.h>
 
 #include "cache.h"
-
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../expect.h"
 
 static char root[128];
 static const char payload[] = "pretend this is a cubin that does something unwanted";

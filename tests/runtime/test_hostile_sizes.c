@@ -8,9 +8,7 @@
 #include <string.h>
 
 #include "fake_gpu.h"
-
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../expect.h"
 
 #define P_VIEW(nm, dt, rk, e0, e1, e2, lay, off) \
   {nm, GG_PARAM_VIEW, dt, rk, {{0, e0}, {0, e1}, {0, e2}}, lay, GG_SPACE_DEVICE, GG_ACCESS_INOUT, 0, off, 8}

@@ -7,9 +7,7 @@
 #include <string.h>
 
 #include "fake_gpu.h"
-
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../expect.h"
 
 static const gg_kernel_desc kd = {.name = "k", .symbol = "gg_k", .block_size = 32,
                                   .items_per_thread = 1, .grid_rule = GG_GRID_FIXED,

@@ -6,9 +6,7 @@
 #include <string.h>
 
 #include "gg.h"
-
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../expect.h"
 
 int main(void) {
   gg_context *ctx = NULL;

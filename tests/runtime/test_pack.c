@@ -4,9 +4,7 @@
 
 #include "gg.h"
 #include "internal.h" /* a gg_array without a device */
-
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../expect.h"
 
 /* struct { float a; float *x; long long n; void *gg_ws; unsigned gg_seq; } */
 static const gg_param_desc params[] = {

@@ -10,9 +10,7 @@
 
 #include "gg.h"
 #include "internal.h" /* a gg_array without a device */
-
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../expect.h"
 
 /* struct { i32 a; u32 b; i64 c; u64 d; f32 e; f16 h; bf16 w; f64 f; f64 *y; i64 n; } */
 #define P(nm, kind, t, off, sz) {nm, kind, t, 0, {{0, -1}}, GG_LAYOUT_RIGHT, GG_SPACE_DEVICE, GG_ACCESS_IN, 0, off, sz}
