@@ -230,8 +230,8 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
                            const char *source, const char *const *options,
                            gg_compile_result *res);
 /* ggr_compile_with plus what the module's kernels' features need
- * (GG_FEAT_MATHDX: MathDx's include folders; GG_ERR_NO_LIBRARY with the
- * install command in the log where MathDx is missing). */
+ * (features.c; GG_FEAT_MATHDX: MathDx's include folders; GG_ERR_NO_LIBRARY
+ * with the install command in the log where MathDx is missing). */
 gg_status ggr_compile_features(ggr_compiler *c, const char *arch, const char *name,
                                const char *source, const char *const *options, unsigned features,
                                gg_compile_result *res);
@@ -239,6 +239,8 @@ gg_status ggr_compile_features(ggr_compiler *c, const char *arch, const char *na
  * GG_FEAT_NVSHMEM: all CUDA only), and their names for a message in words
  * ("A", "A and B", "A, B and C"). */
 int ggr_compiled_features(unsigned features, char *words, size_t n);
+/* res->log = fmt with the two strings a and b (replacing any log). */
+void ggr_set_log(gg_compile_result *res, const char *fmt, const char *a, const char *b);
 /* The end of a failed gg_compile / gg_compile_rdc: st into res->status,
  * and the calling thread's error detail says so, followed by the log. */
 gg_status ggr_compile_failed(gg_compile_result *res, gg_status st);

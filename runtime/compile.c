@@ -1,5 +1,6 @@
 /*
- * compile.c - NVRTC and hiprtc behind ggr_compiler, and gg_compile().
+ * compile.c - NVRTC and hiprtc behind ggr_compiler (gg_compile and the
+ * features a module's compile adds: features.c).
  *
  * Both compilers are loaded with dlopen, from where toolkit.c says: NVRTC
  * from the CUDA toolkit, hiprtc from inside libamdhip64.
@@ -18,8 +19,6 @@
 
 #include "backend.h"
 #include "internal.h"
-#include "link.h"
-#include "nvshmem.h"
 #include "toolkit.h"
 
 /* Archs hiprtc 5.2 compiles for: each was compiled in a forked child with
@@ -194,7 +193,7 @@ int gg_arch_supported(gg_backend backend, const char *arch) {
 
 /* ---- compiling ---- */
 
-static void set_log(gg_compile_result *res, const char *fmt, const char *a, const char *b) {
+void ggr_set_log(gg_compile_result *res, const char *fmt, const char *a, const char *b) {
   size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
   free(res->log);
   res->log = malloc(n);
@@ -263,7 +262,7 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
   char archopt[64];
   if (c->kind == GG_BACKEND_HIP) {
     if (!hip_arch_known(arch)) {
-      set_log(res, "hiprtc does not know the arch '%s'%s", arch,
+      ggr_set_log(res, "hiprtc does not know the arch '%s'%s", arch,
               " (hiprtc 5.2 would abort the process; see gg_arch_supported)");
       return res->status = GG_ERR_UNSUPPORTED;
     }
@@ -271,11 +270,11 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
   } else {
     int number = cuda_arch_number(arch, &want_ptx);
     if (number < 0) {
-      set_log(res, "bad CUDA arch '%s'%s", arch, " (expected sm_XX or compute_XX)");
+      ggr_set_log(res, "bad CUDA arch '%s'%s", arch, " (expected sm_XX or compute_XX)");
       return res->status = GG_ERR_INVALID;
     }
     if (!nvrtc_knows(c, number)) {
-      set_log(res, "this NVRTC (%s) cannot target %s", c->lib_path, arch);
+      ggr_set_log(res, "this NVRTC (%s) cannot target %s", c->lib_path, arch);
       return res->status = GG_ERR_UNSUPPORTED;
     }
     snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
@@ -295,7 +294,7 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
   int r = c->create(&prog, source, name ? name : "gpugen.cu", 0, NULL, NULL);
   if (r) {
     free(opts);
-    set_log(res, "%s: cannot create a program: %s", c->name, c->err_string(r));
+    ggr_set_log(res, "%s: cannot create a program: %s", c->name, c->err_string(r));
     return res->status = GG_ERR_COMPILE;
   }
   r = c->compile(prog, nopts, opts);
@@ -304,11 +303,11 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
   gg_status st = GG_OK;
   if (r) {
     st = GG_ERR_COMPILE;
-    if (!res->log) set_log(res, "%s failed: %s", c->name, c->err_string(r));
+    if (!res->log) ggr_set_log(res, "%s failed: %s", c->name, c->err_string(r));
     if (c->builtins_note[0] && res->log && strstr(res->log, "builtins")) {
       char *old = res->log;
       res->log = NULL;
-      set_log(res, "%s\n%s", old, c->builtins_note);
+      ggr_set_log(res, "%s\n%s", old, c->builtins_note);
       free(old);
     }
     /* The AMDGPU back end gives up on very large kernels (seen with
@@ -317,7 +316,7 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
     if (c->kind != GG_BACKEND_CUDA && res->log && strstr(res->log, "SGPR spill")) {
       char *old = res->log;
       res->log = NULL;
-      set_log(res, "%s\n%s", old,
+      ggr_set_log(res, "%s\n%s", old,
               "note: the AMDGPU back end ran out of scalar registers for this kernel; a "
               "persistent kernel holds the code of all its commands and stages: split its "
               "commands over several persistent kernels");
@@ -330,7 +329,7 @@ gg_status ggr_compile_with(ggr_compiler *c, const char *arch, const char *name,
   return res->status = st;
 }
 
-/* The features that add to a module's compile (ggr_compile_features), all
+/* The features that add to a module's compile (features.c), all
  * CUDA only, and the words messages use for each: a refusal names every
  * one the module asks for. */
 static const struct {
@@ -356,109 +355,6 @@ int ggr_compiled_features(unsigned features, char *words, size_t n) {
   return total;
 }
 
-/* A module that calls NVSHMEM: compile nvshmem.c's bridge for the same
- * arch, then link the module, the bridge and the device library. */
-static gg_status nvshmem_link(ggr_compiler *c, const char *arch, const char *include,
-                              const char *library, gg_compile_result *res) {
-  const char *opts[] = {"-std=c++17", "-rdc=true", include, NULL};
-  gg_compile_result bridge;
-  gg_status st = ggr_compile_with(c, arch, "gg_nvshmem_bridge.cu", ggr_nvshmem_bridge_source(),
-                                  opts, &bridge);
-  if (st)
-    ggr_log_append(res, "NVSHMEM bridge (runtime/nvshmem.c)", bridge.log ? bridge.log : "");
-  else
-    st = ggr_nvshmem_link(arch, &bridge, library, res);
-  gg_compile_result_free(&bridge);
-  return st;
-}
-
-/* What the kernels' features add to the descriptor's options, only for
- * modules that need it: MathDx's two include folders (GG_FEAT_MATHDX: its
- * headers take seconds to compile), NVSHMEM's include folder and
- * -rdc=true, then the link with libnvshmem_device.a (GG_FEAT_NVSHMEM:
- * its device functions live in that archive, and NVRTC alone leaves them
- * unresolved).  A module that needs neither must not fail where they are
- * missing. */
-gg_status ggr_compile_features(ggr_compiler *c, const char *arch, const char *name,
-                               const char *source, const char *const *options, unsigned features,
-                               gg_compile_result *res) {
-  unsigned mathdx = features & GG_FEAT_MATHDX, nvshmem = features & GG_FEAT_NVSHMEM;
-  if (!mathdx && !nvshmem) return ggr_compile_with(c, arch, name, source, options, res);
-  memset(res, 0, sizeof *res);
-  if (c->kind != GG_BACKEND_CUDA) {
-    char words[256];
-    int k = ggr_compiled_features(features, words, sizeof words);
-    set_log(res, "this module uses %s, which %s CUDA only", words, k > 1 ? "are" : "is");
-    return res->status = GG_ERR_UNSUPPORTED;
-  }
-  char dir[1024], why[1400], inc[3][1100], lib[1200];
-  const char *extra[4];
-  int nextra = 0;
-  if (mathdx) {
-    if (ggr_mathdx_dir(dir, sizeof dir, why, sizeof why)) {
-      set_log(res, "%s%s", why, "");
-      return res->status = GG_ERR_NO_LIBRARY;
-    }
-    snprintf(inc[0], sizeof inc[0], "-I%s/include", dir);
-    snprintf(inc[1], sizeof inc[1], "-I%s/external/cutlass/include", dir);
-    extra[nextra++] = inc[0];
-    extra[nextra++] = inc[1];
-  }
-  if (nvshmem) {
-    if (strncmp(arch, "sm_", 3) != 0) {
-      set_log(res, "NVSHMEM kernels are linked with libnvshmem_device.a, which needs a real arch "
-              "(sm_XX), not '%s'%s", arch, "");
-      return res->status = GG_ERR_UNSUPPORTED;
-    }
-    if (ggr_nvshmem_dir(dir, sizeof dir, why, sizeof why)) {
-      set_log(res, "%s%s", why, "");
-      return res->status = GG_ERR_NO_LIBRARY;
-    }
-    snprintf(inc[2], sizeof inc[2], "-I%s/include", dir);
-    snprintf(lib, sizeof lib, "%s/lib/libnvshmem_device.a", dir);
-    extra[nextra++] = inc[2];
-    extra[nextra++] = "-rdc=true";
-  }
-  int nuser = 0;
-  while (options && options[nuser]) nuser++;
-  const char **opts = malloc((size_t)(nuser + nextra + 1) * sizeof *opts);
-  if (!opts) return res->status = GG_ERR_OUT_OF_MEMORY;
-  for (int i = 0; i < nuser; i++) opts[i] = options[i];
-  for (int i = 0; i < nextra; i++) opts[nuser + i] = extra[i];
-  opts[nuser + nextra] = NULL;
-  gg_status st = ggr_compile_with(c, arch, name, source, opts, res);
-  free(opts);
-  if (!st && nvshmem) st = nvshmem_link(c, arch, inc[2], lib, res);
-  return res->status = st;
-}
-
-gg_status gg_compile(gg_backend backend, const char *arch, const char *name,
-                     const char *source, const char *const *options, gg_compile_result *res) {
-  return gg_compile_features(backend, arch, name, source, options, 0, res);
-}
-
-gg_status gg_compile_features(gg_backend backend, const char *arch, const char *name,
-                              const char *source, const char *const *options, unsigned features,
-                              gg_compile_result *res) {
-  if (!res) return GGR_NULL_ARG();
-  memset(res, 0, sizeof *res);
-  if (!arch || !source) {
-    set_log(res, "gg_compile: %s%s", !arch ? "arch " : "", !source ? "source is NULL" : "is NULL");
-    return ggr_compile_failed(res, GG_ERR_INVALID);
-  }
-  if (backend == GG_BACKEND_AUTO) backend = !strncmp(arch, "gfx", 3) ? GG_BACKEND_HIP : GG_BACKEND_CUDA;
-  char err[1200];
-  ggr_compiler *c;
-  gg_status st = ggr_compiler_load(backend, &c, err, sizeof err);
-  if (st) {
-    set_log(res, "%s%s", err, "");
-    return ggr_compile_failed(res, st);
-  }
-  st = ggr_compile_features(c, arch, name, source, options, features, res);
-  ggr_compiler_unload(c);
-  return st ? ggr_compile_failed(res, st) : GG_OK;
-}
-
 gg_status ggr_compile_failed(gg_compile_result *res, gg_status st) {
   ggr_set_error(st, "compilation failed (%s):", gg_strerror(st));
   ggr_append_log(res->log);
@@ -472,18 +368,4 @@ void gg_compile_result_free(gg_compile_result *res) {
   res->log = NULL;
   res->binary = NULL;
   res->binary_size = 0;
-}
-
-int gg_mathdx_available(char *why, size_t n) {
-  char dir[1024], buf[1400];
-  int ok = ggr_mathdx_dir(dir, sizeof dir, buf, sizeof buf) == 0;
-  if (why && n) snprintf(why, n, "%s", ok ? "" : buf);
-  return ok;
-}
-
-int gg_nvshmem_available(char *why, size_t n) {
-  char dir[1024], buf[1400];
-  int ok = ggr_nvshmem_dir(dir, sizeof dir, buf, sizeof buf) == 0;
-  if (why && n) snprintf(why, n, "%s", ok ? "" : buf);
-  return ok;
 }

@@ -56,7 +56,7 @@ struct gg_context {
 };
 
 /* How a module's binary is made: plain NVRTC / hiprtc (module.c), or
- * relocatable device code linked with the device runtime (link.c).  The
+ * relocatable device code linked with the device runtime (module_rdc.c).  The
  * rest of loading - in-memory and disk cache, retry, kernels, workspaces -
  * is the same for both (ggr_module_load_with). */
 typedef struct ggr_builder {

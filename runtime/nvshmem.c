@@ -3,7 +3,7 @@
  * GG_FEAT_NVSHMEM (docs/multi-gpu.md).
  *
  * Such a module is compiled and linked with NVSHMEM's device library
- * (compile.c, link.c).  Its device code reads NVSHMEM's state (this PE's
+ * (features.c, link.c).  Its device code reads NVSHMEM's state (this PE's
  * number, the symmetric heap's peers) from a __constant__ the linked
  * module holds, which the host library fills when it is told of the
  * module: nvshmemx_cumodule_init after the driver loads it,

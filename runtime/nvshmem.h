@@ -11,8 +11,8 @@
  * compiles for the module's arch with -rdc=true and "-I<NVSHMEM>/include";
  * then link res->binary (the module's NVRTC -rdc=true output for `arch`)
  * with the compiled bridge and NVSHMEM's device library at `library`
- * into a loadable cubin.  The compile is the caller's (compile.c), so
- * that calls go one way: compile.c -> nvshmem.c -> link.c. */
+ * into a loadable cubin.  The compile is the caller's (features.c), so
+ * that calls go one way: features.c -> nvshmem.c -> link.c -> compile.c. */
 const char *ggr_nvshmem_bridge_source(void);
 gg_status ggr_nvshmem_link(const char *arch, const gg_compile_result *bridge,
                            const char *library, gg_compile_result *res);
