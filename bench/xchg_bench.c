@@ -418,8 +418,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: xchg_bench [N: 2 or 4 (2)] [iterations, 100 or more (5000)] [csv]\n");
     return 2;
   }
-  setenv("NCCL_NVLS_ENABLE", "0", 1);     /* multicast can take a shared host's GPUs out */
-  setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
+  team_multicast_off();
   char why[1600];
   if (!gg_nvshmem_available(why, sizeof why)) {
     printf("skip: %s\n", why);

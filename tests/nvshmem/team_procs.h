@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +21,14 @@ static inline double team_now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* NVLink multicast off for this process and the ranks it forks, whatever
+ * the environment says: NVSHMEM's and NCCL's multicast objects can take
+ * a shared host's GPUs out of service.  First thing in main. */
+static inline void team_multicast_off(void) {
+  setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
 }
 
 /* Fork f(arg) as a child; its pid. */

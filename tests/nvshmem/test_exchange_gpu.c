@@ -385,6 +385,7 @@ static int rank_main(void *arg) {
 }
 
 int main(void) {
+  team_multicast_off();
   const char *env = getenv("GG_TEST_FRAMES");
   if (env) {
     char *end;

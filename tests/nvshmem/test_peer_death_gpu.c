@@ -152,6 +152,7 @@ static int rank_main(void *arg) {
 }
 
 int main(void) {
+  team_multicast_off();
   char why[1600];
   if (!gg_nvshmem_available(why, sizeof why)) {
     printf("skip: %s\n", why);

@@ -164,6 +164,7 @@ static int rank_main(void *arg) { return run_rank((int)(intptr_t)arg, n_ranks); 
 static int bounds_main(void *arg) { return run_bounds(); }
 
 int main(int argc, char **argv) {
+  team_multicast_off();
   char why[1600];
   if (!gg_nvshmem_available(why, sizeof why)) {
     printf("skip: %s\n", why);
