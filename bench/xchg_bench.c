@@ -192,6 +192,16 @@ static int time_session(gg_session *se, int cmd, const gg_arg *a, int na, bench_
   return 0;
 }
 
+/* Replays of a graph, synchronized each: the same warm-up and count. */
+static int time_graph(gg_graph *g, gg_stream *st, bench_stats *s) {
+  for (int i = 0; i < iters + iters / 10; i++) {
+    double t0 = bench_now_us();
+    if (gg_graph_launch(g, st) || gg_stream_sync(st)) return -1;
+    if (i >= iters / 10) bench_stats_add(s, bench_now_us() - t0);
+  }
+  return 0;
+}
+
 static int run_rank(int rank) {
   gg_context *ctx;
   gg_context_options o = {.device = rank};
@@ -292,11 +302,7 @@ static int run_rank(int rank) {
     int ne = nccl.all_reduce(gg_array_native(e), gg_array_native(e), (size_t)len, NCCL_FLOAT32,
                              NCCL_SUM, comm, gg_stream_native(st));
     if (gg_graph_capture_end(g) || launched || ne) FAIL("graph (nccl %d)", ne);
-    for (int i = 0; i < iters + iters / 10; i++) {
-      double t0 = bench_now_us();
-      if (gg_graph_launch(g, st) || gg_stream_sync(st)) FAIL("replay");
-      if (i >= iters / 10) bench_stats_add(&s, bench_now_us() - t0);
-    }
+    if (time_graph(g, st, &s)) FAIL("replay");
     if (gg_copy_to_host(he, e, 0, len * 4, NULL)) FAIL("copy");
     bad |= check_e(rank, "NCCL graph", he, len, n_ranks);
     gg_graph_free(g);
@@ -320,11 +326,7 @@ static int run_rank(int rank) {
              nccl.recv(y + p * block, block, NCCL_FLOAT32, p, comm, gg_stream_native(st));
     ne = nccl.group_end() || ne;
     if (gg_graph_capture_end(g) || launched || ne) FAIL("graph (nccl %d)", ne);
-    for (int i = 0; i < iters + iters / 10; i++) {
-      double t0 = bench_now_us();
-      if (gg_graph_launch(g, st) || gg_stream_sync(st)) FAIL("replay");
-      if (i >= iters / 10) bench_stats_add(&s, bench_now_us() - t0);
-    }
+    if (time_graph(g, st, &s)) FAIL("replay");
     if (gg_copy_to_host(hout, yc, 0, CT * 4, NULL)) FAIL("copy");
     bad |= check_ct(rank, "NCCL graph (corner turn)", hout, n_ranks, 0);
     gg_graph_free(g);
