@@ -4,9 +4,11 @@
  *   { exchange = "allreduce", view = "e", op = "sum" }   (allreduce)
  *   { exchange = "broadcast", view = "w", root = 0 }    (broadcast)
  *   { exchange = "allgather", view = "g" }              (allgather)
+ *   { exchange = "alltoall", view = "a" }               (alltoall)
  * Their specialization, their plans, the area of the frame's symmetric
  * workspace each takes, and what `explain` says.  The device code is
- * templates/common/allreduce.cuh and templates/common/gather.cuh.
+ * templates/common/allreduce.cuh, gather.cuh (broadcast, allgather) and
+ * alltoall.cuh.
  */
 #include <stdio.h>
 
@@ -35,18 +37,22 @@ int ggi_spec_allreduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
     "without a chunk go on to the grid barrier after the stage");
 }
 
-/* Bytes of one of the two buffers: a slot of the view, with its flags,
- * per GPU. */
-static uint64_t buffer_bytes(const ggi_kernel *k)
+/* Bytes of a slot of the buffers: the view with its flags. */
+static uint64_t slot_bytes(const ggi_kernel *k)
 {
-  return (uint64_t)k->gpus * (uint64_t)k->range[0].value * ggi_dtype_size(k->params[0].dtype) *
-         GG_XCHG_LL_FACTOR;
+  return (uint64_t)k->range[0].value * ggi_dtype_size(k->params[0].dtype) * GG_XCHG_LL_FACTOR;
 }
 
+/* A stage's area, rounded up to where the next stage's may start. */
+static uint64_t area_bytes(uint64_t bytes)
+{
+  return (bytes + GG_FRAME_WS_ALIGN - 1) / GG_FRAME_WS_ALIGN * GG_FRAME_WS_ALIGN;
+}
+
+/* An allreduce's area: the runs words, then two buffers of a slot per GPU. */
 uint64_t ggi_allreduce_sym_bytes(const ggi_kernel *k)
 {
-  const uint64_t bytes = GG_XCHG_BUFS_OFF + 2 * buffer_bytes(k);
-  return (bytes + GG_FRAME_WS_ALIGN - 1) / GG_FRAME_WS_ALIGN * GG_FRAME_WS_ALIGN;
+  return area_bytes(GG_XCHG_BUFS_OFF + 2 * (uint64_t)k->gpus * slot_bytes(k));
 }
 
 /* The chunks of a view's put (gg_abi.h: GG_XCHG_CHUNK_BYTES), and the
@@ -140,14 +146,12 @@ static long long rows_of(const ggi_kernel *k)
  * GPU q has read from this GPU. */
 static uint64_t gather_acks_off(const ggi_kernel *k)
 {
-  return GG_XCHG_BUFS_OFF + 2 * (uint64_t)k->range[0].value *
-                                ggi_dtype_size(k->params[0].dtype) * GG_XCHG_LL_FACTOR;
+  return GG_XCHG_BUFS_OFF + 2 * slot_bytes(k);
 }
 
 uint64_t ggi_gather_sym_bytes(const ggi_kernel *k)
 {
-  const uint64_t bytes = gather_acks_off(k) + 8u * (uint64_t)chunks(k) * (uint64_t)k->gpus;
-  return (bytes + GG_FRAME_WS_ALIGN - 1) / GG_FRAME_WS_ALIGN * GG_FRAME_WS_ALIGN;
+  return area_bytes(gather_acks_off(k) + 8u * (uint64_t)chunks(k) * (uint64_t)k->gpus);
 }
 
 int ggi_spec_gather(ggi_module *m, ggi_kernel *k, ggi_diag *d)
@@ -195,7 +199,7 @@ void ggi_gather_explain(const ggi_kernel *k, FILE *out)
             count * size * GG_XCHG_LL_FACTOR, k->gpus - 1);
   else
     fprintf(out, "      allgather of %s across %d GPUs: GPU q's part is rows %lld q / %d .. "
-                 "%lld (q + 1) / %d - 1 of its first index, rounded down (%lld to %lld rows of "
+                 "%lld (q + 1) / %d - 1 of its outer index, rounded down (%lld to %lld rows of "
                  "%lld element(s)); each GPU moves its part, %lld bytes a row with the flags, to "
                  "each of the %d other GPU(s)",
             k->params[0].name, k->gpus, rows, k->gpus, rows, k->gpus, rows / k->gpus,

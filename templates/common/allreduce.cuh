@@ -41,7 +41,7 @@
  * for run k.  A flag is never stale by accident: the slot last held run
  * k - 2's flag, or the zeros it was allocated with, and k >= 1.
  *
- * The waits are bounded as the frame's barriers are (gg_fb_wait): they
+ * The waits are bounded as the frame's barriers are (gg_xchg_wait): they
  * look at the host's abort line now and then, so a peer that died ends in
  * the host's wait timeout and terminate (false: the frame stops), never
  * in a hang. */

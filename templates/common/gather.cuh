@@ -31,7 +31,7 @@
  * frames ahead of a slow peer and overwrite what it has not read.  The
  * acknowledgement is rarely waited for: it left a frame earlier.
  *
- * Every wait is bounded as the frame's barriers are (gg_fb_wait): it
+ * Every wait is bounded as the frame's barriers are (gg_xchg_wait): it
  * looks at the host's abort line now and then, so a peer that died ends
  * in the host's wait timeout and terminate (false: the frame stops),
  * never in a hang; the pseudo-block gives up together (gg_sync_or). */
