@@ -1,10 +1,12 @@
 /*
- * test_exchange_gpu - frames on 2 GPUs with exchange stages, end to end:
- * tests/nvshmem/allreduce.lua and gather.lua through gpugen, libgg's
- * sessions on a team of 2 processes (one per GPU), and the generated
- * device code.
+ * test_exchange_gpu - frames on RANKS GPUs with exchange stages, end to
+ * end: tests/nvshmem/allreduce.lua and gather.lua through gpugen, libgg's
+ * sessions on a team of RANKS processes (one per GPU), and the generated
+ * device code.  Built twice (tests/nvshmem/CMakeLists.txt): RANKS 2 with
+ * the files as they are, RANKS 4 with their frames' gpus = 2 made 4.
  *
  *   test_exchange_gpu        (needs 2 GPUs and NVSHMEM; skips, 77, otherwise)
+ *   test_exchange4_gpu       (needs 4 GPUs)
  *
  * Each rank opens a context on GPU `rank`, joins the team (the unique id
  * travels through a pipe from rank 0), loads the modules and opens a
@@ -25,7 +27,7 @@
  *
  * Before that, the refusals: a session of "p" opened without a team, and
  * one of tests/nvshmem/explain3.lua's kernel (frames on 3 GPUs) on this
- * team of 2, each GG_ERR_INVALID with a message naming what is wrong.
+ * team of RANKS, each GG_ERR_INVALID with a message naming what is wrong.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -40,7 +42,9 @@
 #include "gg_team.h"
 #include "team_procs.h"
 
+#ifndef RANKS
 #define RANKS 2
+#endif
 #define KINDS 7
 /* frames of each kind: 10 000, or $GG_TEST_FRAMES (1..10 000: fewer
  * under compute-sanitizer, where a frame takes milliseconds) */
@@ -301,25 +305,26 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
 }
 
 /* The refusals: without a team, and a kernel of frames on 3 GPUs on this
- * team of 2.  Neither allocates anything, so neither is collective. */
+ * team of RANKS.  Neither allocates anything, so neither is collective. */
 static int refusals(gg_context *ctx, gg_module *mod, gg_team *team) {
   gg_session *s = NULL;
   gg_session_options none = {0};
-  if (gg_session_open(mod, "p", &none, &s) != GG_ERR_INVALID ||
-      !strstr(gg_error_detail(), "persistent \"p\" runs frames on 2 GPUs: open the session with "
-                                 "options.team"))
-    FAIL("a session of frames on 2 GPUs opened without a team");
+  char want[160];
+  snprintf(want, sizeof want, "persistent \"p\" runs frames on %d GPUs: open the session with "
+           "options.team", RANKS);
+  if (gg_session_open(mod, "p", &none, &s) != GG_ERR_INVALID || !strstr(gg_error_detail(), want))
+    FAIL("a session of frames on %d GPUs opened without a team", RANKS);
   printf("rank %d: without a team: %s\n", rank, gg_error_detail());
   gg_module *three;
   if (gg_module_load(ctx, &gg_module_explain3, &three)) FAIL("load explain3");
   gg_session_options with = {.team = team};
   gg_status st = gg_session_open(three, "p", &with, &s);
-  int ok = st == GG_ERR_INVALID &&
-           strstr(gg_error_detail(), "persistent \"p\" runs frames on 3 GPUs, but options.team "
-                                     "has 2 processes: open it on a team of 3");
-  if (ok) printf("rank %d: a team of 2 for 3 GPUs: %s\n", rank, gg_error_detail());
+  snprintf(want, sizeof want, "persistent \"p\" runs frames on 3 GPUs, but options.team has %d "
+           "processes: open it on a team of 3", RANKS);
+  int ok = st == GG_ERR_INVALID && strstr(gg_error_detail(), want);
+  if (ok) printf("rank %d: a team of %d for 3 GPUs: %s\n", rank, RANKS, gg_error_detail());
   gg_module_free(three);
-  if (!ok) FAIL("a session of frames on 3 GPUs opened on a team of 2");
+  if (!ok) FAIL("a session of frames on 3 GPUs opened on a team of %d", RANKS);
   return 0;
 }
 
