@@ -16,7 +16,11 @@
  * corner turn, 64 x 4096 complex values (2 MiB): the gpugen frame's
  * alltoall stage against the same stage kernel and NCCL's grouped
  * ncclSend/ncclRecv (block q to rank q) in a graph, and the stage alone
- * on one GPU.  Every way's result is
+ * on one GPU.  And a halo stencil chain, S = 1, 4 and 8 smoothing steps
+ * over 2M floats cut in N parts with a ghost row at each end: the gpugen
+ * frame's halo stage before each step against the same stage kernel
+ * after grouped ncclSend/ncclRecv of the edge rows, S times in one graph,
+ * and the whole array on one GPU.  Every way's result is
  * checked against the CPU (each rank knows every rank's x: it is a
  * function of the rank), before its timed rows are printed.  Rank 0
  * prints the table; every rank prints its own p50 and p99.99, since the
@@ -152,21 +156,60 @@ static int check_ct(int rank, const char *way, const float *a, int n, int own) {
   return 0;
 }
 
+/* ---- the halo stencil chain ----
+ * The global array A: 2M floats between two fixed boundary values, A[0]
+ * and A[ST_N + 1].  Rank q holds A[lo .. hi + 1] (lo = ST_N q / N, hi =
+ * ST_N (q + 1) / N): its own rows A[lo + 1 .. hi] between two ghost rows,
+ * A[lo] and A[hi + 1], the neighbours' edge rows (or the boundary). */
+enum { ST_N = 2 * 1024 * 1024 };
+static const int st_steps[3] = {1, 4, 8};
+static float st_init(long i) { return (float)(1 + i % 5) + (float)(i % 11) * 0.25f; }
+static void st_part(int rank, int n, long *lo, long *rows) {
+  *lo = (long)ST_N * rank / n;
+  *rows = (long)ST_N * (rank + 1) / n - *lo + 2;
+}
+/* S steps of the stencil over A on the CPU (in a, b: ST_N + 2 floats
+ * each); the result is where the last step wrote. */
+static const float *st_reference(int steps, float *a, float *b) {
+  for (long i = 0; i < ST_N + 2; i++) a[i] = st_init(i);
+  for (int s = 0; s < steps; s++) {
+    const float *x = s % 2 ? b : a;
+    float *y = s % 2 ? a : b;
+    y[0] = x[0], y[ST_N + 1] = x[ST_N + 1];
+    for (long i = 1; i <= ST_N; i++) y[i] = 0.25f * x[i - 1] + 0.5f * x[i] + 0.25f * x[i + 1];
+  }
+  return steps % 2 ? b : a;
+}
+/* This rank's own rows after the chain against the reference (the GPU
+ * may fuse the multiply-adds the CPU rounds twice: 1e-5 relative). */
+static int st_check(int rank, const char *way, const float *got, const float *ref, long lo,
+                    long rows) {
+  for (long r = 1; r < rows - 1; r++) {
+    const float want = ref[lo + r], d = got[r] - want;
+    if (!(d <= 1e-5f * want && -d <= 1e-5f * want)) {
+      fprintf(stderr, "rank %d: %s: row %ld (A[%ld]) = %.9g, want %.9g\n", rank, way, r, lo + r,
+              got[r], want);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 typedef struct row {
   char label[96];
   bench_summary r;
 } row;
-static row rows[32];
+static row rows[48];
 static int nrows;
 
 /* Where a session's frames went (its statistics: device times split
  * each frame into host -> GPU, GPU, GPU -> host), one line per row,
  * printed after the table; warm-up frames included. */
-static char splits[8][200];
+static char splits[16][200];
 static int nsplits;
 static void keep_split(gg_session *se, const char *label) {
   gg_stats gs;
-  if (nsplits < 8 && gg_session_stats(se, &gs) == GG_OK && gs.timed)
+  if (nsplits < 16 && gg_session_stats(se, &gs) == GG_OK && gs.timed)
     snprintf(splits[nsplits++], sizeof splits[0],
              "%-40s p50 to GPU %6.2f  GPU %6.2f  to host %6.2f us (%llu frames)", label,
              gs.part[GG_PART_TO_GPU].p50_ns / 1e3, gs.part[GG_PART_GPU].p50_ns / 1e3,
@@ -202,6 +245,26 @@ static int time_graph(gg_graph *g, gg_stream *st, bench_stats *s) {
   return 0;
 }
 
+/* This rank's part of the initial array into x (and y: its boundary
+ * rows are read as they are), by copies (a fill is a kernel, which would
+ * wait behind a session's). */
+static int st_load(gg_array *x, gg_array *y, long lo, long rows, float *h) {
+  for (long r = 0; r < rows; r++) h[r] = st_init(lo + r);
+  return gg_copy_from_host(x, 0, h, rows * 4, NULL) || gg_copy_from_host(y, 0, h, rows * 4, NULL);
+}
+
+/* A stencil frame: one from the initial rows, its result into h; then
+ * the timed ones (which go on smoothing what the last one left). */
+static int st_run(gg_session *se, const char *name, const gg_arg *a, gg_array *x, gg_array *y,
+                  long lo, long rows, int steps, float *h, bench_stats *s) {
+  int cmd;
+  if (st_load(x, y, lo, rows, h) || gg_session_command(se, name, &cmd) ||
+      gg_session_start(se, cmd, a, 3, NULL) || gg_session_wait(se, 5000000000ll) ||
+      gg_copy_to_host(h, steps % 2 ? y : x, 0, rows * 4, NULL))
+    return -1;
+  return time_session(se, cmd, a, 3, s);
+}
+
 static int run_rank(int rank) {
   gg_context *ctx;
   gg_context_options o = {.device = rank};
@@ -232,14 +295,19 @@ static int run_rank(int rank) {
   enum { NBIG = 32768 };
   static float hx[NMAX * NBIG], he[NBIG];
   static float hct[CT], hout[CT];
-  gg_array *x, *xall, *e, *xc, *ac, *yc;
+  static float sta[ST_N + 2], stb[ST_N + 2], sth[ST_N + 2];
+  gg_array *x, *xall, *e, *xc, *ac, *yc, *sx, *sy;
   if (gg_array_alloc(ctx, GG_SPACE_DEVICE, NBIG * 4, &x) ||
       gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n_ranks * NBIG * 4, &xall) ||
       gg_array_alloc(ctx, GG_SPACE_DEVICE, NBIG * 4, &e) ||
       gg_array_alloc(ctx, GG_SPACE_DEVICE, CT * 4, &xc) ||
       gg_array_alloc(ctx, GG_SPACE_DEVICE, CT * 4, &ac) ||
-      gg_array_alloc(ctx, GG_SPACE_DEVICE, CT * 4, &yc))
+      gg_array_alloc(ctx, GG_SPACE_DEVICE, CT * 4, &yc) ||
+      gg_array_alloc(ctx, GG_SPACE_DEVICE, (ST_N + 2) * 4, &sx) ||
+      gg_array_alloc(ctx, GG_SPACE_DEVICE, (ST_N + 2) * 4, &sy))
     FAIL("arrays");
+  long st_lo, st_rows;
+  st_part(rank, n_ranks, &st_lo, &st_rows);
   for (long i = 0; i < CT; i++) hct[i] = x_of(rank, i);
   if (gg_copy_from_host(xc, 0, hct, CT * 4, NULL)) FAIL("copy");
   const gg_arg act[2] = {gg_arg_array(xc), gg_arg_array(ac)};
@@ -251,8 +319,8 @@ static int run_rank(int rank) {
   bench_stats s;
   bench_stats_init(&s, iters);
   const long lens[2] = {1024, NBIG};
-  const char *tags[3] = {"1k", "32k", "ct"};
-  row *at[3][3] = {{NULL}}; /* [payload][way]: where each row went */
+  const char *tags[6] = {"1k", "32k", "ct", "st1", "st4", "st8"};
+  row *at[6][3] = {{NULL}}; /* [payload][way]: where each row went */
   char name[32], label[96];
   int bad = 0, cmd;
 
@@ -283,6 +351,16 @@ static int run_rank(int rank) {
     bad |= check_ct(rank, name, hout, n_ranks, 1);
     at[2][0] = keep("ct  gpugen frame, alltoall inside", &s);
     keep_split(se, "ct  gpugen frame, alltoall inside");
+  }
+  for (int k = 0; k < 3 && !bad; k++) {
+    const float *ref = st_reference(st_steps[k], sta, stb);
+    const gg_arg a[3] = {gg_arg_array(sx), gg_arg_array(sy), gg_arg_i64(st_rows)};
+    snprintf(name, sizeof name, "st%d_%d", n_ranks, st_steps[k]);
+    if (st_run(se, name, a, sx, sy, st_lo, st_rows, st_steps[k], sth, &s)) FAIL("frame %s", name);
+    bad |= st_check(rank, name, sth, ref, st_lo, st_rows);
+    snprintf(label, sizeof label, "%s  gpugen frame, halo inside", tags[3 + k]);
+    at[3 + k][0] = keep(label, &s);
+    keep_split(se, label);
   }
   gg_session_terminate(se);
   gg_session_free(se); /* collective: its symmetric workspace */
@@ -333,6 +411,42 @@ static int run_rank(int rank) {
     at[2][1] = keep("ct  kernel + ncclSend/ncclRecv, CUDA graph", &s);
   }
 
+  /* NCCL: per step, the edge rows by grouped sends and receives, then the
+     stage kernel; S steps in one graph */
+  for (int k = 0; k < 3 && have_nccl && !bad; k++) {
+    const float *ref = st_reference(st_steps[k], sta, stb);
+    gg_kernel *kt;
+    gg_graph *g;
+    if (st_load(sx, sy, st_lo, st_rows, sth) || gg_kernel_get(mod, "smooth", &kt) ||
+        gg_graph_capture_begin(st, &g))
+      FAIL("capture");
+    int launched = 0, ne = 0;
+    for (int i = 0; i < st_steps[k] && !ne && !launched; i++) {
+      gg_array *from = i % 2 ? sy : sx, *to = i % 2 ? sx : sy;
+      float *f = gg_array_native(from);
+      ne = nccl.group_start();
+      if (rank > 0 && !ne)
+        ne = nccl.send(f + 1, 1, NCCL_FLOAT32, rank - 1, comm, gg_stream_native(st)) ||
+             nccl.recv(f, 1, NCCL_FLOAT32, rank - 1, comm, gg_stream_native(st));
+      if (rank < n_ranks - 1 && !ne)
+        ne = nccl.send(f + st_rows - 2, 1, NCCL_FLOAT32, rank + 1, comm, gg_stream_native(st)) ||
+             nccl.recv(f + st_rows - 1, 1, NCCL_FLOAT32, rank + 1, comm, gg_stream_native(st));
+      ne = nccl.group_end() || ne;
+      const gg_arg a[3] = {gg_arg_array(from), gg_arg_array(to), gg_arg_i64(st_rows)};
+      launched = gg_launch(kt, st, a, 3);
+    }
+    if (gg_graph_capture_end(g) || launched || ne) FAIL("graph (nccl %d)", ne);
+    /* one replay from the initial rows, checked; then the timed ones */
+    if (gg_graph_launch(g, st) || gg_stream_sync(st) ||
+        gg_copy_to_host(sth, st_steps[k] % 2 ? sy : sx, 0, st_rows * 4, NULL))
+      FAIL("replay");
+    snprintf(label, sizeof label, "%s  kernel + ncclSend/ncclRecv, CUDA graph", tags[3 + k]);
+    bad |= st_check(rank, label, sth, ref, st_lo, st_rows);
+    if (time_graph(g, st, &s)) FAIL("replay");
+    gg_graph_free(g);
+    at[3 + k][1] = keep(label, &s);
+  }
+
   /* one GPU, the same total work (rank 0 only) */
   gg_session *one = NULL;
   gg_session_options so1 = {.stats_frames = 1000000};
@@ -360,6 +474,16 @@ static int run_rank(int rank) {
     at[2][2] = keep("ct  one GPU, the stage alone", &s);
     keep_split(one, "ct  one GPU, the stage alone");
   }
+  for (int k = 0; k < 3 && one && !bad; k++) { /* the whole array */
+    const float *ref = st_reference(st_steps[k], sta, stb);
+    const gg_arg a[3] = {gg_arg_array(sx), gg_arg_array(sy), gg_arg_i64(ST_N + 2)};
+    snprintf(name, sizeof name, "st1_%d", st_steps[k]);
+    if (st_run(one, name, a, sx, sy, 0, ST_N + 2, st_steps[k], sth, &s)) FAIL("frame %s", name);
+    bad |= st_check(rank, name, sth, ref, 0, ST_N + 2);
+    snprintf(label, sizeof label, "%s  one GPU, the whole array", tags[3 + k]);
+    at[3 + k][2] = keep(label, &s);
+    keep_split(one, label);
+  }
   if (one) {
     gg_session_terminate(one);
     gg_session_free(one);
@@ -376,11 +500,11 @@ static int run_rank(int rank) {
       if (csv) bench_csv_row(csv, "xchg_bench", rows[i].label, &rows[i].r,
                              gg_context_device_name(ctx));
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 6; k++)
       if (at[k][0] && at[k][1])
         printf("%s ratio: NCCL graph p50 / gpugen frame p50 = %.2f / %.2f = %.2fx\n", tags[k],
                at[k][1]->r.p50, at[k][0]->r.p50, at[k][1]->r.p50 / at[k][0]->r.p50);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 6; k++)
       if (at[k][0] && at[k][2])
         printf("%s ratio: one GPU p50 / gpugen frame p50 = %.2f / %.2f = %.2fx\n", tags[k],
                at[k][2]->r.p50, at[k][0]->r.p50, at[k][2]->r.p50 / at[k][0]->r.p50);
@@ -396,6 +520,8 @@ static int run_rank(int rank) {
   }
   if (comm) nccl.comm_destroy(comm);
   gg_stream_free(st);
+  gg_array_free(sy);
+  gg_array_free(sx);
   gg_array_free(e);
   gg_array_free(xall);
   gg_array_free(yc);

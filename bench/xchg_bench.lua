@@ -44,9 +44,36 @@ end
 frame "ct_one" { params = { { "x", "f32[524288]" }, { "a", "f32[64][8192]" } },
   stages = { { "fill_ct" } } }
 
+-- the halo stencil chain: a smoothing stencil S times (S = 1, 4, 8) over
+-- 2M floats and two fixed boundary values, ping-ponging between x and y.
+-- On N GPUs each holds its part, n = 2M / N + 2 rows with a ghost row at
+-- each end, and a halo stage fills the ghost rows before each step; on
+-- one GPU the whole array, n = 2M + 2.  Rows 0 and n - 1 are copied:
+-- the boundary values (or ghosts the next halo overwrites).
+kernel "smooth" { pattern = "for", range = { "n" },
+  params = { { "x", "f32[n]" }, { "y", "f32[n]", access = "out" } },
+  body = "y(i) = i == 0 || i == n - 1 ? x(i) : 0.25f * x(i - 1) + 0.5f * x(i) + 0.25f * x(i + 1);" }
+local steps = { 1, 4, 8 }
+local function chain(s, gpus)
+  local st = {}
+  for i = 1, s do
+    local from, to = i % 2 == 1 and "x" or "y", i % 2 == 1 and "y" or "x"
+    if gpus > 1 then st[#st + 1] = { exchange = "halo", view = from } end
+    st[#st + 1] = { "smooth", x = from, y = to }
+  end
+  return st
+end
+for _, s in ipairs(steps) do
+  for _, g in ipairs({ 1, 2, 4 }) do
+    frame("st" .. g .. "_" .. s) { gpus = g > 1 and g or nil,
+      params = { { "x", "f32[n]" }, { "y", "f32[n]" } }, stages = chain(s, g) }
+  end
+end
+
 for _, g in ipairs({ 2, 4 }) do
   persistent("team" .. g) { layout = "many_blocks", block = 256,
-    commands = { "ar" .. g .. "_1k", "ar" .. g .. "_32k", "ct" .. g } }
+    commands = { "ar" .. g .. "_1k", "ar" .. g .. "_32k", "ct" .. g,
+                 "st" .. g .. "_1", "st" .. g .. "_4", "st" .. g .. "_8" } }
 end
 persistent "single" { layout = "many_blocks", block = 256,
-  commands = { "one2_1k", "one2_32k", "one4_1k", "one4_32k", "ct_one" } }
+  commands = { "one2_1k", "one2_32k", "one4_1k", "one4_32k", "ct_one", "st1_1", "st1_4", "st1_8" } }

@@ -5,10 +5,11 @@
  *   { exchange = "broadcast", view = "w", root = 0 }    (broadcast)
  *   { exchange = "allgather", view = "g" }              (allgather)
  *   { exchange = "alltoall", view = "a" }               (alltoall)
+ *   { exchange = "halo", view = "x", width = 1 }        (halo)
  * Their specialization, their plans, the area of the frame's symmetric
  * workspace each takes, and what `explain` says.  The device code is
- * templates/common/allreduce.cuh, gather.cuh (broadcast, allgather) and
- * alltoall.cuh.
+ * templates/common/allreduce.cuh, gather.cuh (broadcast, allgather),
+ * alltoall.cuh and halo.cuh.
  */
 #include <stdio.h>
 
@@ -253,4 +254,86 @@ void ggi_alltoall_explain(const ggi_kernel *k, FILE *out)
           k->params[0].name, k->gpus, k->gpus, rows / k->gpus, count / k->gpus,
           count / k->gpus * size, count / k->gpus * size * GG_XCHG_LL_FACTOR, k->gpus - 1,
           chunks(k), GG_XCHG_CHUNK_BYTES, (unsigned long long)ggi_gather_sym_bytes(k));
+}
+
+/* ---- halo: the ghost rows at each end of a GPU's part ----
+ * The view's outer index has E rows (a constant or a run-time extent): w
+ * ghost rows at each end (0 .. w - 1 and E - w .. E - 1) and the GPU's
+ * own rows between.  GPU q's rows E - 2w .. E - w - 1 go to GPU q + 1's
+ * rows 0 .. w - 1 (side 0, rightwards), its rows w .. 2w - 1 to GPU
+ * q - 1's rows E - w .. E - 1 (side 1, leftwards); with wrap, GPU N - 1
+ * and GPU 0 are neighbours too.  The kernel's range is S = w rows of
+ * elements, what travels each way. */
+
+/* Elements of one row of the outer index. */
+static long long halo_row_items(const ggi_kernel *k)
+{
+  return (long long)k->range[0].value / k->width;
+}
+
+/* The area: the runs words (a chunk of each side: 2 x chunks), then for
+ * each run parity and side a receive slot (the neighbour stores into it)
+ * and a staging slot (what a put to a neighbour NVSHMEM cannot map reads
+ * from), each S elements with their flags. */
+uint64_t ggi_halo_sym_bytes(const ggi_kernel *k)
+{
+  return area_bytes(GG_XCHG_BUFS_OFF + 8 * slot_bytes(k));
+}
+
+int ggi_spec_halo(ggi_module *m, ggi_kernel *k, ggi_diag *d)
+{
+  (void)m;
+  (void)d;
+  return spec_exchange(k,
+    "each side's w rows are cut in chunks, each a pseudo-block's on every GPU: it stores its "
+    "edge rows' chunk straight into the neighbour's receive slot (NVLink), each word with the "
+    "run's flag beside it, then waits for the flags of the chunk its other neighbour sent and "
+    "copies it into its ghost rows; the pairs of neighbours exchange both ways, so no "
+    "acknowledgement is needed");
+}
+
+int ggi_plan_halo(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
+{
+  if (plan_common(k, target, "common/halo.cuh", a, p, d))
+    return -1;
+  const ggi_param *v = &k->params[0];
+  const ggi_extent e = v->ext[v->layout == GG_LAYOUT_LEFT ? v->rank - 1 : 0];
+  char rows[160], row[32], width[32];
+  if (e.name)
+    snprintf(rows, sizeof rows, "(long long)args.%s", e.name);
+  else
+    snprintf(rows, sizeof rows, "%lldLL", (long long)e.value);
+  snprintf(row, sizeof row, "%lldLL", halo_row_items(k));
+  snprintf(width, sizeof width, "%dLL", k->width);
+  int rc = ggi_plan_set(p, a, "XCHG_ROWS", rows);
+  rc |= ggi_plan_set(p, a, "XCHG_ROW_ITEMS", row);
+  rc |= ggi_plan_set(p, a, "XCHG_WIDTH", width);
+  rc |= ggi_plan_set(p, a, "XCHG_WRAP", k->wrap ? "true" : "false");
+  return rc ? ggi_fail(d, "out of memory") : 0;
+}
+
+void ggi_halo_explain(const ggi_kernel *k, FILE *out)
+{
+  const unsigned size = ggi_dtype_size(k->params[0].dtype);
+  const long long count = (long long)k->range[0].value;
+  const int w = k->width;
+  const ggi_param *v = &k->params[0];
+  const ggi_extent e = v->ext[v->layout == GG_LAYOUT_LEFT ? v->rank - 1 : 0];
+  char rows[80];
+  if (e.name)
+    snprintf(rows, sizeof rows, "%s (at run time)", e.name);
+  else
+    snprintf(rows, sizeof rows, "%lld", (long long)e.value);
+  fprintf(out, "      halo of %s across %d GPUs, width %d: its outer index has E = %s rows, ghost "
+               "rows 0..%d and E-%d..E-1 at its ends; GPU q's rows E-%d..E-%d go to GPU q+1's "
+               "rows 0..%d, its rows %d..%d to GPU q-1's rows E-%d..E-1%s; each GPU moves %lld "
+               "element(s) (%lld row(s) of %lld), %lld bytes (%lld with their flags), to each "
+               "neighbour in %lld chunk(s) a side of at most %u bytes, each a pseudo-block's; "
+               "each thread waits for the flags of the elements its neighbour sent; symmetric "
+               "memory %llu bytes\n",
+          v->name, k->gpus, w, rows, w - 1, w, 2 * w, w + 1, w - 1, w, 2 * w - 1, w,
+          k->wrap ? " (wrap: GPU 0 and GPU N-1 are neighbours too)"
+                  : " (GPU 0's first ghost rows and GPU N-1's last are left as they are)",
+          count, (long long)w, halo_row_items(k), count * size, count * size * GG_XCHG_LL_FACTOR,
+          chunks(k), GG_XCHG_CHUNK_BYTES, (unsigned long long)ggi_halo_sym_bytes(k));
 }

@@ -83,7 +83,8 @@ typedef enum ggi_scan_kind {
   X(GGI_EXCHANGE_ALLREDUCE, "allreduce", GG_PATTERN_ALLREDUCE) \
   X(GGI_EXCHANGE_BROADCAST, "broadcast", GG_PATTERN_BROADCAST) \
   X(GGI_EXCHANGE_ALLGATHER, "allgather", GG_PATTERN_ALLGATHER) \
-  X(GGI_EXCHANGE_ALLTOALL, "alltoall", GG_PATTERN_ALLTOALL)
+  X(GGI_EXCHANGE_ALLTOALL, "alltoall", GG_PATTERN_ALLTOALL)     \
+  X(GGI_EXCHANGE_HALO, "halo", GG_PATTERN_HALO)
 typedef enum ggi_exchange_kind {
 #define GGI_EXCHANGE_ENUM_(e, name, pattern) e,
   GGI_EXCHANGE_LIST(GGI_EXCHANGE_ENUM_)
@@ -290,10 +291,13 @@ typedef struct ggi_kernel {
   int fft_between_line;
 
   /* an exchange stage's kernel (GG_PATTERN_ALLREDUCE, op: sum, min or max
-   * over its one view; GG_PATTERN_BROADCAST from GPU root; or
-   * GG_PATTERN_ALLGATHER): the GPUs of its frame */
+   * over its one view; GG_PATTERN_BROADCAST from GPU root;
+   * GG_PATTERN_ALLGATHER, GG_PATTERN_ALLTOALL; or GG_PATTERN_HALO, width
+   * rows each way, wrap: GPU N - 1 and GPU 0 neighbours): the GPUs of its
+   * frame */
   int gpus;
   int root;
+  int width, wrap;
 
   /* knobs as written (0 / AUTO = let gpugen choose) */
   ggi_strategy strategy;

@@ -1,8 +1,9 @@
 /*
  * load_exchange.c - a frame's exchange stage, { exchange = "allreduce",
- * view = "e", op = "sum" }, { exchange = "broadcast", view = "w", root = 0 }
- * or { exchange = "allgather", view = "g" }, in a frame on several GPUs
- * (gpus = N).
+ * view = "e", op = "sum" }, { exchange = "broadcast", view = "w", root = 0 },
+ * { exchange = "allgather", view = "g" }, { exchange = "alltoall", view =
+ * "a" } or { exchange = "halo", view = "x", width = 1, wrap = false }, in a
+ * frame on several GPUs (gpus = N).
  *
  * The loader makes the stage a kernel of its own (its pattern is the
  * exchange kind's: ggi_exchange_patterns), with one parameter, the view,
@@ -24,14 +25,17 @@
 static const char *const allreduce_fields[] = {"exchange", "view", "op", NULL};
 static const char *const broadcast_fields[] = {"exchange", "view", "root", NULL};
 static const char *const allgather_fields[] = {"exchange", "view", NULL};
+static const char *const halo_fields[] = {"exchange", "view", "width", "wrap", NULL};
 static const char *const *const kind_fields[GGI_EXCHANGE_COUNT] = {
-  allreduce_fields, broadcast_fields, allgather_fields, allgather_fields};
-static const char *const exchange_fields[] = {"exchange", "view", "op", "root", NULL};
+  allreduce_fields, broadcast_fields, allgather_fields, allgather_fields, halo_fields};
+static const char *const exchange_fields[] = {"exchange", "view", "op", "root", "width", "wrap",
+                                              NULL};
 static const char *const kind_why[GGI_EXCHANGE_COUNT] = {
   "an allreduce combines every GPU's view with op",
   "a broadcast sends GPU root's view to every GPU",
   "an allgather sends each GPU's part of the view to every GPU",
-  "an alltoall sends block q of each GPU's view to GPU q"};
+  "an alltoall sends block q of each GPU's view to GPU q",
+  "a halo sends each GPU's edge rows to its neighbours' ghost rows"};
 
 /* The element types an exchange combines: the numeric ones a GPU adds,
  * compares and moves as whole words (no 16-bit floats). */
@@ -58,6 +62,16 @@ static int read_root(ggi_decl *r, int gpus)
     ggi_decl_fail(r, ggi_field_line(r, "root"), "root = %lld: a broadcast sends from one of the "
                   "frame's %d GPUs, 0..%d", (long long)root, gpus, gpus - 1);
   return (int)root;
+}
+
+/* width: a halo's ghost rows at each end (left out: 1). */
+static int read_width(ggi_decl *r)
+{
+  int64_t w = 1;
+  if (ggi_opt_int(r, "width", &w) && (w < 1 || w > GG_XCHG_MOVE_ITEMS_MAX / 2))
+    ggi_decl_fail(r, ggi_field_line(r, "width"), "width = %lld: a halo has 1..%d ghost rows at each end of "
+                  "its view's outer index", (long long)w, GG_XCHG_MOVE_ITEMS_MAX / 2);
+  return (int)w;
 }
 
 /* The stage's entry is the table at stack index e; idx its 1-based place
@@ -102,38 +116,60 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
   if (!fp || fp->kind != GG_PARAM_VIEW)
     ggi_decl_fail(&r, line, "view = \"%s\": %s; an exchange names a view among the frame's "
                   "parameters", view, fp ? "a scalar, not a view" : "the frame has no such parameter");
-  /* an allreduce keeps N slots of the view on every GPU: smaller views */
-  const int most = kind == GGI_EXCHANGE_ALLREDUCE ? GG_XCHG_ITEMS_MAX : GG_XCHG_MOVE_ITEMS_MAX;
-  int64_t count = 1;
-  for (int d = 0; d < fp->rank; d++) {
+  /* the outer index (the slowest in memory: the first for layout right,
+     the last for left): a halo's rows, which alone may be known at run
+     time; an alltoall's blocks */
+  const int halo = kind == GGI_EXCHANGE_HALO;
+  const int outer_dim = fp->layout == GG_LAYOUT_LEFT ? fp->rank - 1 : 0;
+  const int width = halo ? read_width(&r) : 0;
+  /* an allreduce keeps N slots of the view on every GPU: smaller views;
+     a halo moves w rows each way */
+  const int most = kind == GGI_EXCHANGE_ALLREDUCE ? GG_XCHG_ITEMS_MAX
+                   : halo                         ? GG_XCHG_MOVE_ITEMS_MAX / 2
+                                                  : GG_XCHG_MOVE_ITEMS_MAX;
+  int64_t count = halo ? width : 1;
+  for (int d = 0; d < fp->rank && count <= most; d++) {
+    if (halo && d == outer_dim)
+      continue;
+    if (fp->ext[d].name && halo)
+      ggi_decl_fail(&r, line, "view = \"%s\": extent \"%s\" is known only at run time; a halo's "
+                    "view may have one only in its outer index (the %s, e.g. %s[n][16]): its "
+                    "rows, which move, have constant extents", view, fp->ext[d].name,
+                    fp->layout == GG_LAYOUT_LEFT ? "last, layout left" : "first",
+                    ggi_dtype_name(fp->dtype));
     if (fp->ext[d].name)
       ggi_decl_fail(&r, line, "view = \"%s\": extent \"%s\" is known only at run time; an "
                     "exchange moves a view of constant extents (e.g. %s[16]), at most %d "
                     "elements", view, fp->ext[d].name, ggi_dtype_name(fp->dtype), most);
     count *= fp->ext[d].value;
-    if (count > most) break;
   }
   if (count > most)
-    ggi_decl_fail(&r, line, "view = \"%s\" has more than %d elements, the most %s (%s: a "
+    ggi_decl_fail(&r, line, "view = \"%s\" has more than %d elements%s, the most %s (%s: a "
                   "latency-bound exchange of one frame)", view, most,
+                  halo ? " in its halo's rows (width x a row)" : "",
                   kind == GGI_EXCHANGE_ALLREDUCE ? "an allreduce combines"
+                  : halo                         ? "a halo moves each way"
                                                  : "a broadcast, allgather or alltoall moves",
-                  kind == GGI_EXCHANGE_ALLREDUCE ? "GG_XCHG_ITEMS_MAX" : "GG_XCHG_MOVE_ITEMS_MAX");
+                  kind == GGI_EXCHANGE_ALLREDUCE ? "GG_XCHG_ITEMS_MAX"
+                  : halo                         ? "GG_XCHG_MOVE_ITEMS_MAX / 2"
+                                                 : "GG_XCHG_MOVE_ITEMS_MAX");
   if (!exchange_type(fp->dtype))
     ggi_decl_fail(&r, line, "view = \"%s\" is %s; an exchange moves f32, f64, i32, u32, i64 "
                   "or u64 elements", view, ggi_dtype_name(fp->dtype));
   if (fp->layout == GG_LAYOUT_STRIDE)
     ggi_decl_fail(&r, line, "view = \"%s\" has layout \"stride\"; an exchange moves a view whose "
                   "elements are contiguous: layout \"right\" or \"left\"", view);
-  /* an alltoall's blocks: the outer index (the first for layout right,
-     the last for left) in N equal runs */
-  const int64_t outer = fp->rank == 0 ? 1
-                        : fp->ext[fp->layout == GG_LAYOUT_LEFT ? fp->rank - 1 : 0].value;
-  if (kind == GGI_EXCHANGE_ALLTOALL && outer % fr->frame->gpus != 0)
+  const ggi_extent outer = fp->rank == 0 ? (ggi_extent){0} : fp->ext[outer_dim];
+  const char *which = fp->layout == GG_LAYOUT_LEFT ? "last, layout left" : "first";
+  if (kind == GGI_EXCHANGE_ALLTOALL && (fp->rank == 0 ? 1 : outer.value) % fr->frame->gpus != 0)
     ggi_decl_fail(&r, line, "view = \"%s\": an alltoall cuts its outer index (the %s) in %d "
                   "equal blocks, one per GPU, but it has %lld; give it a multiple of %d",
-                  view, fp->layout == GG_LAYOUT_LEFT ? "last, layout left" : "first",
-                  fr->frame->gpus, (long long)outer, fr->frame->gpus);
+                  view, which, fr->frame->gpus, (long long)(fp->rank == 0 ? 1 : outer.value),
+                  fr->frame->gpus);
+  if (halo && !outer.name && outer.value < 2 * (int64_t)width)
+    ggi_decl_fail(&r, line, "view = \"%s\": a halo of width %d needs at least %d rows in its "
+                  "outer index (the %s: %d ghost rows at each end), but it has %lld", view,
+                  width, 2 * width, which, width, (long long)outer.value);
   int op = GGI_OP_SUM, root = 0;
   if (kind == GGI_EXCHANGE_ALLREDUCE)
     op = read_op(&r, line);
@@ -162,6 +198,8 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
   kn->acc_type = fp->dtype;
   kn->gpus = fr->frame->gpus;
   kn->root = root;
+  kn->width = width;
+  kn->wrap = halo && ggi_opt_bool(&r, "wrap");
   char *own = ggi_load_alloc(k->c, 1);
   own[0] = 0; /* the view is not touched at one index per thread */
   kn->own_index = own;
@@ -174,4 +212,9 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
   st->constant = ggi_load_alloc(k->c, sizeof(char *));
   st->constant[0] = NULL;
   st->ext = ggi_load_alloc(k->c, sizeof(ggi_extent));
+  if (outer.name) { /* a halo's rows at run time: the frame's extent */
+    kn->extents[0] = outer.name;
+    kn->nextents = 1;
+    st->ext[0] = outer;
+  }
 }

@@ -78,7 +78,7 @@ static const ggi_pattern_row rows[] = {
     .contribute_field = "post", .contribute_what = "post statements then call",
     .item_only = ggi_fft_own_item},
   /* a frame's { exchange = "allreduce" | "broadcast" | "allgather" |
-     "alltoall", ... } stage: its kernel is made by the loader
+     "alltoall" | "halo", ... } stage: its kernel is made by the loader
      (load_exchange.c), kept by the frame, never a kernel's pattern and
      never launched */
   [GG_PATTERN_ALLREDUCE] = {
@@ -101,6 +101,11 @@ static const ggi_pattern_row rows[] = {
     .symbol_prefix = "", .start_call = "a frame's stage", .props = GGI_PAT_PEERS,
     .specialize = ggi_spec_alltoall, .plan = ggi_plan_alltoall,
     .sym_bytes = ggi_gather_sym_bytes, .explain_peers = ggi_alltoall_explain},
+  [GG_PATTERN_HALO] = {
+    .name = "halo", .enum_name = "GG_PATTERN_HALO", .kind = "exchange",
+    .symbol_prefix = "", .start_call = "a frame's stage", .props = GGI_PAT_PEERS,
+    .specialize = ggi_spec_halo, .plan = ggi_plan_halo,
+    .sym_bytes = ggi_halo_sym_bytes, .explain_peers = ggi_halo_explain},
   /* declared with frame "name" { ... } (load_persistent.c), never a
      kernel's pattern: no fields, no readers; specialized after its stages
      (kernels come first in m->kernels) */

@@ -136,7 +136,7 @@ int ggi_spec_frame(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 
 /* exchange_plan.c: the patterns of a frame's exchange stages: allreduce;
  * broadcast and allgather (gather: each element has one owner GPU);
- * alltoall */
+ * alltoall; halo (the ghost rows at each end of a GPU's part) */
 int ggi_spec_allreduce(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 int ggi_plan_allreduce(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
                        ggi_diag *d);
@@ -151,6 +151,11 @@ int ggi_spec_alltoall(ggi_module *m, ggi_kernel *k, ggi_diag *d);
 int ggi_plan_alltoall(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
                       ggi_diag *d);
 void ggi_alltoall_explain(const ggi_kernel *k, FILE *out);
+int ggi_spec_halo(ggi_module *m, ggi_kernel *k, ggi_diag *d);
+int ggi_plan_halo(const ggi_kernel *k, unsigned target, ggi_arena *a, struct ggi_plan *p,
+                  ggi_diag *d);
+uint64_t ggi_halo_sym_bytes(const ggi_kernel *k);
+void ggi_halo_explain(const ggi_kernel *k, FILE *out);
 
 /* dict.c */
 int ggi_dict_for(const ggi_module *m, const ggi_kernel *k, struct ggi_dict *dict, ggi_arena *a);

@@ -21,7 +21,7 @@
 
 #include "gg_abi.h"
 
-#define GG_MODULE_ABI 8
+#define GG_MODULE_ABI 9
 
 /* A compile-time check in C11 and C++11 alike: a generated header proves
  * with it that the compiler lays out each argument struct as the
@@ -121,6 +121,10 @@ typedef enum gg_pattern {
   /* `{ exchange = "alltoall" }`: the view's first index in N equal
    * blocks; block q of GPU p becomes block p of GPU q (a corner turn). */
   GG_PATTERN_ALLTOALL,
+  /* `{ exchange = "halo", width = w }`: each GPU's view holds its part of
+   * a larger array with w ghost rows at each end of its first index;
+   * they get the neighbour GPUs' edge rows (a stencil across GPUs). */
+  GG_PATTERN_HALO,
   /* A frame: an ordered chain of stages (kernels of the module with bound
    * arguments) run inside a persistent kernel as ONE command.  Its
    * descriptor has mode GG_LAUNCH_PERSISTENT and no function of its own:

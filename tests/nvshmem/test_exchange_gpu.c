@@ -1,6 +1,6 @@
 /*
  * test_exchange_gpu - frames on RANKS GPUs with exchange stages, end to
- * end: tests/nvshmem/allreduce.lua and gather.lua through gpugen, libgg's
+ * end: tests/nvshmem/allreduce.lua, gather.lua and halo.lua through gpugen, libgg's
  * sessions on a team of RANKS processes (one per GPU), and the generated
  * device code.  Built twice (tests/nvshmem/CMakeLists.txt): RANKS 2 with
  * the files as they are, RANKS 4 with their frames' gpus = 2 made 4.
@@ -25,6 +25,17 @@
  * mismatch keeps running its frames (its peer's exchanges wait for it)
  * and fails at the end.
  *
+ * Then the halos (hal1: f32[n], width 1; hal2: u32[5][n] in layout left,
+ * width 2, wrap; hal3: f64[n][700], width 3, 5 chunks a side), 10 000
+ * frames each: a global array of G rows (G varies by frame and does not
+ * divide by RANKS) is cut in parts, rank q's the rows G q / RANKS .. G
+ * (q + 1) / RANKS - 1 with w ghost rows each side, so every rank passes
+ * its own run-time n; the ghost rows start as a sentinel.  Each rank
+ * checks its whole view (its own rows unchanged, each ghost row the
+ * neighbour's row of the global array - with wrap modulo G - or the
+ * sentinel at an end without a neighbour) and the stencil stage's rows
+ * after it, bit for bit.
+ *
  * Before that, the refusals: a session of "p" opened without a team, and
  * one of tests/nvshmem/explain3.lua's kernel (frames on 3 GPUs) on this
  * team of RANKS, each GG_ERR_INVALID with a message naming what is wrong.
@@ -37,6 +48,7 @@
 #include "allreduce.h"
 #include "explain3.h"
 #include "gather.h"
+#include "halo.h"
 #include "gg.h"
 #include "gg_session.h"
 #include "gg_team.h"
@@ -45,7 +57,8 @@
 #ifndef RANKS
 #define RANKS 2
 #endif
-#define KINDS 7
+#define KINDS 7 /* allreduce.lua's and gather.lua's */
+#define HALOS 3 /* halo.lua's */
 /* frames of each kind: 10 000, or $GG_TEST_FRAMES (1..10 000: fewer
  * under compute-sanitizer, where a frame takes milliseconds) */
 static int frames_n = 10000;
@@ -257,6 +270,131 @@ static int a2a_check(int frame, const float *a, const float *ya, long n) {
   return 0;
 }
 
+/* ---- halos: the parts of a global array, with ghost rows ---- */
+
+typedef struct halo_kind {
+  const char *name;
+  int width, wrap, row;   /* row: elements a row */
+  unsigned size;          /* bytes an element */
+  long rows_max;          /* the most rows of a rank's part (ghost rows too) */
+} halo_kind;
+static const halo_kind halos[HALOS] = {
+  {"hal1", 1, 0, 1, 4, 1001 + 6 * 13 + 2},
+  {"hal2", 2, 1, 5, 4, 101 + 4},
+  {"hal3", 3, 0, 700, 8, 43 + 6},
+};
+
+/* The global array's rows in frame f: not a multiple of 2, 3 or 4 in most frames. */
+static long halo_global_rows(int h, int f) {
+  return h == 0 ? 1001 + (f % 7) * 13 : h == 1 ? 97 + f % 5 : 41 + f % 3;
+}
+/* Element j of global row g (bits, zero-extended). */
+static uint64_t halo_value(int h, int f, long g, long j) {
+  const uint64_t seed = seed_of(KINDS + h, f, 0);
+  const long i = g * halos[h].row + j;
+  if (h == 0) {
+    const float v = f32_at(seed, i);
+    uint32_t b;
+    memcpy(&b, &v, 4);
+    return b;
+  }
+  if (h == 1) return u32_at(seed, i);
+  const double v = f64_at(seed, i);
+  uint64_t b;
+  memcpy(&b, &v, 8);
+  return b;
+}
+static const uint64_t halo_sentinel[HALOS] = {0x40e00000u /* 7.0f */, 0xdeadbeefu,
+                                               0xc01c000000000000ull /* -7.0 */};
+/* Element (r, j) of a rank's part: local row r, element j of the row; in
+ * layout left (hal2) element (j, r) is at r * row + j as well. */
+static uint64_t get(const void *a, unsigned size, long at) {
+  if (size == 4) return ((const uint32_t *)a)[at];
+  return ((const uint64_t *)a)[at];
+}
+static void put(void *a, unsigned size, long at, uint64_t v) {
+  if (size == 4) ((uint32_t *)a)[at] = (uint32_t)v;
+  else ((uint64_t *)a)[at] = v;
+}
+/* The stencil stage after the halo (halo.lua's edge1, edge2, edge3) on
+ * interior row r, element j, of view x. */
+static uint64_t halo_stencil(int h, const void *x, long r, long j) {
+  const int w = halos[h].width, row = halos[h].row;
+  if (h == 0) {
+    float a, b, c, y;
+    uint32_t u[3] = {(uint32_t)get(x, 4, r - 1), (uint32_t)get(x, 4, r + 1), (uint32_t)get(x, 4, r)};
+    memcpy(&a, &u[0], 4), memcpy(&b, &u[1], 4), memcpy(&c, &u[2], 4);
+    y = a + b - c;
+    uint32_t out;
+    memcpy(&out, &y, 4);
+    return out;
+  }
+  if (h == 1) return get(x, 4, (r - w) * row + j) ^ get(x, 4, (r + w) * row + j);
+  double a, b, y;
+  uint64_t u[2] = {get(x, 8, (r - w) * row + j), get(x, 8, (r + w) * row + j)};
+  memcpy(&a, &u[0], 8), memcpy(&b, &u[1], 8);
+  y = a + b;
+  uint64_t out;
+  memcpy(&out, &y, 8);
+  return out;
+}
+
+/* frames_n frames of halo kind h; the number that did not match, or -1. */
+static int halo_frames(gg_session *s, int h, gg_array *const a[2]) {
+  const halo_kind *hk = &halos[h];
+  const int w = hk->width, row = hk->row;
+  const unsigned size = hk->size;
+  int cmd, bad = 0;
+  if (gg_session_command(s, hk->name, &cmd)) {
+    fprintf(stderr, "rank %d: no command %s (%s)\n", rank, hk->name, gg_error_detail());
+    return -1;
+  }
+  void *x = gg_array_host(a[0]), *y = gg_array_host(a[1]);
+  const double t0 = team_now_ms();
+  for (int f = 0; f < frames_n; f++) {
+    const long G = halo_global_rows(h, f), lo = G * rank / RANKS, hi = G * (rank + 1) / RANKS;
+    const long n = hi - lo + 2 * w; /* this rank's rows, the ghost rows too */
+    for (long r = 0; r < n; r++)
+      for (long j = 0; j < row; j++)
+        put(x, size, r * row + j,
+            r < w || r >= n - w ? halo_sentinel[h] : halo_value(h, f, lo - w + r, j));
+    const gg_arg args[3] = {gg_arg_array(a[0]), gg_arg_array(a[1]), gg_arg_i64(n)};
+    gg_status st = gg_session_start(s, cmd, args, 3, NULL);
+    if (!st) st = gg_session_wait(s, WAIT_NS);
+    if (st) {
+      fprintf(stderr, "rank %d: %s frame %d: %s (%s)\n", rank, hk->name, f, gg_strerror(st),
+              gg_error_detail());
+      return -1;
+    }
+    int wrong = 0;
+    for (long r = 0; r < n && !wrong; r++) {
+      long g = lo - w + r; /* the global row local row r stands for */
+      const int ghost = r < w || r >= n - w, outside = g < 0 || g >= G;
+      if (outside && hk->wrap) g = (g % G + G) % G;
+      for (long j = 0; j < row && !wrong; j++) {
+        const uint64_t want = outside && !hk->wrap ? halo_sentinel[h] : halo_value(h, f, g, j);
+        const uint64_t got = get(x, size, r * row + j);
+        const uint64_t ywant = ghost ? 0 : halo_stencil(h, x, r, j);
+        const uint64_t ygot = ghost ? 0 : get(y, size, r * row + j);
+        if (got != want || ygot != ywant) {
+          if (shown++ < SHOW_MAX)
+            fprintf(stderr, "rank %d: %s frame %d (G %ld, rows %ld..%ld, n %ld): row %ld (%s) "
+                    "element %ld = %#llx, want %#llx; after the stencil %#llx, want %#llx\n",
+                    rank, hk->name, f, G, lo, hi - 1, n, r, ghost ? "ghost" : "own", j,
+                    (unsigned long long)got, (unsigned long long)want,
+                    (unsigned long long)ygot, (unsigned long long)ywant);
+          wrong = 1;
+        }
+      }
+    }
+    bad += wrong;
+  }
+  printf("rank %d: %s: %d frames on %d GPUs in %.0f ms (%.1f us a frame), %s\n", rank, hk->name,
+         frames_n, RANKS, team_now_ms() - t0, (team_now_ms() - t0) * 1e3 / frames_n,
+         bad ? "MISMATCHES" : "every element right");
+  return bad;
+}
+
 /* ---- one rank ---- */
 
 /* frames_n frames of kind `kind` (0 fsum, 1 imin, 2 dmax, 3 bcast, 4
@@ -339,10 +477,11 @@ static int run_rank(void) {
   if (team_share(&pipes, rank, &uid, sizeof uid)) FAIL("the id through the pipes");
   gg_team *team;
   if (gg_team_open(ctx, rank, RANKS, &uid, 60000, &team)) FAIL("gg_team_open");
-  gg_module *mods[2];
+  gg_module *mods[3];
   double t0 = team_now_ms();
   if (gg_module_load(ctx, &gg_module_allreduce, &mods[0]) ||
-      gg_module_load(ctx, &gg_module_gather, &mods[1]))
+      gg_module_load(ctx, &gg_module_gather, &mods[1]) ||
+      gg_module_load(ctx, &gg_module_halo, &mods[2]))
     FAIL("module load");
   printf("rank %d: modules loaded in %.0f ms\n", rank, team_now_ms() - t0);
   if (refusals(ctx, mods[0], team)) return 1;
@@ -374,9 +513,30 @@ static int run_rank(void) {
     if (st && bad >= 0) FAIL("terminate: %s", gg_strerror(st));
     gg_session_free(s);
   }
+  /* the halos: a view and the stencil's output each */
+  gg_array *harrays[HALOS][2];
+  for (int h = 0; h < HALOS; h++)
+    for (int j = 0; j < 2; j++)
+      if (gg_array_alloc(ctx, GG_SPACE_MAPPED, halos[h].rows_max * halos[h].row * halos[h].size,
+                         &harrays[h][j]))
+        FAIL("halo arrays");
+  if (bad >= 0) {
+    gg_session *s;
+    gg_session_options so = {.team = team};
+    if (gg_session_open(mods[2], "p", &so, &s)) FAIL("session of halo's p on the team");
+    for (int h = 0; h < HALOS && bad >= 0; h++) {
+      const int b = halo_frames(s, h, harrays[h]);
+      bad = b < 0 ? -1 : bad + b;
+    }
+    gg_status st = gg_session_terminate(s);
+    if (st && bad >= 0) FAIL("terminate: %s", gg_strerror(st));
+    gg_session_free(s);
+  }
+  for (int h = 0; h < HALOS; h++)
+    for (int j = 0; j < 2; j++) gg_array_free(harrays[h][j]);
   for (int k = 0; k < KINDS; k++)
     for (int j = 0; j < 3; j++) gg_array_free(arrays[k][j]);
-  for (int m = 0; m < 2; m++) gg_module_free(mods[m]);
+  for (int m = 0; m < 3; m++) gg_module_free(mods[m]);
   gg_team_free(team);
   gg_context_free(ctx);
   return bad != 0;
@@ -419,6 +579,7 @@ int main(void) {
       bad = 1;
     }
   if (bad) return 1;
-  printf("test_exchange_gpu: ok (%d ranks, %d frames of each of %d kinds)\n", RANKS, frames_n, KINDS);
+  printf("test_exchange_gpu: ok (%d ranks, %d frames of each of %d kinds)\n", RANKS, frames_n,
+         KINDS + HALOS);
   return 0;
 }

@@ -1,0 +1,6 @@
+module { name = "m", targets = { "cuda" } }
+kernel "use" { pattern = "for", range = { 4 },
+  params = { { "x", "f32[4]", access = "in" } },
+  body = "(void)x(i);" }
+frame "f" { gpus = 2, params = { { "x", "f32[n]" } },
+  stages = { { exchange = "halo", view = "x", width = 0 }, { "use", x = "x" } } }
