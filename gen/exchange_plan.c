@@ -172,12 +172,15 @@ int ggi_plan_gather(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
   if (plan_common(k, target, "common/gather.cuh", a, p, d))
     return -1;
   const long long count = (long long)k->range[0].value, rows = rows_of(k);
-  char acks[32], lo[160], hi[160];
+  char acks[32], lo[160], hi[160], owner[160];
   snprintf(acks, sizeof acks, "%lluull", (unsigned long long)gather_acks_off(k));
   if (k->pattern == GG_PATTERN_BROADCAST) {
     snprintf(lo, sizeof lo, "q == %d ? 0LL : %lldLL", k->root, count);
     snprintf(hi, sizeof hi, "%lldLL", count);
-  } else {
+    snprintf(owner, sizeof owner, "%d", k->root);
+  } else { /* row r's owner: the q with q E / N <= r < (q + 1) E / N */
+    snprintf(owner, sizeof owner, "(int)(((j / %lldLL + 1) * %d - 1) / %lldLL)", count / rows,
+             k->gpus, rows);
     snprintf(lo, sizeof lo, "(long long)q * %lldLL / %d * %lldLL", rows, k->gpus, count / rows);
     snprintf(hi, sizeof hi, "(long long)(q + 1) * %lldLL / %d * %lldLL", rows, k->gpus,
              count / rows);
@@ -186,6 +189,7 @@ int ggi_plan_gather(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan
   rc |= ggi_plan_set(p, a, "XCHG_ACKS_OFF", acks);
   rc |= ggi_plan_set(p, a, "XCHG_PART_LO", lo);
   rc |= ggi_plan_set(p, a, "XCHG_PART_HI", hi);
+  rc |= ggi_plan_set(p, a, "XCHG_OWNER", owner);
   return rc ? ggi_fail(d, "out of memory") : 0;
 }
 

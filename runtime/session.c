@@ -652,6 +652,26 @@ static gg_status kernel_gone(gg_session *s, int q)
               (unsigned long long)(s->mb.completed + 1), (unsigned long long)s->mb.started);
 }
 
+/* A frame not done within the wait's timeout.  On a team, the ranks its
+ * exchanges are waiting for (the mailbox's waiting bytes) are named. */
+static gg_status frame_timeout(gg_session *s, int64_t timeout_ns)
+{
+  char team[400] = "", ranks[200];
+  if (s->pd->gpus > 1) {
+    const int n = ggr_mbox_waiting(&s->mb, s->pd->gpus, ranks, sizeof ranks);
+    if (n > 0)
+      snprintf(team, sizeof team, ": its exchanges wait for the frame of rank%s %s of the team "
+               "(NVSHMEM PE%s), which died, hangs or has not posted it; gg_session_terminate "
+               "ends the kernel", n > 1 ? "s" : "", ranks, n > 1 ? "s" : "");
+    else
+      snprintf(team, sizeof team, " (its frames run on a team, but no exchange of this one "
+               "has waited over ~0.3 ms for another rank; gg_session_terminate ends the kernel)");
+  }
+  return ggr_set_error(GG_ERR_TIMEOUT, "frame %llu of persistent \"%s\" not done after %.3f ms%s",
+                       (unsigned long long)(s->mb.completed + 1), s->pd->name,
+                       (double)timeout_ns / 1e6, team);
+}
+
 gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
 {
   if (!s)
@@ -691,12 +711,7 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
       }
     }
     if (timeout_ns >= 0 && now - t0 >= (uint64_t)timeout_ns)
-      return ggr_set_error(GG_ERR_TIMEOUT, "frame %llu of persistent \"%s\" not done after %.3f ms%s",
-                  (unsigned long long)(s->mb.completed + 1), s->pd->name,
-                  (double)timeout_ns / 1e6,
-                  s->pd->gpus > 1 ? " (its frames run on a team: an exchange waits for every other "
-                                    "rank's frame, so a rank that died, hangs or has not posted it "
-                                    "stops this one; gg_session_terminate ends the kernel)" : "");
+      return frame_timeout(s, timeout_ns);
     if (s->opt.wait_mode == GG_WAIT_YIELD && now - t0 >= s->opt.spin_ns)
       sched_yield();
   }

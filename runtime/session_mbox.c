@@ -11,8 +11,10 @@
  * tagged word, two for an 8-byte result), read here with acquire.
  */
 #include "session_mbox.h"
+#include "gg_team.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 static _Atomic uint64_t *u64_at(char *p) { return (_Atomic uint64_t *)(void *)p; }
@@ -153,6 +155,27 @@ uint32_t ggr_mbox_state(const ggr_mbox *mb)
 uint32_t ggr_mbox_exit_reason(const ggr_mbox *mb)
 {
   return atomic_load_explicit(u32_at(mb->base + GG_MBOX_REASON_OFF), memory_order_acquire);
+}
+
+_Static_assert(GG_TEAM_MAX <= GG_MBOX_WAITING_MAX, "gg_protocol.h: a waiting byte per rank");
+_Static_assert(GG_MBOX_WAITING_OFF + GG_MBOX_WAITING_MAX <= GG_MBOX_SLOTS_OFF,
+               "gg_protocol.h: the waiting bytes fit the status line");
+
+int ggr_mbox_waiting(const ggr_mbox *mb, int gpus, char *out, size_t n)
+{
+  int count = 0;
+  size_t at = 0;
+  out[0] = 0;
+  for (int p = 0; p < gpus && p < (int)GG_MBOX_WAITING_MAX; p++) {
+    const volatile unsigned char *b =
+      (const volatile unsigned char *)(mb->base + GG_MBOX_WAITING_OFF + p);
+    if (*b && at < n) {
+      int w = snprintf(out + at, n - at, "%s%d", count ? ", " : "", p);
+      at += w > 0 ? (size_t)w : 0;
+      count++;
+    }
+  }
+  return count;
 }
 
 uint64_t ggr_mbox_frames_run(const ggr_mbox *mb)

@@ -68,6 +68,10 @@ void ggr_mbox_heartbeat(ggr_mbox *mb, uint64_t stale_ns);
 uint32_t ggr_mbox_state(const ggr_mbox *mb);
 uint32_t ggr_mbox_exit_reason(const ggr_mbox *mb);
 uint64_t ggr_mbox_frames_run(const ggr_mbox *mb);
+/* The ranks (of a team of `gpus`) whose data the running frame's
+ * exchanges have waited for ~0.3 ms or more (GG_MBOX_WAITING_OFF), as
+ * text ("1, 3") into out; the count. */
+int ggr_mbox_waiting(const ggr_mbox *mb, int gpus, char *out, size_t n);
 
 /* Raw addresses, for the test's emulated device. */
 static inline char *ggr_mbox_slot(const ggr_mbox *mb, uint32_t i)

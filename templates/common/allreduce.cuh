@@ -88,7 +88,7 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
         gg_t b = gg_view[j];
         const gg_ll *const from = buf + p * gg_count + j;
         if (p != gg_me)
-          gg_xchg_wait([&] { return gg_ll_load(from, flag, &b); }, gg_mbox, &gave_up);
+          gg_xchg_wait([&] { return gg_ll_load(from, flag, &b); }, p, gg_mbox, &gave_up);
         a = p == 0 ? b : ({{XCHG_COMBINE}});
       }
       gg_view[j] = a;

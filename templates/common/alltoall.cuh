@@ -58,7 +58,8 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
         continue;
       const long long pos = gg_me * gg_block + (j - q * gg_block);
       const unsigned long long *const ack = acks + (pos / gg_per) * gg_gpus + q;
-      gg_xchg_wait([&] { return k <= 2 || gg_load_acquire_sys(ack) >= k - 2; }, gg_mbox, &gave_up);
+      gg_xchg_wait([&] { return k <= 2 || gg_load_acquire_sys(ack) >= k - 2; }, q, gg_mbox,
+                   &gave_up);
       if (q != to_q) {
         to = (gg_ll *)nvshmem_ptr(buf, q);
         to_q = q;
@@ -71,7 +72,8 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
       if (j / gg_block == gg_me)
         continue;
       gg_t v;
-      gg_xchg_wait([&] { return gg_ll_load(buf + j, flag, &v); }, gg_mbox, &gave_up);
+      gg_xchg_wait([&] { return gg_ll_load(buf + j, flag, &v); }, (int)(j / gg_block), gg_mbox,
+                   &gave_up);
       gg_view[j] = v;
     }
     if (gg_sync_or(g, gave_up))

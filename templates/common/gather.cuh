@@ -41,6 +41,7 @@ static_assert(sizeof(gg_ll) == GG_XCHG_LL_FACTOR * sizeof(gg_t), "gg_abi.h: a sl
 
 GG_INLINE long long gg_part_lo(int q) { return {{XCHG_PART_LO}}; }
 GG_INLINE long long gg_part_hi(int q) { return {{XCHG_PART_HI}}; }
+GG_INLINE int gg_owner(long long j) { return {{XCHG_OWNER}}; } /* the GPU that owns element j */
 
 __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, const char *gg_mbox)
 {
@@ -64,7 +65,8 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
       if (p == gg_me)
         continue;
       const unsigned long long *const ack = acks + c * gg_gpus + p;
-      gg_xchg_wait([&] { return k <= 2 || gg_load_acquire_sys(ack) >= k - 2; }, gg_mbox, &gave_up);
+      gg_xchg_wait([&] { return k <= 2 || gg_load_acquire_sys(ack) >= k - 2; }, p, gg_mbox,
+                   &gave_up);
       gg_ll *const to = (gg_ll *)nvshmem_ptr(buf + lo, p);
       if (to || !staged)
         for (long long j = lo + g.thread; j < hi; j += g.nthreads)
@@ -82,7 +84,7 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
       if (j >= gg_mlo && j < gg_mhi)
         continue;
       gg_t v;
-      gg_xchg_wait([&] { return gg_ll_load(buf + j, flag, &v); }, gg_mbox, &gave_up);
+      gg_xchg_wait([&] { return gg_ll_load(buf + j, flag, &v); }, gg_owner(j), gg_mbox, &gave_up);
       gg_view[j] = v;
     }
     if (gg_sync_or(g, gave_up))

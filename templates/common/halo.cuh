@@ -76,7 +76,7 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
     bool gave_up = false;
     for (long long i = g.thread; from >= 0 && i < n; i += g.nthreads) {
       gg_t v;
-      gg_xchg_wait([&] { return gg_ll_load(recv + at + i, flag, &v); }, gg_mbox, &gave_up);
+      gg_xchg_wait([&] { return gg_ll_load(recv + at + i, flag, &v); }, from, gg_mbox, &gave_up);
       const long long j = dst + i;
       if (j >= 0 && j < gg_items)
         gg_view[j] = v;

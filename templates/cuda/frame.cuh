@@ -73,15 +73,33 @@ GG_INLINE bool gg_fb_wait(const unsigned long long *w, unsigned long long want, 
   return true;
 }
 
-/* An exchange's wait (common/gather.cuh, alltoall.cuh), by any thread:
- * poll until ready() holds, or set *gave_up when the host aborted the
- * session meanwhile (or had already: *gave_up true polls nothing). */
-template <class F> GG_INLINE void gg_xchg_wait(F ready, const char *mbox, bool *gave_up)
+/* An exchange's wait (common/allreduce.cuh, gather.cuh, alltoall.cuh,
+ * halo.cuh), by any thread, for what GPU `peer` sends: poll until
+ * ready() holds, or set *gave_up when the host aborted the session
+ * meanwhile (or had already: *gave_up true polls nothing).  Each look at
+ * the abort line also marks the peer as waited for in the mailbox's
+ * status line (GG_MBOX_WAITING_OFF, host memory: one byte store, only in
+ * a wait already ~0.3 ms long), cleared when it came, so a host whose
+ * frame timed out names the rank.  Several threads may wait for one
+ * peer: one that clears the byte while another still waits leaves it
+ * clear until that one's next look. */
+GG_INLINE void gg_xchg_waiting(const char *mbox, int peer, unsigned char on)
 {
+  *(volatile unsigned char *)(const_cast<char *>(mbox) + GG_MBOX_WAITING_OFF + peer) = on;
+}
+template <class F> GG_INLINE void gg_xchg_wait(F ready, int peer, const char *mbox, bool *gave_up)
+{
+  bool marked = false;
   for (unsigned spins = 1; !*gave_up && !ready(); ++spins) {
     if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
-    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox)) *gave_up = true;
+    if ((spins & GG_FRAME_ABORT_EVERY) == 0) {
+      gg_xchg_waiting(mbox, peer, 1);
+      marked = true;
+      if (gg_host_aborted(mbox)) *gave_up = true;
+    }
   }
+  if (marked && !*gave_up)
+    gg_xchg_waiting(mbox, peer, 0);
 }
 
 GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)

@@ -10,7 +10,8 @@
  * (SIGKILL: no exit handler, its GPU context torn down by the driver), and
  * rank 0 starts one more frame, whose allreduce waits for rank 1's words
  * that never come.  Rank 0 must see:
- *   - gg_session_wait end in GG_ERR_TIMEOUT after its WAIT_MS, not hang;
+ *   - gg_session_wait end in GG_ERR_TIMEOUT after its WAIT_MS, not hang,
+ *     naming rank 1 as the one its exchange waits for;
  *   - gg_session_terminate end the persistent kernel (GG_OK: the exchange's
  *     wait looks at the host's abort line), then the session's free, the
  *     team's free (its collective calls bounded by the team's timeout)
@@ -77,8 +78,10 @@ static int survive(gg_context *ctx, gg_module *mod, gg_session *s, int cmd, gg_a
   double t = team_now_ms();
   frame(s, cmd, a, FRAMES, (int64_t)WAIT_MS * 1000000, &st);
   const double waited = team_now_ms() - t;
-  if (st != GG_ERR_TIMEOUT || !strstr(gg_error_detail(), "a rank that died, hangs or has not posted"))
-    FAIL("the frame after the peer died: %s, want a timeout that says why", gg_strerror(st));
+  if (st != GG_ERR_TIMEOUT ||
+      !strstr(gg_error_detail(), "its exchanges wait for the frame of rank 1 of the team (NVSHMEM "
+                                 "PE), which died, hangs or has not posted it"))
+    FAIL("the frame after the peer died: %s, want a timeout that names rank 1", gg_strerror(st));
   printf("rank 0: the frame after the peer died: %s after %.0f ms: %s\n", gg_strerror(st), waited,
          gg_error_detail());
   if (waited > WAIT_MS + 1000) FAIL("the wait took %.0f ms, asked for %d", waited, WAIT_MS);

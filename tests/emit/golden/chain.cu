@@ -180,6 +180,12 @@
 #define GG_MBOX_STATE_OFF 256u                      /* u32 GG_MBOX_STATE_* (device, release) */
 #define GG_MBOX_REASON_OFF (GG_MBOX_STATE_OFF + 4u)  /* u32 GG_MBOX_EXIT_* */
 #define GG_MBOX_FRAMES_OFF (GG_MBOX_STATE_OFF + 8u)  /* u64 frames run before the exit */
+/* A frame on several GPUs: byte p is 1 while an exchange of the running
+ * frame has polled for GPU (NVSHMEM PE) p for longer than one look at the
+ * abort line (~0.3 ms), 0 again once what it waited for came; so a host
+ * whose frame timed out can name the ranks it waits for. */
+#define GG_MBOX_WAITING_OFF (GG_MBOX_STATE_OFF + 64u)
+#define GG_MBOX_WAITING_MAX 64u /* PEs: GG_TEAM_MAX */
 #define GG_MBOX_SLOTS_OFF 384u
 #define GG_MBOX_ROUND(x) (((x) + GG_MBOX_LINE - 1u) / GG_MBOX_LINE * GG_MBOX_LINE)
 #define GG_MBOX_WORDS(args) (1u + ((args) + 3u) / 4u) /* tagged words of a slot */
@@ -910,15 +916,33 @@ GG_INLINE bool gg_fb_wait(const unsigned long long *w, unsigned long long want, 
   return true;
 }
 
-/* An exchange's wait (common/gather.cuh, alltoall.cuh), by any thread:
- * poll until ready() holds, or set *gave_up when the host aborted the
- * session meanwhile (or had already: *gave_up true polls nothing). */
-template <class F> GG_INLINE void gg_xchg_wait(F ready, const char *mbox, bool *gave_up)
+/* An exchange's wait (common/allreduce.cuh, gather.cuh, alltoall.cuh,
+ * halo.cuh), by any thread, for what GPU `peer` sends: poll until
+ * ready() holds, or set *gave_up when the host aborted the session
+ * meanwhile (or had already: *gave_up true polls nothing).  Each look at
+ * the abort line also marks the peer as waited for in the mailbox's
+ * status line (GG_MBOX_WAITING_OFF, host memory: one byte store, only in
+ * a wait already ~0.3 ms long), cleared when it came, so a host whose
+ * frame timed out names the rank.  Several threads may wait for one
+ * peer: one that clears the byte while another still waits leaves it
+ * clear until that one's next look. */
+GG_INLINE void gg_xchg_waiting(const char *mbox, int peer, unsigned char on)
 {
+  *(volatile unsigned char *)(const_cast<char *>(mbox) + GG_MBOX_WAITING_OFF + peer) = on;
+}
+template <class F> GG_INLINE void gg_xchg_wait(F ready, int peer, const char *mbox, bool *gave_up)
+{
+  bool marked = false;
   for (unsigned spins = 1; !*gave_up && !ready(); ++spins) {
     if (spins > GG_FRAME_SPIN_FAST) __nanosleep(GG_FRAME_BACKOFF_NS);
-    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox)) *gave_up = true;
+    if ((spins & GG_FRAME_ABORT_EVERY) == 0) {
+      gg_xchg_waiting(mbox, peer, 1);
+      marked = true;
+      if (gg_host_aborted(mbox)) *gave_up = true;
+    }
   }
+  if (marked && !*gave_up)
+    gg_xchg_waiting(mbox, peer, 0);
 }
 
 GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
@@ -1064,7 +1088,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1068 "chain.cu"
+#line 1092 "chain.cu"
 
   }();
 #undef x
@@ -1113,7 +1137,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1117 "chain.cu"
+#line 1141 "chain.cu"
 
     }();
 #undef x
@@ -1184,7 +1208,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1188 "chain.cu"
+#line 1212 "chain.cu"
 
   }();
 #undef x
@@ -1251,7 +1275,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1255 "chain.cu"
+#line 1279 "chain.cu"
 
   }();
 #undef y
@@ -1302,7 +1326,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1306 "chain.cu"
+#line 1330 "chain.cu"
 
     }();
 #undef y
@@ -1373,7 +1397,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1377 "chain.cu"
+#line 1401 "chain.cu"
 
   }();
 #undef y
@@ -1508,7 +1532,7 @@ GG_INLINE acc value_at(const gg_args_energy &args, long long gg_lin)
 #line 23 "examples/chain.lua"
 v(i) * v(i)
 
-#line 1512 "chain.cu"
+#line 1536 "chain.cu"
 
   );
   

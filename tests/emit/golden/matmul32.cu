@@ -174,6 +174,12 @@
 #define GG_MBOX_STATE_OFF 256u                      /* u32 GG_MBOX_STATE_* (device, release) */
 #define GG_MBOX_REASON_OFF (GG_MBOX_STATE_OFF + 4u)  /* u32 GG_MBOX_EXIT_* */
 #define GG_MBOX_FRAMES_OFF (GG_MBOX_STATE_OFF + 8u)  /* u64 frames run before the exit */
+/* A frame on several GPUs: byte p is 1 while an exchange of the running
+ * frame has polled for GPU (NVSHMEM PE) p for longer than one look at the
+ * abort line (~0.3 ms), 0 again once what it waited for came; so a host
+ * whose frame timed out can name the ranks it waits for. */
+#define GG_MBOX_WAITING_OFF (GG_MBOX_STATE_OFF + 64u)
+#define GG_MBOX_WAITING_MAX 64u /* PEs: GG_TEAM_MAX */
 #define GG_MBOX_SLOTS_OFF 384u
 #define GG_MBOX_ROUND(x) (((x) + GG_MBOX_LINE - 1u) / GG_MBOX_LINE * GG_MBOX_LINE)
 #define GG_MBOX_WORDS(args) (1u + ((args) + 3u) / 4u) /* tagged words of a slot */
@@ -821,7 +827,7 @@ __device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 27 "examples/matmul32.lua"
 }
-#line 825 "matmul32.cu"
+#line 831 "matmul32.cu"
 
     }();
   }

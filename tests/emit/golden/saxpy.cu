@@ -174,6 +174,12 @@
 #define GG_MBOX_STATE_OFF 256u                      /* u32 GG_MBOX_STATE_* (device, release) */
 #define GG_MBOX_REASON_OFF (GG_MBOX_STATE_OFF + 4u)  /* u32 GG_MBOX_EXIT_* */
 #define GG_MBOX_FRAMES_OFF (GG_MBOX_STATE_OFF + 8u)  /* u64 frames run before the exit */
+/* A frame on several GPUs: byte p is 1 while an exchange of the running
+ * frame has polled for GPU (NVSHMEM PE) p for longer than one look at the
+ * abort line (~0.3 ms), 0 again once what it waited for came; so a host
+ * whose frame timed out can name the ranks it waits for. */
+#define GG_MBOX_WAITING_OFF (GG_MBOX_STATE_OFF + 64u)
+#define GG_MBOX_WAITING_MAX 64u /* PEs: GG_TEAM_MAX */
 #define GG_MBOX_SLOTS_OFF 384u
 #define GG_MBOX_ROUND(x) (((x) + GG_MBOX_LINE - 1u) / GG_MBOX_LINE * GG_MBOX_LINE)
 #define GG_MBOX_WORDS(args) (1u + ((args) + 3u) / 4u) /* tagged words of a slot */
@@ -864,7 +870,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 868 "saxpy.cu"
+#line 874 "saxpy.cu"
 
   }();
 #undef x
@@ -915,7 +921,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 919 "saxpy.cu"
+#line 925 "saxpy.cu"
 
     }();
 #undef x
@@ -986,7 +992,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 990 "saxpy.cu"
+#line 996 "saxpy.cu"
 
   }();
 #undef x
