@@ -36,6 +36,14 @@
  * sentinel at an end without a neighbour) and the stencil stage's rows
  * after it, bit for bit.
  *
+ * Under a tool (compute-sanitizer on one PE):
+ *   GG_TEST_UNDER="compute-sanitizer --tool memcheck ..." [GG_TEST_UNDER_RANK=1]
+ *   GG_TEST_FRAMES=20 test_exchange_gpu
+ * rank GG_TEST_UNDER_RANK (default 1, never rank 0, whose process holds
+ * NVSHMEM's bootstrap root) receives the unique id, then runs as the
+ * tool's child: the command's words, this program, --rank R --uid HEX.
+ * Its code (the tool's --error-exitcode) fails the test.
+ *
  * Before that, the refusals: a session of "p" opened without a team, and
  * one of tests/nvshmem/explain3.lua's kernel (frames on 3 GPUs) on this
  * team of RANKS, each GG_ERR_INVALID with a message naming what is wrong.
@@ -468,15 +476,19 @@ static int refusals(gg_context *ctx, gg_module *mod, gg_team *team) {
 
 static team_pipes pipes;
 
-static int run_rank(void) {
+/* given: the unique id (a rank run under a tool), else NULL: through the pipes */
+static int run_rank(const gg_team_uid *given) {
   gg_context *ctx;
   gg_context_options o = {.device = rank};
   if (gg_context_open(&ctx, &o)) FAIL("context on GPU %d", rank);
   gg_team_uid uid;
-  if (rank == 0 && gg_team_uid_new(&uid)) FAIL("gg_team_uid_new");
-  if (team_share(&pipes, rank, &uid, sizeof uid)) FAIL("the id through the pipes");
+  if (given) uid = *given;
+  if (!given && rank == 0 && gg_team_uid_new(&uid)) FAIL("gg_team_uid_new");
+  if (!given && team_share(&pipes, rank, &uid, sizeof uid)) FAIL("the id through the pipes");
   gg_team *team;
-  if (gg_team_open(ctx, rank, RANKS, &uid, 60000, &team)) FAIL("gg_team_open");
+  /* a tool slows NVSHMEM's start-up: the team waits longer for it */
+  const int team_ms = getenv("GG_TEST_UNDER") || given ? 300000 : 60000;
+  if (gg_team_open(ctx, rank, RANKS, &uid, team_ms, &team)) FAIL("gg_team_open");
   gg_module *mods[3];
   double t0 = team_now_ms();
   if (gg_module_load(ctx, &gg_module_allreduce, &mods[0]) ||
@@ -544,12 +556,57 @@ static int run_rank(void) {
 
 /* ---- the processes (team_procs.h) ---- */
 
-static int rank_main(void *arg) {
-  rank = (int)(intptr_t)arg;
-  return run_rank();
+/* The rank run under GG_TEST_UNDER: its id from the pipe, then the tool
+ * runs this program as that rank alone. */
+static int under_rank(void) {
+  const char *e = getenv("GG_TEST_UNDER_RANK");
+  const int r = e ? atoi(e) : 1;
+  return getenv("GG_TEST_UNDER") && r >= 1 && r < RANKS ? r : -1;
+}
+static int exec_under(void) {
+  gg_team_uid uid;
+  if (team_share(&pipes, rank, &uid, sizeof uid)) FAIL("the id through the pipes");
+  char hex[2 * sizeof uid + 1], rk[16], self[4096];
+  for (size_t i = 0; i < sizeof uid; i++) snprintf(hex + 2 * i, 3, "%02x", ((unsigned char *)&uid)[i]);
+  snprintf(rk, sizeof rk, "%d", rank);
+  const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len <= 0) FAIL("/proc/self/exe");
+  self[len] = 0;
+  static char words[1024];
+  snprintf(words, sizeof words, "%s", getenv("GG_TEST_UNDER"));
+  char *argv[64];
+  int n = 0;
+  for (char *w = strtok(words, " "); w && n < 58; w = strtok(NULL, " ")) argv[n++] = w;
+  argv[n++] = self, argv[n++] = "--rank", argv[n++] = rk, argv[n++] = "--uid", argv[n++] = hex;
+  argv[n] = NULL;
+  printf("rank %d: under %s\n", rank, getenv("GG_TEST_UNDER"));
+  fflush(stdout);
+  execvp(argv[0], argv);
+  FAIL("exec %s", argv[0]);
 }
 
-int main(void) {
+static int rank_main(void *arg) {
+  rank = (int)(intptr_t)arg;
+  return rank == under_rank() ? exec_under() : run_rank(NULL);
+}
+
+/* --rank R --uid HEX: one rank alone, as exec_under starts it. */
+static int one_rank(char **argv) {
+  gg_team_uid uid;
+  rank = atoi(argv[2]);
+  if (rank < 1 || rank >= RANKS || strlen(argv[4]) != 2 * sizeof uid) {
+    fprintf(stderr, "usage: test_exchange_gpu [--rank 1..%d --uid HEX]\n", RANKS - 1);
+    return 2;
+  }
+  for (size_t i = 0; i < sizeof uid; i++) {
+    unsigned b;
+    if (sscanf(argv[4] + 2 * i, "%2x", &b) != 1) return 2;
+    ((unsigned char *)&uid)[i] = (unsigned char)b;
+  }
+  return run_rank(&uid);
+}
+
+int main(int argc, char **argv) {
   team_multicast_off();
   const char *env = getenv("GG_TEST_FRAMES");
   if (env) {
@@ -560,6 +617,12 @@ int main(void) {
       return 2;
     }
     frames_n = (int)v;
+  }
+  if (argc == 5 && strcmp(argv[1], "--rank") == 0 && strcmp(argv[3], "--uid") == 0)
+    return one_rank(argv);
+  if (argc != 1) {
+    fprintf(stderr, "usage: test_exchange_gpu [--rank 1..%d --uid HEX]\n", RANKS - 1);
+    return 2;
   }
   char why[1600];
   if (!gg_nvshmem_available(why, sizeof why)) {
