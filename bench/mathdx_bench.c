@@ -46,7 +46,9 @@
 
 static int iters = 5000;
 
-enum { T_F32, T_F16, T_C32 }; /* A's and B's type (C: f32, or c32 for T_C32) */
+/* A's and B's type (C: f32, or c32 for T_C32); T_TF32: f32 views, the
+ * products on tensor cores as TF32 (cuBLAS: CUBLAS_COMPUTE_32F_FAST_TF32) */
+enum { T_F32, T_F16, T_C32, T_TF32 };
 typedef struct shape {
   const char *kernel;
   int m, n, k, type;
@@ -59,6 +61,8 @@ static const shape shapes[] = {
   {"h128_16", 128, 128, 128, T_F16, "r1", "r16"}, {"h128_32", 128, 128, 128, T_F16, "r1", "r32"},
   {"s256", 256, 256, 128, T_F32, "q1", "q64"}, {"h256", 256, 256, 128, T_F16, "q1", "q64"},
   {"c64", 64, 64, 64, T_C32, "c1", "c16"},    {"c128", 128, 128, 128, T_C32, "c1", "c64b"},
+  {"t64", 64, 64, 64, T_TF32, "t1", "t16"},   {"t128", 128, 128, 128, T_TF32, "t1", "t64b"},
+  {"t256", 256, 256, 128, T_TF32, "t1", "t64q"},
 };
 /* bytes of an element of A and B, of C */
 static size_t in_bytes(const shape *sh)
@@ -102,7 +106,9 @@ static void cublas_rows(const shape *sh, cublasHandle_t h, cudaStream_t stream, 
        ? cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, n, m, k, &cone, (const cuComplex *)b, n,   \
                      (const cuComplex *)a, m, &czero, (cuComplex *)c, n)                      \
        : cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, tin, n, a, tin, k, &zero, \
-                      c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT))
+                      c, CUDA_R_32F, n,                                                       \
+                      sh->type == T_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,  \
+                      CUBLAS_GEMM_DEFAULT))
   CHECKC(cublasSetStream(h, stream));
   for (int i = 0; i < 100; i++) CHECKC(GEMM());
   CHECKC(cudaStreamSynchronize(stream));

@@ -4,9 +4,9 @@
 -- f32 and f16 inputs with f32 accumulation.
 module { name = "mathdx_bench", targets = { "cuda" } }
 
-local function gemm(name, t, m, n, k, tile)
+local function gemm(name, t, m, n, k, tile, math)
   local function ext(r, c) return string.format("[nb][%d][%d]", r, c) end
-  kernel (name) { pattern = "gemm", size = { m, n, k }, tile = tile,
+  kernel (name) { pattern = "gemm", size = { m, n, k }, tile = tile, math = math,
     params = { { "A", t .. ext(m, k) }, { "B", t .. ext(k, n) },
       { "C", "f32" .. ext(m, n), access = "out" } },
     a = "A", b = "B", c = "C" }
@@ -59,6 +59,16 @@ persistent "c1" { layout = "one_block", block = 128, commands = { "c64", "c128" 
 persistent "c16" { layout = "many_blocks", blocks = 16, block = 128, commands = { "c64" } }
 persistent "c64b" { layout = "many_blocks", blocks = 64, block = 128, commands = { "c128" } }
 persistent "q64" { layout = "many_blocks", blocks = 64, block = 128, commands = { "s256", "h256" } }
+
+-- f32 views on tensor cores as TF32 (math = "tf32"), against cuBLAS with
+-- CUBLAS_COMPUTE_32F_FAST_TF32; the plan's tiles are f32's (64^3: 16 of
+-- 16 x 16, 128^3: 64 of 16 x 16, 256 x 256 x 128: 64 of 32 x 32)
+gemm("t64", "f32", 64, 64, 64, nil, "tf32") gemm("t128", "f32", 128, 128, 128, nil, "tf32")
+gemm("t256", "f32", 256, 256, 128, nil, "tf32")
+persistent "t1" { layout = "one_block", block = 128, commands = { "t64", "t128", "t256" } }
+persistent "t16" { layout = "many_blocks", blocks = 16, block = 128, commands = { "t64" } }
+persistent "t64b" { layout = "many_blocks", blocks = 64, block = 128, commands = { "t128" } }
+persistent "t64q" { layout = "many_blocks", blocks = 64, block = 128, commands = { "t256" } }
 
 -- FFTs (cuFFTDx): a batch of 64 in-place c2c f32 forward FFTs of 256, 320
 -- and 1024 points, against cuFFT, at each thread count per FFT worth

@@ -133,7 +133,8 @@ static const char *types_why(const ggi_kernel *k, ggi_arena *a)
 {
   const ggi_gemm_type *t = k->gemm_type;
   char buf[400];
-  int n = snprintf(buf, sizeof buf, "type %s: A and B %s, C %s (%s)", t->name, t->name,
+  int n = snprintf(buf, sizeof buf, "type %s: A and B %s, C %s (%s)", t->name,
+                   t->complex ? t->name : ggi_dtype_name(t->in),
                    t->complex ? t->name : ggi_dtype_name(t->out), t->why_c);
   if (t->complex && n > 0 && (size_t)n < sizeof buf)
     n += snprintf(buf + n, sizeof buf - n, ", views of %s (re, im) pairs read as cuBLASDx's "
@@ -253,7 +254,8 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   rc |= add_key(p, a, "GEMM_TRANS_B", "%lld", tb);
   rc |= add_key(p, a, "GEMM_VEC_A", "%lld", panel_vector(t[0], t[2], ta, m, kk, elem_bytes(ty)));
   rc |= add_key(p, a, "GEMM_VEC_B", "%lld", panel_vector(t[2], t[1], tb, kk, n, elem_bytes(ty)));
-  rc |= add_str(p, "GEMM_PA", ggi_dtype_ctype(va->dtype)); /* cuBLASDx's Precision */
+  /* cuBLASDx's Precision */
+  rc |= add_str(p, "GEMM_PA", ty->precision ? ty->precision : ggi_dtype_ctype(va->dtype));
   rc |= add_str(p, "GEMM_PC", ggi_dtype_ctype(vc->dtype));
   rc |= add_str(p, "GEMM_TYPE", ty->complex ? "cublasdx::type::complex" : "cublasdx::type::real");
   /* op "c": the panel is staged as "t" and conjugated as cuBLASDx loads it */

@@ -4,25 +4,37 @@
 #include "gemm_types.h"
 
 /* f16 and bf16 products run on tensor cores, which accumulate in f32; the
- * complex types are cuBLASDx's complex<T>, whose layout is (re, im). */
+ * complex types are cuBLASDx's complex<T>, whose layout is (re, im).
+ * tf32 and ct32 (math = "tf32") read f32 views as cuBLASDx's tfloat32_t:
+ * the same 32 bits, of which the tensor cores' TF32 multiply uses the
+ * sign, the 8-bit exponent and the top 10 bits of the mantissa (the other
+ * 13 are dropped, not rounded: a relative error below 2^-10 per input),
+ * and accumulate in f32. */
 const ggi_gemm_type ggi_gemm_types[] = {
-  {"f32", GG_F32, GG_F32, 0, "one precision"},
-  {"f64", GG_F64, GG_F64, 0, "one precision"},
-  {"f16", GG_F16, GG_F32, 0, "accumulated in f32 on tensor cores"},
-  {"bf16", GG_BF16, GG_F32, 0, "accumulated in f32 on tensor cores"},
-  {"c32", GG_F32, GG_F32, 1, "one precision"},
-  {"c64", GG_F64, GG_F64, 1, "one precision"},
-  {NULL, 0, 0, 0, NULL},
+  {"f32", GG_F32, GG_F32, 0, 0, "one precision", NULL},
+  {"f64", GG_F64, GG_F64, 0, 0, "one precision", NULL},
+  {"f16", GG_F16, GG_F32, 0, 0, "accumulated in f32 on tensor cores", NULL},
+  {"bf16", GG_BF16, GG_F32, 0, 0, "accumulated in f32 on tensor cores", NULL},
+  {"c32", GG_F32, GG_F32, 1, 0, "one precision", NULL},
+  {"c64", GG_F64, GG_F64, 1, 0, "one precision", NULL},
+  {"tf32", GG_F32, GG_F32, 0, 1,
+   "the inputs' mantissas cut to 10 bits, multiplied on tensor cores, accumulated in f32",
+   "cublasdx::tfloat32_t"},
+  {"ct32", GG_F32, GG_F32, 1, 1,
+   "the inputs' mantissas cut to 10 bits, multiplied on tensor cores, accumulated in f32",
+   "cublasdx::tfloat32_t"},
+  {NULL, 0, 0, 0, 0, NULL, NULL},
 };
 
-const ggi_gemm_type *ggi_gemm_type_of(gg_dtype in, int complex)
+const ggi_gemm_type *ggi_gemm_type_of(gg_dtype in, int complex, int tf32)
 {
   for (const ggi_gemm_type *t = ggi_gemm_types; t->name; t++)
-    if (t->in == in && t->complex == complex) return t;
+    if (t->in == in && t->complex == complex && t->tf32 == tf32) return t;
   return NULL;
 }
 
 const char *const ggi_gemm_domain_names[] = {"real", "complex", NULL};
+const char *const ggi_gemm_math_names[] = {"exact", "tf32", NULL};
 #define NAME_(e, name, words) [e] = name,
 #define WORDS_(e, name, words) [e] = words,
 const char *const ggi_gemm_op_names[] = {GGI_GEMM_OP_LIST(NAME_) NULL};

@@ -17,17 +17,22 @@ typedef struct ggi_gemm_type {
   const char *name;    /* as docs and messages spell it: f32, c32, ... */
   gg_dtype in, out;    /* A's and B's views, C's view (complex: the precision) */
   int complex;         /* 1: every view ends in [2], (re, im) */
+  int tf32;            /* math = "tf32": f32 multiplied on tensor cores as TF32 */
   const char *why_c;   /* why C has its type, for messages and explain */
+  const char *precision; /* cuBLASDx's Precision of A and B; NULL: the views' C type */
 } ggi_gemm_type;
 
 extern const ggi_gemm_type ggi_gemm_types[]; /* ends with a row of name NULL */
 
 /* The row of A's element type in the real or complex domain, or NULL:
  * gemm has no such type. */
-const ggi_gemm_type *ggi_gemm_type_of(gg_dtype in, int complex);
+const ggi_gemm_type *ggi_gemm_type_of(gg_dtype in, int complex, int tf32);
 
 /* type = "real" (the default) or "complex": the row's complex flag */
 extern const char *const ggi_gemm_domain_names[];
+/* math = "exact" (the default: the views' precision) or "tf32": the row's
+ * tf32 flag */
+extern const char *const ggi_gemm_math_names[];
 
 /* op_a / op_b: how A or B is read, as stored or transposed, and for
  * complex types also conjugated; one list: the constant, its spelling,

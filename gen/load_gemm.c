@@ -221,19 +221,23 @@ static void read_batch(ggi_decl *k, ggi_kernel *kn, const ggi_param *v[3], const
 
 /* The element types: a row of gemm_types.c for A's type in the domain
  * (real or complex), B of A's type and C of the row's. */
-static const ggi_gemm_type *check_types(ggi_decl *k, const ggi_param *v[3], int cplx)
+static const ggi_gemm_type *check_types(ggi_decl *k, const ggi_param *v[3], int cplx, int tf32)
 {
   gg_dtype in = v[0]->dtype, out = v[2]->dtype;
   if (v[1]->dtype != in)
     ggi_decl_fail(k, v[1]->line, "view \"%s\" is %s but \"%s\" is %s: A and B have one type",
                   v[1]->name, ggi_dtype_name(v[1]->dtype), v[0]->name, ggi_dtype_name(in));
-  const ggi_gemm_type *t = ggi_gemm_type_of(in, cplx);
+  if (tf32 && !ggi_gemm_type_of(in, cplx, 1))
+    ggi_decl_fail(k, ggi_field_line(k, "math"), "math = \"tf32\" multiplies f32 inputs on tensor "
+                  "cores as TF32; view \"%s\" is %s%s (leave math out: its products are exact "
+                  "in their precision)", v[0]->name, ggi_dtype_name(in), cplx ? " pairs" : "");
+  const ggi_gemm_type *t = ggi_gemm_type_of(in, cplx, tf32);
   if (!t) {
     char list[160] = "";
     int n = 0, i = 0;
-    for (const ggi_gemm_type *r = ggi_gemm_types; r->name; r++) n += r->complex == cplx;
+    for (const ggi_gemm_type *r = ggi_gemm_types; r->name; r++) n += r->complex == cplx && !r->tf32;
     for (const ggi_gemm_type *r = ggi_gemm_types; r->name; r++) {
-      if (r->complex != cplx) continue;
+      if (r->complex != cplx || r->tf32) continue;
       size_t used = strlen(list);
       snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
                cplx ? r->name : ggi_dtype_name(r->in));
@@ -271,6 +275,7 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
   read_triple(k, "size", 0, kn->gemm_size);
   kn->gemm_tile_line = read_triple(k, "tile", 1, kn->gemm_tile); /* fits? gemm_plan.c */
   const int cplx = ggi_opt_enum(k, "type", ggi_gemm_domain_names, 0);
+  const int tf32 = ggi_opt_enum(k, "math", ggi_gemm_math_names, 0);
   kn->gemm_trans[0] = read_op(k, "op_a", cplx);
   kn->gemm_trans[1] = read_op(k, "op_b", cplx);
   const int m = kn->gemm_size[0], n = kn->gemm_size[1], kk = kn->gemm_size[2];
@@ -288,7 +293,7 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
                       "\"%s\"; views of one kernel must not overlap", "abc"[j], "abc"[i],
                       v[i]->name);
   read_batch(k, kn, v, batch, cplx);
-  kn->gemm_type = check_types(k, v, cplx);
+  kn->gemm_type = check_types(k, v, cplx, tf32);
   const char *alpha[2], *beta[2];
   read_scale(k, kn, "alpha", v[2]->dtype, cplx, "1", alpha);
   read_scale(k, kn, "beta", v[2]->dtype, cplx, "0", beta);

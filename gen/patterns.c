@@ -23,8 +23,9 @@ static const char *const team_fields[] = {"pattern", "params", "body", "launch",
 static const char *const tile_fields[] = {
   "pattern", "range", "index", "params", "block", "launch", "value", "op",
   "combine", "identity", "into", "type", "tile", NULL};
-static const char *const gemm_fields[] = {"pattern", "params", "size", "type", "a", "b", "c", "op_a",
-                                          "op_b", "alpha", "beta", "block", "tile", NULL};
+static const char *const gemm_fields[] = {"pattern", "params", "size", "type", "math", "a", "b",
+                                          "c", "op_a", "op_b", "alpha", "beta", "block", "tile",
+                                          NULL};
 static const char *const fft_fields[] = {"pattern", "params", "size", "direction", "type",
                                          "input", "output", "block", "post", "between", "op", "combine",
                                          "identity", "into", "strategy", NULL};

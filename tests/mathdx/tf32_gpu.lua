@@ -1,0 +1,14 @@
+-- math = "tf32" gemms (f32 views multiplied on tensor cores as TF32,
+-- accumulated in f32), checked on the GPU by test_tf32_gpu.c: a real one
+-- at sizes that are not multiples of the tile (40 x 24 x 72, K in 3 steps
+-- of 32, the last partial after the pad) and a complex one (37 x 53 x 29,
+-- op_a "c"), each as a kernel.
+module { name = "tf32_gpu", targets = { "cuda" } }
+
+kernel "t40" { pattern = "gemm", size = { 40, 24, 72 }, math = "tf32", tile = { 16, 16, 32 },
+  params = { { "A", "f32[40][72]" }, { "B", "f32[72][24]" }, { "C", "f32[40][24]", access = "out" } },
+  a = "A", b = "B", c = "C" }
+
+kernel "ct" { pattern = "gemm", size = { 37, 53, 29 }, math = "tf32", type = "complex", op_a = "c",
+  params = { { "A", "f32[29][37][2]" }, { "B", "f32[29][53][2]" }, { "C", "f32[37][53][2]", access = "inout" } },
+  a = "A", b = "B", c = "C", alpha = { 0.5, -1 }, beta = { 1, 0.25 } }
