@@ -52,7 +52,8 @@ enum { T_F32, T_F16, T_C32, T_TF32 };
 typedef struct shape {
   const char *kernel;
   int m, n, k, type;
-  const char *one, *many; /* persistent kernels: one block, as many blocks as tiles */
+  const char *one, *many; /* persistent kernels: one block (or NULL: no row), as many blocks
+                             as tiles */
 } shape;
 static const shape shapes[] = {
   {"s64", 64, 64, 64, T_F32, "p1", "p16"},    {"s128", 128, 128, 128, T_F32, "p1", "p64"},
@@ -63,6 +64,9 @@ static const shape shapes[] = {
   {"c64", 64, 64, 64, T_C32, "c1", "c16"},    {"c128", 128, 128, 128, T_C32, "c1", "c64b"},
   {"t64", 64, 64, 64, T_TF32, "t1", "t16"},   {"t128", 128, 128, 128, T_TF32, "t1", "t64b"},
   {"t256", 256, 256, 128, T_TF32, "t1", "t64q"},
+  /* smaller tiles than the plan's, on 128 blocks only */
+  {"s256_a", 256, 256, 128, T_F32, NULL, "q128"}, {"s256_b", 256, 256, 128, T_F32, NULL, "q128"},
+  {"h256_a", 256, 256, 128, T_F16, NULL, "q128"}, {"t256_a", 256, 256, 128, T_TF32, NULL, "q128"},
 };
 /* bytes of an element of A and B, of C */
 static size_t in_bytes(const shape *sh)
@@ -206,7 +210,7 @@ static void gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_str
 
   unsigned char packed[256];
   CHECK_OK(gg_pack_args(gg_kernel_describe(k), args, 4, packed, sizeof packed));
-  frame_row(sh, mod, sh->one, args, packed, st, best);
+  if (sh->one) frame_row(sh, mod, sh->one, args, packed, st, best);
   frame_row(sh, mod, sh->many, args, packed, st, best);
   gg_array_free(a);
   gg_array_free(b);

@@ -70,6 +70,15 @@ persistent "t16" { layout = "many_blocks", blocks = 16, block = 128, commands = 
 persistent "t64b" { layout = "many_blocks", blocks = 64, block = 128, commands = { "t128" } }
 persistent "t64q" { layout = "many_blocks", blocks = 64, block = 128, commands = { "t256" } }
 
+-- 256 x 256 x 128 on smaller tiles than the plan's 64 of 32 x 32, to
+-- compare: 128 tiles of 16 x 32 and 256 of 16 x 16, on 128 blocks
+gemm("s256_a", "f32", 256, 256, 128, { 16, 32, 128 })
+gemm("s256_b", "f32", 256, 256, 128, { 16, 16, 128 })
+gemm("h256_a", "f16", 256, 256, 128, { 16, 32, 128 })
+gemm("t256_a", "f32", 256, 256, 128, { 16, 32, 128 }, "tf32")
+persistent "q128" { layout = "many_blocks", blocks = 128, block = 128,
+  commands = { "s256_a", "s256_b", "h256_a", "t256_a" } }
+
 -- FFTs (cuFFTDx): a batch of 64 in-place c2c f32 forward FFTs of 256, 320
 -- and 1024 points, against cuFFT, at each thread count per FFT worth
 -- comparing (N / elements per thread, cuFFTDx's choices for the size):
