@@ -12,7 +12,8 @@ local function gemm(name, t, m, n, k, tile, math)
     a = "A", b = "B", c = "C" }
 end
 -- the plan's tiles: 64^3 in 16 tiles of 16 x 16; 128^3 in 64 of 16 x 16
--- (f32) and 32 of 32 x 16 (f16); 256 x 256 x 128 in 64 of 32 x 32 (block
+-- (f32) and 32 of 32 x 16 (f16); 256 x 256 x 128 in 128 of 32 x 16 (f32)
+-- and 64 of 32 x 32 (f16; block
 -- 128 for all; f16 on 32 tiles of 64 x 32 and 256 threads took 7.46 us
 -- against 6.79, results/mathdx-h100-2026-11-24-f16-tiles.md)
 gemm("s64", "f32", 64, 64, 64) gemm("s128", "f32", 128, 128, 128)
@@ -58,7 +59,8 @@ cgemm("c64", 64, 64, 64) cgemm("c128", 128, 128, 128)
 persistent "c1" { layout = "one_block", block = 128, commands = { "c64", "c128" } }
 persistent "c16" { layout = "many_blocks", blocks = 16, block = 128, commands = { "c64" } }
 persistent "c64b" { layout = "many_blocks", blocks = 64, block = 128, commands = { "c128" } }
-persistent "q64" { layout = "many_blocks", blocks = 64, block = 128, commands = { "s256", "h256" } }
+persistent "q64" { layout = "many_blocks", blocks = 64, block = 128, commands = { "h256" } }
+persistent "q128s" { layout = "many_blocks", blocks = 128, block = 128, commands = { "s256" } }
 
 -- f32 views on tensor cores as TF32 (math = "tf32"), against cuBLAS with
 -- CUBLAS_COMPUTE_32F_FAST_TF32; the plan's tiles are f32's (64^3: 16 of

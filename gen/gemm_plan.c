@@ -75,8 +75,18 @@ static int add_str(ggi_plan *p, const char *key, const char *value)
  * stay within 32 x 32 (128 threads): 256 x 256 x 128 on 32 tiles of
  * 64 x 32 (256 threads) took 7.46 us, on 64 of 32 x 32 6.79 us.
  * A complex element counts as its bytes: c32 (8) takes f64's rule; c64
- * (16) the same, not measured. */
-static int gemm_min_tiles(unsigned elem) { return elem <= 2 ? 32 : 64; }
+ * (16) the same, not measured.  Exact real f32 (no tensor cores: each
+ * block's FMAs are the latency) aims at 128: on the H200 (mathdx_bench,
+ * 2026-11-28 18:02, batch 1) 256 x 256 x 128 on 64 tiles of 32 x 32 took
+ * 13.22 us, on 128 of 16 x 32 6.63, on 256 of 16 x 16 8.21; the same
+ * shape on tensor cores did not gain from it (TF32 6.51 on 64 tiles, 6.68
+ * on 128; f16 6.18 and 6.42), so those keep their counts. */
+static int exact_f32(const ggi_gemm_type *t) { return t->in == GG_F32 && !t->complex && !t->tf32; }
+static int gemm_min_tiles(const ggi_gemm_type *t)
+{
+  if (elem_bytes(t) <= 2) return 32;
+  return exact_f32(t) ? 128 : 64;
+}
 static int gemm_max_area(unsigned elem) { return elem <= 2 ? 32 * 32 : 64 * 64; }
 /* A's and B's panels of one K step kept under this, so 3 blocks still
  * share an SM (228 KiB on the H100); under it the whole K is one step: one
@@ -102,12 +112,18 @@ static uint64_t step_bytes(const int t[3], unsigned elem)
 
 /* tm x tn: the largest of these (clamped to C rounded up to 16), of at
  * most max_area elements, that gives at least min_tiles tiles, else the
- * one with the most. */
-static void choose_mn(int m, int n, int min_tiles, int max_area, int t[3])
+ * one with the most.  Of two of one area the taller comes first, or with
+ * wide_first the wider: exact f32's 256 x 256 x 128 ran 6.59-6.63 us on
+ * 128 tiles of 16 x 32 and 7.35 on 128 of 32 x 16 (H200, mathdx_bench
+ * 2026-11-28 18:02 and 18:06); f16's 32 x 16 was measured, not 16 x 32. */
+static void choose_mn(int m, int n, int min_tiles, int max_area, int wide_first, int t[3])
 {
-  static const int cand[][2] = {{64, 64}, {64, 32}, {32, 64}, {32, 32},
+  static const int tall[][2] = {{64, 64}, {64, 32}, {32, 64}, {32, 32},
                                 {32, 16}, {16, 32}, {16, 16}};
-  const int nc = (int)(sizeof cand / sizeof cand[0]);
+  static const int wide[][2] = {{64, 64}, {32, 64}, {64, 32}, {32, 32},
+                                {16, 32}, {32, 16}, {16, 16}};
+  const int (*cand)[2] = wide_first ? wide : tall;
+  const int nc = (int)(sizeof tall / sizeof tall[0]);
   for (int i = 0; i < nc; i++) {
     if (cand[i][0] * cand[i][1] > max_area) continue;
     t[0] = min_int(cand[i][0], round_up(m, GEMM_QUANTUM));
@@ -168,14 +184,14 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
              "item, %d K steps)", tile[0], tile[1], tile[2], tiles_of(m, n, tile[0], tile[1]),
              (kk + tile[2] - 1) / tile[2]);
   } else {
-    choose_mn(m, n, gemm_min_tiles(elem), gemm_max_area(elem), tile);
+    choose_mn(m, n, gemm_min_tiles(ty), gemm_max_area(elem), exact_f32(ty), tile);
     choose_k(kk, elem, tile);
     snprintf(buf, sizeof buf, "tile %d x %d, K step %d: %lld blocks per batch item (the largest "
              "tile of C, in multiples of 16 and of at most %d elements for %s, that gives %d or "
              "the most below that), K in %d step(s) of A and B panels that fit %u KiB of shared "
              "memory; edge tiles load zeros and store only inside C", tile[0], tile[1], tile[2],
              tiles_of(m, n, tile[0], tile[1]), gemm_max_area(elem), ty->name,
-             gemm_min_tiles(elem), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024);
+             gemm_min_tiles(ty), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024);
   }
   why[0] = ggi_strdup(a, buf);
   /* each thread keeps about tm x tn / block accumulators in registers:

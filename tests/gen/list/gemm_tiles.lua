@@ -1,6 +1,7 @@
--- the plan's tiles: 256^3 f32 (one block could not hold it) is 16 tiles of
--- 64 x 64 with K in 2 steps of 128; 128^3 16 tiles of 32 x 32, one K step;
--- 100 x 36 x 52 16 x 16 tiles with edges; a written tile with a partial K step
+-- the plan's tiles: 256^3 f32 (one block could not hold it) is 128 tiles
+-- of 16 x 32 with K in one step of 256; 128^3 64 tiles of 16 x 16, one K
+-- step; 100 x 36 x 52 16 x 16 tiles with edges; a written tile with a
+-- partial K step
 module { name = "m", targets = { "cuda" } }
 kernel "big" { pattern = "gemm", size = { 256, 256, 256 },
   params = { { "A", "f32[256][256]" }, { "B", "f32[256][256]" }, { "C", "f32[256][256]", access = "out" } },
