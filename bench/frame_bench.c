@@ -21,6 +21,9 @@
  *   gpugen frame    one frame of S stages in a persistent kernel: one handshake
  *                   (gg_session_start_packed + gg_session_wait), on 16, 132
  *                   and 264 blocks of 256 threads and, at 32K, one block of 1024
+ *   gpugen auto     the frame on gg_session_tune's choice among those kernels
+ *                   and its block counts (tuned with the chain's arguments
+ *                   before the rounds; a record of an earlier run is read)
  *
  * In turn: a row's iterations are split into rounds (5 by default), and
  * every round times every peer once, so a drift of the machine (clocks,
@@ -36,7 +39,8 @@
  *
  * Prints mean, p50, p99, p99.9, p99.99, max (us) and the p50 ratios graph /
  * this and graph+PDL / this; then per kind, size and S the best frame
- * against both graphs, and the cost of one more dependent stage: (p50 at
+ * against both graphs, auto against the best hand-picked layout (goal
+ * >= 0.95x), and the cost of one more dependent stage: (p50 at
  * S=8 - p50 at S=1) / 7.
  * Usage: frame_bench [iterations per row, default 3000] [rounds, default 5]
  */
@@ -56,7 +60,9 @@
 #define NKIND 3
 #define NSIZE 2
 #define NS 4
-#define NLAYOUT 4 /* 16, 132, 264 blocks; one block */
+#define NLAYOUT 5 /* 16, 132, 264 blocks; one block; auto (gg_session_tune's choice) */
+#define L_ONE 3
+#define L_AUTO 4
 #define MAXROUNDS 32
 
 static gg_context *ctx;
@@ -93,6 +99,7 @@ typedef struct chain {
   unsigned char packed[128];
   gg_session *se; /* the frame layout's session while it runs */
   int cmd;
+  gg_tuned tuned; /* the auto row's choice */
 } chain;
 
 static double p50_of(const bench_stats *st)
@@ -143,14 +150,27 @@ static int frame_open(chain *c, int l, int say)
   gg_session_options opt = {0};
   opt.buffering = 1;
   if (l < 3) opt.blocks = blocks[l];
-  if (gg_session_open(c->mod, l < 3 ? "whole" : "one", &opt, &c->se)) {
+  if (l == L_AUTO) opt.blocks = c->tuned.blocks;
+  const char *name = l < 3 ? "whole" : l == L_ONE ? "one" : c->tuned.kernel;
+  if (gg_session_open(c->mod, name, &opt, &c->se)) {
     if (say)
-      printf("S=%d frame %s: not run: %s\n", c->s, l < 3 ? "many_blocks" : "one_block",
-             gg_error_detail());
+      printf("S=%d frame %s: not run: %s\n", c->s, name, gg_error_detail());
     return -1;
   }
   CHECK_OK(gg_session_command(c->se, gg_kernel_describe(c->fk)->name, &c->cmd));
   return 0;
+}
+
+/* The auto row: gg_session_tune over both persistent kernels (one block;
+ * the whole GPU at its candidate counts) with this chain's arguments, the
+ * record read when an earlier run left one. */
+static void tune_chain(chain *c)
+{
+  restore(c);
+  CHECK_OK(gg_session_tune(c->mod, gg_kernel_describe(c->fk)->name, c->xy, 3, NULL, &c->tuned));
+  printf("S=%d auto: \"%s\" %d blocks (%s, %.0f ms; %s)\n", c->s, c->tuned.kernel,
+         c->tuned.blocks, c->tuned.source == GG_TUNE_FROM_RECORD ? "record" : "measured",
+         c->tuned.tune_ms, c->tuned.note);
 }
 
 static void frame_close(chain *c)
@@ -263,7 +283,7 @@ static void time_chain(chain *c)
   for (int p = 0; p < NPEER; p++) {
     bench_stats_init(&pool[p], (size_t)iters);
     runs[p] = p == P_LAUNCH || (p < P_FRAME && c->graph[p]) ||
-              (p >= P_FRAME && !(p == P_FRAME + 3 && c->z == 1)); /* 1M on one block: no fit */
+              (p >= P_FRAME && !(p == P_FRAME + L_ONE && c->z == 1)); /* 1M on one block: no fit */
   }
   double *rp = round_p50[c->kind][c->z][c->si][0];
   for (int r = 0; r < rounds; r++) {
@@ -291,17 +311,20 @@ static void time_chain(chain *c)
     if (!runs[P_FRAME + l]) continue;
     char what[64];
     if (l < 3) snprintf(what, sizeof what, "gpugen frame, %d blocks x 256", blocks[l]);
-    else snprintf(what, sizeof what, "gpugen frame, one block x 1024");
+    else if (l == L_ONE) snprintf(what, sizeof what, "gpugen frame, one block x 1024");
+    else snprintf(what, sizeof what, "gpugen frame, auto (%s, %d)", c->tuned.kernel,
+                  c->tuned.blocks);
     row(what, c->s, &pool[P_FRAME + l], g, d);
   }
   for (int p = 0; p < NPEER; p++) bench_stats_free(&pool[p]);
   bench_stats_free(&one);
 }
 
+/* The fastest hand-picked layout (auto excluded: it is measured against them). */
 static int best_layout(int kind, int z, int si)
 {
   int best = -1;
-  for (int l = 0; l < NLAYOUT; l++) {
+  for (int l = 0; l < L_AUTO; l++) {
     double v = p50s[kind][z][si][P_FRAME + l];
     if (v > 0 && (best < 0 || v < p50s[kind][z][si][P_FRAME + best])) best = l;
   }
@@ -353,12 +376,27 @@ static void summary(void)
              "%.2f-%.2fx)  m frame %8.2f  m/mh %5.2fx\n", N[z], S[si], p, f,
              f > 0 && p > 0 ? p / f : 0, lo, hi, m, f > 0 ? m / f : 0);
     }
+  printf("-- auto (gg_session_tune's choice) against the best hand-picked layout, pooled p50\n"
+         "-- (goal >= 0.95x)\n");
+  double worst = 0;
+  for (int kind = 0; kind < NKIND; kind++)
+    for (int z = 0; z < NSIZE; z++)
+      for (int si = 0; si < NS; si++) {
+        const double *p50 = p50s[kind][z][si];
+        int l = best_layout(kind, z, si);
+        double a = p50[P_FRAME + L_AUTO], b = l < 0 ? 0 : p50[P_FRAME + l];
+        if (a <= 0 || b <= 0) continue;
+        printf("%-40s %7lld %2d  best hand %8.2f (layout %d)  auto %8.2f  %5.3fx\n",
+               kind_what[kind], N[z], S[si], b, l, a, b / a);
+        if (worst == 0 || b / a < worst) worst = b / a;
+      }
+  printf("auto / best hand, the worst row: %.3fx (goal >= 0.95)\n", worst);
   printf("-- one more dependent stage: (p50 S=8 - p50 S=1) / 7, us\n");
   for (int kind = 0; kind < NKIND; kind++)
     for (int z = 0; z < NSIZE; z++) {
       const double *one = p50s[kind][z][0], *eight = p50s[kind][z][3];
       printf("%-40s n = %7lld:", kind_what[kind], N[z]);
-      for (int l = 0; l < NLAYOUT; l++) {
+      for (int l = 0; l < L_AUTO; l++) {
         if (eight[P_FRAME + l] <= 0 || one[P_FRAME + l] <= 0) continue;
         double per = (eight[P_FRAME + l] - one[P_FRAME + l]) / 7;
         if (l < 3) printf("  %d blocks %.3f", blocks[l], per);
@@ -429,6 +467,7 @@ int main(int argc, char **argv)
         CHECK_OK(gg_kernel_get(mod, fname, &c.fk));
         c.kd = gg_kernel_describe(c.fk);
         CHECK_OK(gg_pack_args(c.kd, c.xy, 3, c.packed, sizeof c.packed));
+        tune_chain(&c);
         time_chain(&c);
         check(&c);
         for (int p = P_GRAPH; p < P_FRAME; p++)

@@ -327,6 +327,112 @@ void gg_stats_compute(double *ns, uint64_t n, gg_stats *out);
 /* The CSV histogram of any array of samples (left unchanged). */
 gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t bucket_ns);
 
+/* ---- tuning: which persistent kernel, command and block count (docs/tuning.md) ----
+ *
+ * A frame's best arrangement depends on the device and the sizes: one
+ * block beats the whole GPU at 32K floats and loses at 1M, a GEMM's best
+ * tile differs between products.  gg_session_tune measures the
+ * candidates on this device with the caller's own arguments and returns
+ * the fastest; open it with
+ *   gg_session_options o = {0}; o.blocks = t.blocks;
+ *   gg_session_open(mod, t.kernel, &o, &s);  gg_session_command(s, t.command, &cmd);
+ *
+ * The candidates: every persistent kernel of the module (or those named in
+ * opt->kernels) that has `command` (or one of opt->alternatives: commands
+ * that compute the same from the same arguments, e.g. one gemm declared on
+ * two tiles), each many_blocks / hybrid kernel at each count that fits
+ * among: all co-resident blocks, two per SM, one per SM, 1/2, 1/4 and 1/8
+ * of the SM count, and its declared `blocks`.  Kernels whose frames run on several GPUs are left
+ * out (a team tunes nothing alone).
+ *
+ * Each candidate: a session of one slot, 10 + frames / 10 untimed frames,
+ * then `frames` timed ones, start to wait on the host's clock; the lowest
+ * p50 wins (ties: the earlier candidate).  THE FRAMES RUN ON THE CALLER'S
+ * ARRAYS: tuning overwrites what the command writes, and a command that
+ * accumulates (y += ...) has run many times when it returns; tune on
+ * scratch arrays of the real sizes, or restore the data afterwards.
+ *
+ * The choice is kept as a record in the kernel cache's folder (gg.h:
+ * GG_CACHE_DIR), keyed by the module's binary (source, compiler, driver),
+ * the device (name, SM count), the candidates and the arguments' shape
+ * (every integer argument's value, every array's space and size; not the
+ * floating-point scalars): the next call with that key reads the record
+ * and measures nothing; another device, driver, source or size measures
+ * again.  A record that does not parse, names no candidate of the key, or
+ * holds an impossible figure is ignored, measured again and rewritten;
+ * the cache folder's own rules (gg.h) keep other users' files out.
+ *
+ * Tuning off (opt->off, or GG_TUNE=off in the environment): nothing is
+ * measured or read; the choice is the first candidate as the module
+ * declares it (blocks 0), the same on every run.
+ *
+ * Errors: GG_ERR_NOT_FOUND when no candidate has the command;
+ * GG_ERR_INVALID when the arguments do not fit a candidate's command (as
+ * gg_session_start); a frame that does not end within frame_timeout_ms
+ * stops the tuning with GG_ERR_TIMEOUT (its session terminated; if the
+ * kernel would not exit, the detail says the device is still held); a
+ * faulting candidate stops it with GG_ERR_KERNEL_FAULT (the context is
+ * lost: free it).  A candidate that cannot be opened because its blocks
+ * do not fit (GG_ERR_NOT_CORESIDENT) is skipped and shown as such.  Tune
+ * before opening other sessions on the context: a running session holds
+ * SMs the candidates would wait for. */
+typedef struct gg_tune_options {
+  const char *const *kernels;      /* NULL-terminated persistent kernel names; NULL: all */
+  const char *const *alternatives; /* NULL-terminated commands tried beside `command` */
+  uint32_t frames;                 /* timed frames a candidate (0: 200) */
+  uint32_t budget_ms;              /* stop measuring once this is spent (0: 2000); the
+                                      candidates not reached are shown so */
+  uint32_t frame_timeout_ms;       /* one frame's limit (0: 2000) */
+  int off;                         /* 1: no tuning: the deterministic default */
+  int retune;                      /* 1: measure even when a record exists (and rewrite it) */
+} gg_tune_options;
+
+#define GG_TUNE_ROWS 64 /* candidates measured at most (the rest are not tried) */
+
+typedef enum gg_tune_state {
+  GG_TUNE_MEASURED = 0, /* p50_ns / mean_ns hold its figures */
+  GG_TUNE_NO_FIT,       /* its blocks cannot all be resident: not run */
+  GG_TUNE_NOT_REACHED   /* the budget was spent before it */
+} gg_tune_state;
+
+typedef struct gg_tune_row {
+  const char *kernel;   /* names point into the module's descriptor */
+  const char *command;
+  int blocks;           /* hardware blocks (1 for one_block and thread_groups) */
+  gg_tune_state state;
+  double p50_ns, mean_ns;
+} gg_tune_row;
+
+typedef enum gg_tune_source {
+  GG_TUNE_FROM_MEASURING = 0, /* measured by this call (and recorded where the cache is on) */
+  GG_TUNE_FROM_RECORD,        /* read from the record: nothing measured */
+  GG_TUNE_FROM_DEFAULT        /* tuning off */
+} gg_tune_source;
+
+typedef struct gg_tuned {
+  const char *kernel;   /* the choice */
+  const char *command;
+  int blocks;           /* for gg_session_options.blocks (0: as the module says) */
+  gg_tune_source source;
+  double tune_ms;       /* wall time of this call */
+  int nrows;            /* the candidates, in the order tried */
+  gg_tune_row row[GG_TUNE_ROWS];
+  char note[256];       /* what happened to the record: "written", "ignored: ...", ... */
+} gg_tuned;
+
+gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *args, int nargs,
+                          const gg_tune_options *opt /* NULL = defaults */, gg_tuned *out);
+/* The choice and every candidate's figures as a small table, e.g.
+ *   tuned step: "whole" 132 blocks (measured: 3 candidates, 41 ms; record written)
+ *     kernel   command  blocks     p50 us    mean us
+ *     whole    step        264      4.812      4.930
+ *     ... */
+gg_status gg_tuned_print(const gg_tuned *t, FILE *f);
+/* Blocks of persistent kernel `name` (NULL: the first) that can be
+ * resident at once on the module's device: what a many_blocks or hybrid
+ * session may ask for at most (1 for one_block and thread_groups). */
+gg_status gg_session_max_blocks(gg_module *mod, const char *name, int *blocks);
+
 /* ---- real-time helpers (GG_OK, or gg_error_detail() says plainly why not) ---- */
 
 gg_status gg_rt_pin_cpu(int cpu);         /* the calling thread to one CPU */

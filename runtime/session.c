@@ -204,28 +204,40 @@ static gg_status check_shape(gg_session *s)
   return GG_OK;
 }
 
+/* Blocks of the kernel that fit on the device at once (1 for the
+ * one-block layouts), after allowing its shared memory. */
+static gg_status resident_blocks(gg_context *ctx, const gg_persistent_desc *pd, void *fn,
+                                 int block, size_t smem, int *resident)
+{
+  gg_status st = ggr_check(ctx, ggr_allow_shared(ctx->be, fn, pd->shared_bytes),
+                           "shared memory carve-out of the persistent kernel");
+  if (st)
+    return st;
+  if (pd->layout == GG_PLAYOUT_ONE_BLOCK || pd->layout == GG_PLAYOUT_THREAD_GROUPS) {
+    *resident = 1;
+    return GG_OK;
+  }
+  int per_sm = 0;
+  st = ggr_check(ctx, ctx->be->occupancy(&per_sm, fn, block, smem),
+                 "occupancy of the persistent kernel");
+  *resident = per_sm * ctx->sm_count;
+  return st;
+}
+
 /* Hardware blocks: 1, or the requested count if all can be co-resident
  * (a frame's end barrier waits for every block: one that never got an
  * SM would hang the loop). */
 static gg_status choose_blocks(gg_session *s)
 {
-  const gg_persistent_desc *pd = s->pd;
-  gg_persistent_layout l = pd->layout;
-  gg_status st = ggr_check(s->ctx, ggr_allow_shared(s->ctx->be, s->fn, pd->shared_bytes),
-                        "shared memory carve-out of the persistent kernel");
+  int resident = 0;
+  gg_status st = resident_blocks(s->ctx, s->pd, s->fn, s->block,
+                                 (size_t)s->groups * s->group_smem, &resident);
   if (st)
     return st;
-  if (l == GG_PLAYOUT_ONE_BLOCK || l == GG_PLAYOUT_THREAD_GROUPS) {
+  if (s->pd->layout == GG_PLAYOUT_ONE_BLOCK || s->pd->layout == GG_PLAYOUT_THREAD_GROUPS) {
     s->blocks = 1;
     return GG_OK;
   }
-  int per_sm = 0;
-  st = ggr_check(s->ctx, s->ctx->be->occupancy(&per_sm, s->fn, s->block,
-                                                  (size_t)s->groups * s->group_smem),
-                        "occupancy of the persistent kernel");
-  if (st)
-    return st;
-  int resident = per_sm * s->ctx->sm_count;
   int want = s->opt.blocks > 0 ? s->opt.blocks : s->pd->blocks;
   if (want <= 0)
     want = resident;
@@ -233,9 +245,35 @@ static gg_status choose_blocks(gg_session *s)
     return ggr_set_error(GG_ERR_NOT_CORESIDENT,
                 "persistent \"%s\": %d blocks of %d threads asked for, only %d can be "
                 "resident at once (%d per SM x %d SMs); a grid barrier needs them all",
-                s->pd->name, want, s->block, resident, per_sm, s->ctx->sm_count);
+                s->pd->name, want, s->block, resident, resident / s->ctx->sm_count,
+                s->ctx->sm_count);
   s->blocks = want;
   return GG_OK;
+}
+
+gg_status gg_session_max_blocks(gg_module *mod, const char *name, int *blocks)
+{
+  if (!mod || !blocks)
+    return GGR_NULL_ARG();
+  *blocks = 0;
+  gg_session s = {0}; /* only its shape: nothing is allocated or launched */
+  s.ctx = mod->ctx;
+  s.mod = mod;
+  s.pd = find_desc(mod->desc, name);
+  if (!s.pd) {
+    char msg[1024];
+    ggr_missing_persistent(mod->desc, name, msg, sizeof msg);
+    return ggr_set_error(GG_ERR_NOT_FOUND, "%s", msg);
+  }
+  gg_status st = resolve_commands(&s);
+  if (!st)
+    st = check_shape(&s);
+  if (!st)
+    st = ggr_make_current(s.ctx);
+  if (!st)
+    st = resident_blocks(s.ctx, s.pd, mod->persistent_fn[s.pd - mod->desc->persistent], s.block,
+                         (size_t)s.groups * s.group_smem, blocks);
+  return st;
 }
 
 /* Frame times: a start time per slot, and statistics in fixed memory

@@ -12,6 +12,8 @@
  *              terminate -> GG_ERR_KERNEL_FAULT, free the context; a
  *              fresh context in the same process works or fails with a
  *              clean GG_ERR_KERNEL_FAULT that says to restart.
+ *   tune-trap  gg_session_tune of that command: GG_ERR_KERNEL_FAULT, and
+ *              the detail says the context is lost.
  *
  * Afterwards the parent (which never touched the GPU before) opens a
  * context and checks frames against a CPU reference: the GPU is usable
@@ -148,6 +150,26 @@ static int child_trap(void)
   return 0;
 }
 
+/* A kernel fault while tuning: the tuning stops with GG_ERR_KERNEL_FAULT
+ * and says the context is lost (the trap is the only candidate). */
+static int child_tune_trap(void)
+{
+  gg_context *ctx;
+  gg_module *mod;
+  open_all(&ctx, &mod);
+  const char *only[] = {"faults", NULL};
+  gg_tune_options o = {.kernels = only, .frames = 5, .retune = 1};
+  gg_tuned t;
+  uint64_t t0 = gg_rt_now_ns();
+  gg_status st = gg_session_tune(mod, "trap", NULL, 0, &o, &t);
+  printf("tune-trap: tune -> %s after %.1f ms: %s\n", gg_strerror(st), ms_since(t0),
+         gg_error_detail());
+  CHECK(st == GG_ERR_KERNEL_FAULT && strstr(gg_error_detail(), "the context is lost"));
+  gg_module_free(mod);
+  gg_context_free(ctx);
+  return 0;
+}
+
 /* Run "self child MODE" with a deadline; its exit status, or -1 if killed. */
 static int run_child(const char *self, const char *mode, int deadline_s)
 {
@@ -190,6 +212,8 @@ int main(int argc, char **argv)
   if (argc == 3 && strcmp(argv[1], "child") == 0) {
     if (strcmp(argv[2], "trap") == 0)
       return child_trap();
+    if (strcmp(argv[2], "tune-trap") == 0)
+      return child_tune_trap();
     return child_hang(strcmp(argv[2], "hang-free") == 0);
   }
   int rc = run_child("/proc/self/exe", "hang-exit", 30);
@@ -200,6 +224,7 @@ int main(int argc, char **argv)
    * kernel returns is the driver's business (the header says not to). */
   run_child("/proc/self/exe", "hang-free", 20);
   CHECK(run_child("/proc/self/exe", "trap", 60) == 0);
+  CHECK(run_child("/proc/self/exe", "tune-trap", 60) == 0);
   gg_context *ctx;
   gg_module *mod;
   open_all(&ctx, &mod);

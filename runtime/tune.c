@@ -1,0 +1,374 @@
+/*
+ * tune.c - gg_session_tune (gg_session.h): the candidates (persistent
+ * kernel, command, block count) of one frame measured on this device with
+ * the caller's arguments, the fastest chosen, the choice kept as a record
+ * in the kernel cache (tune.h) under a key of everything that can change
+ * it.  The sessions it opens are ordinary ones (session.c): what tuning
+ * measures is what the application will run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "describe.h"
+#include "internal.h"
+#include "tune.h"
+#include "gg_session.h"
+
+#define WARM_FRAMES 10        /* untimed frames before a candidate's timed ones, plus frames / 10 */
+#define DEFAULT_FRAMES 200u   /* a p50 of 200 frames moved < 2 % between runs of frame_bench's rows */
+#define DEFAULT_BUDGET_MS 2000u
+#define DEFAULT_FRAME_TIMEOUT_MS 2000u
+#define MAX_FRAMES 100000u
+
+static int listed(const char *const *names, const char *name)
+{
+  if (!names)
+    return 1;
+  for (; *names; names++)
+    if (strcmp(*names, name) == 0)
+      return 1;
+  return 0;
+}
+
+/* The command of persistent kernel pd called `name`, or NULL. */
+static const char *command_of(const gg_module_desc *md, const gg_persistent_desc *pd,
+                              const char *name)
+{
+  for (int i = 0; i < pd->ncommands; i++) {
+    int k = pd->commands[i];
+    if (k >= 0 && k < md->nkernels && strcmp(md->kernels[k].name, name) == 0)
+      return md->kernels[k].name;
+  }
+  return NULL;
+}
+
+static void add_row(gg_tuned *t, const char *kernel, const char *command, int blocks)
+{
+  for (int i = 0; i < t->nrows; i++) /* one count may come from two rules (SMs = resident) */
+    if (t->row[i].kernel == kernel && t->row[i].command == command && t->row[i].blocks == blocks)
+      return;
+  if (t->nrows == GG_TUNE_ROWS)
+    return;
+  gg_tune_row *r = &t->row[t->nrows++];
+  r->kernel = kernel;
+  r->command = command;
+  r->blocks = blocks;
+  r->state = GG_TUNE_NOT_REACHED;
+}
+
+/* Block counts of a many-block kernel: every co-resident block, two per
+ * SM, one per SM and its halves down to 1/8, and the declared count,
+ * largest first; those above the resident count cannot run. */
+static gg_status add_kernel(gg_module *mod, const gg_persistent_desc *pd, const char *command,
+                            gg_tuned *t)
+{
+  if (pd->layout == GG_PLAYOUT_ONE_BLOCK || pd->layout == GG_PLAYOUT_THREAD_GROUPS) {
+    add_row(t, pd->name, command, 1);
+    return GG_OK;
+  }
+  int resident = 0, sms = mod->ctx->sm_count;
+  gg_status st = gg_session_max_blocks(mod, pd->name, &resident);
+  if (st)
+    return st;
+  enum { NCOUNTS = 7 };
+  int counts[NCOUNTS] = {resident, 2 * sms, sms, sms / 2, sms / 4, sms / 8, pd->blocks};
+  for (int pass = 0; pass < NCOUNTS; pass++) { /* largest first */
+    int best = -1;
+    for (int i = 0; i < NCOUNTS; i++)
+      if (counts[i] >= 1 && counts[i] <= resident && (best < 0 || counts[i] > counts[best]))
+        best = i;
+    if (best < 0)
+      break;
+    add_row(t, pd->name, command, counts[best]);
+    for (int i = 0; i < NCOUNTS; i++) /* drop it and its duplicates */
+      if (i != best && counts[i] == counts[best])
+        counts[i] = 0;
+    counts[best] = 0;
+  }
+  return GG_OK;
+}
+
+static gg_status candidates(gg_module *mod, const char *command, const gg_tune_options *o,
+                            gg_tuned *t)
+{
+  const gg_module_desc *md = mod->desc;
+  for (const char *const *k = o->kernels; k && *k; k++) {
+    int found = 0;
+    for (int i = 0; i < md->npersistent; i++)
+      found |= strcmp(md->persistent[i].name, *k) == 0;
+    if (!found) {
+      char msg[1024];
+      ggr_missing_persistent(md, *k, msg, sizeof msg);
+      return ggr_set_error(GG_ERR_NOT_FOUND, "tuning: %s", msg);
+    }
+  }
+  for (int i = 0; i < md->npersistent; i++) {
+    const gg_persistent_desc *pd = &md->persistent[i];
+    if (!listed(o->kernels, pd->name) || pd->gpus > 1)
+      continue;
+    for (int a = -1; a < 0 || (o->alternatives && o->alternatives[a]); a++) {
+      const char *c = command_of(md, pd, a < 0 ? command : o->alternatives[a]);
+      gg_status st = c ? add_kernel(mod, pd, c, t) : GG_OK;
+      if (st)
+        return st;
+    }
+  }
+  if (t->nrows == 0)
+    return ggr_set_error(GG_ERR_NOT_FOUND, "tuning: no persistent kernel of module \"%s\"%s has "
+                         "command \"%s\"%s (kernels whose frames run on several GPUs are not "
+                         "tuned)", md->name, o->kernels ? " among those named" : "", command,
+                         o->alternatives ? " or one of its alternatives" : "");
+  return GG_OK;
+}
+
+/* Everything the choice depends on: the module's binary (its source,
+ * compiler and driver: the module's own cache key), the device, the
+ * candidates in order, and the arguments' shape. */
+static ggr_key record_key(gg_module *mod, const gg_tuned *t, const gg_arg *args, int nargs)
+{
+  char desc[16384];
+  size_t len = 0;
+  const gg_context *ctx = mod->ctx;
+#define ADD(...)                                                                         \
+  do {                                                                                   \
+    int w_ = snprintf(desc + len, sizeof desc - len, __VA_ARGS__);                       \
+    len += w_ > 0 && (size_t)w_ < sizeof desc - len ? (size_t)w_ : 0;                    \
+  } while (0)
+  ADD("gpugen tune key 1\nmodule %016llx%016llx\ndevice %s, %d SMs, %s\n",
+      (unsigned long long)mod->key_hi, (unsigned long long)mod->key_lo, ctx->device_name,
+      ctx->sm_count, ctx->arch);
+  for (int i = 0; i < t->nrows; i++)
+    ADD("candidate %s %s %d\n", t->row[i].kernel, t->row[i].command, t->row[i].blocks);
+  for (int i = 0; i < nargs; i++) {
+    const gg_arg *a = &args[i];
+    if (a->type == GG_ARG_ARRAY)
+      ADD("arg %d array space %d bytes %zu\n", i, a->v.array ? (int)a->v.array->space : -1,
+          a->v.array ? a->v.array->bytes : 0);
+    else if (a->type == GG_ARG_I32 || a->type == GG_ARG_U32 || a->type == GG_ARG_I64 ||
+             a->type == GG_ARG_U64)
+      ADD("arg %d int %d %llu\n", i, (int)a->type, (unsigned long long)(a->type == GG_ARG_I32
+          ? (uint64_t)(int64_t)a->v.i32 : a->type == GG_ARG_U32 ? a->v.u32 : a->v.u64));
+    else
+      ADD("arg %d type %d\n", i, (int)a->type); /* a floating-point scalar: its value is no shape */
+  }
+#undef ADD
+  ggr_key_parts p = {.source = desc, .arch = ctx->arch, .compiler = "gg_session_tune",
+                     .driver_version = ctx->driver_version,
+                     .gpugen_version = mod->desc->gpugen_version, .abi = GG_MODULE_ABI};
+  return ggr_cache_key(&p);
+}
+
+/* A failed frame ends the candidate's session; the detail says what
+ * became of the kernel and of the context. */
+static gg_status frame_failed(gg_session *s, const gg_tune_row *r, gg_status st)
+{
+  char why[2048];
+  snprintf(why, sizeof why, "%s", gg_error_detail());
+  const char *after = "";
+  if (st == GG_ERR_KERNEL_FAULT) {
+    after = "; the context is lost: free it and open a new one";
+  } else if (st == GG_ERR_TIMEOUT) {
+    after = gg_session_terminate(s) == GG_ERR_TIMEOUT
+                ? "; its kernel did not exit: the device stays held until it does (free the "
+                  "context; docs/tuning.md)"
+                : "; its session was terminated: the context is usable";
+  }
+  gg_session_free(s);
+  return ggr_set_error(st, "tuning stopped at candidate \"%s\" command \"%s\" on %d block(s): "
+                       "%s%s", r->kernel, r->command, r->blocks, why, after);
+}
+
+static int by_value(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Row r's session: its frames timed on the host's clock. */
+static gg_status measure(gg_module *mod, gg_tune_row *r, const gg_arg *args, int nargs,
+                         const gg_tune_options *o, double *ns)
+{
+  gg_session_options so = {0};
+  so.buffering = 1;
+  so.blocks = r->blocks;
+  gg_session *s;
+  gg_status st = gg_session_open(mod, r->kernel, &so, &s);
+  if (st == GG_ERR_NOT_CORESIDENT) {
+    r->state = GG_TUNE_NO_FIT;
+    return GG_OK;
+  }
+  if (st)
+    return ggr_set_error(st, "tuning: candidate \"%s\" on %d block(s) did not open: %s",
+                         r->kernel, r->blocks, gg_error_detail());
+  int cmd = 0;
+  st = gg_session_command(s, r->command, &cmd);
+  const uint32_t warm = WARM_FRAMES + o->frames / 10;
+  const int64_t limit = (int64_t)o->frame_timeout_ms * 1000000;
+  for (uint32_t i = 0; !st && i < warm + o->frames; i++) {
+    uint64_t t0 = gg_rt_now_ns();
+    st = gg_session_start(s, cmd, args, nargs, NULL);
+    if (!st)
+      st = gg_session_wait(s, limit);
+    if (!st && i >= warm)
+      ns[i - warm] = (double)(gg_rt_now_ns() - t0);
+  }
+  if (st)
+    return frame_failed(s, r, st);
+  st = gg_session_terminate(s);
+  gg_session_free(s);
+  if (st)
+    return ggr_set_error(st, "tuning: candidate \"%s\" did not end cleanly: %s", r->kernel,
+                         gg_error_detail());
+  double sum = 0;
+  for (uint32_t i = 0; i < o->frames; i++)
+    sum += ns[i];
+  qsort(ns, o->frames, sizeof *ns, by_value);
+  r->p50_ns = ns[o->frames / 2];
+  r->mean_ns = sum / o->frames;
+  r->state = GG_TUNE_MEASURED;
+  return GG_OK;
+}
+
+static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, int nargs,
+                             const gg_tune_options *o, uint64_t t0)
+{
+  double *ns = malloc(o->frames * sizeof *ns);
+  if (!ns)
+    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "tuning: %u frame times", o->frames);
+  gg_status st = GG_OK;
+  for (int i = 0; !st && i < t->nrows; i++) {
+    if (i > 0 && gg_rt_now_ns() - t0 > (uint64_t)o->budget_ms * 1000000u)
+      break; /* the rest stay GG_TUNE_NOT_REACHED */
+    st = measure(mod, &t->row[i], args, nargs, o, ns);
+  }
+  free(ns);
+  return st;
+}
+
+/* The record of this key, when there is one to believe. */
+static int read_record(gg_context *ctx, ggr_key key, gg_tuned *t, int *choice)
+{
+  void *data = NULL;
+  size_t size = 0;
+  if (ggr_cache_get(ctx->cache, key, &data, &size) != GG_OK) {
+    snprintf(t->note, sizeof t->note, "no record yet");
+    return 0;
+  }
+  char why[200];
+  int ok = ggr_tune_record_parse(data, size, t->row, t->nrows, choice, why, sizeof why) == 0;
+  free(data);
+  if (!ok) {
+    snprintf(t->note, sizeof t->note, "the record was ignored (%s)", why);
+    for (int i = 0; i < t->nrows; i++) { /* parsing may have filled some */
+      t->row[i].state = GG_TUNE_NOT_REACHED;
+      t->row[i].p50_ns = t->row[i].mean_ns = 0;
+    }
+  }
+  return ok;
+}
+
+static void write_record(gg_context *ctx, ggr_key key, gg_tuned *t, int choice)
+{
+  char text[GGR_TUNE_RECORD_MAX];
+  size_t n = ggr_tune_record_format(t->row, t->nrows, choice, text, sizeof text);
+  size_t used = strlen(t->note);
+  const char *sep = used ? "; " : "";
+  if (!ggr_cache_enabled(ctx->cache))
+    snprintf(t->note + used, sizeof t->note - used, "%sthe cache is off: no record", sep);
+  else if (!n || ggr_cache_put(ctx->cache, key, text, n))
+    snprintf(t->note + used, sizeof t->note - used, "%sthe record could not be written", sep);
+  else
+    snprintf(t->note + used, sizeof t->note - used, "%srecord written", sep);
+}
+
+static gg_status tuning_off(const gg_tune_options *o, int *off)
+{
+  const char *env = getenv("GG_TUNE");
+  *off = o->off != 0;
+  if (!env || !*env || strcmp(env, "on") == 0)
+    return GG_OK;
+  if (strcmp(env, "off") == 0) {
+    *off = 1;
+    return GG_OK;
+  }
+  return ggr_set_error(GG_ERR_INVALID, "GG_TUNE=\"%.40s\": expected off or on", env);
+}
+
+gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *args, int nargs,
+                          const gg_tune_options *opt, gg_tuned *out)
+{
+  if (!mod || !command || !out || (nargs > 0 && !args) || nargs < 0)
+    return GGR_NULL_ARG();
+  memset(out, 0, sizeof *out);
+  uint64_t t0 = gg_rt_now_ns();
+  gg_tune_options o = {0};
+  if (opt)
+    o = *opt;
+  if (o.frames == 0)
+    o.frames = DEFAULT_FRAMES;
+  if (o.frames > MAX_FRAMES)
+    return ggr_set_error(GG_ERR_INVALID, "tuning: %u frames a candidate; at most %u", o.frames,
+                         MAX_FRAMES);
+  if (o.budget_ms == 0)
+    o.budget_ms = DEFAULT_BUDGET_MS;
+  if (o.frame_timeout_ms == 0)
+    o.frame_timeout_ms = DEFAULT_FRAME_TIMEOUT_MS;
+  int off = 0, choice = 0;
+  gg_status st = tuning_off(&o, &off);
+  if (!st)
+    st = candidates(mod, command, &o, out);
+  if (st)
+    return st;
+  if (off) {
+    out->source = GG_TUNE_FROM_DEFAULT;
+    snprintf(out->note, sizeof out->note, "tuning off (%s): the first candidate as declared",
+             o.off ? "gg_tune_options.off" : "GG_TUNE=off");
+  } else {
+    ggr_key key = record_key(mod, out, args, nargs);
+    if (!o.retune && read_record(mod->ctx, key, out, &choice)) {
+      out->source = GG_TUNE_FROM_RECORD;
+      snprintf(out->note, sizeof out->note, "from the record: nothing measured");
+    } else {
+      if (o.retune)
+        snprintf(out->note, sizeof out->note, "measured again (retune)");
+      st = measure_all(mod, out, args, nargs, &o, t0);
+      if (st)
+        return st;
+      choice = ggr_tune_pick(out->row, out->nrows);
+      if (choice < 0)
+        return ggr_set_error(GG_ERR_NOT_CORESIDENT, "tuning \"%s\": no candidate's blocks fit "
+                             "on the device at once", command);
+      write_record(mod->ctx, key, out, choice);
+    }
+  }
+  out->kernel = out->row[choice].kernel;
+  out->command = out->row[choice].command;
+  out->blocks = off ? 0 : out->row[choice].blocks;
+  out->tune_ms = (double)(gg_rt_now_ns() - t0) / 1e6;
+  return GG_OK;
+}
+
+gg_status gg_tuned_print(const gg_tuned *t, FILE *f)
+{
+  if (!t || !f || !t->kernel)
+    return GGR_NULL_ARG();
+  static const char *const source[] = {"measured", "from the record", "tuning off"};
+  static const char *const state[] = {"", "does not fit", "not reached"};
+  fprintf(f, "tuned: \"%s\" command \"%s\", %d block(s) (%s: %d candidates, %.0f ms; %s)\n",
+          t->kernel, t->command, t->blocks, source[t->source], t->nrows, t->tune_ms, t->note);
+  fprintf(f, "  %-24s %-20s %7s %10s %10s\n", "kernel", "command", "blocks", "p50 us", "mean us");
+  for (int i = 0; i < t->nrows; i++) {
+    const gg_tune_row *r = &t->row[i];
+    if (r->state == GG_TUNE_MEASURED)
+      fprintf(f, "  %-24s %-20s %7d %10.3f %10.3f%s\n", r->kernel, r->command, r->blocks,
+              r->p50_ns / 1e3, r->mean_ns / 1e3,
+              r->kernel == t->kernel && r->command == t->command && r->blocks == t->blocks
+                  ? "  <- chosen" : "");
+    else
+      fprintf(f, "  %-24s %-20s %7d %21s\n", r->kernel, r->command, r->blocks,
+              t->source == GG_TUNE_FROM_DEFAULT ? "-" : state[r->state]);
+  }
+  return GG_OK;
+}

@@ -1,0 +1,299 @@
+/*
+ * test_tune_gpu.c - gg_session_tune on the GPU (tests/persistent/tune_gpu.lua:
+ * frame "step", y = a x + 1 then e = sum y, on a one-block and a
+ * many-block persistent kernel), each step in a process of its own with a
+ * fresh cache folder (GG_CACHE_DIR) shared by all:
+ *
+ *   first    n = 1000: measured, the choice is the measured row of lowest
+ *            p50, the record written; the chosen session computes y and e
+ *            as the CPU does; asked again: the record, nothing measured;
+ *            n = 1 << 20: another key, measured; GG_TUNE=off: the first
+ *            candidate as declared, nothing measured; a command no kernel
+ *            has, a wrong argument count and GG_TUNE=maybe are refused.
+ *   second   n = 1000 in a new process: the record, the same choice.
+ *   (the parent plants, with the cache's own writer, records whose choice
+ *    is not their fastest row: a valid entry with a steering payload)
+ *   third    n = 1000: the planted record ignored, measured again and
+ *            rewritten; asked again: the new record.
+ *
+ * Label gpu; exit 77 without one.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "gg.h"
+#include "gg_session.h"
+#include "tune_gpu.h"
+#include "../expect.h"
+#include "../gg_check.h"
+
+static char dir[256];
+static gg_context *ctx_of; /* the child's context */
+
+/* The frame's arrays at size n, x(i) = i % 7 - 3: y and e are small
+ * integers, exact in f32 in any order of summation. */
+typedef struct frame_data {
+  long long n;
+  gg_array *x, *y, *e;
+  gg_arg args[5];
+} frame_data;
+
+static void data_open(gg_context *ctx, frame_data *d, long long n)
+{
+  d->n = n;
+  float *hx = malloc((size_t)n * 4);
+  CHECK(hx != NULL);
+  if (!hx) exit(1);
+  for (long long i = 0; i < n; i++) hx[i] = (float)(i % 7 - 3);
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &d->x));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)n * 4, &d->y));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, 4, &d->e));
+  CHECK_OK(gg_copy_from_host(d->x, 0, hx, (size_t)n * 4, NULL));
+  free(hx);
+  d->args[0] = gg_arg_f32(2.0f);
+  d->args[1] = gg_arg_array(d->x);
+  d->args[2] = gg_arg_array(d->y);
+  d->args[3] = gg_arg_array(d->e);
+  d->args[4] = gg_arg_i64(n);
+}
+
+static void data_free(frame_data *d)
+{
+  gg_array_free(d->x);
+  gg_array_free(d->y);
+  gg_array_free(d->e);
+}
+
+/* One frame of the choice, y and e against the CPU. */
+static void run_choice(gg_module *mod, const gg_tuned *t, frame_data *d)
+{
+  CHECK_OK(gg_fill_zero(d->y, NULL)); /* before the session: its kernel never ends */
+  CHECK_OK(gg_fill_zero(d->e, NULL));
+  CHECK_OK(gg_device_sync(ctx_of));
+  gg_session_options o = {0};
+  o.blocks = t->blocks;
+  gg_session *s;
+  CHECK_OK(gg_session_open(mod, t->kernel, &o, &s));
+  int cmd;
+  CHECK_OK(gg_session_command(s, t->command, &cmd));
+  CHECK_OK(gg_session_run(s, cmd, d->args, 5, 2000000000ll));
+  CHECK_OK(gg_session_terminate(s));
+  gg_session_free(s);
+  float *y = malloc((size_t)d->n * 4), e = 0;
+  if (!y) exit(1);
+  CHECK_OK(gg_copy_to_host(y, d->y, 0, (size_t)d->n * 4, NULL));
+  CHECK_OK(gg_copy_to_host(&e, d->e, 0, 4, NULL));
+  double want_e = 0;
+  long long bad = 0;
+  for (long long i = 0; i < d->n; i++) {
+    float want = 2.0f * (float)(i % 7 - 3) + 1.0f;
+    want_e += want;
+    bad += y[i] != want;
+  }
+  EXPECT(bad == 0, "n = %lld on \"%s\" %d blocks: %lld elements of y wrong", d->n, t->kernel,
+         t->blocks, bad);
+  EXPECT(e == (float)want_e, "n = %lld: e = %.1f, the CPU gives %.1f", d->n, e, want_e);
+  free(y);
+}
+
+/* The choice is the measured row of lowest p50, and both kernels are candidates. */
+static void check_choice(const gg_tuned *t)
+{
+  int best = -1, one = 0, whole = 0;
+  for (int i = 0; i < t->nrows; i++) {
+    const gg_tune_row *r = &t->row[i];
+    one += strcmp(r->kernel, "one") == 0;
+    whole += strcmp(r->kernel, "whole") == 0;
+    if (r->state == GG_TUNE_MEASURED && (best < 0 || r->p50_ns < t->row[best].p50_ns))
+      best = i;
+  }
+  CHECK(one == 1 && whole >= 2); /* one block; the whole GPU at two counts at least */
+  CHECK(best >= 0);
+  if (best < 0) return;
+  EXPECT(t->kernel == t->row[best].kernel && t->blocks == t->row[best].blocks,
+         "chose \"%s\" %d blocks, the fastest row is \"%s\" %d", t->kernel, t->blocks,
+         t->row[best].kernel, t->row[best].blocks);
+}
+
+static gg_tuned tune(gg_module *mod, frame_data *d, gg_tune_source want, const char *note)
+{
+  gg_tuned t;
+  CHECK_OK(gg_session_tune(mod, "step", d->args, 5, NULL, &t));
+  gg_tuned_print(&t, stdout);
+  EXPECT(t.source == want, "n = %lld: source %d, expected %d (%s)", d->n, (int)t.source,
+         (int)want, t.note);
+  EXPECT(!note || strstr(t.note, note), "n = %lld: note \"%s\" lacks \"%s\"", d->n, t.note, note);
+  if (t.source != GG_TUNE_FROM_DEFAULT) check_choice(&t);
+  return t;
+}
+
+static void save_choice(const gg_tuned *t)
+{
+  char path[300];
+  snprintf(path, sizeof path, "%s/choice.txt", dir);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f) return;
+  fprintf(f, "%s %s %d\n", t->kernel, t->command, t->blocks);
+  fclose(f);
+}
+
+static void same_choice(const gg_tuned *t)
+{
+  char path[300], k[64] = "", c[64] = "";
+  int b = -1;
+  snprintf(path, sizeof path, "%s/choice.txt", dir);
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL && fscanf(f, "%63s %63s %d", k, c, &b) == 3);
+  if (f) fclose(f);
+  EXPECT(strcmp(k, t->kernel) == 0 && strcmp(c, t->command) == 0 && b == t->blocks,
+         "the first process chose \"%s\" %d blocks, this one \"%s\" %d", k, b, t->kernel,
+         t->blocks);
+}
+
+static int child(const char *mode)
+{
+  gg_context *ctx = gg_check_open(NULL);
+  ctx_of = ctx;
+  gg_module *mod;
+  CHECK_OK(gg_module_load(ctx, &gg_module_tune_gpu, &mod));
+  frame_data d;
+  data_open(ctx, &d, 1000);
+  if (strcmp(mode, "first") == 0) {
+    gg_tuned t = tune(mod, &d, GG_TUNE_FROM_MEASURING, "record written");
+    save_choice(&t);
+    run_choice(mod, &t, &d);
+    gg_tuned again = tune(mod, &d, GG_TUNE_FROM_RECORD, NULL);
+    CHECK(again.kernel == t.kernel && again.blocks == t.blocks);
+    EXPECT(again.tune_ms < 100, "reading the record took %.1f ms", again.tune_ms);
+    frame_data big;
+    data_open(ctx, &big, 1 << 20);
+    gg_tuned tb = tune(mod, &big, GG_TUNE_FROM_MEASURING, "record written");
+    EXPECT(tb.tune_ms < 2000, "n = 1M: tuning took %.0f ms (goal: 2 s)", tb.tune_ms);
+    run_choice(mod, &tb, &big);
+    data_free(&big);
+    setenv("GG_TUNE", "off", 1);
+    gg_tuned off = tune(mod, &d, GG_TUNE_FROM_DEFAULT, "GG_TUNE=off");
+    CHECK(strcmp(off.kernel, "one") == 0 && off.blocks == 0);
+    run_choice(mod, &off, &d);
+    setenv("GG_TUNE", "maybe", 1);
+    gg_tuned bad;
+    CHECK(gg_session_tune(mod, "step", d.args, 5, NULL, &bad) == GG_ERR_INVALID);
+    printf("GG_TUNE=maybe: %s\n", gg_error_detail());
+    unsetenv("GG_TUNE");
+    CHECK(gg_session_tune(mod, "nosuch", d.args, 5, NULL, &bad) == GG_ERR_NOT_FOUND);
+    printf("nosuch: %s\n", gg_error_detail());
+    CHECK(gg_session_tune(mod, "step", d.args, 4, NULL, &bad) == GG_ERR_INVALID);
+    printf("4 arguments: %s\n", gg_error_detail());
+    const char *none[] = {"nosuch", NULL};
+    gg_tune_options o = {.kernels = none};
+    CHECK(gg_session_tune(mod, "step", d.args, 5, &o, &bad) == GG_ERR_NOT_FOUND);
+    printf("kernel nosuch: %s\n", gg_error_detail());
+  } else if (strcmp(mode, "second") == 0) {
+    gg_tuned t = tune(mod, &d, GG_TUNE_FROM_RECORD, "from the record");
+    same_choice(&t);
+    EXPECT(t.tune_ms < 100, "reading the record took %.1f ms", t.tune_ms);
+    run_choice(mod, &t, &d);
+  } else {
+    gg_tuned t = tune(mod, &d, GG_TUNE_FROM_MEASURING, "ignored");
+    EXPECT(strstr(t.note, "record written") != NULL, "note: %s", t.note);
+    tune(mod, &d, GG_TUNE_FROM_RECORD, NULL);
+    run_choice(mod, &t, &d);
+  }
+  data_free(&d);
+  gg_module_free(mod);
+  gg_context_free(ctx);
+  printf("%s: %s\n", mode, failures ? "FAILED" : "ok");
+  return failures ? 1 : 0;
+}
+
+/* Every tuning record of the folder rewritten, through the cache's own
+ * writer (a valid entry), with its choice moved to a slower measured row.
+ * Returns how many were planted. */
+static int plant(void)
+{
+  ggr_cache *c;
+  if (ggr_cache_open(&c, dir, 0, 1)) return 0;
+  DIR *dp = opendir(dir);
+  struct dirent *de;
+  int planted = 0;
+  while (dp && (de = readdir(dp))) {
+    unsigned long long hi, lo;
+    if (strlen(de->d_name) != 36 || sscanf(de->d_name, "%16llx%16llx.ggc", &hi, &lo) != 2)
+      continue;
+    ggr_key key = {lo, hi};
+    void *data;
+    size_t size;
+    if (ggr_cache_get(c, key, &data, &size)) continue;
+    char text[8192];
+    if (size >= sizeof text || size < 20 || memcmp(data, "gpugen tune record 1", 20)) {
+      free(data);
+      continue;
+    }
+    memcpy(text, data, size);
+    text[size] = '\0';
+    free(data);
+    /* the measured rows; the choice moves to one that is not it */
+    int choice = -1, other = -1;
+    char *ch = strstr(text, "choice ");
+    if (!ch || sscanf(ch, "choice %d", &choice) != 1) continue;
+    for (char *p = strstr(text, "\nrow "); p; p = strstr(p + 1, "\nrow ")) {
+      int i, b, st;
+      if (sscanf(p, "\nrow %d %d %d", &i, &b, &st) == 3 && st == 0 && i != choice) other = i;
+    }
+    if (other < 0) continue;
+    snprintf(ch, sizeof text - (size_t)(ch - text), "choice %d\n", other);
+    CHECK(ggr_cache_put(c, key, text, strlen(text)) == GG_OK);
+    printf("planted: %s now chooses row %d (was %d)\n", de->d_name, other, choice);
+    planted++;
+  }
+  if (dp) closedir(dp);
+  ggr_cache_close(c);
+  return planted;
+}
+
+static int run_child(const char *self, const char *mode)
+{
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl(self, self, "child", mode, (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int main(int argc, char **argv)
+{
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  if (argc == 3 && strcmp(argv[1], "child") == 0) {
+    snprintf(dir, sizeof dir, "%s", getenv("GG_CACHE_DIR") ? getenv("GG_CACHE_DIR") : "");
+    return child(argv[2]);
+  }
+  snprintf(dir, sizeof dir, "/tmp/gg-tune-test-XXXXXX");
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  setenv("GG_CACHE_DIR", dir, 1);
+  unsetenv("GG_TUNE");
+  int rc = run_child("/proc/self/exe", "first");
+  if (rc == 77) return 77;
+  CHECK(rc == 0);
+  CHECK(run_child("/proc/self/exe", "second") == 0);
+  int n = plant();
+  EXPECT(n == 2, "%d tuning records planted (2 expected: n = 1000 and 1M)", n);
+  CHECK(run_child("/proc/self/exe", "third") == 0);
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd)) printf("could not remove %s\n", dir);
+  printf("%s\n", failures ? "FAILED" : "ok");
+  return failures != 0;
+}
