@@ -345,9 +345,12 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
  * of the SM count, and its declared `blocks`.  Kernels whose frames run on several GPUs are left
  * out (a team tunes nothing alone).
  *
- * Each candidate: a session of one slot, 10 + frames / 10 untimed frames,
- * then `frames` timed ones, start to wait on the host's clock; the lowest
- * p50 wins (ties: the earlier candidate).  THE FRAMES RUN ON THE CALLER'S
+ * Each candidate runs in three bursts, the candidates in turn (the order
+ * rotated each round, so neither the machine's drift nor the order of
+ * opening favours one): a session of one slot, 10 + n / 10 untimed
+ * frames, then n = frames / 3 timed ones, start to wait on the host's
+ * clock.  The lowest p50 of the pooled samples wins (ties: the earlier
+ * candidate).  THE FRAMES RUN ON THE CALLER'S
  * ARRAYS: tuning overwrites what the command writes, and a command that
  * accumulates (y += ...) has run many times when it returns; tune on
  * scratch arrays of the real sizes, or restore the data afterwards.
@@ -379,7 +382,7 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
 typedef struct gg_tune_options {
   const char *const *kernels;      /* NULL-terminated persistent kernel names; NULL: all */
   const char *const *alternatives; /* NULL-terminated commands tried beside `command` */
-  uint32_t frames;                 /* timed frames a candidate (0: 200) */
+  uint32_t frames;                 /* timed frames a candidate, over its bursts (0: 600) */
   uint32_t budget_ms;              /* stop measuring once this is spent (0: 2000); the
                                       candidates not reached are shown so */
   uint32_t frame_timeout_ms;       /* one frame's limit (0: 2000) */

@@ -16,8 +16,9 @@
 #include "tune.h"
 #include "gg_session.h"
 
-#define WARM_FRAMES 10        /* untimed frames before a candidate's timed ones, plus frames / 10 */
-#define DEFAULT_FRAMES 200u   /* a p50 of 200 frames moved < 2 % between runs of frame_bench's rows */
+#define WARM_FRAMES 10        /* untimed frames before a burst's timed ones, plus a tenth of them */
+#define ROUNDS 3              /* bursts a candidate, in turn with the others (measure_all) */
+#define DEFAULT_FRAMES 600u   /* timed frames a candidate, over its bursts */
 #define DEFAULT_BUDGET_MS 2000u
 #define DEFAULT_FRAME_TIMEOUT_MS 2000u
 #define MAX_FRAMES 100000u
@@ -186,9 +187,10 @@ static int by_value(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Row r's session: its frames timed on the host's clock. */
-static gg_status measure(gg_module *mod, gg_tune_row *r, const gg_arg *args, int nargs,
-                         const gg_tune_options *o, double *ns)
+/* One burst of row r: a session, `warm` untimed frames, then n timed
+ * ones on the host's clock appended at ns. */
+static gg_status burst(gg_module *mod, gg_tune_row *r, const gg_arg *args, int nargs,
+                       const gg_tune_options *o, uint32_t n, double *ns)
 {
   gg_session_options so = {0};
   so.buffering = 1;
@@ -204,9 +206,9 @@ static gg_status measure(gg_module *mod, gg_tune_row *r, const gg_arg *args, int
                          r->kernel, r->blocks, gg_error_detail());
   int cmd = 0;
   st = gg_session_command(s, r->command, &cmd);
-  const uint32_t warm = WARM_FRAMES + o->frames / 10;
+  const uint32_t warm = WARM_FRAMES + n / 10;
   const int64_t limit = (int64_t)o->frame_timeout_ms * 1000000;
-  for (uint32_t i = 0; !st && i < warm + o->frames; i++) {
+  for (uint32_t i = 0; !st && i < warm + n; i++) {
     uint64_t t0 = gg_rt_now_ns();
     st = gg_session_start(s, cmd, args, nargs, NULL);
     if (!st)
@@ -221,29 +223,61 @@ static gg_status measure(gg_module *mod, gg_tune_row *r, const gg_arg *args, int
   if (st)
     return ggr_set_error(st, "tuning: candidate \"%s\" did not end cleanly: %s", r->kernel,
                          gg_error_detail());
-  double sum = 0;
-  for (uint32_t i = 0; i < o->frames; i++)
-    sum += ns[i];
-  qsort(ns, o->frames, sizeof *ns, by_value);
-  r->p50_ns = ns[o->frames / 2];
-  r->mean_ns = sum / o->frames;
-  r->state = GG_TUNE_MEASURED;
   return GG_OK;
 }
 
+/* Row r's figures from its pooled samples. */
+static void figures(gg_tune_row *r, double *ns, uint32_t n)
+{
+  double sum = 0;
+  for (uint32_t i = 0; i < n; i++)
+    sum += ns[i];
+  qsort(ns, n, sizeof *ns, by_value);
+  r->p50_ns = ns[n / 2];
+  r->mean_ns = sum / n;
+  r->state = GG_TUNE_MEASURED;
+}
+
+/* ROUNDS rounds, each a burst of frames / ROUNDS frames of every
+ * candidate, the order rotated by one each round; a candidate's samples
+ * pooled.  Measured on an H200 (frame_bench, 32K floats): one burst of
+ * 200 frames a candidate chose rows 4-7 % slower than the best in 2 of
+ * 24 chains; sessions opened in turn differ by ~0.2 us with the order
+ * alone (bench/soak_bench's cost passes), and the machine drifts.  The
+ * budget is looked at before each burst: a candidate with no burst yet
+ * when it is spent stays GG_TUNE_NOT_REACHED. */
 static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, int nargs,
                              const gg_tune_options *o, uint64_t t0)
 {
-  double *ns = malloc(o->frames * sizeof *ns);
-  if (!ns)
-    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "tuning: %u frame times", o->frames);
-  gg_status st = GG_OK;
-  for (int i = 0; !st && i < t->nrows; i++) {
-    if (i > 0 && gg_rt_now_ns() - t0 > (uint64_t)o->budget_ms * 1000000u)
-      break; /* the rest stay GG_TUNE_NOT_REACHED */
-    st = measure(mod, &t->row[i], args, nargs, o, ns);
+  const uint32_t per = (o->frames + ROUNDS - 1) / ROUNDS, n = per * ROUNDS;
+  double *ns = malloc((size_t)t->nrows * n * sizeof *ns);
+  uint32_t *have = calloc((size_t)t->nrows, sizeof *have);
+  if (!ns || !have) {
+    free(ns);
+    free(have);
+    return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "tuning: %d x %u frame times", t->nrows, n);
   }
+  gg_status st = GG_OK;
+  int spent = 0;
+  for (int round = 0; !st && !spent && round < ROUNDS; round++)
+    for (int k = 0; !st && k < t->nrows; k++) {
+      int i = (k + round) % t->nrows;
+      gg_tune_row *r = &t->row[i];
+      if (r->state == GG_TUNE_NO_FIT || (round > 0 && have[i] == 0))
+        continue;
+      if ((round > 0 || k > 0) && gg_rt_now_ns() - t0 > (uint64_t)o->budget_ms * 1000000u) {
+        spent = 1;
+        break;
+      }
+      st = burst(mod, r, args, nargs, o, per, ns + (size_t)i * n + have[i]);
+      if (!st && r->state != GG_TUNE_NO_FIT)
+        have[i] += per;
+    }
+  for (int i = 0; !st && i < t->nrows; i++)
+    if (have[i])
+      figures(&t->row[i], ns + (size_t)i * n, have[i]);
   free(ns);
+  free(have);
   return st;
 }
 
