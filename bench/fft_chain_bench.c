@@ -32,6 +32,9 @@
  *                          gg_session_start_packed +
  *                          gg_session_wait, e returned in the frame's
  *                          acknowledgement (gg_session_result)
+ *   auto                   the frame gg_session_tune chooses among all of
+ *                          those frames, kernels and block counts, with its
+ *                          ratio to the best hand-picked frame (goal >= 0.95x)
  * Before timing, each way's e and X are checked against a CPU chain in f64
  * (a radix-2 FFT): a difference beyond the tolerance stops the bench (exit 1);
  * e is checked again after the timed iterations.
@@ -332,9 +335,10 @@ static void launch_rows(chain_run *r, gg_module *mod, int block)
 /* The chain as frame `frame` of persistent kernel `persistent` on
  * `blocks` blocks (0: the Lua's): one frame checked (X read after the
  * kernel has ended), then a fresh session timed. */
-static void frame_row(chain_run *r, gg_module *mod, const char *persistent, const char *frame,
-                      int block, int blocks)
+static double frame_row(chain_run *r, gg_module *mod, const char *persistent, const char *frame,
+                        int block, int blocks)
 {
+  double p50 = 0;
   const gg_session_options opt = {.blocks = blocks}; /* 0: the module's (16) */
   gg_kernel *k;
   CHECK_OK(gg_kernel_get(mod, frame, &k));
@@ -353,7 +357,7 @@ static void frame_row(chain_run *r, gg_module *mod, const char *persistent, cons
       r->e = NAN;
       gpugen_frame(r);
     } else {
-      row(way, gpugen_frame, r);
+      p50 = row(way, gpugen_frame, r);
     }
     CHECK_OK(gg_session_terminate(r->s));
     gg_session_free(r->s);
@@ -367,7 +371,31 @@ static void frame_row(chain_run *r, gg_module *mod, const char *persistent, cons
       verify(way, r->e, ybuf);
     }
   }
+  return p50;
 }
+
+/* The auto row: gg_session_tune over every frame of the chain (the
+ * thread counts and the three ways of writing it are alternatives: the
+ * same arguments, the same result) on the three persistent kernels at
+ * their candidate block counts; the choice checked and timed like the
+ * hand-picked rows, and its ratio to the best of them (goal >= 0.95x). */
+static void auto_row(chain_run *r, gg_module *mod, double best_hand)
+{
+  static const char *const alternatives[] = {"chain256", "fused256", "roundtrip256", "chain512",
+                                             "fused512", "roundtrip512", "chain1024", "fused1024",
+                                             "roundtrip1024", NULL};
+  gg_arg args[5] = {gg_arg_array(r->gx), gg_arg_array(r->gX), gg_arg_array(r->gH),
+                    gg_arg_array(r->ge), gg_arg_i64(NB)};
+  gg_tune_options o = {.alternatives = alternatives};
+  gg_tuned t;
+  CHECK_OK(gg_session_tune(mod, "chainf512", args, 5, &o, &t));
+  printf("auto: ");
+  double a = frame_row(r, mod, t.kernel, t.command, atoi(t.kernel + 1), t.blocks);
+  printf("  tuned from %d candidates in %.0f ms (%s); best hand-picked frame %.2f: auto "
+         "%.3fx it (goal >= 0.95)\n", t.nrows, t.tune_ms, t.note, best_hand, best_hand / a);
+}
+
+static double best_of(double a, double b) { return a > 0 && a < b ? a : b; }
 
 static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod)
 {
@@ -386,23 +414,25 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod)
   /* the filter as a for stage over the whole grid and the energy as a
      reduce (3 grid barriers), then both as team stages on each block's
      own signal (no grid barrier) */
-  frame_row(r, mod, "b512", "chainf512", 512, 0);
+  double best = 0;
+  best = best_of(best, frame_row(r, mod, "b512", "chainf512", 512, 0));
   /* then each thread count with the filter and the energy as stages of
      their own and fused into the FFTs' post statements, side by side */
-  frame_row(r, mod, "b256", "chain256", 256, 0);
-  frame_row(r, mod, "b256", "fused256", 256, 0);
-  frame_row(r, mod, "b256", "roundtrip256", 256, 0);
-  frame_row(r, mod, "b512", "chain512", 512, 0);
-  frame_row(r, mod, "b512", "fused512", 512, 0);
-  frame_row(r, mod, "b512", "roundtrip512", 512, 0);
-  frame_row(r, mod, "b1024", "chain1024", 1024, 0);
-  frame_row(r, mod, "b1024", "fused1024", 1024, 0);
-  frame_row(r, mod, "b1024", "roundtrip1024", 1024, 0);
+  best = best_of(best, frame_row(r, mod, "b256", "chain256", 256, 0));
+  best = best_of(best, frame_row(r, mod, "b256", "fused256", 256, 0));
+  best = best_of(best, frame_row(r, mod, "b256", "roundtrip256", 256, 0));
+  best = best_of(best, frame_row(r, mod, "b512", "chain512", 512, 0));
+  best = best_of(best, frame_row(r, mod, "b512", "fused512", 512, 0));
+  best = best_of(best, frame_row(r, mod, "b512", "roundtrip512", 512, 0));
+  best = best_of(best, frame_row(r, mod, "b1024", "chain1024", 1024, 0));
+  best = best_of(best, frame_row(r, mod, "b1024", "fused1024", 1024, 0));
+  best = best_of(best, frame_row(r, mod, "b1024", "roundtrip1024", 1024, 0));
   /* one block per SM: the blocks past the 16th idle in the FFTs, but
      the filter and the energy spread over every SM */
-  frame_row(r, mod, "b512", "chain512", 512, gg_context_sm_count(ctx));
-  frame_row(r, mod, "b512", "fused512", 512, gg_context_sm_count(ctx));
-  frame_row(r, mod, "b512", "roundtrip512", 512, gg_context_sm_count(ctx));
+  best = best_of(best, frame_row(r, mod, "b512", "chain512", 512, gg_context_sm_count(ctx)));
+  best = best_of(best, frame_row(r, mod, "b512", "fused512", 512, gg_context_sm_count(ctx)));
+  best = best_of(best, frame_row(r, mod, "b512", "roundtrip512", 512, gg_context_sm_count(ctx)));
+  auto_row(r, mod, best);
   gg_array_free(r->gx);
   gg_array_free(r->gX);
   gg_array_free(r->gH);

@@ -21,6 +21,11 @@
  * cuFFT (cufftExecC2C launched, and captured in a graph), by gpugen launch and
  * frame at several thread counts per FFT (kernel f<N>_<threads>, its frame on
  * a many_blocks persistent kernel of blocks of that size).
+ * And per product and FFT size an auto row: the frame on gg_session_tune's
+ * choice among the persistent kernels holding its gemms (the plan's tile
+ * and the hand-written ones, as alternatives) or its FFT thread counts, at
+ * their candidate block counts; with its ratio to the best hand-picked
+ * frame (goal >= 0.95x).
  * Prints mean, p50, p99, p99.9, max (us) and, per row, the best cuBLAS /
  * cuFFT p50 (launch or graph) divided by the row's p50 (> 1: faster).
  * Built only where CMake finds cuBLAS and cuFFT (bench/mathdx.cmake).
@@ -153,17 +158,23 @@ static void cublas_rows(const shape *sh, cublasHandle_t h, cudaStream_t stream, 
   cudaFree(c);
 }
 
-/* The gemm as the command of persistent kernel `persistent`, one frame
- * per iteration. */
-static void frame_row(const shape *sh, gg_module *mod, const char *persistent, const gg_arg *args,
-                      const unsigned char *packed, bench_stats *st, double best)
+/* Gemm `command` (a kernel of the shape's size) as the command of
+ * persistent kernel `persistent` on `blocks` (0: as declared), one frame
+ * per iteration; its p50.  what: NULL, or the row's label after the
+ * command (the auto row's). */
+static double frame_row(const char *command, gg_module *mod, const char *persistent, int blocks,
+                        const gg_arg *args, bench_stats *st, double best, const char *what)
 {
   gg_kernel *k;
-  CHECK_OK(gg_kernel_get(mod, sh->kernel, &k));
+  CHECK_OK(gg_kernel_get(mod, command, &k));
+  unsigned char packed[256];
+  CHECK_OK(gg_pack_args(gg_kernel_describe(k), args, 4, packed, sizeof packed));
   gg_session *s;
-  CHECK_OK(gg_session_open(mod, persistent, NULL, &s));
+  gg_session_options o = {0};
+  o.blocks = blocks;
+  CHECK_OK(gg_session_open(mod, persistent, &o, &s));
   int cmd;
-  CHECK_OK(gg_session_command(s, sh->kernel, &cmd));
+  CHECK_OK(gg_session_command(s, command, &cmd));
   size_t size = gg_kernel_describe(k)->args_size;
   for (int i = 0; i < 100; i++) CHECK_OK(gg_session_run(s, cmd, args, 4, WAIT_NS));
   bench_stats_reset(st);
@@ -174,25 +185,37 @@ static void frame_row(const shape *sh, gg_module *mod, const char *persistent, c
     bench_stats_add(st, bench_now_us() - t0);
   }
   char label[96];
-  int blocks = gg_session_blocks(s);
-  snprintf(label, sizeof label, "%s gpugen frame (%d block%s)", sh->kernel, blocks,
-           blocks == 1 ? "" : "s");
-  p50_row(label, st, best);
+  int nb = gg_session_blocks(s);
+  if (what)
+    snprintf(label, sizeof label, "%s", what);
+  else
+    snprintf(label, sizeof label, "%s gpugen frame (%d block%s)", command, nb, nb == 1 ? "" : "s");
+  double p50 = p50_row(label, st, best);
   CHECK_OK(gg_session_terminate(s));
   gg_session_free(s);
+  return p50;
 }
 
-static void gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_stream *stream,
-                        bench_stats *st, double best)
+/* A, B and C of a shape, zero-filled, and the gemm's arguments. */
+static void gemm_arrays(const shape *sh, gg_context *ctx, gg_array **abc, gg_arg *args)
 {
   size_t es = in_bytes(sh);
-  gg_array *a, *b, *c;
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->m * sh->k * es, &a));
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->k * sh->n * es, &b));
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->m * sh->n * out_bytes(sh), &c));
-  CHECK_OK(gg_fill_zero(a, NULL));
-  CHECK_OK(gg_fill_zero(b, NULL));
-  gg_arg args[4] = {gg_arg_array(a), gg_arg_array(b), gg_arg_array(c), gg_arg_i64(1)};
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->m * sh->k * es, &abc[0]));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->k * sh->n * es, &abc[1]));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, (size_t)sh->m * sh->n * out_bytes(sh), &abc[2]));
+  CHECK_OK(gg_fill_zero(abc[0], NULL));
+  CHECK_OK(gg_fill_zero(abc[1], NULL));
+  for (int i = 0; i < 3; i++) args[i] = gg_arg_array(abc[i]);
+  args[3] = gg_arg_i64(1);
+}
+
+/* gpugen's rows of a shape; the best frame p50. */
+static double gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_stream *stream,
+                          bench_stats *st, double best)
+{
+  gg_array *abc[3];
+  gg_arg args[4];
+  gemm_arrays(sh, ctx, abc, args);
   gg_kernel *k;
   CHECK_OK(gg_kernel_get(mod, sh->kernel, &k));
   char label[96];
@@ -208,13 +231,58 @@ static void gpugen_rows(const shape *sh, gg_context *ctx, gg_module *mod, gg_str
   snprintf(label, sizeof label, "%s gpugen launch + sync", sh->kernel);
   p50_row(label, st, best);
 
-  unsigned char packed[256];
-  CHECK_OK(gg_pack_args(gg_kernel_describe(k), args, 4, packed, sizeof packed));
-  if (sh->one) frame_row(sh, mod, sh->one, args, packed, st, best);
-  frame_row(sh, mod, sh->many, args, packed, st, best);
-  gg_array_free(a);
-  gg_array_free(b);
-  gg_array_free(c);
+  double f = sh->one ? frame_row(sh->kernel, mod, sh->one, 0, args, st, best, NULL) : 0;
+  double g = frame_row(sh->kernel, mod, sh->many, 0, args, st, best, NULL);
+  f = f > 0 && f < g ? f : g;
+  for (int i = 0; i < 3; i++) gg_array_free(abc[i]);
+  return f;
+}
+
+#define NSHAPES (sizeof shapes / sizeof *shapes)
+static int same_product(const shape *a, const shape *b)
+{
+  return a->m == b->m && a->n == b->n && a->k == b->k && a->type == b->type;
+}
+
+/* The auto row of each product (the shapes of one size and type: the
+ * plan's tile and the hand-written ones): gg_session_tune over every
+ * persistent kernel holding one of their gemms, at its candidate block
+ * counts, the other tiles as alternatives; then its frame timed like the
+ * hand-picked rows.  Prints auto against the best hand-picked frame (goal
+ * >= 0.95x) and against cuBLAS; the worst ratio to the best hand row. */
+static double auto_gemm_rows(gg_context *ctx, gg_module *mod, const double *hand,
+                             const double *peer, bench_stats *st)
+{
+  double worst = 0;
+  for (size_t i = 0; i < NSHAPES; i++) {
+    const shape *sh = &shapes[i];
+    const char *alt[NSHAPES + 1];
+    int na = 0, first = 1;
+    double best_hand = 0;
+    for (size_t j = 0; j < NSHAPES; j++) {
+      if (!same_product(sh, &shapes[j])) continue;
+      if (j < i) first = 0;
+      if (j != i) alt[na++] = shapes[j].kernel;
+      if (hand[j] > 0 && (best_hand == 0 || hand[j] < best_hand)) best_hand = hand[j];
+    }
+    if (!first) continue;
+    alt[na] = NULL;
+    gg_array *abc[3];
+    gg_arg args[4];
+    gemm_arrays(sh, ctx, abc, args);
+    gg_tune_options o = {.alternatives = na ? alt : NULL};
+    gg_tuned t;
+    CHECK_OK(gg_session_tune(mod, sh->kernel, args, 4, &o, &t));
+    char what[128];
+    snprintf(what, sizeof what, "%s auto (%s %s, %d blocks)", sh->kernel, t.kernel, t.command,
+             t.blocks);
+    double a = frame_row(t.command, mod, t.kernel, t.blocks, args, st, peer[i], what);
+    printf("  tuned from %d candidates in %.0f ms (%s); best hand-picked frame %.2f: auto "
+           "%.3fx it\n", t.nrows, t.tune_ms, t.note, best_hand, best_hand / a);
+    if (worst == 0 || best_hand / a < worst) worst = best_hand / a;
+    for (int k = 0; k < 3; k++) gg_array_free(abc[k]);
+  }
+  return worst;
 }
 
 /* ---- FFTs: one timed call of each way, over one struct ---- */
@@ -290,9 +358,10 @@ static double cufft_rows(const char *size, fft_run *r, bench_stats *st)
 /* gpugen's rows for kernel f<N>_<threads>: launch + sync, then a frame on
  * its own persistent kernel p<kernel>, with the blocks the module says (as
  * many as co-reside: most idle) and with one block per batch item. */
-static void gpugen_fft_rows(const char *kernel, fft_run *r, gg_module *mod, bench_stats *st,
-                            double best)
+static double gpugen_fft_rows(const char *kernel, fft_run *r, gg_module *mod, bench_stats *st,
+                              double best)
 {
+  double fastest = 0;
   char pers[32], way[64];
   snprintf(pers, sizeof pers, "p%s", kernel);
   CHECK_OK(gg_kernel_get(mod, kernel, &r->k));
@@ -304,15 +373,43 @@ static void gpugen_fft_rows(const char *kernel, fft_run *r, gg_module *mod, benc
     CHECK_OK(gg_session_open(mod, pers, &opt, &r->s));
     CHECK_OK(gg_session_command(r->s, kernel, &r->cmd));
     snprintf(way, sizeof way, "gpugen frame (%d blocks)", gg_session_blocks(r->s));
-    fft_row(kernel, way, gpugen_frame, r, st, best);
+    double f = fft_row(kernel, way, gpugen_frame, r, st, best);
+    fastest = fastest == 0 || f < fastest ? f : fastest;
     CHECK_OK(gg_session_terminate(r->s));
     gg_session_free(r->s);
   }
+  return fastest;
+}
+
+/* The auto row of one FFT size: gg_session_tune over its kernels' thread
+ * counts (alternatives) and block counts, then the choice's frame timed
+ * like the hand-picked rows; its ratio to the best of them. */
+static double auto_fft_row(int n, const char *const *names, int nnames, fft_run *r,
+                           gg_module *mod, bench_stats *st, double best, double best_hand)
+{
+  gg_tune_options o = {.alternatives = nnames > 1 ? names + 1 : NULL};
+  gg_tuned t;
+  CHECK_OK(gg_session_tune(mod, names[0], r->args, 2, &o, &t));
+  CHECK_OK(gg_kernel_get(mod, t.command, &r->k));
+  CHECK_OK(gg_pack_args(gg_kernel_describe(r->k), r->args, 2, r->packed, sizeof r->packed));
+  r->size = gg_kernel_describe(r->k)->args_size;
+  gg_session_options opt = {.blocks = t.blocks};
+  CHECK_OK(gg_session_open(mod, t.kernel, &opt, &r->s));
+  CHECK_OK(gg_session_command(r->s, t.command, &r->cmd));
+  char name[32], way[96];
+  snprintf(name, sizeof name, "f%d", n);
+  snprintf(way, sizeof way, "auto (%s, %d blocks)", t.command, t.blocks);
+  double a = fft_row(name, way, gpugen_frame, r, st, best);
+  CHECK_OK(gg_session_terminate(r->s));
+  gg_session_free(r->s);
+  printf("  tuned from %d candidates in %.0f ms (%s); best hand-picked frame %.2f: auto %.3fx "
+         "it\n", t.nrows, t.tune_ms, t.note, best_hand, best_hand / a);
+  return best_hand / a;
 }
 
 /* Every row of one FFT size: cuFFT, then gpugen at each thread count. */
 static void fft_rows(int n, const int *threads, int nthreads, gg_context *ctx, gg_module *mod,
-                     gg_stream *gstream, cudaStream_t stream, bench_stats *st)
+                     gg_stream *gstream, cudaStream_t stream, bench_stats *st, double *worst)
 {
   fft_run r = {.n = n, .stream = stream, .gstream = gstream};
   const size_t bytes = (size_t)FFT_BATCH * n * 8;
@@ -327,10 +424,18 @@ static void fft_rows(int n, const int *threads, int nthreads, gg_context *ctx, g
   CHECK_OK(gg_fill_zero(x, NULL));
   r.args[0] = gg_arg_array(x);
   r.args[1] = gg_arg_i64(FFT_BATCH);
-  for (int i = 0; i < nthreads; i++) {
-    snprintf(name, sizeof name, "f%d_%d", n, threads[i]);
-    gpugen_fft_rows(name, &r, mod, st, best);
+  char names[8][32];
+  const char *list[9];
+  double best_hand = 0;
+  for (int i = 0; i < nthreads && i < 8; i++) {
+    snprintf(names[i], sizeof names[i], "f%d_%d", n, threads[i]);
+    list[i] = names[i];
+    double f = gpugen_fft_rows(names[i], &r, mod, st, best);
+    best_hand = best_hand == 0 || f < best_hand ? f : best_hand;
   }
+  list[nthreads < 8 ? nthreads : 8] = NULL;
+  double ratio = auto_fft_row(n, list, nthreads < 8 ? nthreads : 8, &r, mod, st, best, best_hand);
+  if (*worst == 0 || ratio < *worst) *worst = ratio;
   gg_array_free(x);
   cudaGraphExecDestroy(r.exec);
   cufftDestroy(r.plan);
@@ -355,18 +460,24 @@ int main(int argc, char **argv)
          gg_context_device_name(ctx), iters);
   printf("%-36s %9s %9s %9s %9s %9s   %s\n", "row", "mean", "p50", "p99", "p99.9", "max",
          "best cuBLAS p50 / p50");
-  for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
-    double best = 0;
-    cublas_rows(&shapes[i], h, stream, &st, &best);
-    gpugen_rows(&shapes[i], ctx, mod, gstream, &st, best);
+  double hand[NSHAPES], peer[NSHAPES];
+  for (size_t i = 0; i < NSHAPES; i++) {
+    cublas_rows(&shapes[i], h, stream, &st, &peer[i]);
+    hand[i] = gpugen_rows(&shapes[i], ctx, mod, gstream, &st, peer[i]);
   }
+  printf("\nauto: gg_session_tune's choice per product among its tiles, persistent kernels and "
+         "block counts\n");
+  double worst_gemm = auto_gemm_rows(ctx, mod, hand, peer, &st);
   printf("\nus per batch of %d in-place c2c f32 forward FFTs; last column: best cuFFT p50 / p50\n",
          FFT_BATCH);
   /* the thread counts of bench/mathdx_bench.lua's FFT kernels */
   static const int t256[] = {32, 64, 128}, t320[] = {32}, t1024[] = {32, 128, 256, 512};
-  fft_rows(256, t256, 3, ctx, mod, gstream, stream, &st);
-  fft_rows(320, t320, 1, ctx, mod, gstream, stream, &st);
-  fft_rows(1024, t1024, 4, ctx, mod, gstream, stream, &st);
+  double worst_fft = 0;
+  fft_rows(256, t256, 3, ctx, mod, gstream, stream, &st, &worst_fft);
+  fft_rows(320, t320, 1, ctx, mod, gstream, stream, &st, &worst_fft);
+  fft_rows(1024, t1024, 4, ctx, mod, gstream, stream, &st, &worst_fft);
+  printf("\nauto / best hand-picked frame, the worst row: GEMM %.3fx, FFT %.3fx (goal >= 0.95)\n",
+         worst_gemm, worst_fft);
   bench_stats_free(&st);
   cublasDestroy(h);
   cudaStreamDestroy(stream);

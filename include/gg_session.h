@@ -342,7 +342,9 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
  * that compute the same from the same arguments, e.g. one gemm declared on
  * two tiles), each many_blocks / hybrid kernel at each count that fits
  * among: all co-resident blocks, two per SM, one per SM, 1/2, 1/4 and 1/8
- * of the SM count, and its declared `blocks`.  Kernels whose frames run on several GPUs are left
+ * of the SM count, its declared `blocks`, and the powers of two from 8.
+ * At most GG_TUNE_ROWS candidates, in that order (the rest are counted in
+ * left_out, not tried).  Kernels whose frames run on several GPUs are left
  * out (a team tunes nothing alone).
  *
  * Each candidate runs in three bursts, the candidates in turn (the order
@@ -350,7 +352,8 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
  * opening favours one): a session of one slot, 10 + n / 10 untimed
  * frames, then n = frames / 3 timed ones, start to wait on the host's
  * clock.  The lowest p50 of the pooled samples wins (ties: the earlier
- * candidate).  THE FRAMES RUN ON THE CALLER'S
+ * candidate).  A candidate whose first burst's p50 is over 1.5x the best
+ * first burst's runs no more (its figures are that burst's).  THE FRAMES RUN ON THE CALLER'S
  * ARRAYS: tuning overwrites what the command writes, and a command that
  * accumulates (y += ...) has run many times when it returns; tune on
  * scratch arrays of the real sizes, or restore the data afterwards.
@@ -390,7 +393,7 @@ typedef struct gg_tune_options {
   int retune;                      /* 1: measure even when a record exists (and rewrite it) */
 } gg_tune_options;
 
-#define GG_TUNE_ROWS 64 /* candidates measured at most (the rest are not tried) */
+#define GG_TUNE_ROWS 128 /* candidates measured at most (the rest are not tried) */
 
 typedef enum gg_tune_state {
   GG_TUNE_MEASURED = 0, /* p50_ns / mean_ns hold its figures */
@@ -419,6 +422,7 @@ typedef struct gg_tuned {
   gg_tune_source source;
   double tune_ms;       /* wall time of this call */
   int nrows;            /* the candidates, in the order tried */
+  int left_out;         /* candidates past GG_TUNE_ROWS, not tried */
   gg_tune_row row[GG_TUNE_ROWS];
   char note[256];       /* what happened to the record: "written", "ignored: ...", ... */
 } gg_tuned;

@@ -19,6 +19,7 @@
 #define WARM_FRAMES 10        /* untimed frames before a burst's timed ones, plus a tenth of them */
 #define ROUNDS 3              /* bursts a candidate, in turn with the others (measure_all) */
 #define DEFAULT_FRAMES 600u   /* timed frames a candidate, over its bursts */
+#define SLOW_RATIO 1.5        /* a first burst this many times the best one's p50 ends a candidate */
 #define DEFAULT_BUDGET_MS 2000u
 #define DEFAULT_FRAME_TIMEOUT_MS 2000u
 #define MAX_FRAMES 100000u
@@ -50,8 +51,10 @@ static void add_row(gg_tuned *t, const char *kernel, const char *command, int bl
   for (int i = 0; i < t->nrows; i++) /* one count may come from two rules (SMs = resident) */
     if (t->row[i].kernel == kernel && t->row[i].command == command && t->row[i].blocks == blocks)
       return;
-  if (t->nrows == GG_TUNE_ROWS)
+  if (t->nrows == GG_TUNE_ROWS) {
+    t->left_out++;
     return;
+  }
   gg_tune_row *r = &t->row[t->nrows++];
   r->kernel = kernel;
   r->command = command;
@@ -60,8 +63,10 @@ static void add_row(gg_tuned *t, const char *kernel, const char *command, int bl
 }
 
 /* Block counts of a many-block kernel: every co-resident block, two per
- * SM, one per SM and its halves down to 1/8, and the declared count,
- * largest first; those above the resident count cannot run. */
+ * SM, one per SM and its halves down to 1/8, the declared count, and the
+ * powers of two from 8 (a frame's work often comes in such counts: one
+ * block per FFT of a batch of 64), largest first; none above the resident
+ * count, which cannot run. */
 static gg_status add_kernel(gg_module *mod, const gg_persistent_desc *pd, const char *command,
                             gg_tuned *t)
 {
@@ -73,17 +78,19 @@ static gg_status add_kernel(gg_module *mod, const gg_persistent_desc *pd, const 
   gg_status st = gg_session_max_blocks(mod, pd->name, &resident);
   if (st)
     return st;
-  enum { NCOUNTS = 7 };
-  int counts[NCOUNTS] = {resident, 2 * sms, sms, sms / 2, sms / 4, sms / 8, pd->blocks};
-  for (int pass = 0; pass < NCOUNTS; pass++) { /* largest first */
+  enum { NCOUNTS = 7 + 31 };
+  int counts[NCOUNTS] = {resident, 2 * sms, sms, sms / 2, sms / 4, sms / 8, pd->blocks}, n = 7;
+  for (int p = 8; p < resident && p <= (1 << 30) / 2; p *= 2)
+    counts[n++] = p;
+  for (int pass = 0; pass < n; pass++) { /* largest first */
     int best = -1;
-    for (int i = 0; i < NCOUNTS; i++)
+    for (int i = 0; i < n; i++)
       if (counts[i] >= 1 && counts[i] <= resident && (best < 0 || counts[i] > counts[best]))
         best = i;
     if (best < 0)
       break;
     add_row(t, pd->name, command, counts[best]);
-    for (int i = 0; i < NCOUNTS; i++) /* drop it and its duplicates */
+    for (int i = 0; i < n; i++) /* drop it and its duplicates */
       if (i != best && counts[i] == counts[best])
         counts[i] = 0;
     counts[best] = 0;
@@ -238,6 +245,32 @@ static void figures(gg_tune_row *r, double *ns, uint32_t n)
   r->state = GG_TUNE_MEASURED;
 }
 
+/* After the first round: a candidate whose p50 is over SLOW_RATIO times
+ * the best one's has lost (one block over 1M floats: 638 us a frame
+ * against 8): it keeps its first burst's figures and runs no more. */
+static void drop_slow(const gg_tuned *t, const double *ns, uint32_t n, const uint32_t *have,
+                      uint32_t per, unsigned char *live)
+{
+  double *tmp = malloc(per * sizeof *tmp), best = 0;
+  if (!tmp)
+    return; /* everyone runs on: slower, not wrong */
+  double *p50 = calloc((size_t)t->nrows, sizeof *p50);
+  for (int i = 0; p50 && i < t->nrows; i++) {
+    if (have[i] != per)
+      continue;
+    memcpy(tmp, ns + (size_t)i * n, per * sizeof *tmp);
+    qsort(tmp, per, sizeof *tmp, by_value);
+    p50[i] = tmp[per / 2];
+    if (best == 0 || p50[i] < best)
+      best = p50[i];
+  }
+  for (int i = 0; p50 && i < t->nrows; i++)
+    if (have[i] == per && p50[i] > SLOW_RATIO * best)
+      live[i] = 0;
+  free(p50);
+  free(tmp);
+}
+
 /* ROUNDS rounds, each a burst of frames / ROUNDS frames of every
  * candidate, the order rotated by one each round; a candidate's samples
  * pooled.  Measured on an H200 (frame_bench, 32K floats): one burst of
@@ -251,33 +284,40 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
 {
   const uint32_t per = (o->frames + ROUNDS - 1) / ROUNDS, n = per * ROUNDS;
   double *ns = malloc((size_t)t->nrows * n * sizeof *ns);
-  uint32_t *have = calloc((size_t)t->nrows, sizeof *have);
-  if (!ns || !have) {
+  uint32_t *have = calloc((size_t)t->nrows, sizeof *have); /* samples so far */
+  unsigned char *live = calloc((size_t)t->nrows, 1);       /* runs in the next round */
+  if (!ns || !have || !live) {
     free(ns);
     free(have);
+    free(live);
     return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "tuning: %d x %u frame times", t->nrows, n);
   }
   gg_status st = GG_OK;
   int spent = 0;
-  for (int round = 0; !st && !spent && round < ROUNDS; round++)
+  for (int round = 0; !st && !spent && round < ROUNDS; round++) {
+    if (round == 1)
+      drop_slow(t, ns, n, have, per, live);
     for (int k = 0; !st && k < t->nrows; k++) {
       int i = (k + round) % t->nrows;
       gg_tune_row *r = &t->row[i];
-      if (r->state == GG_TUNE_NO_FIT || (round > 0 && have[i] == 0))
+      if (round > 0 && !live[i])
         continue;
       if ((round > 0 || k > 0) && gg_rt_now_ns() - t0 > (uint64_t)o->budget_ms * 1000000u) {
         spent = 1;
         break;
       }
       st = burst(mod, r, args, nargs, o, per, ns + (size_t)i * n + have[i]);
-      if (!st && r->state != GG_TUNE_NO_FIT)
+      live[i] = !st && r->state != GG_TUNE_NO_FIT;
+      if (live[i])
         have[i] += per;
     }
+  }
   for (int i = 0; !st && i < t->nrows; i++)
     if (have[i])
       figures(&t->row[i], ns + (size_t)i * n, have[i]);
   free(ns);
   free(have);
+  free(live);
   return st;
 }
 
@@ -363,7 +403,7 @@ gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *arg
     ggr_key key = record_key(mod, out, args, nargs);
     if (!o.retune && read_record(mod->ctx, key, out, &choice)) {
       out->source = GG_TUNE_FROM_RECORD;
-      snprintf(out->note, sizeof out->note, "from the record: nothing measured");
+      snprintf(out->note, sizeof out->note, "nothing measured");
     } else {
       if (o.retune)
         snprintf(out->note, sizeof out->note, "measured again (retune)");
@@ -392,6 +432,9 @@ gg_status gg_tuned_print(const gg_tuned *t, FILE *f)
   static const char *const state[] = {"", "does not fit", "not reached"};
   fprintf(f, "tuned: \"%s\" command \"%s\", %d block(s) (%s: %d candidates, %.0f ms; %s)\n",
           t->kernel, t->command, t->blocks, source[t->source], t->nrows, t->tune_ms, t->note);
+  if (t->left_out)
+    fprintf(f, "  %d more candidates past the first %d were not tried\n", t->left_out,
+            GG_TUNE_ROWS);
   fprintf(f, "  %-24s %-20s %7s %10s %10s\n", "kernel", "command", "blocks", "p50 us", "mean us");
   for (int i = 0; i < t->nrows; i++) {
     const gg_tune_row *r = &t->row[i];

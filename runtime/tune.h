@@ -27,7 +27,7 @@
 
 #include "gg_session.h"
 
-#define GGR_TUNE_RECORD_MAX 8192 /* bytes of a record of GG_TUNE_ROWS rows, with room */
+#define GGR_TUNE_RECORD_MAX 16384 /* bytes of a record of GG_TUNE_ROWS rows, with room */
 
 /* The measured row of lowest p50 (the earlier on a tie), or -1 when none
  * was measured. */

@@ -230,7 +230,7 @@ static int plant(void)
     void *data;
     size_t size;
     if (ggr_cache_get(c, key, &data, &size)) continue;
-    char text[8192];
+    char text[16384];
     if (size >= sizeof text || size < 20 || memcmp(data, "gpugen tune record 1", 20)) {
       free(data);
       continue;
