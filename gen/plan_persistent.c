@@ -342,7 +342,8 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
         s->block / (s->groups ? s->groups : 1),
         target == GGI_TARGET_HIP ? "wavefront barriers" : "its own named barrier");
   if (ggi_arrangement_has_blocks(p->arrangement))
-    why(s, "blocks %d: %s", s->blocks,
+    why(s, "blocks %d: %s; a session may take another count (gg_session_tune, docs/tuning.md)",
+        s->blocks,
         s->blocks == 0 ? "as many as are co-resident on the device (gg_session_open asks the "
                          "occupancy API), so the loop uses the whole GPU"
                        : "as written");
