@@ -385,7 +385,8 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
 typedef struct gg_tune_options {
   const char *const *kernels;      /* NULL-terminated persistent kernel names; NULL: all */
   const char *const *alternatives; /* NULL-terminated commands tried beside `command` */
-  uint32_t frames;                 /* timed frames a candidate, over its bursts (0: 600) */
+  uint32_t frames;                 /* timed frames a candidate, over its bursts (0: 600; at
+                                      most 20000) */
   uint32_t budget_ms;              /* stop measuring once this is spent (0: 2000); the
                                       candidates not reached are shown so */
   uint32_t frame_timeout_ms;       /* one frame's limit (0: 2000) */

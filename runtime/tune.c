@@ -22,7 +22,7 @@
 #define SLOW_RATIO 1.5        /* a first burst this many times the best one's p50 ends a candidate */
 #define DEFAULT_BUDGET_MS 2000u
 #define DEFAULT_FRAME_TIMEOUT_MS 2000u
-#define MAX_FRAMES 100000u
+#define MAX_FRAMES 20000u     /* x GG_TUNE_ROWS candidates x 8 bytes: 20 MB of samples at most */
 
 static int listed(const char *const *names, const char *name)
 {
