@@ -32,6 +32,8 @@
  *        least 1e6)] [--chunk N (1e6 app frames)] [--pin CPU] [--mlock]
  *        [--fifo] [--no-device-times] [--cost [N (2e6 frames a side)]]
  *        [--deadline NS] [--hist FILE.csv] [--tails FILE.csv]
+ *        [--layout KERNEL|auto (frame_one_block_1024, the app's default;
+ *        auto: gg_session_tune's choice among app.lua's kernels)]
  * Exit: 0, 1 on an error or a wrong result, 2 on usage, 77 without a GPU.
  */
 #include <math.h>
@@ -53,13 +55,14 @@ typedef struct opts {
   int pin, mlock, fifo, no_times, cost;
   int64_t deadline;
   const char *hist, *tails;
+  const char *layout; /* the app's persistent kernel, or "auto" */
 } opts;
 
 static void usage(void)
 {
   fprintf(stderr, "usage: soak_bench [--frames N] [--floor-frames N] [--chunk N] [--pin CPU] "
                   "[--mlock] [--fifo] [--no-device-times] [--cost [N]] [--deadline NS] "
-                  "[--hist FILE.csv] [--tails FILE.csv]\n");
+                  "[--hist FILE.csv] [--tails FILE.csv] [--layout KERNEL|auto]\n");
   exit(2);
 }
 
@@ -74,7 +77,8 @@ static uint64_t count_arg(const char *v)
 
 static opts parse(int argc, char **argv)
 {
-  opts o = {.frames = 100000000ull, .chunk = 1000000ull, .cost_frames = 2000000ull, .pin = -1};
+  opts o = {.frames = 100000000ull, .chunk = 1000000ull, .cost_frames = 2000000ull, .pin = -1,
+            .layout = "frame_one_block_1024"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--frames") && v) o.frames = count_arg(v), i++;
@@ -83,6 +87,7 @@ static opts parse(int argc, char **argv)
     else if (!strcmp(a, "--deadline") && v) o.deadline = (int64_t)count_arg(v), i++;
     else if (!strcmp(a, "--hist") && v) o.hist = v, i++;
     else if (!strcmp(a, "--tails") && v) o.tails = v, i++;
+    else if (!strcmp(a, "--layout") && v) o.layout = v, i++;
     else if (!strcmp(a, "--mlock")) o.mlock = 1;
     else if (!strcmp(a, "--fifo")) o.fifo = 1;
     else if (!strcmp(a, "--no-device-times")) o.no_times = 1;
@@ -139,10 +144,11 @@ static void on_late(void *user, const gg_frame_time *t)
 }
 
 static void open_loop(loop *l, gg_module *mod, const char *kernel, const char *cmd,
-                      uint64_t frames, gg_device_times times, int64_t deadline)
+                      uint64_t frames, gg_device_times times, int64_t deadline, int blocks)
 {
   gg_session_options so = {0};
   so.buffering = 1;
+  so.blocks = blocks;
   so.stats_frames = frames;
   so.stats_tail = (uint32_t)(frames / 1000 + 1); /* every frame above p99.9 */
   so.device_times = times;
@@ -241,8 +247,8 @@ static double cost_pass(gg_module *bare, uint64_t n, int first_on)
   loop l[2] = {{"bare, no device times", NULL, 0, {{0}}, 0},
                {"bare, device times", NULL, 0, {{0}}, 0}};
   loop *a = &l[first_on], *b = &l[!first_on];
-  open_loop(a, bare, "bare", "tick", n, first_on ? GG_TIMES_ON : GG_TIMES_OFF, 0);
-  open_loop(b, bare, "bare", "tick", n, first_on ? GG_TIMES_OFF : GG_TIMES_ON, 0);
+  open_loop(a, bare, "bare", "tick", n, first_on ? GG_TIMES_ON : GG_TIMES_OFF, 0, 0);
+  open_loop(b, bare, "bare", "tick", n, first_on ? GG_TIMES_OFF : GG_TIMES_ON, 0, 0);
   alternate(a, n, b, n, 100000);
   gg_stats s[2];
   stats_of(&l[0], &s[0]);
@@ -312,7 +318,7 @@ int main(int argc, char **argv)
       gg_array_alloc(ctx, GG_SPACE_DEVICE, sizeof(float), &e) ||
       gg_copy_from_host(x, 0, hx, sizeof hx, NULL))
     die("arrays");
-  printf("device: %s (%s); app frame \"step\" n = %d on frame_one_block_1024, %llu frames; "
+  printf("device: %s (%s); app frame \"step\" n = %d, %llu frames; "
          "floor: the bare loop, %llu frames\n\n", gg_context_device_name(ctx),
          gg_context_arch(ctx), N, (unsigned long long)o.frames,
          (unsigned long long)o.floor_frames);
@@ -325,8 +331,21 @@ int main(int argc, char **argv)
   loop fl = {"bare loop", NULL, 0, {{0}}, 0};
   loop al = {"app step", NULL, 0, {gg_arg_f32(gain), gg_arg_array(x), gg_arg_array(y),
                                    gg_arg_array(e), gg_arg_i64(N)}, 5};
-  open_loop(&fl, bare, "bare", "tick", o.floor_frames, times, 0);
-  open_loop(&al, app, "frame_one_block_1024", "step", o.frames, times, o.deadline);
+  /* the app's layout: as given, or the tuner's choice among app.lua's
+     persistent kernels (before any session is open: docs/tuning.md) */
+  const char *layout = o.layout;
+  int blocks = 0;
+  if (!strcmp(layout, "auto")) {
+    gg_tuned t;
+    if (gg_session_tune(app, "step", al.args, al.nargs, NULL, &t))
+      die("tuning");
+    gg_tuned_print(&t, stdout);
+    layout = t.kernel;
+    blocks = t.blocks;
+  }
+  printf("app frame on \"%s\"%s\n\n", layout, blocks ? " (the tuner's blocks)" : "");
+  open_loop(&fl, bare, "bare", "tick", o.floor_frames, times, 0, 0);
+  open_loop(&al, app, layout, "step", o.frames, times, o.deadline, blocks);
   alternate(&fl, o.floor_frames, &al, o.frames, o.chunk);
   stats_of(&fl, &floor_s);
   stats_of(&al, &app_s);
