@@ -164,6 +164,8 @@ static void put_kernel_desc(ggi_buf *b, const ggi_module *m, const ggi_kernel *k
   for (int i = 0; k->tile > 0 && i < k->nparams; i++)
     if (strcmp(k->params[i].name, k->into) == 0) into = i;
   ggi_buf_printf(b, ",\n   .tile = %d, .into_param = %d", k->tile, into);
+  if (k->variant_of) /* tile = "auto" (gen/variants.c) */
+    ggi_buf_printf(b, ", .variant_of = %d", k->variant_of);
   if (k->frame && k->frame->result >= 0) /* the plan's (gen/frame_schedule.c: ack_plan) */
     ggi_buf_printf(b, ",\n   .result_bytes = %u, .result_param = %d, .ack_relaxed = %d",
                    ggi_dtype_size(k->params[k->frame->result].dtype), k->frame->result,

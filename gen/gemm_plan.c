@@ -144,6 +144,41 @@ static void choose_k(int kk, unsigned elem, int t[3])
   }
 }
 
+/* The block of a tile left to the plan: each thread keeps about
+ * tm x tn / block accumulators in registers, 128 threads up to a 32 x 32
+ * tile (at most 8 each), 256 from there. */
+static int block_for(const int tile[3]) { return tile[0] * tile[1] <= 32 * 32 ? 128 : 256; }
+
+int ggi_gemm_tile_candidates(const ggi_kernel *k, int out[][3], int max)
+{
+  const ggi_gemm_type *ty = k->gemm_type;
+  if (!ty || max < 1) return 0;
+  const int m = k->gemm_size[0], n = k->gemm_size[1], kk = k->gemm_size[2];
+  const unsigned elem = elem_bytes(ty);
+  const int mt = gemm_min_tiles(ty), wf = exact_f32(ty);
+  /* the plan's tile; the other of two tiles of one area; then the tiles
+     aiming at 2x, 1/2, 4x, 1/4 and 1/8 of its count of tiles, nearest
+     first */
+  const int aim[][2] = {{mt, wf}, {mt, !wf}, {2 * mt, wf}, {mt / 2, wf},
+                        {4 * mt, wf}, {mt / 4, wf}, {mt / 8, wf}};
+  int nout = 0;
+  for (int i = 0; i < (int)(sizeof aim / sizeof aim[0]) && nout < max; i++) {
+    int t[3] = {0, 0, 0};
+    choose_mn(m, n, aim[i][0], gemm_max_area(elem), aim[i][1], t);
+    choose_k(kk, elem, t);
+    /* a variant runs where the kernel does, on its block: a persistent
+       kernel runs a gemm command on exactly the gemm's block */
+    int seen = nout > 0 && k->block <= 0 && block_for(t) != block_for(out[0]);
+    for (int j = 0; j < nout; j++)
+      seen |= out[j][0] == t[0] && out[j][1] == t[1] && out[j][2] == t[2];
+    if (!seen) {
+      memcpy(out[nout], t, sizeof t);
+      nout++;
+    }
+  }
+  return nout;
+}
+
 /* explain's line on the element types and the ops */
 static const char *types_why(const ggi_kernel *k, ggi_arena *a)
 {
@@ -194,13 +229,11 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
              gemm_min_tiles(ty), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024);
   }
   why[0] = ggi_strdup(a, buf);
-  /* each thread keeps about tm x tn / block accumulators in registers:
-     128 threads up to a 32 x 32 tile (at most 8 each), 256 from there */
   if (k->block > 0) {
     *block = k->block;
     snprintf(buf, sizeof buf, "block %d: as written (cuBLASDx's BlockDim)", *block);
   } else {
-    *block = tile[0] * tile[1] <= 32 * 32 ? 128 : 256;
+    *block = block_for(tile);
     snprintf(buf, sizeof buf, "block %d: the tile is %d x %d, so each thread holds about %d "
              "accumulators in registers (128 threads up to 32 x 32, 256 above)", *block,
              tile[0], tile[1], (tile[0] * tile[1] + *block - 1) / *block);

@@ -277,6 +277,8 @@ typedef struct ggi_kernel {
   const char *gemm_scale_im[2]; /* their imaginary parts (complex types), else "0" */
   int gemm_tile[3];         /* tile = { tm, tn, tk } as written (0: gemm_plan.c chooses) */
   int gemm_tile_line;
+  int gemm_tile_auto;       /* tile = "auto": variants.c adds a kernel per other candidate tile */
+  int variant_of;           /* 1 + the index of the kernel this one is a tile variant of; 0: none */
 
   /* fft: one cuFFTDx block FFT of fft_size points per batch item (league is
    * the batch: the views' first extent, or 1 without one) */

@@ -38,7 +38,7 @@ static int read_triple(ggi_decl *k, const char *f, int optional, int out[3])
   }
   if (type != LUA_TTABLE)
     ggi_decl_fail(k, line ? line : k->line, t ? "field 'tile' must be { tm, tn, tk } (three "
-                  "integers: each block computes a tm x tn tile of C, K in steps of tk)"
+                  "integers: each block computes a tm x tn tile of C, K in steps of tk) or \"auto\""
                   : "field 'size' must be { M, N, K } (three integers: C is M x N, op(A) M x K, "
                   "op(B) K x N)");
   if (ggi_list_len(k, f, line) != 3)
@@ -273,7 +273,20 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
     ggi_decl_fail(k, k->line, "pattern \"gemm\" is CUDA only (it is a cuBLASDx block GEMM, which "
                   "has no HIP port): declare module { targets = { \"cuda\" } }");
   read_triple(k, "size", 0, kn->gemm_size);
-  kn->gemm_tile_line = read_triple(k, "tile", 1, kn->gemm_tile); /* fits? gemm_plan.c */
+  kn->gemm_tile_line = ggi_field_line(k, "tile");
+  int tt = ggi_push_field(k, "tile");
+  lua_pop(k->c->L, 1);
+  if (tt == LUA_TSTRING) {
+    const char *v = ggi_opt_string(k, "tile");
+    if (strcmp(v, "auto") != 0)
+      ggi_decl_fail(k, kn->gemm_tile_line ? kn->gemm_tile_line : k->line, "field 'tile' is "
+                    "\"%s\": give { tm, tn, tk } (three integers) or \"auto\" (the plan's tile, "
+                    "and a kernel for each of a few other tiles, which gg_session_tune measures)",
+                    v);
+    kn->gemm_tile_auto = 1;
+  } else {
+    read_triple(k, "tile", 1, kn->gemm_tile); /* fits? gemm_plan.c */
+  }
   const int cplx = ggi_opt_enum(k, "type", ggi_gemm_domain_names, 0);
   const int tf32 = ggi_opt_enum(k, "math", ggi_gemm_math_names, 0);
   kn->gemm_trans[0] = read_op(k, "op_a", cplx);

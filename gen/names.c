@@ -12,7 +12,6 @@
 extern const char *const ggi_lib_names[];
 extern const size_t ggi_lib_names_count;
 
-#define GGI_NAME_MAX 64
 
 static const char *const keywords[] = {
   /* C23 */

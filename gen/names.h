@@ -30,6 +30,8 @@
 #ifndef GGI_NAMES_H
 #define GGI_NAMES_H
 
+#define GGI_NAME_MAX 64 /* characters of a declared name */
+
 #include <stddef.h>
 #include <stdio.h>
 

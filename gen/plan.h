@@ -183,6 +183,11 @@ const char *ggi_reduce_identity(const ggi_kernel *k, ggi_op op);
 ggi_strategy ggi_team_reduce_strategy(const ggi_kernel *k, const char **why);
 int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d);
 
+/* tile = "auto": the plan's tile first (what ggi_gemm_shape chooses),
+ * then the other tiles worth measuring, nearest first (the other
+ * orientation of its area, then the tiles for 2x, 1/2, 4x, 1/4, 1/8 as
+ * many tiles), none twice; how many (<= max). */
+int ggi_gemm_tile_candidates(const ggi_kernel *k, int out[][3], int max);
 /* The plan of a gemm kernel (gemm_plan.c): cuBLASDx block GEMM, shared
  * memory for A, B and C, one block per batch item.  Returns 0, or -1 with
  * d->msg set (more shared memory than a block has). */

@@ -15,6 +15,7 @@
 #include "specialize.h"
 #include "frame.h"
 #include "fft_sizes.h"
+#include "variants.h"
 
 #define FOR_BLOCK 256 /* 8 warps / 4 wavefronts: a multiple of both warp sizes */
 #define WARP_LCM 64   /* blocks stay multiples of 64 so no wavefront is partial */
@@ -132,6 +133,31 @@ int ggi_spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   return 0;
 }
 
+/* explain's line on tile = "auto" (gen/variants.c): the kernel's variants,
+ * or which kernel a variant is one of. */
+static const char *variant_why(const ggi_module *m, const ggi_kernel *k)
+{
+  char buf[600];
+  int len = 0;
+  if (k->variant_of)
+    return ggi_strdup(m->arena, "a tile variant (tile = \"auto\" on the kernel it is named "
+                      "after): a kernel, and a command wherever that kernel is one, for "
+                      "gg_session_tune to measure against it (docs/tuning.md)");
+  len = snprintf(buf, sizeof buf, "tile = \"auto\": this kernel has the plan's tile; its "
+                 "variants");
+  int n = 0;
+  for (int i = 0; i < m->nkernels; i++)
+    if (m->kernels[i].variant_of == (int)(k - m->kernels) + 1 && len < (int)sizeof buf - 80) {
+      len += snprintf(buf + len, sizeof buf - (size_t)len, "%s %s", n ? "," : "",
+                      m->kernels[i].name);
+      n++;
+    }
+  snprintf(buf + len, sizeof buf - (size_t)len, "%s are kernels too, and commands wherever "
+           "this one is, for gg_session_tune to measure on the device (docs/tuning.md)",
+           n ? "" : " (none: no other tile fits)");
+  return ggi_strdup(m->arena, buf);
+}
+
 /* gemm: the block tile and the threads of its cuBLASDx block GEMM (its
  * BlockDim), both gemm_plan.c's (ggi_gemm_shape). */
 int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
@@ -144,6 +170,8 @@ int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
                 k->name, why_not.msg);
   why(k, w[2]);
   why(k, w[0]);
+  if (k->gemm_tile_auto || k->variant_of)
+    why(k, variant_why(m, k));
   why(k, w[1]);
   s->items = s->vector = 1;
   why(k, "one tile of one batch item per (virtual) block at a time: the block loads A's and B's "
@@ -305,6 +333,7 @@ static int first_index_fastest(const ggi_kernel *k)
 
 int ggi_specialize(ggi_module *m, ggi_diag *d)
 {
+  if (ggi_expand_variants(m, d) != 0) return -1;
   for (int i = 0; i < m->nkernels; i++) {
     ggi_kernel *k = &m->kernels[i];
     int cas = k->spec.cas_emulation; /* the loader may have set it */

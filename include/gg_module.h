@@ -21,7 +21,7 @@
 
 #include "gg_abi.h"
 
-#define GG_MODULE_ABI 9
+#define GG_MODULE_ABI 10
 
 /* A compile-time check in C11 and C++11 alike: a generated header proves
  * with it that the compiler lays out each argument struct as the
@@ -266,6 +266,11 @@ typedef struct gg_kernel_desc {
   uint32_t result_bytes;
   int result_param;
   int ack_relaxed;
+  /* A gemm's tile = "auto": 1 + the index in the module's kernels of the
+   * kernel this one is a tile variant of (gpugen names it
+   * <kernel>_tile<tm>x<tn>x<tk>; gg_session_tune measures it beside that
+   * kernel); 0 = none. */
+  int variant_of;
 } gg_kernel_desc;
 
 /* What the generator planned for one command inside one persistent

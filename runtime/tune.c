@@ -34,16 +34,28 @@ static int listed(const char *const *names, const char *name)
   return 0;
 }
 
-/* The command of persistent kernel pd called `name`, or NULL. */
-static const char *command_of(const gg_module_desc *md, const gg_persistent_desc *pd,
-                              const char *name)
+/* Kernel k is the command or one of the alternatives. */
+static int named(const gg_kernel_desc *k, const char *command, const char *const *alternatives)
 {
-  for (int i = 0; i < pd->ncommands; i++) {
-    int k = pd->commands[i];
-    if (k >= 0 && k < md->nkernels && strcmp(md->kernels[k].name, name) == 0)
-      return md->kernels[k].name;
-  }
-  return NULL;
+  if (strcmp(k->name, command) == 0)
+    return 1;
+  for (; alternatives && *alternatives; alternatives++)
+    if (strcmp(k->name, *alternatives) == 0)
+      return 1;
+  return 0;
+}
+
+/* Kernel k is a candidate: named, or a tile variant (gemm tile = "auto",
+ * gg_module.h: variant_of) of a named kernel. */
+static int wanted(const gg_module_desc *md, int k, const char *command,
+                  const char *const *alternatives)
+{
+  const gg_kernel_desc *kd = &md->kernels[k];
+  if (named(kd, command, alternatives))
+    return 1;
+  int base = kd->variant_of - 1;
+  return base >= 0 && base < md->nkernels && base != k &&
+         named(&md->kernels[base], command, alternatives);
 }
 
 static void add_row(gg_tuned *t, const char *kernel, const char *command, int blocks)
@@ -116,9 +128,10 @@ static gg_status candidates(gg_module *mod, const char *command, const gg_tune_o
     const gg_persistent_desc *pd = &md->persistent[i];
     if (!listed(o->kernels, pd->name) || pd->gpus > 1)
       continue;
-    for (int a = -1; a < 0 || (o->alternatives && o->alternatives[a]); a++) {
-      const char *c = command_of(md, pd, a < 0 ? command : o->alternatives[a]);
-      gg_status st = c ? add_kernel(mod, pd, c, t) : GG_OK;
+    for (int c = 0; c < pd->ncommands; c++) { /* in the kernel's order: variants follow theirs */
+      int k = pd->commands[c];
+      gg_status st = k >= 0 && k < md->nkernels && wanted(md, k, command, o->alternatives)
+                         ? add_kernel(mod, pd, md->kernels[k].name, t) : GG_OK;
       if (st)
         return st;
     }

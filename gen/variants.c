@@ -1,0 +1,113 @@
+/*
+ * variants.c - gemm tile = "auto" (variants.h): the kernel keeps the
+ * plan's tile, and each other candidate tile of gemm_plan.c
+ * (ggi_gemm_tile_candidates) becomes a kernel of its own,
+ * "<name>_tile<tm>x<tn>x<tk>", with that tile written in, marked a
+ * variant of it (variant_of, in the module's descriptor).  Every
+ * persistent kernel that has the kernel as a command gets its variants as
+ * commands too, so gg_session_tune can measure them there and choose.
+ * Frames keep the kernel itself in their stages.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+#include "names.h"
+#include "plan.h"
+#include "variants.h"
+
+#define VARIANTS_MAX 3 /* besides the plan's tile: ggi_gemm_tile_candidates gives at most 4 */
+
+static int fail(ggi_diag *d, const ggi_module *m, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(ggi_diag *d, const ggi_module *m, int line, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  ggi_vfail_at(d, m->file, line, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static int taken(const ggi_module *m, const ggi_kernel *ks, int nk, const char *name)
+{
+  for (int i = 0; i < nk; i++)
+    if (strcmp(ks[i].name, name) == 0) return 1;
+  for (int i = 0; i < m->npersistent; i++)
+    if (strcmp(m->persistent[i].name, name) == 0) return 1;
+  return 0;
+}
+
+/* The variants of kernel `base` (index bi) appended at ks[*nk]. */
+static int add_variants(ggi_module *m, ggi_kernel *ks, int *nk, int bi, ggi_diag *d)
+{
+  int tiles[VARIANTS_MAX + 1][3];
+  const int n = ggi_gemm_tile_candidates(&ks[bi], tiles, VARIANTS_MAX + 1);
+  for (int v = 1; v < n; v++) { /* tiles[0] is the plan's: the kernel itself */
+    char name[160];
+    snprintf(name, sizeof name, "%s_tile%dx%dx%d", ks[bi].name, tiles[v][0], tiles[v][1],
+             tiles[v][2]);
+    if (strlen(name) > GGI_NAME_MAX)
+      return fail(d, m, ks[bi].line, "kernel '%s': tile = \"auto\" names its variants like %s, "
+                  "longer than a name may be (%d characters): shorten the kernel's name",
+                  ks[bi].name, name, GGI_NAME_MAX);
+    if (taken(m, ks, *nk, name))
+      return fail(d, m, ks[bi].line, "kernel '%s': tile = \"auto\" makes a variant called %s, "
+                  "which is already declared: rename that", ks[bi].name, name);
+    ggi_kernel *k = &ks[(*nk)++];
+    *k = ks[bi];
+    k->name = ggi_strdup(m->arena, name);
+    if (!k->name) return fail(d, m, ks[bi].line, "out of memory");
+    memcpy(k->gemm_tile, tiles[v], sizeof k->gemm_tile);
+    k->gemm_tile_auto = 0;
+    k->variant_of = bi + 1;
+  }
+  return 0;
+}
+
+/* Persistent kernel p's commands with each command's variants after it. */
+static int add_commands(ggi_module *m, ggi_persistent *p, ggi_diag *d)
+{
+  const char *names[GG_COMMANDS_MAX];
+  int index[GG_COMMANDS_MAX], n = 0;
+  for (int c = 0; c < p->ncommands; c++) {
+    int ci = p->command_index[c];
+    for (int k = -1; k < m->nkernels; k++) {
+      int ki = k < 0 ? ci : k;
+      if (k >= 0 && m->kernels[k].variant_of != ci + 1) continue;
+      if (n == GG_COMMANDS_MAX)
+        return fail(d, m, p->line, "persistent \"%s\": with the tile variants of its gemm "
+                    "commands (tile = \"auto\") it would have more than %d commands: give some "
+                    "gemm a tile, or split the commands over two persistent kernels", p->name,
+                    GG_COMMANDS_MAX);
+      names[n] = m->kernels[ki].name;
+      index[n++] = ki;
+    }
+  }
+  memcpy(p->commands, names, sizeof names[0] * (size_t)n);
+  memcpy(p->command_index, index, sizeof index[0] * (size_t)n);
+  p->ncommands = n;
+  return 0;
+}
+
+int ggi_expand_variants(ggi_module *m, ggi_diag *d)
+{
+  int autos = 0;
+  for (int i = 0; i < m->nkernels; i++)
+    autos += m->kernels[i].gemm_tile_auto;
+  if (!autos) return 0;
+  ggi_kernel *ks = ggi_alloc(m->arena, sizeof *ks * (size_t)(m->nkernels + autos * VARIANTS_MAX));
+  if (!ks) return fail(d, m, 0, "out of memory");
+  memcpy(ks, m->kernels, sizeof *ks * (size_t)m->nkernels);
+  int nk = m->nkernels;
+  for (int i = 0; i < m->nkernels; i++)
+    if (ks[i].gemm_tile_auto && add_variants(m, ks, &nk, i, d) != 0) return -1;
+  m->kernels = ks;
+  m->nkernels = nk;
+  for (int i = 0; i < nk; i++) /* frames index the module's kernels */
+    if (ks[i].frame) ks[i].frame->kernels = ks;
+  for (int i = 0; i < m->npersistent; i++)
+    if (add_commands(m, &m->persistent[i], d) != 0) return -1;
+  return ggi_check_generated_names(m, 0, d); /* the variants' identifiers too */
+}

@@ -1,0 +1,16 @@
+-- tile = "auto": the plan's tile in the kernel itself, a kernel per other
+-- candidate tile (f32 256 x 256 x 128: four tiles; f16: two), each a
+-- command of every persistent kernel that has the gemm, right after it;
+-- a frame's stage keeps the kernel itself.
+module { name = "gemm_auto", targets = { "cuda" } }
+kernel "mm" { pattern = "gemm", size = { 256, 256, 128 }, tile = "auto",
+  params = { { "a", "f32[256][128]" }, { "b", "f32[128][256]" }, { "c", "f32[256][256]", access = "out" } },
+  a = "a", b = "b", c = "c" }
+kernel "hm" { pattern = "gemm", size = { 256, 256, 128 }, tile = "auto",
+  params = { { "a", "f16[256][128]" }, { "b", "f16[128][256]" }, { "c", "f32[256][256]", access = "out" } },
+  a = "a", b = "b", c = "c" }
+frame "fr" {
+  params = { { "a", "f32[256][128]" }, { "b", "f32[128][256]" }, { "c", "f32[256][256]" } },
+  stages = { { "mm" } },
+}
+persistent "p" { layout = "many_blocks", block = 128, commands = { "mm", "hm", "fr" } }
