@@ -369,7 +369,8 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
  * the cache folder's own rules (gg.h) keep other users' files out.
  *
  * Tuning off (opt->off, or GG_TUNE=off in the environment): nothing is
- * measured or read; the choice is the first candidate as the module
+ * measured or read; the choice is `command` itself (not an alternative or
+ * a variant) on the first persistent kernel that has it, as the module
  * declares it (blocks 0), the same on every run.
  *
  * Errors: GG_ERR_NOT_FOUND when no candidate has the command;

@@ -408,10 +408,14 @@ gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *arg
     st = candidates(mod, command, &o, out);
   if (st)
     return st;
-  if (off) {
+  if (off) { /* the first kernel that has the command itself, not an alternative or variant */
     out->source = GG_TUNE_FROM_DEFAULT;
-    snprintf(out->note, sizeof out->note, "tuning off (%s): the first candidate as declared",
-             o.off ? "gg_tune_options.off" : "GG_TUNE=off");
+    while (choice + 1 < out->nrows && strcmp(out->row[choice].command, command) != 0)
+      choice++;
+    if (strcmp(out->row[choice].command, command) != 0)
+      choice = 0;
+    snprintf(out->note, sizeof out->note, "tuning off (%s): the first kernel with the command, "
+             "as declared", o.off ? "gg_tune_options.off" : "GG_TUNE=off");
   } else {
     ggr_key key = record_key(mod, out, args, nargs);
     if (!o.retune && read_record(mod->ctx, key, out, &choice)) {
