@@ -166,10 +166,13 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
                   "equal blocks, one per GPU, but it has %lld; give it a multiple of %d",
                   view, which, fr->frame->gpus, (long long)(fp->rank == 0 ? 1 : outer.value),
                   fr->frame->gpus);
-  if (halo && !outer.name && outer.value < 2 * (int64_t)width)
+  /* 3w: the w rows each side sends must not be ghost rows of the other
+     side, which the same stage writes while they are read */
+  if (halo && !outer.name && outer.value < 3 * (int64_t)width)
     ggi_decl_fail(&r, line, "view = \"%s\": a halo of width %d needs at least %d rows in its "
-                  "outer index (the %s: %d ghost rows at each end), but it has %lld", view,
-                  width, 2 * width, which, width, (long long)outer.value);
+                  "outer index (the %s: %d ghost rows at each end and the %d rows each end "
+                  "sends between them), but it has %lld", view, width, 3 * width, which, width,
+                  width, (long long)outer.value);
   int op = GGI_OP_SUM, root = 0;
   if (kind == GGI_EXCHANGE_ALLREDUCE)
     op = read_op(&r, line);

@@ -6,8 +6,10 @@
  * 1 (side 0, rightwards), its rows w .. 2w - 1 GPU q - 1's rows E - w ..
  * E - 1 (side 1, leftwards); with wrap GPU N - 1 and GPU 0 are
  * neighbours, without it GPU 0's first ghost rows and GPU N - 1's last
- * are left as they are.  Rows that fall outside the view (E < 2w, a
- * run-time E) travel as zeros and are not written.
+ * are left as they are.  A part of fewer than 3w rows (a run-time E:
+ * gpugen refuses a constant one) sends zeros and writes no ghost row:
+ * the rows it would send would be ghost rows of the other side, which
+ * this stage writes while other threads read them.
  *
  * Each side's {{XCHG_COUNT}} element(s) are cut in {{XCHG_CHUNKS}} chunk(s) of at most
  * GG_XCHG_CHUNK_BYTES; chunk c of side s belongs to pseudo-block
@@ -42,6 +44,7 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
   const long long gg_chunks = {{XCHG_CHUNKS}}, gg_per = {{XCHG_CHUNK_ITEMS}}; /* a side's */
   const long long gg_w = {{XCHG_WIDTH}}, gg_row = {{XCHG_ROW_ITEMS}}, gg_rows = {{XCHG_ROWS}};
   const long long gg_items = gg_rows * gg_row;
+  const bool gg_fits = gg_rows >= 3 * gg_w; /* sent rows and ghost rows apart (above) */
   const bool gg_wrap = {{XCHG_WRAP}};
   gg_t *const gg_view = args.{{VIEW}};
   const int gg_me = nvshmem_my_pe();
@@ -65,7 +68,7 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
       gg_ll *const out = peer ? peer : staged + at;
       for (long long i = g.thread; i < n; i += g.nthreads) {
         const long long j = src + i;
-        gg_ll_store(out + i, j >= 0 && j < gg_items ? gg_view[j] : gg_t(0), flag);
+        gg_ll_store(out + i, gg_fits && j >= 0 && j < gg_items ? gg_view[j] : gg_t(0), flag);
       }
       if (!peer) {
         gg_sync(g);
@@ -78,7 +81,7 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
       gg_t v;
       gg_xchg_wait([&] { return gg_ll_load(recv + at + i, flag, &v); }, from, gg_mbox, &gave_up);
       const long long j = dst + i;
-      if (j >= 0 && j < gg_items)
+      if (gg_fits && j >= 0 && j < gg_items)
         gg_view[j] = v;
     }
     /* every thread has read the runs word; and all give up together */
