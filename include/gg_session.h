@@ -388,9 +388,11 @@ typedef struct gg_tune_options {
   const char *const *alternatives; /* NULL-terminated commands tried beside `command` */
   uint32_t frames;                 /* timed frames a candidate, over its bursts (0: 600; at
                                       most 20000) */
-  uint32_t budget_ms;              /* stop measuring once this is spent (0: 2000); the
-                                      candidates not reached are shown so */
-  uint32_t frame_timeout_ms;       /* one frame's limit (0: 2000) */
+  uint32_t budget_ms;              /* the call's time (0: 2000): a burst stops once it is
+                                      spent, an open waits for SMs at most the time left; the
+                                      candidates not reached are shown so, and nothing is
+                                      recorded */
+  uint32_t frame_timeout_ms;       /* one frame's limit (0: 2000; at most 600000) */
   int off;                         /* 1: no tuning: the deterministic default */
   int retune;                      /* 1: measure even when a record exists (and rewrite it) */
 } gg_tune_options;

@@ -22,6 +22,7 @@
 #define SLOW_RATIO 1.5        /* a first burst this many times the best one's p50 ends a candidate */
 #define DEFAULT_BUDGET_MS 2000u
 #define DEFAULT_FRAME_TIMEOUT_MS 2000u
+#define MAX_FRAME_TIMEOUT_MS 600000u
 #define MAX_FRAMES 20000u     /* x GG_TUNE_ROWS candidates x 8 bytes: 20 MB of samples at most */
 
 static int listed(const char *const *names, const char *name)
@@ -147,15 +148,20 @@ static gg_status candidates(gg_module *mod, const char *command, const gg_tune_o
 /* Everything the choice depends on: the module's binary (its source,
  * compiler and driver: the module's own cache key), the device, the
  * candidates in order, and the arguments' shape. */
-static ggr_key record_key(gg_module *mod, const gg_tuned *t, const gg_arg *args, int nargs)
+static ggr_key record_key(gg_module *mod, const gg_tuned *t, const gg_arg *args, int nargs,
+                          int *whole)
 {
   char desc[16384];
   size_t len = 0;
   const gg_context *ctx = mod->ctx;
+  *whole = 1; /* 0: a line did not fit, so the key would not tell two shapes apart */
 #define ADD(...)                                                                         \
   do {                                                                                   \
     int w_ = snprintf(desc + len, sizeof desc - len, __VA_ARGS__);                       \
-    len += w_ > 0 && (size_t)w_ < sizeof desc - len ? (size_t)w_ : 0;                    \
+    if (w_ > 0 && (size_t)w_ < sizeof desc - len)                                        \
+      len += (size_t)w_;                                                                 \
+    else                                                                                 \
+      *whole = 0;                                                                        \
   } while (0)
   ADD("gpugen tune key 1\nmodule %016llx%016llx\ndevice %s, %d SMs, %s\n",
       (unsigned long long)mod->key_hi, (unsigned long long)mod->key_lo, ctx->device_name,
@@ -181,24 +187,32 @@ static ggr_key record_key(gg_module *mod, const gg_tuned *t, const gg_arg *args,
   return ggr_cache_key(&p);
 }
 
+/* What the caller may do after a candidate's session ended in status st,
+ * its terminate in end. */
+static const char *after_words(gg_status st, gg_status end)
+{
+  if (st == GG_ERR_KERNEL_FAULT)
+    return "; the context is lost: free it and open a new one";
+  if (end == GG_ERR_TIMEOUT)
+    return "; its kernel did not exit: the device stays held until it does (free the context; "
+           "docs/tuning.md)";
+  return "; its session was terminated: the context is usable";
+}
+
 /* A failed frame ends the candidate's session; the detail says what
  * became of the kernel and of the context. */
 static gg_status frame_failed(gg_session *s, const gg_tune_row *r, gg_status st)
 {
   char why[2048];
   snprintf(why, sizeof why, "%s", gg_error_detail());
-  const char *after = "";
-  if (st == GG_ERR_KERNEL_FAULT) {
-    after = "; the context is lost: free it and open a new one";
-  } else if (st == GG_ERR_TIMEOUT) {
-    after = gg_session_terminate(s) == GG_ERR_TIMEOUT
-                ? "; its kernel did not exit: the device stays held until it does (free the "
-                  "context; docs/tuning.md)"
-                : "; its session was terminated: the context is usable";
-  }
+  gg_status end = gg_session_terminate(s); /* what became of the kernel decides the advice */
   gg_session_free(s);
+  if (st == GG_ERR_KERNEL_FAULT || end == GG_ERR_KERNEL_FAULT)
+    st = GG_ERR_KERNEL_FAULT;
+  else if (end == GG_ERR_TIMEOUT)
+    st = GG_ERR_TIMEOUT;
   return ggr_set_error(st, "tuning stopped at candidate \"%s\" command \"%s\" on %d block(s): "
-                       "%s%s", r->kernel, r->command, r->blocks, why, after);
+                       "%s%s", r->kernel, r->command, r->blocks, why, after_words(st, end));
 }
 
 static int by_value(const void *a, const void *b)
@@ -210,11 +224,17 @@ static int by_value(const void *a, const void *b)
 /* One burst of row r: a session, `warm` untimed frames, then n timed
  * ones on the host's clock appended at ns. */
 static gg_status burst(gg_module *mod, gg_tune_row *r, const gg_arg *args, int nargs,
-                       const gg_tune_options *o, uint32_t n, double *ns)
+                       const gg_tune_options *o, uint32_t n, double *ns, uint32_t *got,
+                       uint64_t deadline)
 {
   gg_session_options so = {0};
   so.buffering = 1;
   so.blocks = r->blocks;
+  /* an open waits for SMs at most the budget's time left (at least 100 ms) */
+  const uint64_t now0 = gg_rt_now_ns();
+  const uint64_t left_ms = deadline > now0 ? (deadline - now0) / 1000000u : 0;
+  so.open_timeout_ms = left_ms < 100 ? 100 : left_ms > 10000 ? 10000 : (uint32_t)left_ms;
+  *got = 0;
   gg_session *s;
   gg_status st = gg_session_open(mod, r->kernel, &so, &s);
   if (st == GG_ERR_NOT_CORESIDENT) {
@@ -230,19 +250,21 @@ static gg_status burst(gg_module *mod, gg_tune_row *r, const gg_arg *args, int n
   const int64_t limit = (int64_t)o->frame_timeout_ms * 1000000;
   for (uint32_t i = 0; !st && i < warm + n; i++) {
     uint64_t t0 = gg_rt_now_ns();
+    if (i > warm && t0 > deadline)
+      break; /* the budget is spent: the frames timed so far stand */
     st = gg_session_start(s, cmd, args, nargs, NULL);
     if (!st)
       st = gg_session_wait(s, limit);
     if (!st && i >= warm)
-      ns[i - warm] = (double)(gg_rt_now_ns() - t0);
+      ns[(*got)++] = (double)(gg_rt_now_ns() - t0);
   }
   if (st)
     return frame_failed(s, r, st);
   st = gg_session_terminate(s);
   gg_session_free(s);
   if (st)
-    return ggr_set_error(st, "tuning: candidate \"%s\" did not end cleanly: %s", r->kernel,
-                         gg_error_detail());
+    return ggr_set_error(st, "tuning: candidate \"%s\" did not end cleanly: %s%s", r->kernel,
+                         gg_error_detail(), after_words(st, st));
   return GG_OK;
 }
 
@@ -319,10 +341,11 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
         spent = 1;
         break;
       }
-      st = burst(mod, r, args, nargs, o, per, ns + (size_t)i * n + have[i]);
-      live[i] = !st && r->state != GG_TUNE_NO_FIT;
-      if (live[i])
-        have[i] += per;
+      uint32_t got = 0;
+      st = burst(mod, r, args, nargs, o, per, ns + (size_t)i * n + have[i], &got,
+                 t0 + (uint64_t)o->budget_ms * 1000000u);
+      live[i] = !st && r->state != GG_TUNE_NO_FIT && got > 0;
+      have[i] += got;
     }
   }
   for (int i = 0; !st && i < t->nrows; i++)
@@ -356,18 +379,22 @@ static int read_record(gg_context *ctx, ggr_key key, gg_tuned *t, int *choice)
   return ok;
 }
 
+static void append_note(gg_tuned *t, const char *what)
+{
+  size_t used = strlen(t->note);
+  snprintf(t->note + used, sizeof t->note - used, "%s%s", used ? "; " : "", what);
+}
+
 static void write_record(gg_context *ctx, ggr_key key, gg_tuned *t, int choice)
 {
   char text[GGR_TUNE_RECORD_MAX];
   size_t n = ggr_tune_record_format(t->row, t->nrows, choice, text, sizeof text);
-  size_t used = strlen(t->note);
-  const char *sep = used ? "; " : "";
   if (!ggr_cache_enabled(ctx->cache))
-    snprintf(t->note + used, sizeof t->note - used, "%sthe cache is off: no record", sep);
+    append_note(t, "the cache is off: no record");
   else if (!n || ggr_cache_put(ctx->cache, key, text, n))
-    snprintf(t->note + used, sizeof t->note - used, "%sthe record could not be written", sep);
+    append_note(t, "the record could not be written");
   else
-    snprintf(t->note + used, sizeof t->note - used, "%srecord written", sep);
+    append_note(t, "record written");
 }
 
 static gg_status tuning_off(const gg_tune_options *o, int *off)
@@ -386,8 +413,10 @@ static gg_status tuning_off(const gg_tune_options *o, int *off)
 gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *args, int nargs,
                           const gg_tune_options *opt, gg_tuned *out)
 {
-  if (!mod || !command || !out || (nargs > 0 && !args) || nargs < 0)
+  if (!mod || !command || !out || (nargs > 0 && !args))
     return GGR_NULL_ARG();
+  if (nargs < 0)
+    return ggr_set_error(GG_ERR_INVALID, "tuning: %d arguments", nargs);
   memset(out, 0, sizeof *out);
   uint64_t t0 = gg_rt_now_ns();
   gg_tune_options o = {0};
@@ -402,6 +431,10 @@ gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *arg
     o.budget_ms = DEFAULT_BUDGET_MS;
   if (o.frame_timeout_ms == 0)
     o.frame_timeout_ms = DEFAULT_FRAME_TIMEOUT_MS;
+  if (o.frame_timeout_ms > MAX_FRAME_TIMEOUT_MS)
+    return ggr_set_error(GG_ERR_INVALID, "tuning: a frame timeout of %u ms; at most %u (a "
+                         "record's figures stay under 1000 s)", o.frame_timeout_ms,
+                         MAX_FRAME_TIMEOUT_MS);
   int off = 0, choice = 0;
   gg_status st = tuning_off(&o, &off);
   if (!st)
@@ -417,12 +450,15 @@ gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *arg
     snprintf(out->note, sizeof out->note, "tuning off (%s): the first kernel with the command, "
              "as declared", o.off ? "gg_tune_options.off" : "GG_TUNE=off");
   } else {
-    ggr_key key = record_key(mod, out, args, nargs);
-    if (!o.retune && read_record(mod->ctx, key, out, &choice)) {
+    int whole = 1;
+    ggr_key key = record_key(mod, out, args, nargs, &whole);
+    if (whole && !o.retune && read_record(mod->ctx, key, out, &choice)) {
       out->source = GG_TUNE_FROM_RECORD;
       snprintf(out->note, sizeof out->note, "nothing measured");
     } else {
-      if (o.retune)
+      if (!whole) /* two shapes could share the key: neither read nor write a record */
+        snprintf(out->note, sizeof out->note, "no record: the key's description did not fit");
+      else if (o.retune)
         snprintf(out->note, sizeof out->note, "measured again (retune)");
       st = measure_all(mod, out, args, nargs, &o, t0);
       if (st)
@@ -431,7 +467,14 @@ gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *arg
       if (choice < 0)
         return ggr_set_error(GG_ERR_NOT_CORESIDENT, "tuning \"%s\": no candidate's blocks fit "
                              "on the device at once", command);
-      write_record(mod->ctx, key, out, choice);
+      int reached = 1;
+      for (int i = 0; i < out->nrows; i++)
+        reached &= out->row[i].state != GG_TUNE_NOT_REACHED;
+      if (whole && reached)
+        write_record(mod->ctx, key, out, choice);
+      else if (!reached) /* a later call, with more budget, measures them all */
+        append_note(out, "not recorded: the budget ran out before every candidate was "
+                    "measured");
     }
   }
   out->kernel = out->row[choice].kernel;

@@ -8,8 +8,8 @@
  *
  *   gpugen tune record 1
  *   rows 3
- *   row 0 264 0 4812.5 4930.1        index, blocks, gg_tune_state, p50 ns, mean ns
- *   row 1 132 0 4790.0 4901.7
+ *   row 0 264 0 4813 4930             index, blocks, gg_tune_state, p50 ns, mean ns
+ *   row 1 132 0 4790 4902             (whole ns: digits only, in any locale)
  *   row 2 1 1 0 0
  *   choice 1
  *
@@ -18,7 +18,10 @@
  * matches its candidate's blocks, every figure is a plain finite number
  * in range, and the choice is the measured row of lowest p50 (what
  * ggr_tune_pick gives): a record edited to steer the choice is refused
- * like a corrupt one.
+ * like a corrupt one.  A record whose figures and choice agree is
+ * believed: what keeps other users' records out is the cache folder's
+ * own rule (cache.h: a folder only the user can write, entries that are
+ * the user's regular files), as for compiled kernels.
  */
 #ifndef GGR_TUNE_H
 #define GGR_TUNE_H

@@ -4,7 +4,6 @@
  * record comes from a file, so everything in it is checked before it is
  * believed; anything odd makes it "ignored", and the caller measures.
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,14 @@ int ggr_tune_pick(const gg_tune_row *rows, int n)
   return best;
 }
 
+/* Figures are whole nanoseconds in the record: digits only, the same in
+ * every locale (a "%.1f" wrote 4812,5 under de_DE, which the C locale's
+ * parser refused). */
+static unsigned long long whole_ns(double ns)
+{
+  return ns > 0 && ns < FIGURE_MAX ? (unsigned long long)(ns + 0.5) : 0;
+}
+
 size_t ggr_tune_record_format(const gg_tune_row *rows, int n, int choice, char *buf,
                               size_t size)
 {
@@ -34,8 +41,8 @@ size_t ggr_tune_record_format(const gg_tune_row *rows, int n, int choice, char *
     if (i == n)
       w = snprintf(buf + len, size - len, "choice %d\n", choice);
     else
-      w = snprintf(buf + len, size - len, "row %d %d %d %.1f %.1f\n", i, rows[i].blocks,
-                   (int)rows[i].state, rows[i].p50_ns, rows[i].mean_ns);
+      w = snprintf(buf + len, size - len, "row %d %d %d %llu %llu\n", i, rows[i].blocks,
+                   (int)rows[i].state, whole_ns(rows[i].p50_ns), whole_ns(rows[i].mean_ns));
   }
   if (w < 0 || (size_t)w >= size - len)
     return 0;
@@ -51,11 +58,12 @@ static int refuse(char *why, size_t size, const char *fmt, ...)
   return -1;
 }
 
-/* A whole decimal integer in [lo, hi] from *p, then one space or the line's end. */
+/* A whole decimal integer in [lo, hi] from *p (digits only, no sign, no
+ * leading zero), then one space or the line's end. */
 static int read_int(char **p, long lo, long hi, long *out)
 {
   char *end;
-  if (**p < '0' && **p != '-')
+  if (**p < '0' || **p > '9' || ((*p)[0] == '0' && (*p)[1] >= '0' && (*p)[1] <= '9'))
     return -1;
   long v = strtol(*p, &end, 10);
   if (end == *p || v < lo || v > hi || (*end != ' ' && *end != '\0'))
@@ -65,18 +73,19 @@ static int read_int(char **p, long lo, long hi, long *out)
   return 0;
 }
 
-/* A plain finite figure in [0, FIGURE_MAX] (no hex, no inf or nan). */
+/* A figure: whole nanoseconds, 1 to 12 digits with no leading zero
+ * (or "0"), so nothing but digits and never past FIGURE_MAX. */
 static int read_figure(char **p, double *out)
 {
-  char *end;
-  for (const char *c = *p; *c && *c != ' '; c++)
-    if (!strchr("0123456789.", *c))
-      return -1;
-  double v = strtod(*p, &end);
-  if (end == *p || !isfinite(v) || v < 0 || v > FIGURE_MAX || (*end != ' ' && *end != '\0'))
+  const char *c = *p;
+  unsigned long long v = 0;
+  int n = 0;
+  for (; c[n] >= '0' && c[n] <= '9'; n++)
+    v = v * 10 + (unsigned long long)(c[n] - '0');
+  if (n == 0 || n > 12 || (n > 1 && c[0] == '0') || (c[n] != ' ' && c[n] != '\0'))
     return -1;
-  *p = *end == ' ' ? end + 1 : end;
-  *out = v;
+  *p += c[n] == ' ' ? n + 1 : n;
+  *out = (double)v;
   return 0;
 }
 

@@ -14,8 +14,8 @@
 static void candidates(gg_tune_row *r)
 {
   memset(r, 0, 3 * sizeof *r);
-  r[0] = (gg_tune_row){"whole", "s1", 264, GG_TUNE_MEASURED, 4812.5, 4930.1};
-  r[1] = (gg_tune_row){"whole", "s1", 132, GG_TUNE_MEASURED, 4790.0, 4901.7};
+  r[0] = (gg_tune_row){"whole", "s1", 264, GG_TUNE_MEASURED, 4813, 4930};
+  r[1] = (gg_tune_row){"whole", "s1", 132, GG_TUNE_MEASURED, 4790, 4902};
   r[2] = (gg_tune_row){"one", "s1", 1, GG_TUNE_NO_FIT, 0, 0};
 }
 
@@ -81,55 +81,76 @@ static void test_refused(void)
 {
   static const struct { const char *what, *text; } bad[] = {
     {"the choice is the slower row",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 4812.5 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 0\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 4813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 0\n"},
     {"the choice did not fit",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 4812.5 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 2\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 4813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 2\n"},
     {"another key's blocks (foreign)",
-     "gpugen tune record 1\nrows 3\nrow 0 266 0 4812.5 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 266 0 4813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
     {"fewer rows than candidates",
-     "gpugen tune record 1\nrows 2\nrow 0 264 0 4812.5 4930.1\nrow 1 132 0 4790.0 4901.7\n"
+     "gpugen tune record 1\nrows 2\nrow 0 264 0 4813 4930\nrow 1 132 0 4790 4902\n"
      "choice 1\n"},
     {"rows out of order",
-     "gpugen tune record 1\nrows 3\nrow 1 132 0 4790.0 4901.7\nrow 0 264 0 4812.5 4930.1\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\n"},
+     "gpugen tune record 1\nrows 3\nrow 1 132 0 4790 4902\nrow 0 264 0 4813 4930\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
     {"a NaN figure",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 nan 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 nan 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
     {"an infinite figure",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 inf 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 inf 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
     {"a negative figure",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 -4812.5 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 0\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 -4813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 0\n"},
     {"a hex figure",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 0x12c0 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 0\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 0x12c0 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 0\n"},
     {"a figure past 1000 s",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 1e300 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 1e300 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
     {"a measured row of 0 ns",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 0 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 0\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 0 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 0\n"},
     {"an unknown state",
-     "gpugen tune record 1\nrows 3\nrow 0 264 7 4812.5 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 7 4813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
     {"another format version",
-     "gpugen tune record 2\nrows 3\nrow 0 264 0 4812.5 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\n"},
+     "gpugen tune record 2\nrows 3\nrow 0 264 0 4813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
     {"text after the choice",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 4812.5 4930.1\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\nchoice 0\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 4813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\nchoice 0\n"},
     {"an empty line",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 4812.5 4930.1\n\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 4813 4930\n\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
     {"a field too many",
-     "gpugen tune record 1\nrows 3\nrow 0 264 0 4812.5 4930.1 9\nrow 1 132 0 4790.0 4901.7\n"
-     "row 2 1 1 0.0 0.0\nchoice 1\n"},
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 4813 4930 9\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
     {"a huge row count",
      "gpugen tune record 1\nrows 99999999999999999999\nchoice 1\n"},
+    {"a decimal figure (a figure is whole ns, in any locale)",
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 4812.5 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
+    {"a decimal comma (a de_DE writer)",
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 4812,5 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
+    {"a figure of 13 digits (past 1000 s)",
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 1000000000000 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
+    {"a leading zero",
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 04813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
+    {"a sign",
+     "gpugen tune record 1\nrows 3\nrow 0 +264 0 4813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
+    {"two spaces",
+     "gpugen tune record 1\nrows 3\nrow 0 264  0 4813 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
+    {"a letter in a figure",
+     "gpugen tune record 1\nrows 3\nrow 0 264 0 48x3 4930\nrow 1 132 0 4790 4902\n"
+     "row 2 1 1 0 0\nchoice 1\n"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     gg_tune_row r[3];
@@ -137,6 +158,17 @@ static void test_refused(void)
     char why[200] = "";
     EXPECT(parse(bad[i].text, strlen(bad[i].text), r, &choice, why) != 0 && why[0] &&
                choice == -7, "%s: taken", bad[i].what);
+  }
+  /* a row that did not fit keeps no figures, whatever the record says */
+  {
+    static const char odd[] = "gpugen tune record 1\nrows 3\nrow 0 264 0 4813 4930\n"
+                              "row 1 132 0 4790 4902\nrow 2 1 1 7 9\nchoice 1\n";
+    gg_tune_row r[3];
+    int choice = -1;
+    char why[200] = "";
+    EXPECT(parse(odd, sizeof odd - 1, r, &choice, why) == 0 && r[2].p50_ns == 0 &&
+               r[2].mean_ns == 0 && r[2].state == GG_TUNE_NO_FIT,
+           "a no-fit row's figures: %s p50 %g", why, r[2].p50_ns);
   }
   /* a NUL inside the text */
   static const char nul[] = "gpugen tune record 1\nrows 3\0row 0 264 0 1 1\n";
