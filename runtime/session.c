@@ -694,7 +694,8 @@ static gg_status kernel_gone(gg_session *s, int q)
  * exchanges are waiting for (the mailbox's waiting bytes) are named. */
 static gg_status frame_timeout(gg_session *s, int64_t timeout_ns)
 {
-  char team[400] = "", ranks[200];
+  /* every rank fits: ", 63" is 4 characters */
+  char team[300 + 4 * GG_MBOX_WAITING_MAX] = "", ranks[4 * GG_MBOX_WAITING_MAX + 1];
   if (s->pd->gpus > 1) {
     const int n = ggr_mbox_waiting(&s->mb, s->pd->gpus, ranks, sizeof ranks);
     if (n > 0)

@@ -169,11 +169,13 @@ int ggr_mbox_waiting(const ggr_mbox *mb, int gpus, char *out, size_t n)
   for (int p = 0; p < gpus && p < (int)GG_MBOX_WAITING_MAX; p++) {
     const volatile unsigned char *b =
       (const volatile unsigned char *)(mb->base + GG_MBOX_WAITING_OFF + p);
-    if (*b && at < n) {
+    if (!*b)
+      continue;
+    if (at < n) { /* what does not fit is counted, not written */
       int w = snprintf(out + at, n - at, "%s%d", count ? ", " : "", p);
       at += w > 0 ? (size_t)w : 0;
-      count++;
     }
+    count++;
   }
   return count;
 }
