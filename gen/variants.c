@@ -8,7 +8,6 @@
  * commands too, so gg_session_tune can measure them there and choose.
  * Frames keep the kernel itself in their stages.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,17 +17,6 @@
 #include "variants.h"
 
 #define VARIANTS_MAX 3 /* besides the plan's tile: ggi_gemm_tile_candidates gives at most 4 */
-
-static int fail(ggi_diag *d, const ggi_module *m, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(ggi_diag *d, const ggi_module *m, int line, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  ggi_vfail_at(d, m->file, line, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 static int taken(const ggi_module *m, const ggi_kernel *ks, int nk, const char *name)
 {
@@ -49,16 +37,17 @@ static int add_variants(ggi_module *m, ggi_kernel *ks, int *nk, int bi, ggi_diag
     snprintf(name, sizeof name, "%s_tile%dx%dx%d", ks[bi].name, tiles[v][0], tiles[v][1],
              tiles[v][2]);
     if (strlen(name) > GGI_NAME_MAX)
-      return fail(d, m, ks[bi].line, "kernel '%s': tile = \"auto\" names its variants like %s, "
-                  "longer than a name may be (%d characters): shorten the kernel's name",
-                  ks[bi].name, name, GGI_NAME_MAX);
+      return ggi_fail_at(d, m->file, ks[bi].line, "kernel '%s': tile = \"auto\" names its "
+                         "variants like %s, longer than a name may be (%d characters): "
+                         "shorten the kernel's name", ks[bi].name, name, GGI_NAME_MAX);
     if (taken(m, ks, *nk, name))
-      return fail(d, m, ks[bi].line, "kernel '%s': tile = \"auto\" makes a variant called %s, "
-                  "which is already declared: rename that", ks[bi].name, name);
+      return ggi_fail_at(d, m->file, ks[bi].line, "kernel '%s': tile = \"auto\" makes a "
+                         "variant called %s, which is already declared: rename that",
+                         ks[bi].name, name);
     ggi_kernel *k = &ks[(*nk)++];
     *k = ks[bi];
     k->name = ggi_strdup(m->arena, name);
-    if (!k->name) return fail(d, m, ks[bi].line, "out of memory");
+    if (!k->name) return ggi_fail_at(d, m->file, ks[bi].line, "out of memory");
     memcpy(k->gemm_tile, tiles[v], sizeof k->gemm_tile);
     k->gemm_tile_auto = 0;
     k->variant_of = bi + 1;
@@ -77,10 +66,10 @@ static int add_commands(ggi_module *m, ggi_persistent *p, ggi_diag *d)
       int ki = k < 0 ? ci : k;
       if (k >= 0 && m->kernels[k].variant_of != ci + 1) continue;
       if (n == GG_COMMANDS_MAX)
-        return fail(d, m, p->line, "persistent \"%s\": with the tile variants of its gemm "
-                    "commands (tile = \"auto\") it would have more than %d commands: give some "
-                    "gemm a tile, or split the commands over two persistent kernels", p->name,
-                    GG_COMMANDS_MAX);
+        return ggi_fail_at(d, m->file, p->line, "persistent \"%s\": with the tile variants of "
+                           "its gemm commands (tile = \"auto\") it would have more than %d "
+                           "commands: give some gemm a tile, or split the commands over two "
+                           "persistent kernels", p->name, GG_COMMANDS_MAX);
       names[n] = m->kernels[ki].name;
       index[n++] = ki;
     }
@@ -98,7 +87,7 @@ int ggi_expand_variants(ggi_module *m, ggi_diag *d)
     autos += m->kernels[i].gemm_tile_auto;
   if (!autos) return 0;
   ggi_kernel *ks = ggi_alloc(m->arena, sizeof *ks * (size_t)(m->nkernels + autos * VARIANTS_MAX));
-  if (!ks) return fail(d, m, 0, "out of memory");
+  if (!ks) return ggi_fail_at(d, m->file, 0, "out of memory");
   memcpy(ks, m->kernels, sizeof *ks * (size_t)m->nkernels);
   int nk = m->nkernels;
   for (int i = 0; i < m->nkernels; i++)

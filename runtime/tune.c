@@ -38,12 +38,7 @@ static int listed(const char *const *names, const char *name)
 /* Kernel k is the command or one of the alternatives. */
 static int named(const gg_kernel_desc *k, const char *command, const char *const *alternatives)
 {
-  if (strcmp(k->name, command) == 0)
-    return 1;
-  for (; alternatives && *alternatives; alternatives++)
-    if (strcmp(k->name, *alternatives) == 0)
-      return 1;
-  return 0;
+  return strcmp(k->name, command) == 0 || (alternatives && listed(alternatives, k->name));
 }
 
 /* Kernel k is a candidate: named, or a tile variant (gemm tile = "auto",
@@ -215,11 +210,6 @@ static gg_status frame_failed(gg_session *s, const gg_tune_row *r, gg_status st)
                        "%s%s", r->kernel, r->command, r->blocks, why, after_words(st, end));
 }
 
-static int by_value(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 /* One burst of row r: a session, `warm` untimed frames, then n timed
  * ones on the host's clock appended at ns. */
@@ -271,12 +261,10 @@ static gg_status burst(gg_module *mod, gg_tune_row *r, const gg_arg *args, int n
 /* Row r's figures from its pooled samples. */
 static void figures(gg_tune_row *r, double *ns, uint32_t n)
 {
-  double sum = 0;
-  for (uint32_t i = 0; i < n; i++)
-    sum += ns[i];
-  qsort(ns, n, sizeof *ns, by_value);
-  r->p50_ns = ns[n / 2];
-  r->mean_ns = sum / n;
+  gg_stats s; /* libgg's one rule for a p50 (session_stats.c) */
+  gg_stats_compute(ns, n, &s);
+  r->p50_ns = s.p50_ns;
+  r->mean_ns = s.mean_ns;
   r->state = GG_TUNE_MEASURED;
 }
 
@@ -293,9 +281,10 @@ static void drop_slow(const gg_tuned *t, const double *ns, uint32_t n, const uin
   for (int i = 0; p50 && i < t->nrows; i++) {
     if (have[i] != per)
       continue;
-    memcpy(tmp, ns + (size_t)i * n, per * sizeof *tmp);
-    qsort(tmp, per, sizeof *tmp, by_value);
-    p50[i] = tmp[per / 2];
+    memcpy(tmp, ns + (size_t)i * n, per * sizeof *tmp); /* the samples stay unsorted */
+    gg_stats s;
+    gg_stats_compute(tmp, per, &s);
+    p50[i] = s.p50_ns;
     if (best == 0 || p50[i] < best)
       best = p50[i];
   }
