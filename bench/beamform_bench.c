@@ -345,25 +345,38 @@ static void graph_row(chain_run *r, const char *way, gg_stream *s)
   gg_graph_free(r->graph);
 }
 
-/* The chain as the frame of its persistent kernel on `blocks` blocks (0:
- * the Lua's, one per sensor): one frame checked (X and Y read after the
- * kernel has ended), then a fresh session timed. */
-static void frame_row(chain_run *r, gg_module *mod, int blocks)
+/* The chain as frame `command` of persistent kernel `persistent` on
+ * `blocks` blocks (0: the Lua's, one per sensor): one frame checked (X
+ * and Y read after the kernel has ended), a fresh session timed, then a
+ * third one with statistics on to split the frame (gg_session_stats:
+ * host -> GPU, the GPU's own part, GPU -> host; device times cost a few
+ * ns, so this pass is printed apart and not timed as the row).  Returns
+ * the timed pass's p50. */
+static double frame_row(chain_run *r, gg_module *mod, const char *persistent,
+                        const char *command, int blocks, const char *label)
 {
-  const gg_session_options opt = {.blocks = blocks};
-  char persistent[64], way[64];
-  snprintf(persistent, sizeof persistent, "%s_loop", r->name);
-  for (int pass = 0; pass < 2; pass++) {
+  gg_session_options opt = {.blocks = blocks};
+  char way[64];
+  double p50 = 0;
+  for (int pass = 0; pass < 3; pass++) {
+    opt.stats_frames = pass == 2 ? (uint64_t)iters + 100 : 0;
     CHECK_OK(gg_session_open(mod, persistent, &opt, &r->s));
-    CHECK_OK(gg_session_command(r->s, r->name, &r->cmd));
-    snprintf(way, sizeof way, "gpugen frame (%d blocks x %d thr)", gg_session_blocks(r->s),
+    CHECK_OK(gg_session_command(r->s, command, &r->cmd));
+    snprintf(way, sizeof way, "%s (%d blocks x %d thr)", label, gg_session_blocks(r->s),
              gg_kernel_describe(r->fft)->block_size);
     if (pass == 0) {
       poison(r);
       gpugen_frame(r);
-    } else {
-      const double p50 = row(r, way, gpugen_frame, 1);
+    } else if (pass == 1) {
+      p50 = row(r, way, gpugen_frame, 1);
       if (r->best_frame == 0 || p50 < r->best_frame) r->best_frame = p50;
+    } else {
+      bench_time(&st, 100, iters, gpugen_frame, r);
+      gg_stats gs;
+      CHECK_OK(gg_session_stats(r->s, &gs));
+      printf("%-44s p50 us: to GPU %.2f, GPU %.2f, to host %.2f (with device times: %.2f)\n",
+             "  split", gs.part[GG_PART_TO_GPU].p50_ns / 1e3, gs.part[GG_PART_GPU].p50_ns / 1e3,
+             gs.part[GG_PART_TO_HOST].p50_ns / 1e3, gs.p50_ns / 1e3);
     }
     CHECK_OK(gg_session_terminate(r->s));
     gg_session_free(r->s);
@@ -372,6 +385,29 @@ static void frame_row(chain_run *r, gg_module *mod, int blocks)
       verify(r, way, 1);
     }
   }
+  return p50;
+}
+
+/* The auto row: gg_session_tune over the chain's frame and its
+ * alternative written with the detect in the beams' post statements (the
+ * same arguments, the same pk), on the persistent kernel at its candidate
+ * block counts; the choice checked and timed like the hand-picked rows,
+ * and its ratio to the best of them (goal >= 0.95x). */
+static void auto_row(chain_run *r, gg_module *mod, double best_hand, int has_fused)
+{
+  char fused[64];
+  snprintf(fused, sizeof fused, "%s_fused", r->name);
+  const char *const alternatives[] = {has_fused ? fused : NULL, NULL};
+  const gg_arg args[5] = {gg_arg_array(r->gx), gg_arg_array(r->gX), gg_arg_array(r->gW),
+                          gg_arg_array(r->gY), gg_arg_array(r->gpk)};
+  gg_tune_options o = {.alternatives = alternatives};
+  gg_tuned t;
+  CHECK_OK(gg_session_tune(mod, r->name, args, 5, &o, &t));
+  char label[96];
+  snprintf(label, sizeof label, "auto: %s", t.command);
+  const double a = frame_row(r, mod, t.kernel, t.command, t.blocks, label);
+  printf("  tuned from %d candidates in %.0f ms (%s); best hand-picked frame %.2f: auto %.3fx "
+         "it (goal >= 0.95)\n", t.nrows, t.tune_ms, t.note, best_hand, best_hand / a);
 }
 
 static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod, gg_kernel *frame)
@@ -405,8 +441,20 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod, gg_kernel
                           gg_arg_array(r->gY), gg_arg_array(r->gpk)};
   CHECK_OK(gg_pack_args(gg_kernel_describe(frame), args, 5, r->packed, sizeof r->packed));
   r->size = gg_kernel_describe(frame)->args_size;
-  frame_row(r, mod, 0);
-  frame_row(r, mod, gg_context_sm_count(ctx));
+  char loop[64], fused[64];
+  snprintf(loop, sizeof loop, "%s_loop", r->name);
+  snprintf(fused, sizeof fused, "%s_fused", r->name);
+  const int sms = gg_context_sm_count(ctx);
+  frame_row(r, mod, loop, r->name, 0, "gpugen frame");
+  frame_row(r, mod, loop, r->name, sms, "gpugen frame");
+  gg_kernel *fk;
+  const int has_fused = gg_kernel_get(mod, fused, &fk) == GG_OK;
+  if (has_fused) {
+    frame_row(r, mod, loop, fused, 0, "gpugen frame, detect in post");
+    frame_row(r, mod, loop, fused, sms, "gpugen frame, detect in post");
+  }
+  const double best_hand = r->best_frame;
+  auto_row(r, mod, best_hand, has_fused);
 
   gg_array_free(r->gx);
   gg_array_free(r->gX);

@@ -33,8 +33,20 @@ local function chain(name, S, L, B, block)
     stages = { { name .. "_fft" }, { name .. "_beams" }, { name .. "_peak" } },
     result = "pk",
   }
+  -- the same chain with the detect in the beams' post statements: each
+  -- thread contributes the power of every element of Y it stores to the
+  -- maximum (no third stage, no grid barrier before it, Y not read back)
+  kernel (name .. "_beams_peak") { pattern = "gemm", type = "complex", size = { B, L, S },
+    op_a = "c", block = block,
+    params = { { "W", cw }, { "X", cx }, { "Y", cy, access = "out" }, { "pk", "f32[1]", access = "out" } },
+    a = "W", b = "X", c = "Y", post = "contribute(re * re + im * im);", op = "max", into = "pk" }
+  frame (name .. "_fused") {
+    params = { { "x", cx }, { "X", cx }, { "W", cw }, { "Y", cy }, { "pk", "f32[1]" } },
+    stages = { { name .. "_fft" }, { name .. "_beams_peak" } },
+    result = "pk",
+  }
   persistent (name .. "_loop") { layout = "many_blocks", blocks = S, block = block,
-    commands = { name } }
+    commands = { name, name .. "_fused" } }
 end
 
 -- the example's array: 256-point FFTs on 128 threads (2 elements each)

@@ -201,39 +201,6 @@ static void read_between(ggi_decl *k, ggi_kernel *kn)
                   "as the first one's post, in one frame", ggi_fft_type_names[kn->fft_type]);
 }
 
-/* What statements (post or between) may not name: the FFT's output view
- * (its elements are being written: they change the output through re
- * and im; in place, that is the input too), into (the last block writes
- * it), block barriers (a thread runs the statements once per element it
- * holds, and threads hold different counts: a barrier would hang), and
- * contribute without into (nothing to contribute to). */
-static void check_statements(ggi_decl *k, const ggi_kernel *kn, const char *text, int line,
-                             const char *field)
-{
-  static const char *const barriers[] = {"__syncthreads", "__syncthreads_count",
-                                         "__syncthreads_and", "__syncthreads_or", "__syncwarp",
-                                         "__barrier_sync", "this_thread_block", "cooperative_groups",
-                                         "asm", NULL};
-  if (!text) return;
-  const char *out = kn->fft_view[1];
-  if (ggi_text_names(text, out))
-    ggi_decl_fail(k, line, "field '%s' names view \"%s\", the FFT's output%s: the statements "
-                  "change the element through re and im (the output is being written)", field,
-                  out, strcmp(out, kn->fft_view[0]) == 0 ? " (and input, in place)" : "");
-  if (kn->into && ggi_text_names(text, kn->into))
-    ggi_decl_fail(k, line, "field '%s' names view \"%s\", the kernel's into: the statements "
-                  "contribute(v) to it, the last block writes it", field, kn->into);
-  for (int b = 0; barriers[b]; b++)
-    if (ggi_text_names(text, barriers[b]))
-      ggi_decl_fail(k, line, "field '%s' uses %s: the statements run once per element a thread "
-                    "holds, and threads hold different counts, so they may not synchronize "
-                    "(no barrier, no cooperative groups, no asm)", field, barriers[b]);
-  if (!kn->into && ggi_text_names(text, "contribute"))
-    ggi_decl_fail(k, line, "field '%s' calls contribute() but the kernel has no into: add "
-                  "into = \"an out view of 1 to %d elements\" (and op, default sum)", field,
-                  GGI_MAX_VALUES);
-}
-
 /* post = "statements": cuFFT's store callback.  They run once for each
  * element of the output, in the thread that holds it, after the
  * transform and before the store: item (long long, the batch item), i
@@ -255,21 +222,14 @@ static void read_post(ggi_decl *k, ggi_kernel *kn)
                     "+ im * im); ...\" or leave into out");
     return;
   }
-  for (int p = 0; p < kn->nparams; p++)
-    for (int j = 0; names[j]; j++) {
-      const ggi_param *pp = &kn->params[p];
-      char what[128] = "";
-      if (strcmp(pp->name, names[j]) == 0) snprintf(what, sizeof what, "parameter \"%s\"", names[j]);
-      for (int d = 0; !what[0] && d < pp->rank; d++)
-        if (pp->ext[d].name && strcmp(pp->ext[d].name, names[j]) == 0)
-          snprintf(what, sizeof what, "extent \"%s\" of view \"%s\"", names[j], pp->name);
-      if (what[0])
-        ggi_decl_fail(k, pp->line, "%s: an fft's post and between statements see item, i, re "
-                      "and im (the batch item, the element and its value); give the %s another "
-                      "name", what, what[0] == 'p' ? "parameter" : "extent");
-    }
-  check_statements(k, kn, kn->body, kn->body_line, "post");
-  check_statements(k, kn, kn->fft_between, kn->fft_between_line, "between");
+  ggi_check_element_names(k, kn, names, "an fft's post and between statements see item, i, re "
+                          "and im (the batch item, the element and its value)");
+  char out[160];
+  snprintf(out, sizeof out, "the FFT's output%s", strcmp(kn->fft_view[1], kn->fft_view[0]) == 0
+                                                      ? " (and input, in place)" : "");
+  ggi_check_element_statements(k, kn, kn->body, kn->body_line, "post", kn->fft_view[1], out);
+  ggi_check_element_statements(k, kn, kn->fft_between, kn->fft_between_line, "between",
+                               kn->fft_view[1], out);
   /* the between statements get the checks ggi_convert_kernel gives the
      body (post): no write to an in view, as many indices as the rank */
   ggi_kernel between = *kn;

@@ -10,6 +10,9 @@
  * of a complex gemm is f32[M][K][2] (c32) or f64[M][K][2] (c64), and a
  * batch of them [batch][M][2 x K] (a view has at most 3 extents).  Its
  * ops may also conjugate ("c").
+ *
+ * post = "statements" run on each element of C as it is stored, and may
+ * contribute() to a reduction into a view (read_post).
  */
 #include <math.h>
 #include <stdio.h>
@@ -267,6 +270,33 @@ static int read_op(ggi_decl *k, const char *f, int cplx)
   return op;
 }
 
+/* post = "statements": cuBLAS's epilogue.  They run once for each
+ * element of C, in the thread that holds it, after alpha AB + beta C and
+ * before the store: item (long long, the batch item), i and j (int, its
+ * row and column), re and im (its value, in f32 - f64 for f64 C -; a
+ * real C's im is a scratch 0) are theirs to read and change, every view
+ * and scalar of the kernel theirs to read, and with into they may
+ * contribute(v0, ...) to a reduction, as a team body does: the detect of
+ * a beamformer, max |Y|^2, in the same pass as Y. */
+static void read_post(ggi_decl *k, ggi_kernel *kn)
+{
+  static const char *const names[] = {"item", "i", "j", "re", "im", NULL};
+  kn->body = ggi_opt_string(k, "post");
+  kn->body_line = ggi_text_line(k, "post");
+  ggi_read_contributions(k, kn);
+  if (!kn->body) {
+    if (kn->into)
+      ggi_decl_fail(k, ggi_field_line(k, "into"), "field 'into': a gemm reduces what its post "
+                    "statements contribute(v); give post = \"contribute(re * re + im * im);\" "
+                    "or leave into out");
+    return;
+  }
+  ggi_check_element_names(k, kn, names, "a gemm's post statements see item, i, j, re and im "
+                          "(the batch item, the element's row and column, its value)");
+  ggi_check_element_statements(k, kn, kn->body, kn->body_line, "post", kn->gemm_view[2],
+                               "the gemm's C");
+}
+
 void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
 {
   if (kn->targets & GGI_TARGET_HIP)
@@ -322,4 +352,5 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
                   "give it access = \"inout\"", v[2]->name, b);
   }
   kn->block = ggi_opt_range(k, "block", 32, GG_BLOCK_THREADS_MAX, 32);
+  read_post(k, kn);
 }

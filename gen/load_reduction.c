@@ -1,8 +1,9 @@
 /*
  * load_reduction.c - the fields of a kernel that combines values: value,
  * op or combine and identity, into, the accumulator type and strategy
- * (reduce, scan, tile_reduce), and contribute() with into (team, fft
- * with post).  load_kernel.c and load_fft.c call in here.
+ * (reduce, scan, tile_reduce), contribute() with into (team, fft and
+ * gemm with post), and the rules of statements run on each output
+ * element (post, between).  load_kernel.c and load_fft.c call in here.
  */
 #include <math.h>
 #include <stdint.h>
@@ -113,7 +114,7 @@ static void read_op(ggi_decl *k, ggi_kernel *kn, ident_num *num) {
     /* op = { "min", "max" }: one operator per value, in value order */
     int line = ggi_field_line(k, "op"), n = ggi_list_len(k, "op", line);
     if (!ggi_pattern_is(kn, GGI_PAT_OP_LIST))
-      ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for patterns \"reduce\", \"team\" and \"fft\")",
+      ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for patterns \"reduce\", \"team\", \"fft\" and \"gemm\")",
             ggi_pattern_name(kn->pattern));
     if (n != kn->nvalues && ggi_pattern_is(kn, GGI_PAT_CONTRIBUTE))
       ggi_decl_fail(k, line, "field 'op' lists %d operators but 'into' has %d elements: give one operator per element (value), or one string for all",
@@ -361,6 +362,57 @@ void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn) {
           "memory, the last block combines the blocks): use auto, warp_shuffle, shared_tree, cg_tile or "
           "deterministic", ggi_strategy_names[kn->strategy]);
   }
+}
+
+/* Statements that run once for each element of a kernel's output, in
+ * the thread that holds it (an fft's post and between, a gemm's post),
+ * may not name: that output (its elements are being written: the
+ * statements change an element through re and im), into (the last block
+ * writes it), block barriers (threads hold different counts of elements:
+ * a barrier would hang), nor call contribute without into (nothing to
+ * contribute to).  out_what says what the output is, for messages. */
+void ggi_check_element_statements(ggi_decl *k, const ggi_kernel *kn, const char *text, int line,
+                                  const char *field, const char *out, const char *out_what)
+{
+  static const char *const barriers[] = {"__syncthreads", "__syncthreads_count",
+                                         "__syncthreads_and", "__syncthreads_or", "__syncwarp",
+                                         "__barrier_sync", "this_thread_block", "cooperative_groups",
+                                         "asm", NULL};
+  if (!text) return;
+  if (ggi_text_names(text, out))
+    ggi_decl_fail(k, line, "field '%s' names view \"%s\", %s: the statements change the "
+                  "element through re and im (the output is being written)", field, out, out_what);
+  if (kn->into && ggi_text_names(text, kn->into))
+    ggi_decl_fail(k, line, "field '%s' names view \"%s\", the kernel's into: the statements "
+                  "contribute(v) to it, the last block writes it", field, kn->into);
+  for (int b = 0; barriers[b]; b++)
+    if (ggi_text_names(text, barriers[b]))
+      ggi_decl_fail(k, line, "field '%s' uses %s: the statements run once per element a thread "
+                    "holds, and threads hold different counts, so they may not synchronize "
+                    "(no barrier, no cooperative groups, no asm)", field, barriers[b]);
+  if (!kn->into && ggi_text_names(text, "contribute"))
+    ggi_decl_fail(k, line, "field '%s' calls contribute() but the kernel has no into: add "
+                  "into = \"an out view of 1 to %d elements\" (and op, default sum)", field,
+                  GGI_MAX_VALUES);
+}
+
+/* The names such statements are given (names, NULL-terminated; sees says
+ * so, for the message) may not also be a parameter's or an extent's. */
+void ggi_check_element_names(ggi_decl *k, const ggi_kernel *kn, const char *const *names,
+                             const char *sees)
+{
+  for (int p = 0; p < kn->nparams; p++)
+    for (int j = 0; names[j]; j++) {
+      const ggi_param *pp = &kn->params[p];
+      char what[128] = "";
+      if (strcmp(pp->name, names[j]) == 0) snprintf(what, sizeof what, "parameter \"%s\"", names[j]);
+      for (int d = 0; !what[0] && d < pp->rank; d++)
+        if (pp->ext[d].name && strcmp(pp->ext[d].name, names[j]) == 0)
+          snprintf(what, sizeof what, "extent \"%s\" of view \"%s\"", names[j], pp->name);
+      if (what[0])
+        ggi_decl_fail(k, pp->line, "%s: %s; give the %s another name", what, sees,
+                      what[0] == 'p' ? "parameter" : "extent");
+    }
 }
 
 void ggi_read_reduce_fields(ggi_decl *k, ggi_kernel *kn) {

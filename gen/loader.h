@@ -142,9 +142,17 @@ int64_t ggi_static_product(ggi_decl *k, int line, const ggi_extent *ext, int n, 
 void ggi_read_reduce_fields(ggi_decl *k, ggi_kernel *kn);
 void ggi_read_scan_fields(ggi_decl *k, ggi_kernel *kn);
 void ggi_read_tile_fields(ggi_decl *k, ggi_kernel *kn);
-/* A kernel whose threads call contribute() (team, fft with post): into,
+/* A kernel whose threads call contribute() (team, fft or gemm with post): into,
  * op / combine / identity, type (not an fft's), strategy. */
 void ggi_read_contributions(ggi_decl *k, ggi_kernel *kn);
+/* Statements run on each element of a kernel's output (fft post and
+ * between, gemm post): what they may not name or call (out: the output
+ * view, out_what: what it is, for messages); and the names they are
+ * given (item, i, re, ...), which no parameter or extent may take. */
+void ggi_check_element_statements(ggi_decl *k, const ggi_kernel *kn, const char *text, int line,
+                                  const char *field, const char *out, const char *out_what);
+void ggi_check_element_names(ggi_decl *k, const ggi_kernel *kn, const char *const *names,
+                             const char *sees);
 /* combine or identity (field f, its text): one line gpugen pastes where
  * no parameter is in scope; what says what it is, for messages. */
 void ggi_check_expr_field(ggi_decl *k, const ggi_kernel *kn, const char *f, const char *text,

@@ -25,6 +25,7 @@ static const char *const tile_fields[] = {
   "combine", "identity", "into", "type", "tile", NULL};
 static const char *const gemm_fields[] = {"pattern", "params", "size", "type", "math", "a", "b",
                                           "c", "op_a", "op_b", "alpha", "beta", "block", "tile",
+                                          "post", "op", "combine", "identity", "into", "strategy",
                                           NULL};
 static const char *const fft_fields[] = {"pattern", "params", "size", "direction", "type",
                                          "input", "output", "block", "post", "between", "op", "combine",
@@ -65,10 +66,13 @@ static const ggi_pattern_row rows[] = {
     .fields = tile_fields, .read_shape = ggi_read_range_shape, .read_rest = ggi_read_tile_rest,
     .specialize = ggi_spec_reduce, .plan = ggi_plan_tile_reduce},
   [GG_PATTERN_GEMM] = {
-    .name = "gemm", .enum_name = "GG_PATTERN_GEMM", KERNEL_, .props = GGI_PAT_LEAGUE,
+    .name = "gemm", .enum_name = "GG_PATTERN_GEMM", KERNEL_,
+    .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LEAGUE | GGI_PAT_NOTES |
+             GGI_PAT_OWN_TYPE,
     .fields = gemm_fields, .read_shape = ggi_read_gemm, .specialize = ggi_spec_gemm,
     .plan = ggi_gemm_plan, .helpers = "global/gemm_panel.cuh", .mathdx_header = "cublasdx.hpp",
-    .league_text = "league: one block per tile of C per batch item"},
+    .league_text = "league: one block per tile of C per batch item",
+    .contribute_field = "post", .contribute_what = "post statements then call"},
   [GG_PATTERN_FFT] = {
     .name = "fft", .enum_name = "GG_PATTERN_FFT", KERNEL_,
     .props = GGI_PAT_CONTRIBUTE | GGI_PAT_OP_LIST | GGI_PAT_LEAGUE | GGI_PAT_NOTES |

@@ -22,7 +22,7 @@
 #include "ir.h"
 #include "vocab.h"
 
-#define GGI_PLAN_MAX_VARS 32
+#define GGI_PLAN_MAX_VARS 48
 #define GGI_PLAN_MAX_PARTS 10
 
 /* A kernel's source is one template (template_path, for and team) or an

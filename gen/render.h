@@ -8,7 +8,7 @@
 
 /* A dictionary of {{KEY}} values.  Keys and values are not copied: they
  * must outlive the dictionary (arena or static strings). */
-#define GGI_DICT_MAX 64
+#define GGI_DICT_MAX 96
 typedef struct ggi_dict {
   int n;
   const char *keys[GGI_DICT_MAX];

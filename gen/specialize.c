@@ -108,6 +108,16 @@ int ggi_spec_for(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   return 0;
 }
 
+/* A kernel whose threads contribute() into a result (team, fft or gemm
+ * with into): how its blocks combine them, and why. */
+static void contribute_strategy(ggi_module *m, ggi_kernel *k)
+{
+  if (!ggi_is_team_reduce(k)) return;
+  const char *w = NULL;
+  k->spec.strategy = ggi_team_reduce_strategy(k, &w);
+  why(k, whyf(m, "strategy %s: %s", ggi_strategy_name(k->spec.strategy), w));
+}
+
 int ggi_spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
 {
   ggi_spec *s = &k->spec;
@@ -125,11 +135,7 @@ int ggi_spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   s->items = 1;
   s->vector = 1;
   why(k, "items 1, vector 1: the body decides what each team thread does");
-  if (ggi_is_team_reduce(k)) {
-    const char *w = NULL;
-    s->strategy = ggi_team_reduce_strategy(k, &w);
-    why(k, whyf(m, "strategy %s: %s", ggi_strategy_name(s->strategy), w));
-  }
+  contribute_strategy(m, k);
   return 0;
 }
 
@@ -177,6 +183,10 @@ int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   why(k, "one tile of one batch item per (virtual) block at a time: the block loads A's and B's "
          "panels of a K step into shared memory, multiplies them into its registers, and after "
          "the last step writes alpha AB + beta C into its tile of C");
+  if (k->body)
+    why(k, "post: the statements run on each element of C in the thread holding it, between "
+           "alpha AB + beta C and the store (no pass of its own over memory)");
+  contribute_strategy(m, k);
   return 0;
 }
 
@@ -224,11 +234,7 @@ int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   if (k->body)
     why(k, "post: the statements run on each output element in the thread holding it, between "
            "the transform and the store (no pass of its own over memory)");
-  if (ggi_is_team_reduce(k)) {
-    const char *w = NULL;
-    s->strategy = ggi_team_reduce_strategy(k, &w);
-    why(k, whyf(m, "strategy %s: %s", ggi_strategy_name(s->strategy), w));
-  }
+  contribute_strategy(m, k);
   return 0;
 }
 

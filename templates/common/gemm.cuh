@@ -9,7 +9,9 @@
  * plan's); SM<__CUDA_ARCH__> is the arch this source is compiled for.
  * Elements: cuBLASDx's value types of the precisions and the type (real or
  * complex); a complex view holds (re, im) pairs of its precision, the
- * layout of cuBLASDx's complex<T>, so its pointer is read as one to that. */
+ * layout of cuBLASDx's complex<T>, so its pointer is read as one to that.
+ * The kernel's body is a tail piece: gemm_tail.cuh, or gemm_reduce_tail.cuh
+ * when the post statements contribute() into a result. */
 using gg_gemm = decltype(
     cublasdx::Size<{{GEMM_TM}}, {{GEMM_TN}}, {{GEMM_TK}}>() +
     cublasdx::Precision<{{GEMM_PA}}, {{GEMM_PA}}, {{GEMM_PC}}>() +
@@ -22,7 +24,35 @@ static_assert(cublasdx::get_shared_storage_size_ab<gg_gemm>(
                   gg_gemm::suggest_layout_smem_b().layout) <= {{GEMM_SMEM}},
               "gpugen's plan gives gemm {{NAME}} less shared memory than cublasdx needs");
 
-__device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
+/* The post statements ({{GEMM_POST}}: 1 when the kernel has them) on one
+ * element of C, in the thread that holds it, after alpha AB + beta C and
+ * before the store: they see item, i, j and the value re, im (in
+ * gg_gemm_num's real type; a real C's im is a scratch 0); contribute(...)
+ * folds into the thread's own accumulator gg_mine (a reducing kernel's
+ * gg_acc; an int nobody reads otherwise).  A lambda, so that `return;`
+ * ends one element's statements. */
+template <class TC, class gg_M>
+__device__ __forceinline__ void gg_gemm_post(const {{ARGS_T}} &args, long long item, int i, int j,
+                                             TC &gg_v, gg_M &gg_mine)
+{
+  {{UNPACK}}
+{{VIEW_MACROS}}
+#define contribute(...) gg_contribute(gg_mine, __VA_ARGS__)
+  using gg_r = typename gg_gemm_num<TC>::real;
+  gg_r re = gg_gemm_num<TC>::re(gg_v), im = gg_gemm_num<TC>::im(gg_v);
+  [&]() {
+{{BODY}}
+  }();
+  gg_v = gg_gemm_num<TC>::make(re, im);
+#undef contribute
+{{VIEW_UNDEFS}}
+}
+
+/* Every unit (tile of a batch item) of block g.block; gg_mine: what the
+ * post statements contribute() to (an int without into). */
+template <class gg_M>
+__device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_grid &g,
+                                              gg_M &gg_mine)
 {
   {{UNPACK}}
   using GEMM = gg_gemm;
@@ -115,9 +145,13 @@ __device__ void gg_body(const {{ARGS_T}} &args, const gg_grid &g)
         const auto gg_rc = gg_part.map_fragment_index(gg_i);
         const int gg_row = gg_r0 + (int)cute::get<0>(gg_rc);
         const int gg_col = gg_c0 + (int)cute::get<1>(gg_rc);
-        if (gg_part.is_index_in_bounds(gg_i) && gg_row < gg_m && gg_col < gg_n)
-          gg_c[gg_row * gg_n + gg_col] = gg_read_c ? gg_alpha * gg_acc(gg_i) + gg_beta * gg_old[gg_i]
-                                                   : gg_alpha * gg_acc(gg_i);
+        if (gg_part.is_index_in_bounds(gg_i) && gg_row < gg_m && gg_col < gg_n) {
+          TC gg_v = gg_read_c ? gg_alpha * gg_acc(gg_i) + gg_beta * gg_old[gg_i]
+                              : gg_alpha * gg_acc(gg_i);
+          if constexpr ({{GEMM_POST}})
+            gg_gemm_post(args, gg_item, gg_row, gg_col, gg_v, gg_mine);
+          gg_c[gg_row * gg_n + gg_col] = gg_v;
+        }
       }
     }
   }

@@ -12,3 +12,8 @@ kernel "z" { pattern = "gemm", type = "complex", size = { 37, 53, 29 }, op_b = "
   params = { { "A", "f64[37][29][2]" }, { "B", "f64[53][29][2]" },
     { "C", "f64[37][53][2]", access = "inout" } },
   a = "A", b = "B", c = "C", beta = { 0, -1 }, tile = { 16, 32, 8 } }
+-- the beams' detect in post statements: the largest |Y|^2 over the batch
+kernel "detect" { pattern = "gemm", type = "complex", size = { 100, 36, 52 }, op_a = "c",
+  params = { { "W", "f32[n][52][200]" }, { "X", "f32[n][52][72]" },
+    { "Y", "f32[n][100][72]", access = "out" }, { "pk", "f32[1]", access = "out" } },
+  a = "W", b = "X", c = "Y", post = "contribute(re * re + im * im);", op = "max", into = "pk" }
