@@ -41,9 +41,11 @@ kernel "hpost" { pattern = "gemm", size = { 40, 24, 32 },
 kernel "wscale" { pattern = "for", range = { "b", 19, 48 },
   params = { { "W", "f32[b][19][48]", access = "inout" }, { "s", "f32" } },
   body = "W(i, j, k) *= s;" }
+-- (W, Y and pk are host-mapped here, so the test reads them after each frame:
+-- the acknowledgement then releases them too)
 frame "fr" {
-  params = { { "W", "f32[b][19][48]" }, { "X", "f32[b][19][106]" }, { "Y", "f32[b][24][106]" },
-    { "pk", "f32[1]" }, { "s", "f32" } },
+  params = { { "W", "f32[b][19][48]", space = "mapped" }, { "X", "f32[b][19][106]" },
+    { "Y", "f32[b][24][106]", space = "mapped" }, { "pk", "f32[1]", space = "mapped" }, { "s", "f32" } },
   stages = { { "wscale" }, { "peak" } },
   result = "pk",
 }
