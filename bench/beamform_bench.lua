@@ -35,9 +35,11 @@ local function chain(name, S, L, B, block)
   }
   -- the same chain with the detect in the beams' post statements: each
   -- thread contributes the power of every element of Y it stores to the
-  -- maximum (no third stage, no grid barrier before it, Y not read back)
+  -- maximum (no third stage, no grid barrier before it, Y not read back);
+  -- tile = "auto": the frame gets a variant for each other tile of the
+  -- same block, which the auto row's tuner measures beside it
   kernel (name .. "_beams_peak") { pattern = "gemm", type = "complex", size = { B, L, S },
-    op_a = "c", block = block,
+    op_a = "c", block = block, tile = "auto",
     params = { { "W", cw }, { "X", cx }, { "Y", cy, access = "out" }, { "pk", "f32[1]", access = "out" } },
     a = "W", b = "X", c = "Y", post = "contribute(re * re + im * im);", op = "max", into = "pk" }
   frame (name .. "_fused") {

@@ -140,31 +140,6 @@ static int put_element(ggi_plan *p, ggi_arena *a, const char *side, const ggi_pa
   return rc | put_int(p, a, ggi_strdup(a, key), parts);
 }
 
-/* The template's pieces: fft.cuh (the transform and the item loop), then
- * the body - plain (fft_tail.cuh), or, when the post statements
- * contribute() into a result, a team reduce's pieces around it: each
- * thread folds what it contributes, the block combines its threads after
- * the last item, the last block to take the ticket the blocks
- * (ggi_team_reduce_plan: its shared memory after the FFT's, its
- * workspace, one block per item but no more than are co-resident). */
-static int pieces(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d)
-{
-  if (!ggi_is_team_reduce(k)) {
-    p->nparts = 0;
-    p->template_parts[p->nparts++] = "common/fft.cuh";
-    p->template_parts[p->nparts++] = "common/fft_tail.cuh";
-    p->template_path = p->template_parts[0];
-    return 0;
-  }
-  if (ggi_team_reduce_plan(k, a, p, d) != 0) return -1;
-  /* its last piece is a team's loop (team_reduce_tail.cuh): the fft's
-     instead */
-  if (p->nparts + 1 > GGI_PLAN_MAX_PARTS) return ggi_fail(d, "too many template pieces (a gpugen bug)");
-  p->template_parts[p->nparts - 1] = "common/fft.cuh";
-  p->template_parts[p->nparts++] = "common/fft_reduce_tail.cuh";
-  return 0;
-}
-
 int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   const ggi_param *in = view(k, 0), *out = view(k, 1);
@@ -210,7 +185,11 @@ int ggi_fft_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p
   rc |= put_int(p, a, "FFT_ROUNDTRIP", k->fft_between != NULL);
   rc |= ggi_plan_set(p, a, "FFT_BACK_DIR", ggi_fft_dir_names[k->fft_inverse ^ (k->fft_between != NULL)]);
   if (rc) return ggi_fail(d, "out of memory");
-  return pieces(k, a, p, d);
+  /* fft.cuh (the transform and the item loop), then the body: plain, or
+     with the post statements' contributions combined (one block per item
+     but no more than are co-resident) */
+  return ggi_contribute_pieces(k, a, p, d, "common/fft.cuh", "common/fft_tail.cuh",
+                               "common/fft_reduce_tail.cuh");
 }
 
 /* As a frame stage, an fft touches only its item's slice of a batch view

@@ -260,31 +260,6 @@ static int panel_vector(int pr, int pc, int trans, int lr, int lc, unsigned elem
   return v > 1 && run % v == 0 && row % v == 0 ? v : 1;
 }
 
-/* The template's pieces: gemm.cuh (the tiles and their epilogue), then
- * the body - plain (gemm_tail.cuh), or, when the post statements
- * contribute() into a result, a team reduce's pieces around it, as for
- * an fft (fft_plan.c): each thread folds what it contributes over its
- * tiles, the block combines its threads after the last tile, the last
- * block to take the ticket the blocks (ggi_team_reduce_plan: its shared
- * memory after the K step's panels, one partial per block, blocks no
- * more than are co-resident; the tiles are strided over whatever grid
- * that leaves). */
-static int pieces(const ggi_kernel *k, ggi_plan *p, ggi_arena *a, ggi_diag *d)
-{
-  if (!ggi_is_team_reduce(k)) {
-    p->nparts = 0;
-    p->template_parts[p->nparts++] = "common/gemm.cuh";
-    p->template_parts[p->nparts++] = "common/gemm_tail.cuh";
-    p->template_path = p->template_parts[0];
-    return 0;
-  }
-  if (ggi_team_reduce_plan(k, a, p, d) != 0) return -1;
-  if (p->nparts + 1 > GGI_PLAN_MAX_PARTS) return ggi_fail(d, "too many template pieces (a gpugen bug)");
-  p->template_parts[p->nparts - 1] = "common/gemm.cuh";
-  p->template_parts[p->nparts++] = "common/gemm_reduce_tail.cuh";
-  return 0;
-}
-
 int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   const ggi_param *va = view(k, 0), *vb = view(k, 1), *vc = view(k, 2);
@@ -347,5 +322,9 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   rc |= add_str(p, "GEMM_BETA_IM", k->gemm_scale_im[1]);
   rc |= add_key(p, a, "GEMM_POST", "%lld", k->body != NULL);
   if (rc) return ggi_fail(d, "out of memory");
-  return pieces(k, p, a, d);
+  /* gemm.cuh (the tiles and their epilogue), then the body: plain, or
+     with the post statements' contributions combined (the tiles strided
+     over the grid that leaves) */
+  return ggi_contribute_pieces(k, a, p, d, "common/gemm.cuh", "common/gemm_tail.cuh",
+                               "common/gemm_reduce_tail.cuh");
 }

@@ -182,6 +182,14 @@ const char *ggi_reduce_identity(const ggi_kernel *k, ggi_op op);
  * thread bounds first).  Returns 0, or -1 with d->msg set. */
 ggi_strategy ggi_team_reduce_strategy(const ggi_kernel *k, const char **why);
 int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d);
+/* The template pieces of a pattern whose statements may contribute()
+ * (fft, gemm with post): its own piece `body` (the work and the
+ * statements), then `tail` (the kernel's body, nothing to reduce), or,
+ * with into, a team reduce's pieces (ggi_team_reduce_plan: its shared
+ * memory after the pattern's, its workspace, one partial per block)
+ * around it and `reduce_tail`. */
+int ggi_contribute_pieces(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d,
+                          const char *body, const char *tail, const char *reduce_tail);
 
 /* tile = "auto": the plan's tile first (what ggi_gemm_shape chooses),
  * then the other tiles worth measuring, nearest first (the other

@@ -571,3 +571,22 @@ int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_dia
     return -1;
   return 0;
 }
+
+int ggi_contribute_pieces(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_diag *d,
+                          const char *body, const char *tail, const char *reduce_tail)
+{
+  if (!ggi_is_team_reduce(k)) {
+    p->nparts = 0;
+    p->template_parts[p->nparts++] = body;
+    p->template_parts[p->nparts++] = tail;
+    p->template_path = p->template_parts[0];
+    return 0;
+  }
+  if (ggi_team_reduce_plan(k, a, p, d) != 0) return -1;
+  /* its last piece is a team's loop (team_reduce_tail.cuh): the
+     pattern's instead */
+  if (p->nparts + 1 > GGI_PLAN_MAX_PARTS) return ggi_fail(d, "too many template pieces (a gpugen bug)");
+  p->template_parts[p->nparts - 1] = body;
+  p->template_parts[p->nparts++] = reduce_tail;
+  return 0;
+}

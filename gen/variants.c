@@ -6,7 +6,12 @@
  * variant of it (variant_of, in the module's descriptor).  Every
  * persistent kernel that has the kernel as a command gets its variants as
  * commands too, so gg_session_tune can measure them there and choose.
- * Frames keep the kernel itself in their stages.
+ * A frame with such a kernel as a stage gets a variant frame for each of
+ * the stage's variants - the same stages, that one running the variant -
+ * named "<frame>_tile<tm>x<tn>x<tk>" ("<frame>_s<stage>_tile..." when
+ * several of its stages have variants), marked a variant of the frame:
+ * it is a command wherever the frame is.  A variant has the block of its
+ * kernel, so it runs on the same persistent kernels.
  */
 #include <stdio.h>
 #include <string.h>
@@ -55,6 +60,60 @@ static int add_variants(ggi_module *m, ggi_kernel *ks, int *nk, int bi, ggi_diag
   return 0;
 }
 
+/* Stage s of a frame runs a kernel with tile variants. */
+static int auto_stage(const ggi_kernel *ks, const ggi_kernel *fr, int s)
+{
+  const int ki = fr->frame->stages[s].kernel_index;
+  return ki >= 0 && ks[ki].gemm_tile_auto;
+}
+
+static int auto_stages(const ggi_kernel *ks, const ggi_kernel *fr)
+{
+  int n = 0;
+  for (int s = 0; fr->frame && s < fr->frame->nstages; s++) n += auto_stage(ks, fr, s);
+  return n;
+}
+
+/* The variants of frame `fr` (index fi) appended at ks[*nk]: one for
+ * each tile variant of each of its stages' kernels (already at ks[0 ..
+ * *nk), marked variant_of). */
+static int add_frame_variants(ggi_module *m, ggi_kernel *ks, int *nk, int fi, ggi_diag *d)
+{
+  const int several = auto_stages(ks, &ks[fi]) > 1, end = *nk;
+  for (int s = 0; s < ks[fi].frame->nstages; s++) {
+    if (!auto_stage(ks, &ks[fi], s)) continue;
+    const int base = ks[fi].frame->stages[s].kernel_index;
+    for (int v = 0; v < end; v++) {
+      if (ks[v].variant_of != base + 1) continue;
+      char name[200], stage[16] = "";
+      const char *tile = strstr(ks[v].name + strlen(ks[base].name), "_tile");
+      if (several) snprintf(stage, sizeof stage, "_s%d", s + 1);
+      snprintf(name, sizeof name, "%s%s%s", ks[fi].name, stage, tile ? tile : "_tile");
+      if (strlen(name) > GGI_NAME_MAX)
+        return ggi_fail_at(d, m->file, ks[fi].line, "frame \"%s\": its stage %d's tile = "
+                           "\"auto\" names the frame's variants like %s, longer than a name may "
+                           "be (%d characters): shorten the frame's name", ks[fi].name, s + 1,
+                           name, GGI_NAME_MAX);
+      if (taken(m, ks, *nk, name))
+        return ggi_fail_at(d, m->file, ks[fi].line, "frame \"%s\": its stage %d's tile = "
+                           "\"auto\" makes a variant frame called %s, which is already "
+                           "declared: rename that", ks[fi].name, s + 1, name);
+      ggi_kernel *k = &ks[(*nk)++];
+      ggi_frame *f = ggi_alloc(m->arena, sizeof *f);
+      if (!f || !(k->name = ggi_strdup(m->arena, name)))
+        return ggi_fail_at(d, m->file, ks[fi].line, "out of memory");
+      const char *kept = k->name;
+      *k = ks[fi];
+      k->name = kept;
+      *f = *ks[fi].frame;
+      f->stages[s].kernel_index = v;
+      k->frame = f;
+      k->variant_of = fi + 1;
+    }
+  }
+  return 0;
+}
+
 /* Persistent kernel p's commands with each command's variants after it. */
 static int add_commands(ggi_module *m, ggi_persistent *p, ggi_diag *d)
 {
@@ -84,7 +143,7 @@ int ggi_expand_variants(ggi_module *m, ggi_diag *d)
 {
   int autos = 0;
   for (int i = 0; i < m->nkernels; i++)
-    autos += m->kernels[i].gemm_tile_auto;
+    autos += m->kernels[i].gemm_tile_auto + auto_stages(m->kernels, &m->kernels[i]);
   if (!autos) return 0;
   ggi_kernel *ks = ggi_alloc(m->arena, sizeof *ks * (size_t)(m->nkernels + autos * VARIANTS_MAX));
   if (!ks) return ggi_fail_at(d, m->file, 0, "out of memory");
@@ -92,6 +151,10 @@ int ggi_expand_variants(ggi_module *m, ggi_diag *d)
   int nk = m->nkernels;
   for (int i = 0; i < m->nkernels; i++)
     if (ks[i].gemm_tile_auto && add_variants(m, ks, &nk, i, d) != 0) return -1;
+  /* then the frames' (after every kernel they may run: a frame is
+     specialized after its stages) */
+  for (int i = 0; i < m->nkernels; i++)
+    if (auto_stages(ks, &ks[i]) && add_frame_variants(m, ks, &nk, i, d) != 0) return -1;
   m->kernels = ks;
   m->nkernels = nk;
   for (int i = 0; i < nk; i++) /* frames index the module's kernels */

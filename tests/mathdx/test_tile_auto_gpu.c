@@ -8,7 +8,11 @@
  *     K 2^-22 of sum_p |a_ip| |b_pj| (f32 products and sums);
  *   - gg_session_tune(mod, "mm") with no alternatives named: the variants'
  *     rows are among the candidates on both persistent kernels, and the
- *     choice's frame computes C as the CPU does.
+ *     choice's frame computes C as the CPU does;
+ *   - frame fr (mm, then C halved): its variant frames fr_tile<...>
+ *     (variant_of 1 + fr's index, one per variant of mm), each run as a
+ *     command of "many" against the CPU's C / 2, and gg_session_tune(mod,
+ *     "fr") measuring them beside fr, its choice checked the same way.
  * Label gpu; exit 77 without a GPU or without MathDx.
  */
 #include <math.h>
@@ -29,21 +33,37 @@ static double want[M * N], mag[M * N];
 
 static float rnd(void) { return (float)((rand() / (RAND_MAX + 1.0)) * 2.0 - 1.0); }
 
-static void check_c(const char *who, const float *c)
+static void check_c(const char *who, const float *c, double scale)
 {
   int bad = 0;
   double worst = 0;
   for (int i = 0; i < M * N; i++) {
-    double e = fabs(c[i] - want[i]) / (mag[i] > 0 ? mag[i] : 1);
+    double e = fabs(c[i] - scale * want[i]) / (mag[i] > 0 ? scale * mag[i] : 1);
     if (!(e <= K * 0x1p-22)) {
       if (bad++ < 3)
         fprintf(stderr, "%s: C[%d][%d] = %.9g, the CPU gives %.9g\n", who, i / N, i % N, c[i],
-                want[i]);
+                scale * want[i]);
     }
     if (e > worst) worst = e;
   }
   printf("%s: %s (worst error %.2g of the terms' magnitude)\n", who, bad ? "WRONG" : "ok", worst);
   failures += bad != 0;
+}
+
+/* One frame of command `command` on persistent kernel `kernel` (blocks:
+ * 0 = as the module says), in a session of its own. */
+static void run_frame(gg_module *mod, const char *kernel, int blocks, const char *command,
+                      const gg_arg *args)
+{
+  gg_session_options o = {0};
+  o.blocks = blocks;
+  gg_session *s;
+  CHECK_OK(gg_session_open(mod, kernel, &o, &s));
+  int cmd;
+  CHECK_OK(gg_session_command(s, command, &cmd));
+  CHECK_OK(gg_session_run(s, cmd, args, 3, WAIT_NS));
+  CHECK_OK(gg_session_terminate(s));
+  gg_session_free(s);
 }
 
 int main(void)
@@ -54,18 +74,24 @@ int main(void)
   gg_module *mod;
   CHECK_OK(gg_module_load(ctx, &gg_module_tile_auto_gpu, &mod));
   const gg_module_desc *md = &gg_module_tile_auto_gpu;
-  int base = -1, variants = 0;
-  for (int i = 0; i < md->nkernels; i++)
+  int base = -1, fr = -1, variants = 0, frames = 0;
+  for (int i = 0; i < md->nkernels; i++) {
     if (strcmp(md->kernels[i].name, "mm") == 0) base = i;
-  for (int i = 0; i < md->nkernels; i++)
-    if (md->kernels[i].variant_of) {
-      variants++;
-      if (md->kernels[i].variant_of != base + 1 || strncmp(md->kernels[i].name, "mm_tile", 7))
-        failures++, fprintf(stderr, "kernel %s: variant_of %d, mm is %d\n", md->kernels[i].name,
-                            md->kernels[i].variant_of, base);
-    }
-  printf("descriptor: mm is kernel %d, %d variant(s)\n", base, variants);
-  if (base < 0 || variants < 1) failures++;
+    if (strcmp(md->kernels[i].name, "fr") == 0) fr = i;
+  }
+  for (int i = 0; i < md->nkernels; i++) {
+    const gg_kernel_desc *kd = &md->kernels[i];
+    if (!kd->variant_of) continue;
+    const int of_mm = kd->variant_of == base + 1 && !strncmp(kd->name, "mm_tile", 7);
+    const int of_fr = kd->variant_of == fr + 1 && !strncmp(kd->name, "fr_tile", 7);
+    variants += of_mm, frames += of_fr;
+    if (!of_mm && !of_fr)
+      failures++, fprintf(stderr, "kernel %s: variant_of %d, mm is %d, fr %d\n", kd->name,
+                          kd->variant_of, base, fr);
+  }
+  printf("descriptor: mm is kernel %d, %d variant(s); fr %d, %d variant frame(s)\n", base,
+         variants, fr, frames);
+  if (base < 0 || fr < 0 || variants < 1 || frames != variants) failures++;
 
   gg_array *aa, *ab, *ac;
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, sizeof(float) * M * K, &aa));
@@ -88,15 +114,23 @@ int main(void)
   gg_stream *st;
   CHECK_OK(gg_stream_open(ctx, &st));
   for (int i = 0; i < md->nkernels; i++) {
-    if (i != base && !md->kernels[i].variant_of) continue;
+    if (i != base && md->kernels[i].variant_of != base + 1) continue;
     gg_kernel *k;
     CHECK_OK(gg_kernel_get(mod, md->kernels[i].name, &k));
     for (int e = 0; e < M * N; e++) c[e] = NAN;
     CHECK_OK(gg_launch(k, st, args, 3));
     CHECK_OK(gg_stream_sync(st));
-    check_c(md->kernels[i].name, c);
+    check_c(md->kernels[i].name, c, 1);
   }
   gg_stream_free(st);
+
+  /* fr and each variant frame as commands of "many": C = A B / 2 */
+  for (int i = 0; i < md->nkernels; i++) {
+    if (i != fr && md->kernels[i].variant_of != fr + 1) continue;
+    for (int e = 0; e < M * N; e++) c[e] = NAN;
+    run_frame(mod, "many", 0, md->kernels[i].name, args);
+    check_c(md->kernels[i].name, c, 0.5);
+  }
 
   gg_tuned t;
   CHECK_OK(gg_session_tune(mod, "mm", args, 3, NULL, &t));
@@ -107,20 +141,26 @@ int main(void)
     fprintf(stderr, "tune: %d rows of variants for %d variants\n", rows_of_variants, variants);
     failures++;
   }
-  gg_session_options o = {0};
-  o.blocks = t.blocks;
-  gg_session *s;
-  CHECK_OK(gg_session_open(mod, t.kernel, &o, &s));
-  int cmd;
-  CHECK_OK(gg_session_command(s, t.command, &cmd));
   for (int e = 0; e < M * N; e++) c[e] = NAN;
-  CHECK_OK(gg_session_run(s, cmd, args, 3, WAIT_NS));
-  CHECK_OK(gg_session_terminate(s));
-  gg_session_free(s);
+  run_frame(mod, t.kernel, t.blocks, t.command, args);
   char who[160];
   snprintf(who, sizeof who, "the tuner's choice (%s %s, %d blocks) as a frame", t.kernel,
            t.command, t.blocks);
-  check_c(who, c);
+  check_c(who, c, 1);
+
+  CHECK_OK(gg_session_tune(mod, "fr", args, 3, NULL, &t));
+  gg_tuned_print(&t, stdout);
+  int rows_of_frames = 0;
+  for (int i = 0; i < t.nrows; i++) rows_of_frames += strncmp(t.row[i].command, "fr_tile", 7) == 0;
+  if (rows_of_frames < frames) {
+    fprintf(stderr, "tune fr: %d rows of variant frames for %d\n", rows_of_frames, frames);
+    failures++;
+  }
+  for (int e = 0; e < M * N; e++) c[e] = NAN;
+  run_frame(mod, t.kernel, t.blocks, t.command, args);
+  snprintf(who, sizeof who, "the tuner's choice for fr (%s %s, %d blocks)", t.kernel, t.command,
+           t.blocks);
+  check_c(who, c, 0.5);
   gg_array_free(aa);
   gg_array_free(ab);
   gg_array_free(ac);
