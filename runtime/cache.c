@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xxhash.h>
@@ -336,6 +338,42 @@ gg_status ggr_cache_put(ggr_cache *c, ggr_key key, const void *data, size_t size
   c->stats.writes++;
   ggr_cache_evict(c);
   return GG_OK;
+}
+
+/* ---- a lock per key ---- */
+
+void ggr_cache_lock(ggr_cache *c, ggr_key key, double deadline_ms, int *fd, int *busy) {
+  *fd = -1;
+  *busy = 0;
+  if (!ggr_cache_enabled(c)) return;
+  char path[1100], lock[1200];
+  entry_path(c, key, path, sizeof path);
+  snprintf(lock, sizeof lock, "%s.lock", path);
+  /* O_NOFOLLOW: a planted link does not redirect the open (the folder
+     itself passed check_trusted) */
+  int f = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+  if (f < 0) {
+    if (c->verbose) ggr_warn("cache lock %s: %s", lock, strerror(errno));
+    return;
+  }
+  const struct timespec ms = {0, 1000000};
+  for (;;) {
+    if (flock(f, LOCK_EX | LOCK_NB) == 0) {
+      *fd = f;
+      return;
+    }
+    if (errno != EWOULDBLOCK && errno != EINTR) break;
+    if (ggr_now_ms() >= deadline_ms) {
+      *busy = 1;
+      break;
+    }
+    nanosleep(&ms, NULL);
+  }
+  close(f);
+}
+
+void ggr_cache_unlock(int fd) {
+  if (fd >= 0) close(fd); /* closing the last descriptor releases the flock */
 }
 
 /* ---- eviction ---- */

@@ -65,6 +65,15 @@ gg_status ggr_cache_put(ggr_cache *c, ggr_key key, const void *data, size_t size
  * the number removed. */
 int ggr_cache_evict(ggr_cache *c);
 
+/* A lock on one key between processes (flock on "<entry>.lock" in the
+ * folder): held until ggr_cache_unlock.  Waits until deadline_ms
+ * (ggr_now_ms's clock); *fd is then the lock, or -1 when the cache is
+ * off, the lock file cannot be made, or another process held it until
+ * the deadline (*busy 1).  Lock files are never removed: an empty file
+ * per key ever locked, named after no entry, so eviction leaves it. */
+void ggr_cache_lock(ggr_cache *c, ggr_key key, double deadline_ms, int *fd, int *busy);
+void ggr_cache_unlock(int fd);
+
 /* Entry file name for a key, "<32 hex>.ggc" (for tests). */
 void ggr_cache_entry_name(ggr_key key, char name[40]);
 

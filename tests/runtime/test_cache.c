@@ -1,4 +1,5 @@
-/* The disk cache without a GPU: keys, bad entries, races, folders, eviction. */
+/* The disk cache without a GPU: keys, bad entries, races, folders, eviction,
+ * the lock per key. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <utime.h>
 
 #include "cache.h"
+#include "internal.h" /* ggr_now_ms */
 #include "../expect.h"
 
 static char root[128];
@@ -207,6 +209,50 @@ static void test_eviction(void) {
   ggr_cache_close(c);
 }
 
+/* The lock per key (tuning's): a second holder waits until its deadline
+ * and is told the lock is busy; once released it gets it; other keys are
+ * free meanwhile; a planted link at the lock's name is not followed; a
+ * cache that is off locks nothing.  flock conflicts between two opens of
+ * the file even in one process, as between two processes. */
+static void test_lock(void) {
+  ggr_cache *c = open_at("lock", 0);
+  ggr_key k = {42, 1}, other = {43, 1};
+  int fd = -1, busy = 0, fd2 = -1, fd3 = -1;
+  ggr_cache_lock(c, k, ggr_now_ms() + 1000, &fd, &busy);
+  CHECK(fd >= 0 && !busy);
+  double t0 = ggr_now_ms();
+  ggr_cache_lock(c, k, t0 + 40, &fd2, &busy);
+  double waited = ggr_now_ms() - t0;
+  CHECK(fd2 < 0 && busy == 1);
+  CHECK(waited >= 40 && waited < 1000); /* it waited for its deadline, not for ever */
+  ggr_cache_lock(c, other, ggr_now_ms() + 1000, &fd3, &busy);
+  CHECK(fd3 >= 0 && !busy);
+  ggr_cache_unlock(fd3);
+  ggr_cache_unlock(fd);
+  ggr_cache_lock(c, k, ggr_now_ms() + 1000, &fd2, &busy);
+  CHECK(fd2 >= 0 && !busy);
+  ggr_cache_unlock(fd2);
+  /* a link planted at the lock's name: no lock, not busy, target untouched */
+  char path[700], lock[800], target[800];
+  ggr_key planted = {44, 1};
+  entry_path(c, planted, path, sizeof path);
+  snprintf(lock, sizeof lock, "%s.lock", path);
+  snprintf(target, sizeof target, "%s/target", root);
+  CHECK(symlink(target, lock) == 0);
+  ggr_cache_lock(c, planted, ggr_now_ms() + 1000, &fd, &busy);
+  CHECK(fd < 0 && !busy);
+  struct stat sb;
+  CHECK(stat(target, &sb) != 0); /* not created through the link */
+  /* eviction leaves lock files alone: they are no entries */
+  CHECK(ggr_cache_evict(c) == 0);
+  ggr_cache_close(c);
+  ggr_cache *off = NULL;
+  CHECK(ggr_cache_open_none(&off) == GG_OK);
+  ggr_cache_lock(off, k, ggr_now_ms() + 1000, &fd, &busy);
+  CHECK(fd < 0 && !busy);
+  ggr_cache_close(off);
+}
+
 int main(void) {
   snprintf(root, sizeof root, "/tmp/gg_cache_test_XXXXXX");
   if (!mkdtemp(root)) return 1;
@@ -215,6 +261,7 @@ int main(void) {
   test_race();
   test_folders();
   test_eviction();
+  test_lock();
   char cmd[400];
   snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s", root, root);
   if (system(cmd)) fprintf(stderr, "cleanup of %s failed\n", root);
