@@ -206,8 +206,11 @@ static gg_status frame_failed(gg_session *s, const gg_tune_row *r, gg_status st)
     st = GG_ERR_KERNEL_FAULT;
   else if (end == GG_ERR_TIMEOUT)
     st = GG_ERR_TIMEOUT;
+  /* the session's own detail may already say the context is lost */
+  const char *after = st == GG_ERR_KERNEL_FAULT && strstr(why, "context is lost") ? ""
+                                                                                 : after_words(st, end);
   return ggr_set_error(st, "tuning stopped at candidate \"%s\" command \"%s\" on %d block(s): "
-                       "%s%s", r->kernel, r->command, r->blocks, why, after_words(st, end));
+                       "%s%s", r->kernel, r->command, r->blocks, why, after);
 }
 
 

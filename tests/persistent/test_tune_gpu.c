@@ -18,13 +18,19 @@
  *    is not their fastest row: a valid entry with a steering payload)
  *   third    n = 1000: the planted record ignored, measured again and
  *            rewritten; asked again: the new record.
+ *   race     two processes at once on a folder of their own, n = 1000,
+ *            meeting before they tune: one measures, the other waits for
+ *            the key's lock and reads its record (without the lock both
+ *            would measure); the same choice.
  *
  * Label gpu; exit 77 without one.
  */
 #include <dirent.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -159,6 +165,40 @@ static void same_choice(const gg_tuned *t)
          t->blocks);
 }
 
+/* Both racers reach this point before either tunes: each makes its file
+ * ready-<pid> in the folder and waits (at most 20 s) until there are two. */
+static void meet(void)
+{
+  char path[320];
+  snprintf(path, sizeof path, "%s/ready-%d", dir, (int)getpid());
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) fclose(f);
+  const struct timespec ms = {0, 1000000};
+  for (int waited = 0; waited < 20000; waited++) {
+    int n = 0;
+    DIR *dp = opendir(dir);
+    struct dirent *de;
+    while (dp && (de = readdir(dp))) n += strncmp(de->d_name, "ready-", 6) == 0;
+    if (dp) closedir(dp);
+    if (n >= 2) return;
+    nanosleep(&ms, NULL);
+  }
+  EXPECT(0, "the other racer never arrived");
+}
+
+/* A racer's outcome, for the parent: source kernel command blocks. */
+static void save_race(const gg_tuned *t)
+{
+  char path[320];
+  snprintf(path, sizeof path, "%s/race-%d", dir, (int)getpid());
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f) return;
+  fprintf(f, "%d %s %s %d\n", (int)t->source, t->kernel, t->command, t->blocks);
+  fclose(f);
+}
+
 static int child(const char *mode)
 {
   gg_context *ctx = gg_check_open(NULL);
@@ -229,6 +269,15 @@ static int child(const char *mode)
     same_choice(&t);
     EXPECT(t.tune_ms < 100, "reading the record took %.1f ms", t.tune_ms);
     run_choice(mod, &t, &d);
+  } else if (strcmp(mode, "race") == 0) {
+    meet();
+    gg_tuned t;
+    CHECK_OK(gg_session_tune(mod, "step", d.args, 5, NULL, &t));
+    printf("racer %d: source %d, %.0f ms (%s)\n", (int)getpid(), (int)t.source, t.tune_ms,
+           t.note);
+    check_choice(&t);
+    save_race(&t);
+    run_choice(mod, &t, &d);
   } else {
     gg_tuned t = tune(mod, &d, GG_TUNE_FROM_MEASURING, "ignored");
     EXPECT(strstr(t.note, "record written") != NULL, "note: %s", t.note);
@@ -287,7 +336,7 @@ static int plant(void)
   return planted;
 }
 
-static int run_child(const char *self, const char *mode)
+static pid_t start_child(const char *self, const char *mode)
 {
   fflush(stdout);
   pid_t pid = fork();
@@ -295,9 +344,57 @@ static int run_child(const char *self, const char *mode)
     execl(self, self, "child", mode, (char *)NULL);
     _exit(127);
   }
+  return pid;
+}
+
+static int end_child(pid_t pid)
+{
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run_child(const char *self, const char *mode)
+{
+  return end_child(start_child(self, mode));
+}
+
+/* Two racers in a folder of their own: exactly one measured; both chose
+ * the same. */
+static void race(const char *self)
+{
+  char top[sizeof dir - 8];
+  snprintf(top, sizeof top, "%.*s", (int)sizeof top - 1, dir);
+  snprintf(dir, sizeof dir, "%s/race", top);
+  mkdir(dir, 0700);
+  setenv("GG_CACHE_DIR", dir, 1);
+  pid_t a = start_child(self, "race"), b = start_child(self, "race");
+  CHECK(end_child(a) == 0);
+  CHECK(end_child(b) == 0);
+  int measured = 0, n = 0;
+  char first[200] = "";
+  DIR *dp = opendir(dir);
+  struct dirent *de;
+  while (dp && (de = readdir(dp))) {
+    if (strncmp(de->d_name, "race-", 5)) continue;
+    char path[600], k[64], c[64], line[200];
+    int src = -1, blocks = -1;
+    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    FILE *f = fopen(path, "r");
+    if (f && fscanf(f, "%d %63s %63s %d", &src, k, c, &blocks) == 4) {
+      n++;
+      measured += src == GG_TUNE_FROM_MEASURING;
+      snprintf(line, sizeof line, "%s %s %d", k, c, blocks);
+      EXPECT(!first[0] || strcmp(first, line) == 0, "racers chose %s and %s", first, line);
+      if (!first[0]) snprintf(first, sizeof first, "%s", line);
+    }
+    if (f) fclose(f);
+  }
+  if (dp) closedir(dp);
+  EXPECT(n == 2 && measured == 1, "%d racer(s) reported, %d measured (want 2 and 1)", n,
+         measured);
+  snprintf(dir, sizeof dir, "%s", top);
+  setenv("GG_CACHE_DIR", dir, 1);
 }
 
 int main(int argc, char **argv)
@@ -321,6 +418,7 @@ int main(int argc, char **argv)
   int n = plant();
   EXPECT(n >= 2, "%d tuning records planted (n = 1000 and 1M at least)", n);
   CHECK(run_child("/proc/self/exe", "third") == 0);
+  race("/proc/self/exe");
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd)) printf("could not remove %s\n", dir);
