@@ -21,17 +21,6 @@
 #define WARP_LCM 64   /* blocks stay multiples of 64 so no wavefront is partial */
 #define TEAM_DEFAULT 64
 
-static int fail(ggi_diag *d, const ggi_module *m, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(ggi_diag *d, const ggi_module *m, int line, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  ggi_vfail_at(d, m->file, line, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 static void why(ggi_kernel *k, const char *text)
 {
   if (text && k->spec.n_why < 8) k->spec.why[k->spec.n_why++] = text;
@@ -130,7 +119,7 @@ int ggi_spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
     why(k, "block 64: team_size not given; 64 threads are one CDNA wavefront or two warps");
   }
   if (k->block > 0 && k->block != s->block)
-    return fail(d, m, k->line, "kernel '%s': block = %d differs from team_size = %d; a team "
+    return ggi_fail_at(d, m->file, k->line, "kernel '%s': block = %d differs from team_size = %d; a team "
                                "pattern's block is its team size", k->name, k->block, s->block);
   s->items = 1;
   s->vector = 1;
@@ -179,7 +168,7 @@ int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   const char *w[3] = {NULL, NULL, NULL};
   ggi_diag why_not;
   if (ggi_gemm_shape(k, s->gemm_tile, &s->block, w, m->arena, &why_not) != 0)
-    return fail(d, m, k->gemm_tile_line ? k->gemm_tile_line : k->line, "kernel '%s': %s",
+    return ggi_fail_at(d, m->file, k->gemm_tile_line ? k->gemm_tile_line : k->line, "kernel '%s': %s",
                 k->name, why_not.msg);
   why(k, w[2]);
   why(k, w[0]);
@@ -264,11 +253,11 @@ int ggi_spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
     /* only reduce has field vector (patterns.c): the others' plans load
        element by element */
     if (s->vector == 1)
-      return fail(d, m, k->vector_line ? k->vector_line : k->line,
+      return ggi_fail_at(d, m->file, k->vector_line ? k->vector_line : k->line,
                   "kernel '%s': vector = %d, allowed: 1 (this reduce's value loads element by "
                   "element: it is not a plain read x(i) of a contiguous rank-1 view)",
                   k->name, k->vector);
-    return fail(d, m, k->vector_line ? k->vector_line : k->line,
+    return ggi_fail_at(d, m->file, k->vector_line ? k->vector_line : k->line,
                 "kernel '%s': vector = %d, allowed: 1 or %d (one 16-byte load of the value's "
                 "elements)", k->name, k->vector, s->vector);
   }
@@ -298,12 +287,12 @@ static int check_types(const ggi_module *m, const ggi_kernel *k, ggi_diag *d)
   if (!(k->targets & GGI_TARGET_HIP)) return 0;
   for (int i = 0; i < k->nparams; i++)
     if (k->params[i].dtype == GG_BF16)
-      return fail(d, m, k->params[i].line,
+      return ggi_fail_at(d, m->file, k->params[i].line,
                   "kernel '%s': '%s' is bf16, which the hip target does not support (hiprtc 5.2 "
                   "has no bf16 type); use f16 or f32, or targets = { \"cuda\" }",
                   k->name, k->params[i].name);
   if (k->acc_type == GG_BF16 && !ggi_pattern_is(k, GGI_PAT_BF16_ACC_HIP))
-    return fail(d, m, k->line, "kernel '%s': a bf16 accumulator is not supported on the hip "
+    return ggi_fail_at(d, m->file, k->line, "kernel '%s': a bf16 accumulator is not supported on the hip "
                                "target (hiprtc 5.2 has no bf16 type)", k->name);
   return 0;
 }
@@ -369,7 +358,7 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
                  : "launch = cooperative: the grid is the blocks that are co-resident, launched "
                    "cooperatively, so the reduction can wait for the whole grid");
     for (int j = 0; j < k->spec.n_why; j++)
-      if (!k->spec.why[j]) return fail(d, m, k->line, "out of memory");
+      if (!k->spec.why[j]) return ggi_fail_at(d, m->file, k->line, "out of memory");
   }
   for (int i = 0; i < m->npersistent; i++)
     if (!m->persistent[i].targets) m->persistent[i].targets = m->targets;
