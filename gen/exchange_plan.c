@@ -131,14 +131,13 @@ void ggi_allreduce_explain(const ggi_kernel *k, FILE *out)
  * differ by one row at most when N does not divide E, and a GPU owns none
  * when E < N). */
 
-/* The view's outer index, the slowest in memory (the first for layout
- * right, the last for left): parts and blocks are runs of it, so each is
- * one contiguous range of elements. */
+/* The rows of the view's outer index (ggi_outer_dim): parts and blocks
+ * are runs of it. */
 static long long rows_of(const ggi_kernel *k)
 {
   const ggi_param *v = &k->params[0];
   if (v->rank == 0) return 1;
-  return (long long)v->ext[v->layout == GG_LAYOUT_LEFT ? v->rank - 1 : 0].value;
+  return (long long)v->ext[ggi_outer_dim(v)].value;
 }
 
 /* Where the acknowledgement words start in the stage's area: after the
@@ -301,7 +300,7 @@ int ggi_plan_halo(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   if (plan_common(k, target, "common/halo.cuh", a, p, d))
     return -1;
   const ggi_param *v = &k->params[0];
-  const ggi_extent e = v->ext[v->layout == GG_LAYOUT_LEFT ? v->rank - 1 : 0];
+  const ggi_extent e = v->ext[ggi_outer_dim(v)];
   char rows[160], row[32], width[32];
   if (e.name)
     snprintf(rows, sizeof rows, "(long long)args.%s", e.name);
@@ -322,7 +321,7 @@ void ggi_halo_explain(const ggi_kernel *k, FILE *out)
   const long long count = (long long)k->range[0].value;
   const int w = k->width;
   const ggi_param *v = &k->params[0];
-  const ggi_extent e = v->ext[v->layout == GG_LAYOUT_LEFT ? v->rank - 1 : 0];
+  const ggi_extent e = v->ext[ggi_outer_dim(v)];
   char rows[80];
   if (e.name)
     snprintf(rows, sizeof rows, "%s (at run time)", e.name);

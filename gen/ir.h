@@ -142,6 +142,15 @@ static inline int ggi_view_may_alias(const ggi_param *p)
   return p->layout == GG_LAYOUT_STRIDE && p->rank > 1;
 }
 
+/* A view's outer index, the slowest in memory: the first for layout
+ * right, the last for left (0 for a scalar).  Exchanges cut a view into
+ * runs of it (parts, blocks, halo rows), each one contiguous range of
+ * elements. */
+static inline int ggi_outer_dim(const ggi_param *p)
+{
+  return p->layout == GG_LAYOUT_LEFT && p->rank > 0 ? p->rank - 1 : 0;
+}
+
 /* What specialize.c chose, and why (shown by `gpugen explain`). */
 typedef struct ggi_spec {
   ggi_strategy strategy;

@@ -120,7 +120,7 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
      the last for left): a halo's rows, which alone may be known at run
      time; an alltoall's blocks */
   const int halo = kind == GGI_EXCHANGE_HALO;
-  const int outer_dim = fp->layout == GG_LAYOUT_LEFT ? fp->rank - 1 : 0;
+  const int outer_dim = ggi_outer_dim(fp);
   const int width = halo ? read_width(&r) : 0;
   /* an allreduce keeps N slots of the view on every GPU: smaller views;
      a halo moves w rows each way */
