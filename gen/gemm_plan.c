@@ -307,10 +307,10 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   rc |= add_str(p, "GEMM_PC", ggi_dtype_ctype(vc->dtype));
   rc |= add_str(p, "GEMM_TYPE", ty->complex ? "cublasdx::type::complex" : "cublasdx::type::real");
   /* op "c": the panel is staged as "t" and conjugated as cuBLASDx loads it */
-  rc |= add_str(p, "GEMM_LOAD_A", k->gemm_trans[0] == GGI_GEMM_OP_C ? "cublasdx::conjugate"
-                                                                     : "cublasdx::identity");
-  rc |= add_str(p, "GEMM_LOAD_B", k->gemm_trans[1] == GGI_GEMM_OP_C ? "cublasdx::conjugate"
-                                                                     : "cublasdx::identity");
+  rc |= add_str(p, "GEMM_LOAD_A", k->gemm_trans[0] == GGI_GEMM_OP_C ? "::cublasdx::conjugate"
+                                                                     : "::cublasdx::identity");
+  rc |= add_str(p, "GEMM_LOAD_B", k->gemm_trans[1] == GGI_GEMM_OP_C ? "::cublasdx::conjugate"
+                                                                     : "::cublasdx::identity");
   rc |= add_str(p, "GEMM_ARR_A", ta ? "cublasdx::col_major" : "cublasdx::row_major");
   rc |= add_str(p, "GEMM_ARR_B", tb ? "cublasdx::col_major" : "cublasdx::row_major");
   rc |= add_str(p, "GEMM_A", va->name);

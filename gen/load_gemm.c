@@ -21,6 +21,7 @@
 #include <lua.h>
 
 #include "gemm_types.h"
+#include "lex.h"
 #include "loader.h"
 #include "vocab.h"
 
@@ -291,6 +292,10 @@ static void read_post(ggi_decl *k, ggi_kernel *kn)
                     "or leave into out");
     return;
   }
+  if (kn->into && !ggi_text_names(kn->body, "contribute"))
+    ggi_decl_fail(k, kn->body_line ? kn->body_line : ggi_field_line(k, "post"), "field 'post' "
+                  "never calls contribute(), so into \"%s\" would only get the identity: "
+                  "contribute(v) the values to reduce, or leave into out", kn->into);
   ggi_check_element_names(k, kn, names, "a gemm's post statements see item, i, j, re and im "
                           "(the batch item, the element's row and column, its value)");
   ggi_check_element_statements(k, kn, kn->body, kn->body_line, "post", kn->gemm_view[2],

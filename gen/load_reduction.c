@@ -117,8 +117,8 @@ static void read_op(ggi_decl *k, ggi_kernel *kn, ident_num *num) {
       ggi_decl_fail(k, line, "field 'op' must be a string for pattern \"%s\" (a list of operators, one per value, is for patterns \"reduce\", \"team\", \"fft\" and \"gemm\")",
             ggi_pattern_name(kn->pattern));
     if (n != kn->nvalues && ggi_pattern_is(kn, GGI_PAT_CONTRIBUTE))
-      ggi_decl_fail(k, line, "field 'op' lists %d operators but 'into' has %d elements: give one operator per element (value), or one string for all",
-            n, kn->nvalues);
+      ggi_decl_fail(k, line, "field 'op' lists %d operator%s but 'into' has %d element%s: give one operator per element (value), or one string for all",
+            n, n == 1 ? "" : "s", kn->nvalues, kn->nvalues == 1 ? "" : "s");
     if (n != kn->nvalues)
       ggi_decl_fail(k, line, "field 'op' lists %d operator%s but 'value' has %d expression%s: give one operator per value, or one string for all",
             n, n == 1 ? "" : "s", kn->nvalues, kn->nvalues == 1 ? "" : "s");

@@ -275,13 +275,19 @@ int ggi_plan_kernel(ggi_module *m, ggi_kernel *k, unsigned target, ggi_diag *d)
   /* shared memory no device of the target can give one block (the
    * runtime asks for the opt-in carve-out above 48 KiB; this is the most
    * any supported device allows) */
-  if (p->shared_bytes > ggi_shared_limit(target))
-    return ggi_fail_at(d, m->file, k->line,
+  if (p->shared_bytes > ggi_shared_limit(target)) {
+    /* what takes it: a gemm's K step of panels (then the reduction's
+       partials), else the block's threads and items */
+    const int gemm = k->pattern == GG_PATTERN_GEMM;
+    return ggi_fail_at(d, m->file, gemm && k->gemm_tile_line ? k->gemm_tile_line : k->line,
                        "%s '%s': needs %u bytes of shared memory per block (block %d); a %s "
-                       "block holds at most %u: use a smaller block or items",
+                       "block holds at most %u: %s",
                        kind, k->name, (unsigned)p->shared_bytes, k->spec.block,
                        target == GGI_TARGET_HIP ? "HIP (AMD LDS)" : "CUDA",
-                       (unsigned)ggi_shared_limit(target));
+                       (unsigned)ggi_shared_limit(target),
+                       gemm ? "give a smaller tile (its tk is the K step), or fewer into values"
+                            : "use a smaller block or items");
+  }
   k->plan[ggi_plan_slot(target)] = p;
   return 0;
 }

@@ -554,7 +554,10 @@ int ggi_team_reduce_plan(const ggi_kernel *k, ggi_arena *a, ggi_plan *p, ggi_dia
     /* the same grid on every device, so the same order of operations */
     p->grid_rule = GG_GRID_FIXED;
     p->grid_fixed = DET_GRID;
-    if (!k->league.name && k->league.value < DET_GRID) p->grid_fixed = k->league.value;
+    /* no more blocks than the league's: its items, times the blocks of
+       each (a gemm's tiles; set by the pattern's plan before this) */
+    const int64_t per = p->league_blocks > 0 ? p->league_blocks : 1;
+    if (!k->league.name && k->league.value * per < DET_GRID) p->grid_fixed = k->league.value * per;
     p->cap_resident = 0;
   } else {
     /* one block per team, but never more blocks than are co-resident: the

@@ -23,12 +23,33 @@ void ggi_frame_summary(const ggi_kernel *fr, ggi_buf *b)
   }
 }
 
+/* tile = "auto" on a stage's kernel (gen/variants.c): the frame's variant
+ * frames, or the frame a variant is one of. */
+static void variants(const ggi_module *m, const ggi_kernel *fr, FILE *out)
+{
+  if (fr->variant_of) {
+    const char *of = m->kernels[fr->variant_of - 1].name;
+    fprintf(out, "variant: of frame %s, a stage on a tile variant of its kernel (tile = "
+                 "\"auto\"); a command wherever %s is one, for gg_session_tune to measure "
+                 "against it (docs/tuning.md)\n", of, of);
+    return;
+  }
+  int n = 0;
+  for (int i = 0; i < m->nkernels; i++) {
+    if (m->kernels[i].variant_of != (int)(fr - m->kernels) + 1) continue;
+    fprintf(out, "%s %s", n++ ? "," : "variants (a stage's tile = \"auto\"; commands wherever "
+                                      "this frame is, for gg_session_tune):", m->kernels[i].name);
+  }
+  if (n) fprintf(out, "\n");
+}
+
 void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)
 {
   const ggi_frame *f = fr->frame;
   fprintf(out, "frame %s (%s:%d): %d stage(s), %d grid barrier(s); a command of a persistent "
                "kernel, one handshake per frame\n",
           fr->name, m->file ? m->file : "?", fr->line, f->nstages, f->nbarriers);
+  variants(m, fr, out);
   if (f->gpus > 1)
     fprintf(out, "gpus: %d, one process each (NVSHMEM PEs 0..%d), each running this frame on "
                  "its GPU; %llu bytes of symmetric memory for its exchanges\n",

@@ -134,19 +134,12 @@ static const char *variant_why(const ggi_module *m, const ggi_kernel *k)
 {
   char buf[600];
   int len = 0;
-  const int frame = ggi_pattern_is(k, GGI_PAT_CHAIN);
-  if (k->variant_of && frame)
-    return ggi_strdup(m->arena, "a variant of the frame it is named after, one stage running a "
-                      "tile variant of its kernel (tile = \"auto\"): a command wherever that "
-                      "frame is one, for gg_session_tune to measure against it "
-                      "(docs/tuning.md)");
   if (k->variant_of)
     return ggi_strdup(m->arena, "a tile variant (tile = \"auto\" on the kernel it is named "
                       "after): a kernel, and a command wherever that kernel is one, for "
                       "gg_session_tune to measure against it (docs/tuning.md)");
-  len = snprintf(buf, sizeof buf, frame ? "tile = \"auto\" on a stage's kernel: this frame "
-                 "runs the plan's tiles; its variants" : "tile = \"auto\": this kernel has the "
-                 "plan's tile; its variants");
+  len = snprintf(buf, sizeof buf, "tile = \"auto\": this kernel has the plan's tile; its "
+                 "variants");
   int n = 0;
   for (int i = 0; i < m->nkernels; i++)
     if (m->kernels[i].variant_of == (int)(k - m->kernels) + 1 && len < (int)sizeof buf - 80) {
@@ -154,9 +147,9 @@ static const char *variant_why(const ggi_module *m, const ggi_kernel *k)
                       m->kernels[i].name);
       n++;
     }
-  snprintf(buf + len, sizeof buf - (size_t)len, "%s are %s, and commands wherever this one "
-           "is, for gg_session_tune to measure on the device (docs/tuning.md)",
-           n ? "" : " (none: no other tile fits)", frame ? "frames too" : "kernels too");
+  snprintf(buf + len, sizeof buf - (size_t)len, "%s are kernels too, and commands wherever "
+           "this one is, for gg_session_tune to measure on the device (docs/tuning.md)",
+           n ? "" : " (none: no other tile fits)");
   return ggi_strdup(m->arena, buf);
 }
 
@@ -314,11 +307,7 @@ int ggi_spec_frame(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   k->spec.items = k->spec.vector = 1;
   why(k, "a frame's block is its stages' largest; the persistent kernel that runs it "
          "chooses the real one");
-  int variants = k->variant_of;
-  for (int i = 0; !variants && i < m->nkernels; i++)
-    variants = m->kernels[i].variant_of == (int)(k - m->kernels) + 1;
-  if (variants) why(k, variant_why(m, k));
-  return 0;
+  return 0; /* its variants, if any: report_frame.c says so */
 }
 
 /* Which range index is contiguous: the one the kernel's rank-matching

@@ -9,9 +9,10 @@
  * A frame with such a kernel as a stage gets a variant frame for each of
  * the stage's variants - the same stages, that one running the variant -
  * named "<frame>_tile<tm>x<tn>x<tk>" ("<frame>_s<stage>_tile..." when
- * several of its stages have variants), marked a variant of the frame:
- * it is a command wherever the frame is.  A variant has the block of its
- * kernel, so it runs on the same persistent kernels.
+ * several of its stages have variants; stages counted from 1, as
+ * messages do), marked a variant of the frame: it is a command wherever
+ * the frame is.  A variant has the block of its kernel, so it runs on
+ * the same persistent kernels.  Frames on several GPUs get none.
  */
 #include <stdio.h>
 #include <string.h>
@@ -60,11 +61,14 @@ static int add_variants(ggi_module *m, ggi_kernel *ks, int *nk, int bi, ggi_diag
   return 0;
 }
 
-/* Stage s of a frame runs a kernel with tile variants. */
+/* Stage s of a frame runs a kernel with tile = "auto".  A frame on
+ * several GPUs gets no variants: gg_session_tune leaves team kernels out
+ * (a team cannot tune alone), and its exchange stages' own kernels are
+ * the frame's. */
 static int auto_stage(const ggi_kernel *ks, const ggi_kernel *fr, int s)
 {
   const int ki = fr->frame->stages[s].kernel_index;
-  return ki >= 0 && ks[ki].gemm_tile_auto;
+  return fr->frame->gpus <= 1 && ki >= 0 && ks[ki].gemm_tile_auto;
 }
 
 static int auto_stages(const ggi_kernel *ks, const ggi_kernel *fr)
@@ -74,12 +78,24 @@ static int auto_stages(const ggi_kernel *ks, const ggi_kernel *fr)
   return n;
 }
 
+/* Kernel ki has variants among ks[0 .. nk). */
+static int has_variants(const ggi_kernel *ks, int nk, int ki)
+{
+  for (int v = 0; v < nk; v++)
+    if (ks[v].variant_of == ki + 1) return 1;
+  return 0;
+}
+
 /* The variants of frame `fr` (index fi) appended at ks[*nk]: one for
  * each tile variant of each of its stages' kernels (already at ks[0 ..
  * *nk), marked variant_of). */
 static int add_frame_variants(ggi_module *m, ggi_kernel *ks, int *nk, int fi, ggi_diag *d)
 {
-  const int several = auto_stages(ks, &ks[fi]) > 1, end = *nk;
+  const int end = *nk;
+  int several = 0; /* stages whose kernel has variants (an auto tile may have none) */
+  for (int s = 0; s < ks[fi].frame->nstages; s++)
+    several += auto_stage(ks, &ks[fi], s) && has_variants(ks, end, ks[fi].frame->stages[s].kernel_index);
+  several = several > 1;
   for (int s = 0; s < ks[fi].frame->nstages; s++) {
     if (!auto_stage(ks, &ks[fi], s)) continue;
     const int base = ks[fi].frame->stages[s].kernel_index;
@@ -96,8 +112,9 @@ static int add_frame_variants(ggi_module *m, ggi_kernel *ks, int *nk, int fi, gg
                            name, GGI_NAME_MAX);
       if (taken(m, ks, *nk, name))
         return ggi_fail_at(d, m->file, ks[fi].line, "frame \"%s\": its stage %d's tile = "
-                           "\"auto\" makes a variant frame called %s, which is already "
-                           "declared: rename that", ks[fi].name, s + 1, name);
+                           "\"auto\" makes a variant frame called %s, a name already taken "
+                           "(declared, or made by another tile = \"auto\"): rename the frame or "
+                           "the other", ks[fi].name, s + 1, name);
       ggi_kernel *k = &ks[(*nk)++];
       ggi_frame *f = ggi_alloc(m->arena, sizeof *f);
       if (!f || !(k->name = ggi_strdup(m->arena, name)))

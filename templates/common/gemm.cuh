@@ -30,26 +30,26 @@ static_assert(cublasdx::get_shared_storage_size_ab<gg_gemm>(
  * gg_gemm_num's real type; a real C's im is a scratch 0); contribute(...)
  * folds into the thread's own accumulator gg_mine (a reducing kernel's
  * gg_acc; an int nobody reads otherwise).  A lambda, so that `return;`
- * ends one element's statements. */
-template <class TC, class gg_M>
+ * ends one element's statements.  Only the statements are inside the
+ * views' macros: a view may be called anything the workload allows. */
+template <class gg_R, class gg_M>
 __device__ __forceinline__ void gg_gemm_post(const {{ARGS_T}} &args, long long item, int i, int j,
-                                             TC &gg_v, gg_M &gg_mine)
+                                             gg_R &re, gg_R &im, gg_M &gg_mine)
 {
   {{UNPACK}}
 {{VIEW_MACROS}}
 #define contribute(...) gg_contribute(gg_mine, __VA_ARGS__)
-  using gg_r = typename gg_gemm_num<TC>::real;
-  gg_r re = gg_gemm_num<TC>::re(gg_v), im = gg_gemm_num<TC>::im(gg_v);
   [&]() {
 {{BODY}}
   }();
-  gg_v = gg_gemm_num<TC>::make(re, im);
 #undef contribute
 {{VIEW_UNDEFS}}
 }
 
 /* Every unit (tile of a batch item) of block g.block; gg_mine: what the
- * post statements contribute() to (an int without into). */
+ * post statements contribute() to (an int without into).  Its
+ * namespaces are named from the global one (::cute, ::cublasdx): the
+ * views unpacked here are locals, and one may be called cute. */
 template <class gg_M>
 __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_grid &g,
                                               gg_M &gg_mine)
@@ -73,10 +73,10 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
   constexpr int gg_jb = (gg_tk * gg_tn / gg_wb + gg_nt - 1) / gg_nt;
   const TC gg_alpha = gg_gemm_num<TC>::make({{GEMM_ALPHA}}, {{GEMM_ALPHA_IM}});
   const TC gg_beta = gg_gemm_num<TC>::make({{GEMM_BETA}}, {{GEMM_BETA_IM}});
-  auto [gg_sa, gg_sb] = cublasdx::slice_shared_memory_ab<GEMM>(
+  auto [gg_sa, gg_sb] = ::cublasdx::slice_shared_memory_ab<GEMM>(
       g.smem, GEMM::suggest_layout_smem_a().layout, GEMM::suggest_layout_smem_b().layout);
-  auto gg_ta = cublasdx::make_tensor(gg_sa, GEMM::suggest_layout_smem_a());
-  auto gg_tb = cublasdx::make_tensor(gg_sb, GEMM::suggest_layout_smem_b());
+  auto gg_ta = ::cublasdx::make_tensor(gg_sa, GEMM::suggest_layout_smem_a());
+  auto gg_tb = ::cublasdx::make_tensor(gg_sb, GEMM::suggest_layout_smem_b());
   auto gg_part = GEMM::suggest_partitioner();
   for (long long gg_u = g.block; gg_u < gg_units; gg_u += g.nblocks) {
     const long long gg_item = gg_u / gg_tiles;
@@ -87,7 +87,7 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
     const TA *gg_b = reinterpret_cast<const TA *>({{GEMM_B}}) + gg_item * ((long long)gg_k * gg_n);
     TC *gg_c = reinterpret_cast<TC *>({{GEMM_C}}) + gg_item * ((long long)gg_m * gg_n);
     auto gg_acc = gg_part.make_accumulator_fragment();
-    cublasdx::clear(gg_acc);
+    ::cublasdx::clear(gg_acc);
     for (int gg_k0 = 0; gg_k0 < gg_k; gg_k0 += gg_tk) {
       /* A's tm x tk panel, B's tk x tn panel; outside the matrices (edge
          tiles, the K pad) zeros, which add nothing.  Load l of a panel
@@ -129,27 +129,31 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
        C is not read (BLAS: NaN or garbage in C must not leak in).  All of
        a thread's reads of C come before its first write. */
     if (gg_part.is_thread_active()) {
-      constexpr int gg_nacc = decltype(cute::size(gg_acc))::value; /* static: cute::Int */
+      constexpr int gg_nacc = decltype(::cute::size(gg_acc))::value; /* static: ::cute::Int */
       TC gg_old[gg_nacc];
       const bool gg_read_c = gg_gemm_num<TC>::nonzero(gg_beta);
 #pragma unroll
       for (int gg_i = 0; gg_i < gg_nacc; gg_i++) {
         const auto gg_rc = gg_part.map_fragment_index(gg_i);
-        const int gg_row = gg_r0 + (int)cute::get<0>(gg_rc);
-        const int gg_col = gg_c0 + (int)cute::get<1>(gg_rc);
+        const int gg_row = gg_r0 + (int)::cute::get<0>(gg_rc);
+        const int gg_col = gg_c0 + (int)::cute::get<1>(gg_rc);
         const bool gg_in = gg_part.is_index_in_bounds(gg_i) && gg_row < gg_m && gg_col < gg_n;
         gg_old[gg_i] = gg_read_c && gg_in ? gg_c[gg_row * gg_n + gg_col] : TC{};
       }
 #pragma unroll
       for (int gg_i = 0; gg_i < gg_nacc; gg_i++) {
         const auto gg_rc = gg_part.map_fragment_index(gg_i);
-        const int gg_row = gg_r0 + (int)cute::get<0>(gg_rc);
-        const int gg_col = gg_c0 + (int)cute::get<1>(gg_rc);
+        const int gg_row = gg_r0 + (int)::cute::get<0>(gg_rc);
+        const int gg_col = gg_c0 + (int)::cute::get<1>(gg_rc);
         if (gg_part.is_index_in_bounds(gg_i) && gg_row < gg_m && gg_col < gg_n) {
           TC gg_v = gg_read_c ? gg_alpha * gg_acc(gg_i) + gg_beta * gg_old[gg_i]
                               : gg_alpha * gg_acc(gg_i);
-          if constexpr ({{GEMM_POST}})
-            gg_gemm_post(args, gg_item, gg_row, gg_col, gg_v, gg_mine);
+          if constexpr ({{GEMM_POST}}) {
+            typename gg_gemm_num<TC>::real gg_re = gg_gemm_num<TC>::re(gg_v),
+                                           gg_im = gg_gemm_num<TC>::im(gg_v);
+            gg_gemm_post(args, gg_item, gg_row, gg_col, gg_re, gg_im, gg_mine);
+            gg_v = gg_gemm_num<TC>::make(gg_re, gg_im);
+          }
           gg_c[gg_row * gg_n + gg_col] = gg_v;
         }
       }

@@ -52,3 +52,11 @@ frame "fr" {
 
 persistent "p_one" { layout = "one_block", block = 128, commands = { "relu", "peak", "fr" } }
 persistent "p_many" { layout = "many_blocks", block = 128, commands = { "relu", "peak", "fr", "zitem" } }
+
+-- views called make and cute (names a workload may give): the post's view
+-- macros and the tiles' namespaces must not meet them (compiled by
+-- mathdx_gemm_post_check; not launched)
+kernel "named" { pattern = "gemm", size = { 20, 30, 12 },
+  params = { { "cute", "f32[20][12]" }, { "B", "f32[12][30]" }, { "C", "f32[20][30]", access = "out" },
+    { "make", "f32[30]" } },
+  a = "cute", b = "B", c = "C", post = "re *= make(j);" }

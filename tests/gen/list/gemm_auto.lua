@@ -23,3 +23,11 @@ frame "fr2" {
 }
 persistent "p" { layout = "many_blocks", block = 128, commands = { "mm", "hm", "fr" } }
 persistent "q" { layout = "many_blocks", block = 128, commands = { "fr2" } }
+-- a frame on two GPUs gets no variants (the tuner leaves team kernels out)
+kernel "sm" { pattern = "gemm", size = { 128, 128, 64 }, tile = "auto",
+  params = { { "a", "f32[128][64]" }, { "b", "f32[64][128]" }, { "c", "f32[128][128]", access = "out" } },
+  a = "a", b = "b", c = "c" }
+frame "two" { gpus = 2,
+  params = { { "a", "f32[128][64]" }, { "b", "f32[64][128]" }, { "c", "f32[128][128]" } },
+  stages = { { "sm" }, { exchange = "allreduce", view = "c", op = "sum" } } }
+persistent "r" { layout = "many_blocks", block = 128, commands = { "two" } }
