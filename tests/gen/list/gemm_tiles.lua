@@ -18,3 +18,7 @@ kernel "mine" { pattern = "gemm", size = { 100, 36, 52 },
   params = { { "A", "f64[n][100][52]" }, { "B", "f64[n][52][36]" },
     { "C", "f64[n][100][36]", access = "inout" } },
   a = "A", b = "B", c = "C", beta = 1, tile = { 32, 16, 16 } }
+-- math = "tf32": f32 views on the tensor cores as TF32, its error and tile
+kernel "tf" { pattern = "gemm", size = { 128, 128, 128 }, math = "tf32",
+  params = { { "A", "f32[128][128]" }, { "B", "f32[128][128]" }, { "C", "f32[128][128]", access = "out" } },
+  a = "A", b = "B", c = "C" }
