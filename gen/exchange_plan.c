@@ -96,6 +96,12 @@ static int plan_common(const ggi_kernel *k, unsigned target, const char *templat
   rc |= ggi_plan_set(p, a, "XCHG_CHUNK_ITEMS", v[2]);
   rc |= ggi_plan_set(p, a, "XCHG_GPUS", v[3]);
   rc |= ggi_plan_set(p, a, "VIEW", k->params[0].name);
+  /* the stage's area of the symmetric workspace, as the frame lays it
+     out (the row's sym_bytes): the template asserts its layout fits */
+  char area[32];
+  snprintf(area, sizeof area, "%lluull",
+           (unsigned long long)ggi_pattern_of(k->pattern)->sym_bytes(k));
+  rc |= ggi_plan_set(p, a, "XCHG_AREA", area);
   return rc ? ggi_fail(d, "out of memory") : 0;
 }
 

@@ -36,6 +36,12 @@
 typedef {{XCHG_T}} gg_t;
 typedef gg_ll_of<gg_t> gg_ll;
 static_assert(sizeof(gg_ll) == GG_XCHG_LL_FACTOR * sizeof(gg_t), "gg_abi.h: a slot's bytes");
+/* the layout below - a runs word per chunk of each side, then 8 slots of
+   a side's elements (2 parities x 2 sides x receive and staging) - inside
+   the area the plan gave the stage ({{XCHG_AREA}} bytes) */
+static_assert(2 * {{XCHG_CHUNKS}} <= GG_XCHG_CHUNKS_MAX &&
+                  GG_XCHG_BUFS_OFF + 8ull * {{XCHG_COUNT}} * sizeof(gg_ll) <= {{XCHG_AREA}},
+              "halo {{NAME}}: its symmetric layout is larger than the plan's area");
 
 __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, const char *gg_mbox)
 {
