@@ -6,6 +6,7 @@
 #include "frame.h"
 #include "names.h"
 #include "patterns.h"
+#include "variants.h"
 
 #include <stdio.h>
 
@@ -34,12 +35,12 @@ static void variants(const ggi_module *m, const ggi_kernel *fr, FILE *out)
                  "against it (docs/tuning.md)\n", of, of);
     return;
   }
+  const int me = (int)(fr - m->kernels);
   int n = 0;
-  for (int i = 0; i < m->nkernels; i++) {
-    if (m->kernels[i].variant_of != (int)(fr - m->kernels) + 1) continue;
+  for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0); i >= 0;
+       i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
     fprintf(out, "%s %s", n++ ? "," : "variants (a stage's tile = \"auto\"; commands wherever "
                                       "this frame is, for gg_session_tune):", m->kernels[i].name);
-  }
   if (n) fprintf(out, "\n");
 }
 

@@ -141,12 +141,11 @@ static const char *variant_why(const ggi_module *m, const ggi_kernel *k)
   len = snprintf(buf, sizeof buf, "tile = \"auto\": this kernel has the plan's tile; its "
                  "variants");
   int n = 0;
-  for (int i = 0; i < m->nkernels; i++)
-    if (m->kernels[i].variant_of == (int)(k - m->kernels) + 1 && len < (int)sizeof buf - 80) {
-      len += snprintf(buf + len, sizeof buf - (size_t)len, "%s %s", n ? "," : "",
-                      m->kernels[i].name);
-      n++;
-    }
+  const int me = (int)(k - m->kernels);
+  for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0);
+       i >= 0 && len < (int)sizeof buf - 80; i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
+    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s %s", n++ ? "," : "",
+                    m->kernels[i].name);
   snprintf(buf + len, sizeof buf - (size_t)len, "%s are kernels too, and commands wherever "
            "this one is, for gg_session_tune to measure on the device (docs/tuning.md)",
            n ? "" : " (none: no other tile fits)");

@@ -78,12 +78,11 @@ static int auto_stages(const ggi_kernel *ks, const ggi_kernel *fr)
   return n;
 }
 
-/* Kernel ki has variants among ks[0 .. nk). */
-static int has_variants(const ggi_kernel *ks, int nk, int ki)
+int ggi_next_variant(const ggi_kernel *ks, int nk, int base, int from)
 {
-  for (int v = 0; v < nk; v++)
-    if (ks[v].variant_of == ki + 1) return 1;
-  return 0;
+  for (int v = from; v < nk; v++)
+    if (ks[v].variant_of == base + 1) return v;
+  return -1;
 }
 
 /* The variants of frame `fr` (index fi) appended at ks[*nk]: one for
@@ -94,13 +93,14 @@ static int add_frame_variants(ggi_module *m, ggi_kernel *ks, int *nk, int fi, gg
   const int end = *nk;
   int several = 0; /* stages whose kernel has variants (an auto tile may have none) */
   for (int s = 0; s < ks[fi].frame->nstages; s++)
-    several += auto_stage(ks, &ks[fi], s) && has_variants(ks, end, ks[fi].frame->stages[s].kernel_index);
+    several += auto_stage(ks, &ks[fi], s) &&
+               ggi_next_variant(ks, end, ks[fi].frame->stages[s].kernel_index, 0) >= 0;
   several = several > 1;
   for (int s = 0; s < ks[fi].frame->nstages; s++) {
     if (!auto_stage(ks, &ks[fi], s)) continue;
     const int base = ks[fi].frame->stages[s].kernel_index;
-    for (int v = 0; v < end; v++) {
-      if (ks[v].variant_of != base + 1) continue;
+    for (int v = ggi_next_variant(ks, end, base, 0); v >= 0;
+         v = ggi_next_variant(ks, end, base, v + 1)) {
       char name[200], stage[16] = "";
       const char *tile = strstr(ks[v].name + strlen(ks[base].name), "_tile");
       if (several) snprintf(stage, sizeof stage, "_s%d", s + 1);
@@ -115,13 +115,12 @@ static int add_frame_variants(ggi_module *m, ggi_kernel *ks, int *nk, int fi, gg
                            "\"auto\" makes a variant frame called %s, a name already taken "
                            "(declared, or made by another tile = \"auto\"): rename the frame or "
                            "the other", ks[fi].name, s + 1, name);
-      ggi_kernel *k = &ks[(*nk)++];
       ggi_frame *f = ggi_alloc(m->arena, sizeof *f);
-      if (!f || !(k->name = ggi_strdup(m->arena, name)))
-        return ggi_fail_at(d, m->file, ks[fi].line, "out of memory");
-      const char *kept = k->name;
+      const char *own = ggi_strdup(m->arena, name);
+      if (!f || !own) return ggi_fail_at(d, m->file, ks[fi].line, "out of memory");
+      ggi_kernel *k = &ks[(*nk)++];
       *k = ks[fi];
-      k->name = kept;
+      k->name = own;
       *f = *ks[fi].frame;
       f->stages[s].kernel_index = v;
       k->frame = f;
@@ -137,10 +136,9 @@ static int add_commands(ggi_module *m, ggi_persistent *p, ggi_diag *d)
   const char *names[GG_COMMANDS_MAX];
   int index[GG_COMMANDS_MAX], n = 0;
   for (int c = 0; c < p->ncommands; c++) {
-    int ci = p->command_index[c];
-    for (int k = -1; k < m->nkernels; k++) {
-      int ki = k < 0 ? ci : k;
-      if (k >= 0 && m->kernels[k].variant_of != ci + 1) continue;
+    const int ci = p->command_index[c];
+    for (int ki = ci; ki >= 0; /* the command, then its variants */
+         ki = ggi_next_variant(m->kernels, m->nkernels, ci, ki == ci ? 0 : ki + 1)) {
       if (n == GG_COMMANDS_MAX)
         return ggi_fail_at(d, m->file, p->line, "persistent \"%s\": with the tile variants of "
                            "its gemm commands (tile = \"auto\") it would have more than %d "

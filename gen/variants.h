@@ -1,7 +1,8 @@
 /*
  * variants.h - tile = "auto" on a gemm kernel (variants.c): a kernel per
- * other candidate tile, added to the module and to every persistent kernel
- * that runs the gemm, for gg_session_tune to measure.  Called first by
+ * other candidate tile, and a frame per variant of a stage, added to the
+ * module and to every persistent kernel that runs the gemm or the frame,
+ * for gg_session_tune to measure.  Called first by
  * ggi_specialize, before any kernel is planned.
  */
 #ifndef GGI_VARIANTS_H
@@ -11,5 +12,10 @@
 
 /* 0, or -1 with d->msg (file:line: what is wrong) */
 int ggi_expand_variants(ggi_module *m, ggi_diag *d);
+
+/* The first of ks[from .. nk) that is a variant of ks[base] (variant_of
+ * base + 1), or -1: for (v = ggi_next_variant(ks, nk, b, 0); v >= 0;
+ * v = ggi_next_variant(ks, nk, b, v + 1)) walks them in order. */
+int ggi_next_variant(const ggi_kernel *ks, int nk, int base, int from);
 
 #endif
