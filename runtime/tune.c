@@ -402,6 +402,68 @@ static gg_status tuning_off(const gg_tune_options *o, int *off)
   return ggr_set_error(GG_ERR_INVALID, "GG_TUNE=\"%.40s\": expected off or on", env);
 }
 
+/* Every candidate measured, the fastest chosen (*choice), and the record
+ * written where the key is whole and every candidate was reached.  The
+ * note already says what became of the record read before. */
+static gg_status measure_and_record(gg_module *mod, const char *command, const gg_arg *args,
+                                    int nargs, const gg_tune_options *o, uint64_t t0,
+                                    ggr_key key, int whole, gg_tuned *out, int *choice)
+{
+  gg_status st = measure_all(mod, out, args, nargs, o, t0);
+  if (st)
+    return st;
+  *choice = ggr_tune_pick(out->row, out->nrows);
+  if (*choice < 0)
+    return ggr_set_error(GG_ERR_NOT_CORESIDENT, "tuning \"%s\": no candidate's blocks fit on "
+                         "the device at once", command);
+  int reached = 1;
+  for (int i = 0; i < out->nrows; i++)
+    reached &= out->row[i].state != GG_TUNE_NOT_REACHED;
+  if (whole && reached)
+    write_record(mod->ctx, key, out, *choice);
+  else if (!reached) /* a later call, with more budget, measures them all */
+    append_note(out, "not recorded: the budget ran out before every candidate was measured");
+  return GG_OK;
+}
+
+/* The choice (*choice) from the key's record, else measured.  One
+ * process measures a key at a time: two measuring at once would slow
+ * each other's frames, and each record what it saw.  A second waits for
+ * the first's lock (at most half its budget), then reads what the first
+ * recorded. */
+static gg_status from_record_or_measured(gg_module *mod, const char *command, const gg_arg *args,
+                                         int nargs, const gg_tune_options *o, uint64_t t0,
+                                         gg_tuned *out, int *choice)
+{
+  int whole = 1, lock = -1, busy = 0;
+  ggr_key key = record_key(mod, out, args, nargs, &whole);
+  int have = whole && !o->retune && read_record(mod->ctx, key, out, choice);
+  if (have) {
+    snprintf(out->note, sizeof out->note, "nothing measured");
+  } else if (whole) {
+    ggr_cache_lock(mod->ctx->cache, key, ggr_now_ms() + o->budget_ms / 2.0, &lock, &busy);
+    have = lock >= 0 && !o->retune && read_record(mod->ctx, key, out, choice);
+    if (have)
+      snprintf(out->note, sizeof out->note, "recorded by another process while this one "
+               "waited for the key's lock");
+  }
+  gg_status st = GG_OK;
+  if (have) {
+    out->source = GG_TUNE_FROM_RECORD;
+  } else {
+    if (!whole) /* two shapes could share the key: neither read nor write a record */
+      snprintf(out->note, sizeof out->note, "no record: the key's description did not fit");
+    else if (o->retune)
+      snprintf(out->note, sizeof out->note, "measured again (retune)");
+    if (busy)
+      append_note(out, "another process held the key's lock for half the budget: measured "
+                  "beside it");
+    st = measure_and_record(mod, command, args, nargs, o, t0, key, whole, out, choice);
+  }
+  ggr_cache_unlock(lock);
+  return st;
+}
+
 gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *args, int nargs,
                           const gg_tune_options *opt, gg_tuned *out)
 {
@@ -442,50 +504,9 @@ gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *arg
     snprintf(out->note, sizeof out->note, "tuning off (%s): the first kernel with the command, "
              "as declared", o.off ? "gg_tune_options.off" : "GG_TUNE=off");
   } else {
-    int whole = 1, lock = -1, busy = 0;
-    ggr_key key = record_key(mod, out, args, nargs, &whole);
-    int have = whole && !o.retune && read_record(mod->ctx, key, out, &choice);
-    if (!have && whole) {
-      /* One process measures a key at a time: two measuring at once
-         would slow each other's frames, and each record what it saw.  A
-         second waits for the first's lock (at most half its budget), then
-         reads what the first recorded. */
-      ggr_cache_lock(mod->ctx->cache, key, ggr_now_ms() + o.budget_ms / 2.0, &lock, &busy);
-      if (lock >= 0 && !o.retune && read_record(mod->ctx, key, out, &choice)) {
-        have = 1;
-        snprintf(out->note, sizeof out->note, "recorded by another process while this one "
-                 "waited for the key's lock");
-      }
-    }
-    if (have) {
-      out->source = GG_TUNE_FROM_RECORD;
-      if (lock < 0)
-        snprintf(out->note, sizeof out->note, "nothing measured");
-    } else {
-      if (busy)
-        append_note(out, "another process held the key's lock for half the budget: measured "
-                    "beside it");
-      if (!whole) /* two shapes could share the key: neither read nor write a record */
-        snprintf(out->note, sizeof out->note, "no record: the key's description did not fit");
-      else if (o.retune)
-        snprintf(out->note, sizeof out->note, "measured again (retune)");
-      st = measure_all(mod, out, args, nargs, &o, t0);
-      choice = st ? 0 : ggr_tune_pick(out->row, out->nrows);
-      if (st || choice < 0) {
-        ggr_cache_unlock(lock);
-        return st ? st : ggr_set_error(GG_ERR_NOT_CORESIDENT, "tuning \"%s\": no candidate's "
-                                       "blocks fit on the device at once", command);
-      }
-      int reached = 1;
-      for (int i = 0; i < out->nrows; i++)
-        reached &= out->row[i].state != GG_TUNE_NOT_REACHED;
-      if (whole && reached)
-        write_record(mod->ctx, key, out, choice);
-      else if (!reached) /* a later call, with more budget, measures them all */
-        append_note(out, "not recorded: the budget ran out before every candidate was "
-                    "measured");
-    }
-    ggr_cache_unlock(lock);
+    st = from_record_or_measured(mod, command, args, nargs, &o, t0, out, &choice);
+    if (st)
+      return st;
   }
   out->kernel = out->row[choice].kernel;
   out->command = out->row[choice].command;
