@@ -52,26 +52,23 @@ __device__ __forceinline__ void gg_panel_store(Tensor t, const gg_panel_vec<T, V
 /* alpha and beta as C's type T from their real and imaginary parts (the
  * plan's C expressions; 0 for a real type), and whether beta is nonzero
  * (beta 0 leaves C unread).  real: the type a gemm's post statements see
- * an element's parts in - f64 for f64 elements, f32 for f32, f16 and
- * bf16 (statements in half precision would round at every step) - and
- * re, im, make between it and the element. */
-template <class T> struct gg_gemm_real { using type = float; };
-template <> struct gg_gemm_real<double> { using type = double; };
+ * an element's parts in, C's precision (f32 or f64: a gemm of f16 or
+ * bf16 inputs has an f32 C) - and re, im, make between it and the
+ * element. */
 template <class T> struct gg_gemm_num {
-  using real = typename gg_gemm_real<T>::type;
+  using real = T;
   static __device__ __forceinline__ T make(T re, T) { return re; }
-  template <class R> static __device__ __forceinline__ T make(R re, R) { return T(re); }
   static __device__ __forceinline__ bool nonzero(T x) { return x != T(0); }
-  static __device__ __forceinline__ real re(T x) { return real(x); }
+  static __device__ __forceinline__ real re(T x) { return x; }
   static __device__ __forceinline__ real im(T) { return real(0); }
 };
 template <class R> struct gg_gemm_num<cublasdx::complex<R>> {
-  using real = typename gg_gemm_real<R>::type;
+  using real = R;
   static __device__ __forceinline__ cublasdx::complex<R> make(R re, R im) { return {re, im}; }
   static __device__ __forceinline__ bool nonzero(cublasdx::complex<R> x)
   {
     return x.real() != R(0) || x.imag() != R(0);
   }
-  static __device__ __forceinline__ real re(cublasdx::complex<R> x) { return real(x.real()); }
-  static __device__ __forceinline__ real im(cublasdx::complex<R> x) { return real(x.imag()); }
+  static __device__ __forceinline__ real re(cublasdx::complex<R> x) { return x.real(); }
+  static __device__ __forceinline__ real im(cublasdx::complex<R> x) { return x.imag(); }
 };
