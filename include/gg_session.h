@@ -347,13 +347,15 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
  * left_out, not tried).  Kernels whose frames run on several GPUs are left
  * out (a team tunes nothing alone).
  *
- * Each candidate runs in three bursts, the candidates in turn (the order
- * rotated each round, so neither the machine's drift nor the order of
- * opening favours one): a session of one slot, 10 + n / 10 untimed
- * frames, then n = frames / 3 timed ones, start to wait on the host's
- * clock.  The lowest p50 of the pooled samples wins (ties: the earlier
- * candidate).  A candidate whose first burst's p50 is over 1.5x the best
- * first burst's runs no more (its figures are that burst's).  THE FRAMES RUN ON THE CALLER'S
+ * Each candidate runs in up to three bursts, the candidates in turn (the
+ * order rotated each round, so neither the machine's drift nor the order
+ * of opening favours one): a session of one slot, 10 + n / 10 untimed
+ * frames, then n timed ones, start to wait on the host's clock.  The
+ * first burst screens (n = frames / 6): a candidate whose p50 there is
+ * over 1.25x the best one's runs no more (its figures are that burst's);
+ * the others run two bursts more, sharing the rest of the frames.  The
+ * lowest p50 of the pooled samples wins (ties: the earlier candidate).
+ * THE FRAMES RUN ON THE CALLER'S
  * ARRAYS: tuning overwrites what the command writes, and a command that
  * accumulates (y += ...) has run many times when it returns; tune on
  * scratch arrays of the real sizes, or restore the data afterwards.

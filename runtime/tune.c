@@ -19,7 +19,8 @@
 #define WARM_FRAMES 10        /* untimed frames before a burst's timed ones, plus a tenth of them */
 #define ROUNDS 3              /* bursts a candidate, in turn with the others (measure_all) */
 #define DEFAULT_FRAMES 600u   /* timed frames a candidate, over its bursts */
-#define SLOW_RATIO 1.5        /* a first burst this many times the best one's p50 ends a candidate */
+#define SCREEN_SHARE 6        /* the first (screening) burst: frames / 6, the two others split the rest */
+#define SLOW_RATIO 1.25       /* a screening burst this many times the best one's p50 ends a candidate */
 #define DEFAULT_BUDGET_MS 2000u
 #define DEFAULT_FRAME_TIMEOUT_MS 2000u
 #define MAX_FRAME_TIMEOUT_MS 600000u
@@ -271,45 +272,53 @@ static void figures(gg_tune_row *r, double *ns, uint32_t n)
   r->state = GG_TUNE_MEASURED;
 }
 
-/* After the first round: a candidate whose p50 is over SLOW_RATIO times
- * the best one's has lost (one block over 1M floats: 638 us a frame
- * against 8): it keeps its first burst's figures and runs no more. */
+/* After the first (screening) round: a candidate whose p50 is over
+ * SLOW_RATIO times the best one's has lost (one block over 1M floats: 638
+ * us a frame against 8) and runs no more; its figures are that burst's. */
 static void drop_slow(const gg_tuned *t, const double *ns, uint32_t n, const uint32_t *have,
-                      uint32_t per, unsigned char *live)
+                      uint32_t screen, unsigned char *live)
 {
-  double *tmp = malloc(per * sizeof *tmp), best = 0;
+  double *tmp = malloc(screen * sizeof *tmp), best = 0;
   if (!tmp)
     return; /* everyone runs on: slower, not wrong */
   double *p50 = calloc((size_t)t->nrows, sizeof *p50);
   for (int i = 0; p50 && i < t->nrows; i++) {
-    if (have[i] != per)
+    if (have[i] != screen)
       continue;
-    memcpy(tmp, ns + (size_t)i * n, per * sizeof *tmp); /* the samples stay unsorted */
+    memcpy(tmp, ns + (size_t)i * n, screen * sizeof *tmp); /* the samples stay unsorted */
     gg_stats s;
-    gg_stats_compute(tmp, per, &s);
+    gg_stats_compute(tmp, screen, &s);
     p50[i] = s.p50_ns;
     if (best == 0 || p50[i] < best)
       best = p50[i];
   }
   for (int i = 0; p50 && i < t->nrows; i++)
-    if (have[i] == per && p50[i] > SLOW_RATIO * best)
+    if (have[i] == screen && p50[i] > SLOW_RATIO * best)
       live[i] = 0;
   free(p50);
   free(tmp);
 }
 
-/* ROUNDS rounds, each a burst of frames / ROUNDS frames of every
- * candidate, the order rotated by one each round; a candidate's samples
- * pooled.  Measured on an H200 (frame_bench, 32K floats): one burst of
- * 200 frames a candidate chose rows 4-7 % slower than the best in 2 of
- * 24 chains; sessions opened in turn differ by ~0.2 us with the order
- * alone (bench/soak_bench's cost passes), and the machine drifts.  The
- * budget is looked at before each burst: a candidate with no burst yet
- * when it is spent stays GG_TUNE_NOT_REACHED. */
+/* ROUNDS rounds, the candidates in turn, the order rotated by one each
+ * round; a candidate's samples pooled.  The first round screens: a short
+ * burst (frames / SCREEN_SHARE) each, after which the clear losers stop
+ * (drop_slow); the survivors' two bursts share the rest of the frames.
+ * Measured on an H200 (frame_bench, 32K floats): one burst of 200 frames
+ * a candidate chose rows 4-7 % slower than the best in 2 of 24 chains;
+ * sessions opened in turn differ by ~0.2 us with the order alone
+ * (bench/soak_bench's cost passes), and the machine drifts - so the
+ * choice rests on the pooled bursts, not on one.  A screening burst of
+ * 100 frames tells 1.25x apart: most candidates (block counts far from
+ * the best, the wrong tile) lose there, and each costs one session
+ * instead of three (~0.8 ms an open and terminate).  The budget is looked
+ * at before each burst: a candidate with no burst yet when it is spent
+ * stays GG_TUNE_NOT_REACHED. */
 static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, int nargs,
                              const gg_tune_options *o, uint64_t t0)
 {
-  const uint32_t per = (o->frames + ROUNDS - 1) / ROUNDS, n = per * ROUNDS;
+  const uint32_t screen = o->frames / SCREEN_SHARE > 0 ? o->frames / SCREEN_SHARE : 1;
+  const uint32_t rest = o->frames > screen ? o->frames - screen : ROUNDS - 1;
+  const uint32_t per = (rest + ROUNDS - 2) / (ROUNDS - 1), n = screen + per * (ROUNDS - 1);
   double *ns = malloc((size_t)t->nrows * n * sizeof *ns);
   uint32_t *have = calloc((size_t)t->nrows, sizeof *have); /* samples so far */
   unsigned char *live = calloc((size_t)t->nrows, 1);       /* runs in the next round */
@@ -323,7 +332,7 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
   int spent = 0;
   for (int round = 0; !st && !spent && round < ROUNDS; round++) {
     if (round == 1)
-      drop_slow(t, ns, n, have, per, live);
+      drop_slow(t, ns, n, have, screen, live);
     for (int k = 0; !st && k < t->nrows; k++) {
       int i = (k + round) % t->nrows;
       gg_tune_row *r = &t->row[i];
@@ -334,7 +343,7 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
         break;
       }
       uint32_t got = 0;
-      st = burst(mod, r, args, nargs, o, per, ns + (size_t)i * n + have[i], &got,
+      st = burst(mod, r, args, nargs, o, round ? per : screen, ns + (size_t)i * n + have[i], &got,
                  t0 + (uint64_t)o->budget_ms * 1000000u);
       live[i] = !st && r->state != GG_TUNE_NO_FIT && got > 0;
       have[i] += got;
