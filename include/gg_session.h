@@ -352,7 +352,7 @@ gg_status gg_stats_histogram_csv(const double *ns, uint64_t n, FILE *f, uint32_t
  * of opening favours one): a session of one slot, 10 + n / 10 untimed
  * frames, then n timed ones, start to wait on the host's clock.  The
  * first burst screens (n = frames / 6): a candidate whose p50 there is
- * over 1.25x the best one's runs no more (its figures are that burst's);
+ * over 1.15x the best one's runs no more (its figures are that burst's);
  * the others run two bursts more, sharing the rest of the frames.  The
  * lowest p50 of the pooled samples wins (ties: the earlier candidate).
  * THE FRAMES RUN ON THE CALLER'S

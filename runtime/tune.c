@@ -20,7 +20,7 @@
 #define ROUNDS 3              /* bursts a candidate, in turn with the others (measure_all) */
 #define DEFAULT_FRAMES 600u   /* timed frames a candidate, over its bursts */
 #define SCREEN_SHARE 6        /* the first (screening) burst: frames / 6, the two others split the rest */
-#define SLOW_RATIO 1.25       /* a screening burst this many times the best one's p50 ends a candidate */
+#define SLOW_RATIO 1.15       /* a screening burst this many times the best one's p50 ends a candidate */
 #define DEFAULT_BUDGET_MS 2000u
 #define DEFAULT_FRAME_TIMEOUT_MS 2000u
 #define MAX_FRAME_TIMEOUT_MS 600000u
@@ -308,9 +308,9 @@ static void drop_slow(const gg_tuned *t, const double *ns, uint32_t n, const uin
  * sessions opened in turn differ by ~0.2 us with the order alone
  * (bench/soak_bench's cost passes), and the machine drifts - so the
  * choice rests on the pooled bursts, not on one.  A screening burst of
- * 100 frames tells 1.25x apart: most candidates (block counts far from
- * the best, the wrong tile) lose there, and each costs one session
- * instead of three (~0.8 ms an open and terminate).  The budget is looked
+ * 100 frames tells 1.15x apart: a candidate that far behind (a block
+ * count far from the best, the wrong tile) then costs one session instead
+ * of three (~0.9 ms an open and terminate).  The budget is looked
  * at before each burst: a candidate with no burst yet when it is spent
  * stays GG_TUNE_NOT_REACHED. */
 static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, int nargs,
