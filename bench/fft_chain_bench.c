@@ -35,6 +35,10 @@
  *   auto                   the frame gg_session_tune chooses among all of
  *                          those frames, kernels and block counts, with its
  *                          ratio to the best hand-picked frame (goal >= 0.95x)
+ *   auto (block "auto")    roundtrip_auto, the round trip declared once with
+ *                          the FFT's block = "auto": gg_session_tune with
+ *                          nothing named chooses among the thread-count
+ *                          variants gpugen made (and block counts)
  * Before timing, each way's e and X are checked against a CPU chain in f64
  * (a radix-2 FFT): a difference beyond the tolerance stops the bench (exit 1);
  * e is checked again after the timed iterations.
@@ -395,6 +399,31 @@ static void auto_row(chain_run *r, gg_module *mod, double best_hand)
          "%.3fx it (goal >= 0.95)\n", t.nrows, t.tune_ms, t.note, best_hand, best_hand / a);
 }
 
+/* The block of persistent kernel `name`, from the module's descriptor. */
+static int block_of(const char *name)
+{
+  const gg_module_desc *md = &gg_module_fft_chain_bench;
+  for (int i = 0; i < md->npersistent; i++)
+    if (strcmp(md->persistent[i].name, name) == 0) return md->persistent[i].block_size;
+  return 0;
+}
+
+/* The second auto row: roundtrip_auto, one frame whose FFT has block =
+ * "auto", tuned with nothing named: the candidates are the thread-count
+ * variants gpugen made (ba_threads<t> running roundtrip_auto_threads<t>)
+ * at their block counts. */
+static void auto_threads_row(chain_run *r, gg_module *mod, double best_hand)
+{
+  gg_arg args[5] = {gg_arg_array(r->gx), gg_arg_array(r->gX), gg_arg_array(r->gH),
+                    gg_arg_array(r->ge), gg_arg_i64(NB)};
+  gg_tuned t;
+  CHECK_OK(gg_session_tune(mod, "roundtrip_auto", args, 5, NULL, &t));
+  printf("auto, block \"auto\": ");
+  double a = frame_row(r, mod, t.kernel, t.command, block_of(t.kernel), t.blocks);
+  printf("  tuned from %d candidates in %.0f ms (%s); best hand-picked frame %.2f: auto "
+         "%.3fx it (goal >= 0.95)\n", t.nrows, t.tune_ms, t.note, best_hand, best_hand / a);
+}
+
 static double best_of(double a, double b) { return a > 0 && a < b ? a : b; }
 
 static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod)
@@ -433,6 +462,7 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod)
   best = best_of(best, frame_row(r, mod, "b512", "fused512", 512, gg_context_sm_count(ctx)));
   best = best_of(best, frame_row(r, mod, "b512", "roundtrip512", 512, gg_context_sm_count(ctx)));
   auto_row(r, mod, best);
+  auto_threads_row(r, mod, best);
   gg_array_free(r->gx);
   gg_array_free(r->gX);
   gg_array_free(r->gH);

@@ -95,8 +95,9 @@ end
 -- forward FFT, the filter as between statements on the spectrum in
 -- registers, the inverse FFT, the energy as post statements - x read
 -- once, X written once, one stage
-local function roundtrip(block)
-  kernel ("rtp" .. block) { pattern = "fft", size = N, block = block,
+local function roundtrip(block, name)
+  name = name or block
+  kernel ("rtp" .. name) { pattern = "fft", size = N, block = block,
     params = { { "x", cplx }, { "X", cplx, access = "out" }, { "H", "f32[" .. N .. "][2]" },
       { "e", "f64[1]", access = "out" } },
     input = "x", output = "X", into = "e",
@@ -106,9 +107,9 @@ local function roundtrip(block)
       re = r;
     ]],
     post = "contribute((double)re * re + (double)im * im);" }
-  frame ("roundtrip" .. block) {
+  frame ("roundtrip" .. name) {
     params = { { "x", cplx }, { "X", cplx }, { "H", "f32[" .. N .. "][2]" }, { "e", "f64[1]" } },
-    stages = { { "rtp" .. block } },
+    stages = { { "rtp" .. name } },
     result = "e",
   }
 end
@@ -143,3 +144,12 @@ persistent "b512" { layout = "many_blocks", blocks = 16, block = 512,
   commands = { "chain512", "chainf512", "fused512", "roundtrip512" } }
 persistent "b1024" { layout = "many_blocks", blocks = 16, block = 1024,
   commands = { "chain1024", "fused1024", "roundtrip1024" } }
+
+-- The round trip once more with block = "auto": gpugen adds the kernel,
+-- the frame and the persistent kernel on each other thread count cuFFTDx
+-- has for 4096 points (roundtrip_auto_threads<t> on ba_threads<t>), and
+-- the bench's second auto row tunes "roundtrip_auto" with nothing named:
+-- what a user writes instead of the three kernels and persistent kernels
+-- above.
+roundtrip("auto", "_auto")
+persistent "ba" { layout = "many_blocks", blocks = 16, commands = { "roundtrip_auto" } }

@@ -54,6 +54,15 @@ static inline const ggi_kernel *ggi_stage_kernel(const ggi_kernel *fr, int s)
  * specialization and plans).  Returns 0, or -1 with d->msg = "file:line: ...". */
 int ggi_frame_schedule(const ggi_module *m, ggi_kernel *fr, ggi_diag *d);
 
+/* The threads per block every stage of frame fr runs with on target, from
+ * the stages' plans: at least min (0: any), at most max (0: any), and
+ * which stage each bound comes from (-1: none).  Returns 0, or -1 when a
+ * stage has no plan for target (stage_out: which). */
+typedef struct ggi_thread_bounds {
+  int min, max, min_from, max_from;
+} ggi_thread_bounds;
+int ggi_frame_threads(const ggi_kernel *fr, unsigned target, ggi_thread_bounds *b, int *stage_out);
+
 /* The plan of frame fr on target: the union of its stages' needs (shared
  * memory: the largest; threads: every stage's bounds; workspace: the
  * barrier words plus each stage's own, for the persistent virtual grid). */

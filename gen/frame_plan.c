@@ -11,6 +11,27 @@
 #include <stdint.h>
 #include <string.h>
 
+int ggi_frame_threads(const ggi_kernel *fr, unsigned target, ggi_thread_bounds *b, int *stage_out)
+{
+  *b = (ggi_thread_bounds){0, 0, -1, -1};
+  for (int s = 0; s < fr->frame->nstages; s++) {
+    const ggi_plan *sp = ggi_plan_of(ggi_stage_kernel(fr, s), target);
+    if (!sp) {
+      *stage_out = s;
+      return -1;
+    }
+    if (sp->min_threads > b->min) {
+      b->min = sp->min_threads;
+      b->min_from = s;
+    }
+    if (sp->max_threads > 0 && (b->max == 0 || sp->max_threads < b->max)) {
+      b->max = sp->max_threads;
+      b->max_from = s;
+    }
+  }
+  return 0;
+}
+
 int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   const ggi_frame *f = fr->frame;
@@ -18,25 +39,19 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
   p->template_path = "frame/function.cuh"; /* its pieces: frame_render.c */
   p->grid_rule = GG_GRID_RESIDENT;
   uint64_t fixed = 0, per_block = 0;
-  int ws = 0, min_from = -1, max_from = -1;
+  int ws = 0, missing = 0;
+  ggi_thread_bounds tb;
+  if (ggi_frame_threads(fr, target, &tb, &missing) != 0)
+    return ggi_fail(d, "stage %d: kernel '%s' does not target %s", missing,
+                    ggi_stage_kernel(fr, missing)->name, target == GGI_TARGET_HIP ? "hip" : "cuda");
+  p->min_threads = tb.min;
+  p->max_threads = tb.max;
   for (int s = 0; s < f->nstages; s++) {
-    const ggi_kernel *k = ggi_stage_kernel(fr, s);
-    const ggi_plan *spp = ggi_plan_of(k, target);
-    if (!spp) return ggi_fail(d, "stage %d: kernel '%s' does not target %s", s, k->name,
-                              target == GGI_TARGET_HIP ? "hip" : "cuda");
-    const ggi_plan sp = *spp;
+    const ggi_plan sp = *ggi_plan_of(ggi_stage_kernel(fr, s), target);
     if (sp.shared_bytes > p->shared_bytes) p->shared_bytes = sp.shared_bytes;
     p->features |= sp.features;
     p->whole_block |= sp.whole_block;
     p->needs_seq |= sp.needs_seq;
-    if (sp.min_threads > p->min_threads) {
-      p->min_threads = sp.min_threads;
-      min_from = s;
-    }
-    if (sp.max_threads > 0 && (p->max_threads == 0 || sp.max_threads < p->max_threads)) {
-      p->max_threads = sp.max_threads;
-      max_from = s;
-    }
     if (sp.ws_fixed || sp.ws_per_block) {
       ws = 1;
       /* the device rounds each stage's share up to GG_FRAME_WS_ALIGN */
@@ -44,6 +59,7 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
       per_block += sp.ws_per_block;
     }
   }
+  const int min_from = tb.min_from, max_from = tb.max_from;
   if (p->max_threads > 0 && p->min_threads > p->max_threads) {
     const ggi_plan *lo = ggi_plan_of(ggi_stage_kernel(fr, min_from), target);
     const ggi_plan *hi = ggi_plan_of(ggi_stage_kernel(fr, max_from), target);

@@ -287,7 +287,9 @@ typedef struct ggi_kernel {
   int gemm_tile[3];         /* tile = { tm, tn, tk } as written (0: gemm_plan.c chooses) */
   int gemm_tile_line;
   int gemm_tile_auto;       /* tile = "auto": variants.c adds a kernel per other candidate tile */
-  int variant_of;           /* 1 + the index of the kernel this one is a tile variant of; 0: none */
+  int variant_of;           /* 1 + the index of the kernel this one is a variant of (a gemm's
+                               tile, an fft's threads; a frame's of either); 0: none */
+  int variant_threads;      /* a thread-count variant (fft block = "auto"): its threads a block */
 
   /* fft: one cuFFTDx block FFT of fft_size points per batch item (league is
    * the batch: the views' first extent, or 1 without one) */
@@ -295,6 +297,7 @@ typedef struct ggi_kernel {
   int fft_inverse;           /* direction: 0 forward, 1 inverse */
   int fft_type;              /* 0 c2c, 1 r2c, 2 c2r (ggi_fft_type_names) */
   const char *fft_view[2];   /* input, output (the same view: in place) */
+  int fft_block_auto;        /* block = "auto": variants.c adds a kernel per other thread count */
   /* between = "...": a round trip - the transform, these statements on
    * each element of its result, the opposite transform back (c2c); the
    * post statements are `body` */
@@ -354,6 +357,8 @@ typedef struct ggi_persistent {
   int buffering;            /* 1 single, 2 double, N ring */
   int block, blocks, groups;
   unsigned targets;
+  int variant_of;           /* 1 + the index of the persistent kernel this one is a thread-count
+                               variant of (an fft's block = "auto": variants.c); 0: none */
   const struct ggi_persistent_shape *shape[2]; /* the plan stage's, per target: plan.h */
 } ggi_persistent;
 

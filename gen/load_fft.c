@@ -164,6 +164,17 @@ static void check_size(ggi_decl *k, const ggi_kernel *kn, gg_dtype t)
 static void read_block(ggi_decl *k, ggi_kernel *kn, gg_dtype t)
 {
   int64_t b;
+  int bt = ggi_push_field(k, "block");
+  lua_pop(k->c->L, 1);
+  if (bt == LUA_TSTRING) {
+    const char *v = ggi_opt_string(k, "block");
+    if (strcmp(v, "auto") != 0)
+      ggi_decl_fail(k, ggi_field_line(k, "block"), "field 'block' is \"%s\": give the threads of "
+                    "one FFT (an integer) or \"auto\" (the plan's count, and a kernel for each "
+                    "other count of whole warps cuFFTDx has, which gg_session_tune measures)", v);
+    kn->fft_block_auto = 1;
+    return;
+  }
   if (!ggi_opt_int(k, "block", &b)) return;
   int threads[GGI_FFT_MAX_EPTS];
   int n = ggi_fft_threads(kn->fft_size, t == GG_F64, threads);

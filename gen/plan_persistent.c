@@ -322,7 +322,11 @@ int ggi_persistent_shape_of(const ggi_module *m, const ggi_persistent *p, unsign
   const char *from = NULL;
   int capped = 0;
   int t = block_rule(m, p, &s->block, &s->groups, &from, &capped);
-  if (p->block > 0) {
+  if (p->variant_of) {
+    why(s, "block %d: a thread-count variant of persistent \"%s\" (fft block = \"auto\" in its "
+           "commands), holding their variants on %d threads, for gg_session_tune to measure "
+           "(docs/tuning.md)", s->block, m->persistent[p->variant_of - 1].name, s->block);
+  } else if (p->block > 0) {
     why(s, "block %d: as written", s->block);
   } else {
     if (capped)

@@ -24,24 +24,42 @@ void ggi_frame_summary(const ggi_kernel *fr, ggi_buf *b)
   }
 }
 
-/* tile = "auto" on a stage's kernel (gen/variants.c): the frame's variant
- * frames, or the frame a variant is one of. */
+/* tile = "auto" on a stage's gemm, block = "auto" on its ffts
+ * (gen/variants.c): the frame's variant frames, or the frame a variant is
+ * one of. */
 static void variants(const ggi_module *m, const ggi_kernel *fr, FILE *out)
 {
   if (fr->variant_of) {
     const char *of = m->kernels[fr->variant_of - 1].name;
-    fprintf(out, "variant: of frame %s, a stage on a tile variant of its kernel (tile = "
-                 "\"auto\"); a command wherever %s is one, for gg_session_tune to measure "
-                 "against it (docs/tuning.md)\n", of, of);
+    if (fr->variant_threads)
+      fprintf(out, "variant: of frame %s, its fft stages on %d threads (block = \"auto\"); a "
+                   "command of the %d-thread variants of the persistent kernels that run %s, "
+                   "for gg_session_tune to measure against it (docs/tuning.md)\n", of,
+              fr->variant_threads, fr->variant_threads, of);
+    else
+      fprintf(out, "variant: of frame %s, a stage on a tile variant of its kernel (tile = "
+                   "\"auto\"); a command wherever %s is one, for gg_session_tune to measure "
+                   "against it (docs/tuning.md)\n", of, of);
     return;
   }
   const int me = (int)(fr - m->kernels);
-  int n = 0;
+  int n = 0, auto_ffts = 0;
   for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0); i >= 0;
        i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
-    fprintf(out, "%s %s", n++ ? "," : "variants (a stage's tile = \"auto\"; commands wherever "
-                                      "this frame is, for gg_session_tune):", m->kernels[i].name);
+    fprintf(out, "%s %s", n++ ? "," : "variants (a stage's tile or fft block = \"auto\"; for "
+                                      "gg_session_tune):", m->kernels[i].name);
   if (n) fprintf(out, "\n");
+  for (int s = 0; s < fr->frame->nstages; s++)
+    auto_ffts += !fr->frame->stages[s].own && m->kernels[fr->frame->stages[s].kernel_index].fft_block_auto;
+  int threads = 0;
+  for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0); i >= 0;
+       i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
+    threads += m->kernels[i].variant_threads != 0;
+  if (auto_ffts && !threads)
+    fprintf(out, "no thread-count variants: its fft stages have block = \"auto\", but %s\n",
+            fr->frame->gpus > 1 ? "it runs on several GPUs (the tuner leaves teams out)"
+                                : "its other stages allow no other count of their threads "
+                                  "(a team's team_size, a gemm's tile, a written block)");
 }
 
 void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)

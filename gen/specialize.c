@@ -189,6 +189,25 @@ static const char *const fft_path_words[] = {
                     "way; contiguous views (layout right) are the fast path",
 };
 
+/* explain's line on an fft's block = "auto" (gen/variants.c). */
+static const char *thread_variants_why(const ggi_module *m, const ggi_kernel *k)
+{
+  char buf[600];
+  int len = snprintf(buf, sizeof buf, "block = \"auto\": this kernel has the plan's count; its "
+                     "variants");
+  int n = 0;
+  const int me = (int)(k - m->kernels);
+  for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0);
+       i >= 0 && len < (int)sizeof buf - 200; i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
+    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s %s", n++ ? "," : "",
+                    m->kernels[i].name);
+  snprintf(buf + len, sizeof buf - (size_t)len, "%s are kernels too; a persistent kernel that "
+           "runs this one (or a frame of it) gets a variant on each count, "
+           "<persistent>_threads<t>, which runs them, for gg_session_tune to measure "
+           "(docs/tuning.md)", n ? "" : " (none: cuFFTDx has no other count of whole warps)");
+  return ggi_strdup(m->arena, buf);
+}
+
 /* fft: the threads of one cuFFTDx block FFT, N / elements per thread (the
  * load checked a written block against cuFFTDx's values for the size). */
 int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d)
@@ -197,7 +216,12 @@ int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   ggi_spec *s = &k->spec;
   int threads[GGI_FFT_MAX_EPTS];
   int n = ggi_fft_kernel_threads(k, threads);
-  if (k->block > 0) {
+  if (k->variant_threads) {
+    s->block = k->block;
+    why(k, whyf(m, "block %d: a thread-count variant (block = \"auto\" on the kernel it is "
+                   "named after), run by persistent kernels of %d threads made for it, for "
+                   "gg_session_tune to measure (docs/tuning.md)", s->block, s->block));
+  } else if (k->block > 0) {
     s->block = k->block;
     why(k, whyf(m, "block %d: as written (the threads of one cuFFTDx FFT)", s->block));
   } else {
@@ -209,6 +233,7 @@ int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d)
                       "FFT per block at a time: more threads, more of it at work; a persistent "
                       "kernel's block is whole warps)"
                     : "the fewest whole warps cuFFTDx has for this size (none up to 256)"));
+    if (k->fft_block_auto) why(k, thread_variants_why(m, k));
   }
   s->items = k->fft_size / s->block;
   s->vector = 1;
@@ -325,9 +350,8 @@ static int first_index_fastest(const ggi_kernel *k)
   return left > right;
 }
 
-int ggi_specialize(ggi_module *m, ggi_diag *d)
+static int specialize_all(ggi_module *m, ggi_diag *d)
 {
-  if (ggi_expand_variants(m, d) != 0) return -1;
   for (int i = 0; i < m->nkernels; i++) {
     ggi_kernel *k = &m->kernels[i];
     int cas = k->spec.cas_emulation; /* the loader may have set it */
@@ -351,4 +375,17 @@ int ggi_specialize(ggi_module *m, ggi_diag *d)
   for (int i = 0; i < m->npersistent; i++)
     if (!m->persistent[i].targets) m->persistent[i].targets = m->targets;
   return ggi_plan_module(m, d);
+}
+
+/* The variants first (a gemm's tiles, an fft's threads), then every
+ * kernel specialized and planned; an fft's block = "auto" then gives
+ * frames and persistent kernels variants that only the stages' plans can
+ * tell apart (variants.h), and those are specialized and planned in turn
+ * (the whole module again: one path for every kernel). */
+int ggi_specialize(ggi_module *m, ggi_diag *d)
+{
+  if (ggi_expand_variants(m, d) != 0 || specialize_all(m, d) != 0) return -1;
+  const int more = ggi_expand_thread_variants(m, d);
+  if (more < 0) return -1;
+  return more ? specialize_all(m, d) : 0;
 }

@@ -1,0 +1,5 @@
+module { name = "m", targets = { "cuda" } }
+kernel "f" { pattern = "fft", size = 256, block = "auto",
+  params = { { "x", "f32[nb][256][2]", access = "inout" } }, input = "x", output = "x" }
+kernel "f_threads32" { pattern = "for", range = { 4 },
+  params = { { "y", "f32[4]", access = "out" } }, body = "y(i) = 0.0f;" }
