@@ -128,28 +128,33 @@ int ggi_spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   return 0;
 }
 
-/* explain's line on tile = "auto" (gen/variants.c): the kernel's variants,
- * or which kernel a variant is one of. */
+/* explain's line on a knob set to "auto" (gen/variants.c): `head`, the
+ * names of kernel k's variants, then `tail` (`none` when it has none). */
+static const char *variants_why(const ggi_module *m, const ggi_kernel *k, const char *head,
+                                const char *none, const char *tail)
+{
+  char buf[800];
+  int len = snprintf(buf, sizeof buf, "%s", head), n = 0;
+  const int me = (int)(k - m->kernels);
+  for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0);
+       i >= 0 && len < (int)sizeof buf - 300; i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
+    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s %s", n++ ? "," : "",
+                    m->kernels[i].name);
+  snprintf(buf + len, sizeof buf - (size_t)len, "%s%s", n ? "" : none, tail);
+  return ggi_strdup(m->arena, buf);
+}
+
+/* explain's line on tile = "auto": the kernel's variants, or which kernel
+ * a variant is one of. */
 static const char *variant_why(const ggi_module *m, const ggi_kernel *k)
 {
-  char buf[600];
-  int len = 0;
   if (k->variant_of)
     return ggi_strdup(m->arena, "a tile variant (tile = \"auto\" on the kernel it is named "
                       "after): a kernel, and a command wherever that kernel is one, for "
                       "gg_session_tune to measure against it (docs/tuning.md)");
-  len = snprintf(buf, sizeof buf, "tile = \"auto\": this kernel has the plan's tile; its "
-                 "variants");
-  int n = 0;
-  const int me = (int)(k - m->kernels);
-  for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0);
-       i >= 0 && len < (int)sizeof buf - 80; i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
-    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s %s", n++ ? "," : "",
-                    m->kernels[i].name);
-  snprintf(buf + len, sizeof buf - (size_t)len, "%s are kernels too, and commands wherever "
-           "this one is, for gg_session_tune to measure on the device (docs/tuning.md)",
-           n ? "" : " (none: no other tile fits)");
-  return ggi_strdup(m->arena, buf);
+  return variants_why(m, k, "tile = \"auto\": this kernel has the plan's tile; its variants",
+                      " (none: no other tile fits)", " are kernels too, and commands wherever "
+                      "this one is, for gg_session_tune to measure on the device (docs/tuning.md)");
 }
 
 /* gemm: the block tile and the threads of its cuBLASDx block GEMM (its
@@ -189,25 +194,6 @@ static const char *const fft_path_words[] = {
                     "way; contiguous views (layout right) are the fast path",
 };
 
-/* explain's line on an fft's block = "auto" (gen/variants.c). */
-static const char *thread_variants_why(const ggi_module *m, const ggi_kernel *k)
-{
-  char buf[600];
-  int len = snprintf(buf, sizeof buf, "block = \"auto\": this kernel has the plan's count; its "
-                     "variants");
-  int n = 0;
-  const int me = (int)(k - m->kernels);
-  for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0);
-       i >= 0 && len < (int)sizeof buf - 200; i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
-    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s %s", n++ ? "," : "",
-                    m->kernels[i].name);
-  snprintf(buf + len, sizeof buf - (size_t)len, "%s are kernels too; a persistent kernel that "
-           "runs this one (or a frame of it) gets a variant on each count, "
-           "<persistent>_threads<t>, which runs them, for gg_session_tune to measure "
-           "(docs/tuning.md)", n ? "" : " (none: cuFFTDx has no other count of whole warps)");
-  return ggi_strdup(m->arena, buf);
-}
-
 /* fft: the threads of one cuFFTDx block FFT, N / elements per thread (the
  * load checked a written block against cuFFTDx's values for the size). */
 int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d)
@@ -233,7 +219,12 @@ int ggi_spec_fft(ggi_module *m, ggi_kernel *k, ggi_diag *d)
                       "FFT per block at a time: more threads, more of it at work; a persistent "
                       "kernel's block is whole warps)"
                     : "the fewest whole warps cuFFTDx has for this size (none up to 256)"));
-    if (k->fft_block_auto) why(k, thread_variants_why(m, k));
+    if (k->fft_block_auto)
+      why(k, variants_why(m, k, "block = \"auto\": this kernel has the plan's count; its variants",
+                          " (none: cuFFTDx has no other count of whole warps)", " are kernels "
+                          "too; a persistent kernel that runs this one (or a frame of it) gets a "
+                          "variant on each count, <persistent>_threads<t>, which runs them, for "
+                          "gg_session_tune to measure (docs/tuning.md)"));
   }
   s->items = k->fft_size / s->block;
   s->vector = 1;

@@ -305,7 +305,7 @@ static int add_frame_at(ggi_module *m, ggi_kernel *ks, int *nk, int fi, int t, g
 
 /* The counts of kernel or frame k's thread-count variants, added to set[]
  * (ascending, no repeats; *n of them). */
-static void add_counts(const ggi_module *m, const ggi_kernel *ks, int nk, int ki, int *set, int *n)
+static void add_counts(const ggi_kernel *ks, int nk, int ki, int *set, int *n)
 {
   for (int v = ggi_next_variant(ks, nk, ki, 0); v >= 0; v = ggi_next_variant(ks, nk, ki, v + 1)) {
     const int t = ks[v].variant_threads;
@@ -317,7 +317,6 @@ static void add_counts(const ggi_module *m, const ggi_kernel *ks, int nk, int ki
     set[at] = t;
     (*n)++;
   }
-  (void)m;
 }
 
 /* Persistent kernel pi's variant on t threads appended at ps[*np]: its
@@ -386,7 +385,7 @@ int ggi_expand_thread_variants(ggi_module *m, ggi_diag *d)
     for (int s = 0; first < 0 && s < ks[i].frame->nstages; s++)
       if (fft_auto_stage(m, &ks[i], s)) first = ks[i].frame->stages[s].kernel_index;
     if (first < 0) continue;
-    add_counts(m, m->kernels, m->nkernels, first, counts, &n);
+    add_counts(m->kernels, m->nkernels, first, counts, &n);
     for (int c = 0; c < n; c++)
       if (ks[i].spec.block != counts[c] && add_frame_at(m, ks, &nk, i, counts[c], d) != 0)
         return -1;
@@ -401,7 +400,7 @@ int ggi_expand_thread_variants(ggi_module *m, ggi_diag *d)
   for (int i = 0; i < m->npersistent; i++) {
     int counts[GG_BLOCK_THREADS_MAX / 32], n = 0;
     for (int c = 0; c < ps[i].ncommands; c++)
-      add_counts(m, ks, nk, ps[i].command_index[c], counts, &n);
+      add_counts(ks, nk, ps[i].command_index[c], counts, &n);
     for (int c = 0; c < n; c++)
       if (add_persistent_at(m, ps, &np, i, counts[c], d) != 0) return -1;
   }
