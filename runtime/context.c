@@ -117,6 +117,7 @@ gg_status gg_context_open(gg_context **out, const gg_context_options *opt) {
                          opt->sm_rest);
   gg_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "out of host memory");
+  pthread_mutex_init(&ctx->kept_lock, NULL);
   ctx->device = opt->device;
   ctx->verbose = opt->verbose;
   char note[600];
@@ -167,8 +168,9 @@ void gg_context_free(gg_context *ctx) {
     ctx->modules->refs = 1; /* free them all, however often they were loaded */
     gg_module_free(ctx->modules);
   }
-  /* after its modules' frees, which may be put off too: the teardown is
-     device.c's release_now */
+  ggr_mapped_release_all(ctx);
+  /* after its modules' and buffers' frees, which may be put off too: the
+     teardown is device.c's release_now */
   ggr_release(ctx, GGR_RELEASE_CONTEXT, 0, NULL);
 }
 

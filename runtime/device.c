@@ -89,6 +89,7 @@ static void context_teardown(gg_context *ctx) {
   ggr_cache_close(ctx->cache);
   ggr_compiler_unload(ctx->rtc);
   ggr_backend_unload(ctx->be);
+  pthread_mutex_destroy(&ctx->kept_lock);
   free(ctx);
 }
 

@@ -5,6 +5,7 @@
 #ifndef GGR_INTERNAL_H
 #define GGR_INTERNAL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +32,14 @@ static inline int ggr_mul_add_size(size_t a, size_t b, size_t c, size_t *out) {
   return __builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(p, c, out) ? -1 : 0;
 }
 
+/* A mapped host buffer kept for reuse (mapped_keep.c). */
+#define GGR_KEEP_MAX 4                /* buffers a context keeps */
+#define GGR_KEEP_BYTES (1u << 20)     /* the largest it keeps */
+typedef struct ggr_kept {
+  void *ptr;
+  size_t bytes;
+} ggr_kept;
+
 struct gg_context {
   ggr_backend *be;            /* owned */
   ggr_compiler *rtc;          /* owned; loaded on the first compile */
@@ -53,6 +62,11 @@ struct gg_context {
    * exited (session.c counts them, atomically; device.c counts them per
    * device too): gg_device_sync would wait for them forever. */
   int sessions_running;
+  /* mapped host buffers of ended sessions, for the next mailbox
+   * (mapped_keep.c) */
+  pthread_mutex_t kept_lock;
+  int nkept;
+  ggr_kept kept[GGR_KEEP_MAX];
 };
 
 /* How a module's binary is made: plain NVRTC / hiprtc (module.c), or
@@ -184,6 +198,14 @@ void ggr_device_unlock(void);
 /* Free now, or, while persistent kernels run on the device, when the last
  * one ends (the driver's frees wait for them). */
 void ggr_release(gg_context *ctx, ggr_release_kind kind, ggr_dptr dptr, void *ptr);
+
+/* Mapped host buffers of ended sessions (mapped_keep.c): take the
+ * smallest kept one of at least `bytes` (its size in *got), or NULL;
+ * keep one (1), or 0 when the context keeps enough already (the caller
+ * frees it); release them all (gg_context_free).  Thread-safe. */
+void *ggr_mapped_take(gg_context *ctx, size_t bytes, size_t *got);
+int ggr_mapped_keep(gg_context *ctx, void *ptr, size_t bytes);
+void ggr_mapped_release_all(gg_context *ctx);
 /* Wait for a stream (NULL: the default stream): unbounded while no
  * persistent kernel runs on the device, else at most GGR_DEVICE_WAIT_NS
  * (its work may need SMs they hold). */

@@ -312,8 +312,11 @@ static gg_status alloc_memory(gg_session *s)
    * a copy needs no SM, where a memset would wait for SMs another session
    * of the context holds */
   gg_status st = ggr_check(s->ctx, be->stream_create(&s->stream), "session stream");
-  if (!st)
+  /* a buffer an ended session left (mapped_keep.c), else a new one */
+  if (!st && !(s->mbox_host = ggr_mapped_take(s->ctx, bytes, &s->mbox_bytes))) {
+    s->mbox_bytes = bytes;
     st = ggr_check(s->ctx, be->host_alloc(&s->mbox_host, bytes, 1), "mapped mailbox");
+  }
   if (st)
     return st;
   ggr_mbox_init(&s->mb, s->mbox_host, nslots, s->args_size);
@@ -435,7 +438,8 @@ static void release_memory(gg_session *s)
     for (int i = 0; i < s->ncommands; i++)
       if (s->ws[i])
         ggr_release(s->ctx, GGR_RELEASE_DEVICE, s->ws[i], NULL);
-    if (s->mbox_host)
+    /* a kernel seen to end reads it no more: kept for the next session */
+    if (s->mbox_host && (s->counted || !ggr_mapped_keep(s->ctx, s->mbox_host, s->mbox_bytes)))
       ggr_release(s->ctx, GGR_RELEASE_HOST, 0, s->mbox_host);
   }
   if (!s->counted)

@@ -19,6 +19,7 @@ struct gg_session {
   gg_session_options opt;
   void *fn, *stream;
   void *mbox_host;
+  size_t mbox_bytes;        /* its size: kept for the next session when the kernel ended */
   ggr_dptr mbox_dev, dev;
   ggr_mbox mb;
   int blocks, block, groups;
