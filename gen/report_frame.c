@@ -55,11 +55,21 @@ static void variants(const ggi_module *m, const ggi_kernel *fr, FILE *out)
   for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0); i >= 0;
        i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
     threads += m->kernels[i].variant_threads != 0;
+  int other_counts = 0; /* do its auto ffts have variants at all? */
+  for (int s = 0; s < fr->frame->nstages; s++) {
+    const int ki = fr->frame->stages[s].kernel_index;
+    if (fr->frame->stages[s].own || !m->kernels[ki].fft_block_auto) continue;
+    for (int v = ggi_next_variant(m->kernels, m->nkernels, ki, 0); v >= 0;
+         v = ggi_next_variant(m->kernels, m->nkernels, ki, v + 1))
+      other_counts += m->kernels[v].variant_threads != 0;
+  }
   if (auto_ffts && !threads)
     fprintf(out, "no thread-count variants: its fft stages have block = \"auto\", but %s\n",
             fr->frame->gpus > 1 ? "it runs on several GPUs (the tuner leaves teams out)"
-                                : "its other stages allow no other count of their threads "
-                                  "(a team's team_size, a gemm's tile, a written block)");
+            : !other_counts     ? "cuFFTDx has no other count of whole warps for their size"
+                                : "its other stages allow none of their other counts (a "
+                                  "team's team_size, a gemm's tile, a written block, a scan's "
+                                  "tile)");
 }
 
 void ggi_frame_explain(const ggi_module *m, const ggi_kernel *fr, FILE *out)

@@ -41,17 +41,21 @@ static int taken(const ggi_module *m, const ggi_kernel *ks, int nk, const char *
 static ggi_kernel *new_variant(ggi_module *m, ggi_kernel *ks, int *nk, int bi, const char *suffix,
                                const char *what, ggi_diag *d)
 {
-  char name[160];
+  char name[160], who[100];
   snprintf(name, sizeof name, "%s%s", ks[bi].name, suffix);
+  if (ks[bi].frame)
+    snprintf(who, sizeof who, "frame \"%s\"", ks[bi].name);
+  else
+    snprintf(who, sizeof who, "kernel '%s'", ks[bi].name);
   if (strlen(name) > GGI_NAME_MAX) {
-    ggi_fail_at(d, m->file, ks[bi].line, "kernel '%s': %s names its variants like %s, longer "
-                "than a name may be (%d characters): shorten the kernel's name", ks[bi].name, what,
-                name, GGI_NAME_MAX);
+    ggi_fail_at(d, m->file, ks[bi].line, "%s: %s names its variants like %s, longer than a "
+                "name may be (%d characters): shorten the %s's name", who, what, name,
+                GGI_NAME_MAX, ks[bi].frame ? "frame" : "kernel");
     return NULL;
   }
   if (taken(m, ks, *nk, name)) {
-    ggi_fail_at(d, m->file, ks[bi].line, "kernel '%s': %s makes a variant called %s, which is "
-                "already declared: rename that", ks[bi].name, what, name);
+    ggi_fail_at(d, m->file, ks[bi].line, "%s: %s makes a variant called %s, which is already "
+                "declared: rename that", who, what, name);
     return NULL;
   }
   ggi_kernel *k = &ks[*nk];
@@ -386,8 +390,8 @@ int ggi_expand_thread_variants(ggi_module *m, ggi_diag *d)
       if (fft_auto_stage(m, &ks[i], s)) first = ks[i].frame->stages[s].kernel_index;
     if (first < 0) continue;
     add_counts(m->kernels, m->nkernels, first, counts, &n);
-    for (int c = 0; c < n; c++)
-      if (ks[i].spec.block != counts[c] && add_frame_at(m, ks, &nk, i, counts[c], d) != 0)
+    for (int c = 0; c < n; c++) /* counts[] leaves out the stage's own count */
+      if (add_frame_at(m, ks, &nk, i, counts[c], d) != 0)
         return -1;
   }
   const int added = nk - m->nkernels;
@@ -407,5 +411,7 @@ int ggi_expand_thread_variants(ggi_module *m, ggi_diag *d)
   const int more = np - m->npersistent;
   m->persistent = ps;
   m->npersistent = np;
+  if (ggi_check_generated_names(m, 0, d) != 0) /* the new frames' and kernels' identifiers */
+    return -1;
   return added + more > 0;
 }

@@ -30,3 +30,12 @@ frame "fixed" {
 persistent "p" { layout = "many_blocks", blocks = 16, commands = { "fwd", "round" } }
 persistent "one" { layout = "one_block", commands = { "inv" } }
 persistent "q" { layout = "many_blocks", commands = { "fixed" } }
+-- a stage with a larger block of its own (a for: any count runs it) takes
+-- nothing from the ffts' counts: wide gets a variant on 512 too
+kernel "gain512" { pattern = "for", range = { "nb", 1024, 2 }, block = 512,
+  params = { { "x", c, access = "inout" } }, body = "x(i, j, k) *= 0.25f;" }
+frame "wide" {
+  params = { { "x", c } },
+  stages = { { "fwd" }, { "gain512" } },
+}
+persistent "w" { layout = "many_blocks", commands = { "wide" } }
