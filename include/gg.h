@@ -21,7 +21,9 @@
  * at the same time each read their own detail.  This is the only way the
  * runtime reports details; gg_compile also hands the log in its result.
  *
- * Threads.  The runtime takes no locks; what may run at the same time:
+ * Threads.  The runtime locks only its own bookkeeping (the device's
+ * running persistent kernels, a context's kept mailboxes), never a call's
+ * work; what may run at the same time:
  *   - gg_context: gg_context_open and gg_context_free, gg_module_load,
  *     gg_module_load_rdc and gg_module_free change the context's list of
  *     modules: call them from one thread at a time per context (and not

@@ -123,6 +123,7 @@ gg_status gg_context_open(gg_context **out, const gg_context_options *opt) {
   char note[600];
   gg_status st = load_backend(opt->backend, &ctx->be, note, sizeof note);
   if (st) {
+    pthread_mutex_destroy(&ctx->kept_lock);
     free(ctx);
     return st;
   }

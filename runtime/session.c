@@ -844,6 +844,10 @@ void gg_session_free(gg_session *s)
   if (!s->counted)
     gg_array_free(s->sym);
   s->sym = NULL;
+  /* while `counted` still says whether the kernel may run: its memory is
+     then put off, never kept for another session (release_memory) */
+  if (s->ctx)
+    release_memory(s);
   if (s->counted && s->stream) {
     /* its kernel may still run (or still wait for SMs, and then exit at
      * once on the abort): the device watches its stream from now on */
@@ -851,8 +855,6 @@ void gg_session_free(gg_session *s)
     s->stream = NULL;
     s->counted = 0;
   }
-  if (s->ctx)
-    release_memory(s);
   free(s->pack);
   free(s->slot_cmd);
   free(s->slot_t0);

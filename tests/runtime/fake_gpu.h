@@ -70,6 +70,7 @@ static gg_context *fake_context(void) {
   ggr_backend *be = calloc(1, sizeof *be);
   gg_context *ctx = calloc(1, sizeof *ctx);
   if (!be || !ctx) abort();
+  pthread_mutex_init(&ctx->kept_lock, NULL);
   be->kind = GG_BACKEND_CUDA;
   be->name = "FAKE";
   be->lib_path = "(fake)";
