@@ -43,22 +43,19 @@ static void variants(const ggi_module *m, const ggi_kernel *fr, FILE *out)
     return;
   }
   const int me = (int)(fr - m->kernels);
-  int n = 0, auto_ffts = 0;
+  int n = 0, threads = 0; /* the frame's variants, and of those its thread-count ones */
   for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0); i >= 0;
-       i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
+       i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1)) {
     fprintf(out, "%s %s", n++ ? "," : "variants (a stage's tile or fft block = \"auto\"; for "
                                       "gg_session_tune):", m->kernels[i].name);
-  if (n) fprintf(out, "\n");
-  for (int s = 0; s < fr->frame->nstages; s++)
-    auto_ffts += !fr->frame->stages[s].own && m->kernels[fr->frame->stages[s].kernel_index].fft_block_auto;
-  int threads = 0;
-  for (int i = ggi_next_variant(m->kernels, m->nkernels, me, 0); i >= 0;
-       i = ggi_next_variant(m->kernels, m->nkernels, me, i + 1))
     threads += m->kernels[i].variant_threads != 0;
-  int other_counts = 0; /* do its auto ffts have variants at all? */
+  }
+  if (n) fprintf(out, "\n");
+  int auto_ffts = 0, other_counts = 0; /* its auto fft stages, and their variants */
   for (int s = 0; s < fr->frame->nstages; s++) {
     const int ki = fr->frame->stages[s].kernel_index;
     if (fr->frame->stages[s].own || !m->kernels[ki].fft_block_auto) continue;
+    auto_ffts++;
     for (int v = ggi_next_variant(m->kernels, m->nkernels, ki, 0); v >= 0;
          v = ggi_next_variant(m->kernels, m->nkernels, ki, v + 1))
       other_counts += m->kernels[v].variant_threads != 0;

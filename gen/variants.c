@@ -26,12 +26,13 @@
 
 #define VARIANTS_MAX 3 /* besides the plan's tile: ggi_gemm_tile_candidates gives at most 4 */
 
-static int taken(const ggi_module *m, const ggi_kernel *ks, int nk, const char *name)
+/* Is `name` among kernels ks[0 .. nk) or persistent kernels ps[0 .. np)? */
+static int taken(const ggi_kernel *ks, int nk, const ggi_persistent *ps, int np, const char *name)
 {
   for (int i = 0; i < nk; i++)
     if (strcmp(ks[i].name, name) == 0) return 1;
-  for (int i = 0; i < m->npersistent; i++)
-    if (strcmp(m->persistent[i].name, name) == 0) return 1;
+  for (int i = 0; i < np; i++)
+    if (strcmp(ps[i].name, name) == 0) return 1;
   return 0;
 }
 
@@ -53,7 +54,7 @@ static ggi_kernel *new_variant(ggi_module *m, ggi_kernel *ks, int *nk, int bi, c
                 GGI_NAME_MAX, ks[bi].frame ? "frame" : "kernel");
     return NULL;
   }
-  if (taken(m, ks, *nk, name)) {
+  if (taken(ks, *nk, m->persistent, m->npersistent, name)) {
     ggi_fail_at(d, m->file, ks[bi].line, "%s: %s makes a variant called %s, which is already "
                 "declared: rename that", who, what, name);
     return NULL;
@@ -169,7 +170,7 @@ static int add_frame_variants(ggi_module *m, ggi_kernel *ks, int *nk, int fi, gg
                            "\"auto\" names the frame's variants like %s, longer than a name may "
                            "be (%d characters): shorten the frame's name", ks[fi].name, s + 1,
                            name, GGI_NAME_MAX);
-      if (taken(m, ks, *nk, name))
+      if (taken(ks, *nk, m->persistent, m->npersistent, name))
         return ggi_fail_at(d, m->file, ks[fi].line, "frame \"%s\": its stage %d's tile = "
                            "\"auto\" makes a variant frame called %s, a name already taken "
                            "(declared, or made by another tile = \"auto\"): rename the frame or "
@@ -216,12 +217,11 @@ static int add_commands(ggi_module *m, ggi_persistent *p, ggi_diag *d)
 
 int ggi_expand_variants(ggi_module *m, ggi_diag *d)
 {
-  int autos = 0;
-  for (int i = 0; i < m->nkernels; i++)
+  int autos = 0, fft_autos = 0;
+  for (int i = 0; i < m->nkernels; i++) {
     autos += m->kernels[i].gemm_tile_auto + auto_stages(m->kernels, &m->kernels[i]);
-  int fft_autos = 0;
-  for (int i = 0; i < m->nkernels; i++)
     fft_autos += m->kernels[i].fft_block_auto;
+  }
   if (!autos && !fft_autos) return 0;
   ggi_kernel *ks = ggi_alloc(m->arena, sizeof *ks * (size_t)(m->nkernels + autos * VARIANTS_MAX +
                                                               fft_autos * GGI_FFT_MAX_EPTS));
@@ -350,9 +350,10 @@ static int add_persistent_at(ggi_module *m, ggi_persistent *ps, int *np, int pi,
                        "its commands names its variants like %s, longer than a name may be (%d "
                        "characters): shorten the persistent kernel's name", p->name, name,
                        GGI_NAME_MAX);
-  for (int i = 0; i < *np; i++)
-    if (strcmp(ps[i].name, name) == 0) goto clash;
-  if (taken(m, m->kernels, m->nkernels, name)) goto clash;
+  if (taken(m->kernels, m->nkernels, ps, *np, name))
+    return ggi_fail_at(d, m->file, p->line, "persistent \"%s\": the fft block = \"auto\" of "
+                       "its commands makes a variant called %s, a name already taken: rename "
+                       "one", p->name, name);
   q.name = ggi_strdup(m->arena, name);
   if (!q.name) return ggi_fail_at(d, m->file, p->line, "out of memory");
   q.block = t;
@@ -360,10 +361,6 @@ static int add_persistent_at(ggi_module *m, ggi_persistent *ps, int *np, int pi,
   q.shape[0] = q.shape[1] = NULL;
   ps[(*np)++] = q;
   return 0;
-clash:
-  return ggi_fail_at(d, m->file, p->line, "persistent \"%s\": the fft block = \"auto\" of its "
-                     "commands makes a variant called %s, a name already taken: rename one",
-                     p->name, name);
 }
 
 int ggi_expand_thread_variants(ggi_module *m, ggi_diag *d)
