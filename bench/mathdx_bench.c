@@ -72,6 +72,9 @@ static const shape shapes[] = {
   /* smaller tiles than the plan's, on 128 blocks only */
   {"s256_a", 256, 256, 128, T_F32, NULL, "q128"}, {"s256_b", 256, 256, 128, T_F32, NULL, "q128"},
   {"h256_a", 256, 256, 128, T_F16, NULL, "q128"}, {"t256_a", 256, 256, 128, T_TF32, NULL, "q128"},
+  /* split_k: K over 4 and 8 blocks a tile (64 x 64 x 1024), 2 (h256s) */
+  {"sk", 64, 64, 1024, T_F32, "k1", "k16"},       {"sk4", 64, 64, 1024, T_F32, NULL, "k64"},
+  {"sk8", 64, 64, 1024, T_F32, NULL, "k128"},     {"h256s", 256, 256, 128, T_F16, NULL, "q128h"},
 };
 /* bytes of an element of A and B, of C */
 static size_t in_bytes(const shape *sh)

@@ -4,9 +4,9 @@
 -- f32 and f16 inputs with f32 accumulation.
 module { name = "mathdx_bench", targets = { "cuda" } }
 
-local function gemm(name, t, m, n, k, tile, math)
+local function gemm(name, t, m, n, k, tile, math, split)
   local function ext(r, c) return string.format("[nb][%d][%d]", r, c) end
-  kernel (name) { pattern = "gemm", size = { m, n, k }, tile = tile, math = math,
+  kernel (name) { pattern = "gemm", size = { m, n, k }, tile = tile, math = math, split_k = split,
     params = { { "A", t .. ext(m, k) }, { "B", t .. ext(k, n) },
       { "C", "f32" .. ext(m, n), access = "out" } },
     a = "A", b = "B", c = "C" }
@@ -80,6 +80,20 @@ gemm("h256_a", "f16", 256, 256, 128, { 16, 32, 128 })
 gemm("t256_a", "f32", 256, 256, 128, { 16, 32, 128 }, "tf32")
 persistent "q128" { layout = "many_blocks", blocks = 128, block = 128,
   commands = { "s256_a", "s256_b", "h256_a", "t256_a" } }
+
+-- split_k: a long K over few tiles.  64 x 64 x 1024 f32: the plan's 16
+-- tiles of 16 x 16 take K in 2 steps of 512 on 16 blocks; split over 4
+-- (64 blocks, a step of 256 each) and 8 (128 blocks, 128 each).  And f16
+-- 256 x 256 x 128's 64 tiles of 32 x 32 split over 2 (128 blocks).
+gemm("sk", "f32", 64, 64, 1024)
+gemm("sk4", "f32", 64, 64, 1024, nil, nil, 4)
+gemm("sk8", "f32", 64, 64, 1024, nil, nil, 8)
+gemm("h256s", "f16", 256, 256, 128, nil, nil, 2)
+persistent "k1" { layout = "one_block", block = 128, commands = { "sk" } }
+persistent "k16" { layout = "many_blocks", blocks = 16, block = 128, commands = { "sk" } }
+persistent "k64" { layout = "many_blocks", blocks = 64, block = 128, commands = { "sk4" } }
+persistent "k128" { layout = "many_blocks", blocks = 128, block = 128, commands = { "sk8" } }
+persistent "q128h" { layout = "many_blocks", blocks = 128, block = 128, commands = { "h256s" } }
 
 -- FFTs (cuFFTDx): a batch of 64 in-place c2c f32 forward FFTs of 256, 320
 -- and 1024 points, against cuFFT, at each thread count per FFT worth

@@ -132,16 +132,39 @@ static void choose_mn(int m, int n, int min_tiles, int max_area, int wide_first,
   }
 }
 
+static int steps_of(int kk, int tk) { return (kk + tk - 1) / tk; }
+
 /* tk: all of K (rounded up to 16; the pad is zeros) when A's and B's
- * panels fit GEMM_STEP_BUDGET, else the largest power of two that does */
-static void choose_k(int kk, unsigned elem, int t[3])
+ * panels fit GEMM_STEP_BUDGET, else the largest power of two that does.
+ * With split_k = S, K's share of one split instead, so that K has at
+ * least S steps where it can (S x 16 <= K rounded up): the S blocks of
+ * a tile then each load one step's panels. */
+static void choose_k(int kk, int split, unsigned elem, int t[3])
 {
-  t[2] = round_up(kk, GEMM_QUANTUM);
+  t[2] = round_up((kk + split - 1) / split, GEMM_QUANTUM);
+  while (t[2] > GEMM_QUANTUM && steps_of(kk, t[2]) < split) t[2] -= GEMM_QUANTUM;
   while (t[2] > GEMM_QUANTUM && step_bytes(t, elem) > GEMM_STEP_BUDGET) {
     int p = GEMM_QUANTUM;
     while (2 * p < t[2]) p *= 2;
     t[2] = p;
   }
+}
+
+/* split_k = S: each of S blocks takes K steps [s steps / S, (s + 1)
+ * steps / S) of one tile (every one at least a step when S <= steps),
+ * leaves its partial tile in its slot of the workspace and takes the
+ * tile's ticket; the last of the S to arrive sums the S partials in split
+ * order (the same sum whichever arrived last) and runs the epilogue
+ * (templates/common/gemm.cuh).  A slot: 16 bytes of words (its busy flag,
+ * the group's ticket in the group's first slot), then tm x tn elements of
+ * C.  Slots above this are refused: a tile that large holds more
+ * accumulators than a block's registers anyway. */
+#define GEMM_SPLIT_HEAD 16u
+#define GEMM_SPLIT_SLOT_MAX (256u * 1024u)
+static uint64_t split_slot_bytes(const int t[3], const ggi_gemm_type *ty)
+{
+  const unsigned c = ggi_dtype_size(ty->out) * (ty->complex ? 2u : 1u);
+  return GEMM_SPLIT_HEAD + aligned_bytes((uint64_t)t[0] * t[1], c);
 }
 
 /* The block of a tile left to the plan: each thread keeps about
@@ -165,7 +188,7 @@ int ggi_gemm_tile_candidates(const ggi_kernel *k, int out[][3], int max)
   for (int i = 0; i < (int)(sizeof aim / sizeof aim[0]) && nout < max; i++) {
     int t[3] = {0, 0, 0};
     choose_mn(m, n, aim[i][0], gemm_max_area(elem), aim[i][1], t);
-    choose_k(kk, elem, t);
+    choose_k(kk, k->gemm_split, elem, t);
     /* a variant runs where the kernel does, on its block: a persistent
        kernel runs a gemm command on exactly the gemm's block */
     int seen = nout > 0 && k->block <= 0 && block_for(t) != block_for(out[0]);
@@ -177,6 +200,22 @@ int ggi_gemm_tile_candidates(const ggi_kernel *k, int out[][3], int max)
     }
   }
   return nout;
+}
+
+int ggi_gemm_split_fits(const ggi_kernel *k, const int tile[3], ggi_diag *d)
+{
+  if (k->gemm_split <= 1) return 0;
+  const int kk = k->gemm_size[2], steps = steps_of(kk, tile[2]);
+  const uint64_t slot = split_slot_bytes(tile, k->gemm_type);
+  if (steps < k->gemm_split)
+    return ggi_fail(d, "split_k = %d: K = %d has %d step(s) of %d (tk), and each split needs at "
+                    "least one: give split_k at most %d%s", k->gemm_split, kk, steps, tile[2],
+                    steps, k->gemm_tile[0] > 0 ? ", or a smaller tk" : "");
+  if (slot > GEMM_SPLIT_SLOT_MAX)
+    return ggi_fail(d, "split_k = %d: a block's partial %d x %d tile takes %llu bytes of "
+                    "workspace, more than %u: give a smaller tile", k->gemm_split, tile[0],
+                    tile[1], (unsigned long long)slot, GEMM_SPLIT_SLOT_MAX);
+  return 0;
 }
 
 /* explain's line on the element types and the ops */
@@ -203,7 +242,7 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
 {
   const ggi_gemm_type *ty = k->gemm_type;
   const int m = k->gemm_size[0], n = k->gemm_size[1], kk = k->gemm_size[2];
-  char buf[400];
+  char buf[800];
   if (!ty) return ggi_fail(d, "gemm types missing (a gpugen bug)");
   const unsigned elem = elem_bytes(ty);
   if (k->gemm_tile[0] > 0) {
@@ -220,13 +259,24 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
              (kk + tile[2] - 1) / tile[2]);
   } else {
     choose_mn(m, n, gemm_min_tiles(ty), gemm_max_area(elem), exact_f32(ty), tile);
-    choose_k(kk, elem, tile);
+    choose_k(kk, k->gemm_split, elem, tile);
     snprintf(buf, sizeof buf, "tile %d x %d, K step %d: %lld blocks per batch item (the largest "
              "tile of C, in multiples of 16 and of at most %d elements for %s, that gives %d or "
              "the most below that), K in %d step(s) of A and B panels that fit %u KiB of shared "
              "memory; edge tiles load zeros and store only inside C", tile[0], tile[1], tile[2],
              tiles_of(m, n, tile[0], tile[1]), gemm_max_area(elem), ty->name,
              gemm_min_tiles(ty), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024);
+  }
+  if (k->gemm_split > 1) {
+    const int steps = steps_of(kk, tile[2]);
+    const uint64_t slot = split_slot_bytes(tile, ty);
+    const size_t len = strlen(buf);
+    snprintf(buf + len, sizeof buf - len, "; split_k %d: K's %d steps in %d ranges, each on its "
+             "own block (%lld blocks per batch item), whose partial tile goes to the workspace "
+             "(%llu bytes a block); the last of a tile's %d blocks to finish sums the partials in "
+             "split order and stores", k->gemm_split, steps, k->gemm_split,
+             tiles_of(m, n, tile[0], tile[1]) * k->gemm_split, (unsigned long long)slot,
+             k->gemm_split);
   }
   why[0] = ggi_strdup(a, buf);
   if (k->block > 0) {
@@ -260,6 +310,32 @@ static int panel_vector(int pr, int pc, int trans, int lr, int lc, unsigned elem
   return v > 1 && run % v == 0 && row % v == 0 ? v : 1;
 }
 
+/* split_k's slots, one a block, after whatever workspace the plan has
+ * already (a reduction's with into: its fixed part and its partial a
+ * block); GEMM_SPLIT_WS is where they start, for the template. */
+static int split_workspace(ggi_plan *p, ggi_arena *a, const int t[3], const ggi_gemm_type *ty,
+                           int split, ggi_diag *d)
+{
+  int rc = add_str(p, "GEMM_SPLIT_WS", "nullptr");
+  if (split > 1) {
+    /* after a reduction's workspace, rounded up to 16 bytes (its
+       partials are 8-byte multiples): 16 more fixed bytes cover that */
+    const int after = p->ws_fixed || p->ws_per_block;
+    char expr[200];
+    snprintf(expr, sizeof expr, "((char *)args.gg_ws + ((%uull + %uull * (unsigned long long)"
+             "g.nblocks + 15ull) & ~15ull))", (unsigned)p->ws_fixed, (unsigned)p->ws_per_block);
+    if (after) p->ws_fixed += 16u;
+    const uint64_t slot = split_slot_bytes(t, ty);
+    p->values[p->nvars - 1] = ggi_strdup(a, expr);
+    rc |= !p->values[p->nvars - 1];
+    rc |= add_key(p, a, "GEMM_SPLIT_SLOT", "%lldu", (long long)slot);
+    p->ws_per_block += (uint32_t)slot;
+  } else {
+    rc |= add_key(p, a, "GEMM_SPLIT_SLOT", "%lldu", 0);
+  }
+  return rc ? ggi_fail(d, "out of memory") : 0;
+}
+
 int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)
 {
   const ggi_param *va = view(k, 0), *vb = view(k, 1), *vc = view(k, 2);
@@ -275,7 +351,11 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
                     "holds at most %u", t[0], t[1], t[2], (unsigned long long)smem,
                     (unsigned)ggi_shared_limit(target));
   p->grid_rule = GG_GRID_LEAGUE; /* batch items ... */
-  p->league_blocks = tiles_of(m, n, t[0], t[1]); /* ... x C's tiles */
+  const int split = k->gemm_split > 1 ? k->gemm_split : 1;
+  p->league_blocks = tiles_of(m, n, t[0], t[1]) * split; /* ... x C's tiles x K's splits */
+  /* split_k's slots are one a block, sized for the co-resident blocks
+     (runtime/module.c): a larger grid is capped, its blocks stride */
+  if (split > 1) p->cap_resident = 1;
   p->shared_bytes = (uint32_t)smem;
   /* cuBLASDx's BlockDim is the block: exactly that many threads, the
      whole hardware block (it synchronizes with __syncthreads) */
@@ -295,7 +375,9 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   rc |= add_key(p, a, "GEMM_TN", "%lld", t[1]);
   rc |= add_key(p, a, "GEMM_TK", "%lld", t[2]);
   rc |= add_key(p, a, "GEMM_TILES_N", "%lld", (n + t[1] - 1) / t[1]);
-  rc |= add_key(p, a, "GEMM_TILES", "%lld", p->league_blocks);
+  rc |= add_key(p, a, "GEMM_TILES", "%lld", tiles_of(m, n, t[0], t[1]));
+  rc |= add_key(p, a, "GEMM_STEPS", "%lld", steps_of(kk, t[2]));
+  rc |= add_key(p, a, "GEMM_SPLIT", "%lld", split);
   rc |= add_key(p, a, "GEMM_SMEM", "%lldu", (long long)smem);
   const int ta = k->gemm_trans[0] != GGI_GEMM_OP_N, tb = k->gemm_trans[1] != GGI_GEMM_OP_N;
   rc |= add_key(p, a, "GEMM_TRANS_A", "%lld", ta);
@@ -325,6 +407,8 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   /* gemm.cuh (the tiles and their epilogue), then the body: plain, or
      with the post statements' contributions combined (the tiles strided
      over the grid that leaves) */
-  return ggi_contribute_pieces(k, a, p, d, "common/gemm.cuh", "common/gemm_tail.cuh",
-                               "common/gemm_reduce_tail.cuh");
+  if (ggi_contribute_pieces(k, a, p, d, "common/gemm.cuh", "common/gemm_tail.cuh",
+                            "common/gemm_reduce_tail.cuh") != 0)
+    return -1;
+  return split_workspace(p, a, t, ty, split, d);
 }

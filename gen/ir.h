@@ -287,6 +287,8 @@ typedef struct ggi_kernel {
   int gemm_tile[3];         /* tile = { tm, tn, tk } as written (0: gemm_plan.c chooses) */
   int gemm_tile_line;
   int gemm_tile_auto;       /* tile = "auto": variants.c adds a kernel per other candidate tile */
+  int gemm_split;           /* split_k: K in this many ranges on as many blocks (1: not split) */
+  int gemm_split_line;
   int variant_of;           /* 1 + the index of the kernel this one is a variant of (a gemm's
                                tile, an fft's threads; a frame's of either); 0: none */
   int variant_threads;      /* a thread-count variant (fft block = "auto"): its threads a block */

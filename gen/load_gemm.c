@@ -26,6 +26,7 @@
 #include "vocab.h"
 
 #define GEMM_MAX_DIM 1024 /* a static M, N or K; shared memory refuses far less */
+#define GEMM_MAX_SPLIT 64 /* split_k: K ranges (each at least one 16-deep step) */
 
 /* size = { M, N, K } or tile = { tm, tn, tk }: three integers 1..1024
  * into out; 0 when an optional field is left out. */
@@ -357,5 +358,9 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
                   "give it access = \"inout\"", v[2]->name, b);
   }
   kn->block = ggi_opt_range(k, "block", 32, GG_BLOCK_THREADS_MAX, 32);
+  /* split_k: whether K has enough steps for it is the plan's (gemm_plan.c) */
+  kn->gemm_split_line = ggi_field_line(k, "split_k");
+  kn->gemm_split = ggi_opt_range(k, "split_k", 1, GEMM_MAX_SPLIT, 1);
+  if (kn->gemm_split == 0) kn->gemm_split = 1;
   read_post(k, kn);
 }

@@ -25,7 +25,7 @@ static const char *const tile_fields[] = {
   "combine", "identity", "into", "type", "tile", NULL};
 static const char *const gemm_fields[] = {"pattern", "params", "size", "type", "math", "a", "b",
                                           "c", "op_a", "op_b", "alpha", "beta", "block", "tile",
-                                          "post", "op", "combine", "identity", "into", "strategy",
+                                          "split_k", "post", "op", "combine", "identity", "into", "strategy",
                                           NULL};
 static const char *const fft_fields[] = {"pattern", "params", "size", "direction", "type",
                                          "input", "output", "block", "post", "between", "op", "combine",

@@ -206,6 +206,9 @@ int ggi_gemm_tile_candidates(const ggi_kernel *k, int out[][3], int max);
  * place) when the written tile does not fit. */
 int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why[3],
                    ggi_arena *a, ggi_diag *d);
+/* split_k: K has a step for every split, and a block's partial tile fits
+ * its workspace slot (gemm_plan.c); 0, or -1 with d set. */
+int ggi_gemm_split_fits(const ggi_kernel *k, const int tile[3], ggi_diag *d);
 int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d);
 
 /* The plan of an fft kernel (fft_plan.c): cuFFTDx block FFT, one per

@@ -167,6 +167,9 @@ int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   if (ggi_gemm_shape(k, s->gemm_tile, &s->block, w, m->arena, &why_not) != 0)
     return ggi_fail_at(d, m->file, k->gemm_tile_line ? k->gemm_tile_line : k->line, "kernel '%s': %s",
                 k->name, why_not.msg);
+  if (ggi_gemm_split_fits(k, s->gemm_tile, &why_not) != 0)
+    return ggi_fail_at(d, m->file, k->gemm_split_line ? k->gemm_split_line : k->line,
+                       "kernel '%s': %s", k->name, why_not.msg);
   why(k, w[2]);
   why(k, w[0]);
   if (k->gemm_tile_auto || k->variant_of)

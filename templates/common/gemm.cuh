@@ -4,7 +4,8 @@
  * {{GEMM_TK}}, with a cuBLASDx (MathDx) block GEMM of the tile's size accumulating
  * in registers.  Work unit u = item x {{GEMM_TILES}} tiles + tile; a block takes
  * units g.block, g.block + g.nblocks, ...: any grid - one block per unit
- * (classic), or the fixed one of a persistent kernel - covers them.  One K
+ * (classic), or the fixed one of a persistent kernel - covers them.  With
+ * split_k, groups of {{GEMM_SPLIT}} blocks take each unit, a range of K each.  One K
  * step of A and B is staged in shared memory ({{GEMM_SMEM}} bytes, the
  * plan's); SM<__CUDA_ARCH__> is the arch this source is compiled for.
  * Elements: cuBLASDx's value types of the precisions and the type (real or
@@ -63,6 +64,19 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
   constexpr int gg_tiles_n = {{GEMM_TILES_N}}, gg_tiles = {{GEMM_TILES}};
   constexpr bool gg_trans_a = {{GEMM_TRANS_A}}, gg_trans_b = {{GEMM_TRANS_B}};
   const long long gg_units = {{LEAGUE}} * gg_tiles;
+  /* split_k = gg_split > 1 (gen/gemm_plan.c): consecutive blocks in groups
+     of gg_split take the same units, block s of a group K's steps
+     [s steps / split, (s + 1) steps / split), and meet in gg_split_meet
+     (gemm_panel.cuh).  The blocks past the last whole group take none;
+     on fewer blocks than a group every block runs all of K itself. */
+  constexpr int gg_split = {{GEMM_SPLIT}}, gg_steps = {{GEMM_STEPS}};
+  const bool gg_split_on = gg_split > 1 && g.nblocks >= gg_split;
+  const long long gg_workers = gg_split_on ? g.nblocks / gg_split : g.nblocks;
+  const long long gg_worker = gg_split_on ? g.block / gg_split : g.block;
+  const int gg_s = gg_split_on ? (int)(g.block % gg_split) : 0;
+  const int gg_klo = gg_split_on ? gg_s * gg_steps / gg_split * gg_tk : 0;
+  const int gg_khi = gg_split_on ? (gg_s + 1) * gg_steps / gg_split * gg_tk : gg_steps * gg_tk;
+  char *gg_split_ws = {{GEMM_SPLIT_WS}};
   /* the block is cuBLASDx's BlockDim and all of it (whole_block): the
      panel loads below have compile-time trip counts, so they unroll and
      every thread issues all its loads before its first store */
@@ -78,7 +92,7 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
   auto gg_ta = ::cublasdx::make_tensor(gg_sa, GEMM::suggest_layout_smem_a());
   auto gg_tb = ::cublasdx::make_tensor(gg_sb, GEMM::suggest_layout_smem_b());
   auto gg_part = GEMM::suggest_partitioner();
-  for (long long gg_u = g.block; gg_u < gg_units; gg_u += g.nblocks) {
+  for (long long gg_u = gg_worker; gg_u < gg_units && gg_worker < gg_workers; gg_u += gg_workers) {
     const long long gg_item = gg_u / gg_tiles;
     const int gg_tile = (int)(gg_u % gg_tiles);
     const int gg_r0 = gg_tile / gg_tiles_n * gg_tm, gg_c0 = gg_tile % gg_tiles_n * gg_tn;
@@ -88,7 +102,7 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
     TC *gg_c = reinterpret_cast<TC *>({{GEMM_C}}) + gg_item * ((long long)gg_m * gg_n);
     auto gg_acc = gg_part.make_accumulator_fragment();
     ::cublasdx::clear(gg_acc);
-    for (int gg_k0 = 0; gg_k0 < gg_k; gg_k0 += gg_tk) {
+    for (int gg_k0 = gg_klo; gg_k0 < gg_khi; gg_k0 += gg_tk) {
       /* A's tm x tk panel, B's tk x tn panel; outside the matrices (edge
          tiles, the K pad) zeros, which add nothing.  Load l of a panel
          (its elements l w .. l w + w - 1, w the plan's elements per load)
@@ -124,6 +138,12 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
       GEMM().execute(gg_ta, gg_tb, gg_acc, {{GEMM_LOAD_A}}{}, {{GEMM_LOAD_B}}{});
       /* the next step (unit, or stage of a frame) overwrites the panels */
       __syncthreads();
+    }
+    if constexpr (gg_split > 1) {
+      if (gg_split_on &&
+          !gg_split_meet<TC, gg_tn>(gg_split_ws + (size_t)gg_worker * gg_split * {{GEMM_SPLIT_SLOT}},
+                                    gg_split, gg_s, {{GEMM_SPLIT_SLOT}}, gg_part, gg_acc))
+        continue; /* another block of the group stores this tile */
     }
     /* alpha AB + beta C into the tile, only inside C; beta 0 (or -0):
        C is not read (BLAS: NaN or garbage in C must not leak in).  All of

@@ -72,3 +72,84 @@ template <class R> struct gg_gemm_num<cublasdx::complex<R>> {
   static __device__ __forceinline__ real re(cublasdx::complex<R> x) { return x.real(); }
   static __device__ __forceinline__ real im(cublasdx::complex<R> x) { return x.imag(); }
 };
+
+/* split_k (gen/gemm_plan.c): the S blocks of one tile of one batch item
+ * meet here, each with its partial sum acc over its range of K.  Block s
+ * of the group has slot s (slot_bytes each, from group): a flag word,
+ * then its partial, element (i, j) of the tile at i x TN + j, as the
+ * real scalars of C's type.  True in the block that arrived last, whose
+ * acc then holds the S partials summed in split order - the same sum
+ * whichever block came last; the others go on to their next tile.
+ * The order of it, as the reductions' ticket (reduce_finish_ticket.cuh):
+ *   - thread 0 waits, with acquire polls, until its slot's flag is 0: the
+ *     last arriver of the group's previous tile clears it, with a release
+ *     store, after reading the slot (a block may run a tile ahead of the
+ *     others; in a fresh workspace every flag is 0);
+ *   - __syncthreads, the block's partial into its slot, __syncthreads;
+ *   - thread 0 takes the group's ticket (in slot 0's second word) with an
+ *     acq_rel RMW: a release of the whole block's slot (bar.sync, then
+ *     cumulativity), and in the last arriver an acquire of every other
+ *     block's;
+ *   - the last arriver reads the slots (volatile: never a stale L1 line),
+ *     __syncthreads, then thread 0 resets the ticket and releases the
+ *     flags, the ticket first, so a block that sees its flag clear takes
+ *     a ticket of the new tile.
+ * Nothing here waits for a block that has not arrived: a flag is cleared
+ * by a block that already took its ticket, so the wait ends even when the
+ * grid is larger than what the device holds at once. */
+template <class TC, int TN, class Part, class Acc>
+__device__ __forceinline__ bool gg_split_meet(char *group, int split, int s, unsigned slot_bytes,
+                                              const Part &part, Acc &acc)
+{
+  using N = gg_gemm_num<TC>;
+  using R = typename N::real;
+  constexpr int nc = sizeof(TC) / sizeof(R); /* 2: complex */
+  constexpr int nacc = decltype(::cute::size(acc))::value;
+  __shared__ unsigned gg_split_last;
+  char *mine = group + (size_t)s * slot_bytes;
+  unsigned *flag = (unsigned *)mine, *ticket = (unsigned *)group + 1;
+  if (threadIdx.x == 0) {
+    while (gg_load_acquire_gpu(flag) != 0u) __nanosleep(32);
+    *(volatile unsigned *)flag = 1u;
+  }
+  __syncthreads();
+  const bool active = part.is_thread_active();
+  if (active) {
+    R *out = (R *)(mine + 16);
+#pragma unroll
+    for (int i = 0; i < nacc; i++) {
+      if (!part.is_index_in_bounds(i)) continue;
+      const auto rc = part.map_fragment_index(i);
+      const int e = ((int)::cute::get<0>(rc) * TN + (int)::cute::get<1>(rc)) * nc;
+      out[e] = N::re(acc(i));
+      if constexpr (nc == 2) out[e + 1] = N::im(acc(i));
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) gg_split_last = gg_ticket_take(ticket) == (unsigned)split - 1u;
+  __syncthreads();
+  if (!gg_split_last) return false; /* rewritten only after two more __syncthreads */
+  if (active) {
+#pragma unroll
+    for (int i = 0; i < nacc; i++) {
+      if (!part.is_index_in_bounds(i)) continue;
+      const auto rc = part.map_fragment_index(i);
+      const int e = ((int)::cute::get<0>(rc) * TN + (int)::cute::get<1>(rc)) * nc;
+      R sum[nc];
+      for (int q = 0; q < split; q++) {
+        const volatile R *in = (const volatile R *)(group + (size_t)q * slot_bytes + 16);
+        for (int c = 0; c < nc; c++) {
+          const R v = q == s ? (c ? N::im(acc(i)) : N::re(acc(i))) : in[e + c];
+          sum[c] = q == 0 ? v : sum[c] + v;
+        }
+      }
+      acc(i) = N::make(sum[0], sum[nc - 1]);
+    }
+  }
+  __syncthreads(); /* every thread's reads of the slots before the flags' release */
+  if (threadIdx.x == 0) {
+    atomicExch(ticket, 0u);
+    for (int q = 0; q < split; q++) gg_store_release_gpu((unsigned *)(group + (size_t)q * slot_bytes), 0u);
+  }
+  return true;
+}

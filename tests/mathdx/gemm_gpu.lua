@@ -15,7 +15,8 @@ local function gemm(name, t, m, n, k, op_a, op_b, extra)
     params = { { "A", tin .. (op_a == "t" and ext(k, m) or ext(m, k)) },
                { "B", tin .. (op_b == "t" and ext(n, k) or ext(k, n)) },
                { "C", tc .. ext(m, n), access = extra.access or "inout" } },
-    a = "A", b = "B", c = "C", alpha = extra.alpha, beta = extra.beta, tile = extra.tile }
+    a = "A", b = "B", c = "C", alpha = extra.alpha, beta = extra.beta, tile = extra.tile,
+    split_k = extra.split_k }
   for _, p in ipairs(extra.scalars or {}) do table.insert(spec.params, p) end
   kernel(name)(spec)
 end
@@ -49,6 +50,15 @@ gemm("b130", "bf16", 130, 128, 64, "t", "n", { alpha = -0.5, access = "out", til
 gemm("b40", "bf16", 40, 40, 40, "t", "t", { alpha = 1, beta = 3 })
 gemm("b128", "bf16", 128, 128, 128, "n", "n", { alpha = 1, access = "out" })
 
+-- split_k: K in ranges on groups of blocks (K's steps 10 in 3 ranges of
+-- 3, 3, 4; 150 in 4; 256 in 4; 200 in 5), each type once
+gemm("g40s", "f32", 40, 24, 300, "n", "n",
+     { alpha = "alpha", beta = "beta", scalars = { { "alpha", "f32" }, { "beta", "f32" } },
+       tile = { 16, 16, 32 }, split_k = 3 })
+gemm("d37s", "f64", 37, 29, 150, "n", "t", { alpha = 2, beta = -1, split_k = 4 })
+gemm("h64s", "f16", 64, 64, 256, "t", "n", { alpha = 1, beta = 0.5, split_k = 4 })
+gemm("b48s", "bf16", 48, 40, 200, "n", "n", { alpha = -0.5, access = "out", split_k = 5 })
+
 -- one matrix (rank-2 views, no batch), odd sizes, A and B transposed
 kernel "one" { pattern = "gemm", size = { 12, 20, 28 }, op_a = "t", op_b = "t",
   params = { { "A", "f32[28][12]" }, { "B", "f32[20][28]" }, { "C", "f32[12][20]", access = "inout" } },
@@ -72,5 +82,16 @@ frame "fr128" {
   stages = { { "g128" }, { "scale128" } },
 }
 
-persistent "p_one" { layout = "one_block", block = 128, commands = { "g40", "fr", "g128", "fr128" } }
+kernel "scale_s" { pattern = "for", range = { "b", 40, 24 },
+  params = { { "C", "f32[b][40][24]", access = "inout" }, { "s", "f32" } },
+  body = "C(i, j, k) *= s;" }
+frame "frs" {
+  params = { { "A", "f32[b][40][300]" }, { "B", "f32[b][300][24]" }, { "C", "f32[b][40][24]" },
+    { "alpha", "f32" }, { "beta", "f32" }, { "s", "f32" } },
+  stages = { { "g40s" }, { "scale_s" } },
+}
+
+persistent "p_one" { layout = "one_block", block = 128, commands = { "g40", "fr", "g128", "fr128", "g40s" } }
+-- 10 blocks: 3 groups of 3 for g40s, the tenth idle in its stage
+persistent "p_split" { layout = "many_blocks", blocks = 10, block = 128, commands = { "g40s", "frs" } }
 persistent "p_many" { layout = "many_blocks", block = 128, commands = { "g40", "fr", "g128", "fr128" } }

@@ -14,7 +14,14 @@
  *   - the 40^3 and 128^3 gemm as persistent commands (one_block: one
  *     block strides over every tile; many_blocks) and as the first stage
  *     of a frame (gemm, then a scale of C that depends on it), up to
- *     10 000 frames each with new inputs, alpha, beta and s.
+ *     10 000 frames each with new inputs, alpha, beta and s;
+ *   - split_k (g40s, d37s, h64s, b48s): the classic launches above, and
+ *     g40s as a command and a frame's first stage on 10 blocks (3 groups
+ *     of 3 blocks, each group taking several tiles in turn, the tenth
+ *     block idle) and on one block (no group: all of K in one block);
+ *     and the same C, bit for bit, from a launch of 90 blocks and from
+ *     the 10-block session: the partials are summed in split order,
+ *     whichever block of a group arrives last.
  * The tolerance is relative to the sum of the magnitudes of the terms:
  * 1e-5 in f32 (inputs are exact in f16/bf16, so tensor cores add no
  * error of their own beyond f32 accumulation), 1e-12 in f64.
@@ -78,6 +85,13 @@ static const problem problems[] = {
   {"b40", 40, 40, 40, 1, 1, GG_BF16, GG_F32, 0, 1, 3, 0},
   {"b128", 128, 128, 128, 0, 0, GG_BF16, GG_F32, 0, 1, 0, 0},
   {"one", 12, 20, 28, 1, 1, GG_F32, GG_F32, 0, -1, 3, 1},
+  /* split_k 3, 4, 4, 5: classic launches on batch x tiles x split blocks
+     (capped at the co-resident ones), and on 2 blocks (fewer than a group:
+     each block runs all of K) */
+  {"g40s", 40, 24, 300, 0, 0, GG_F32, GG_F32, 1, 0, 0, 0},
+  {"d37s", 37, 29, 150, 0, 1, GG_F64, GG_F64, 0, 2, -1, 0},
+  {"h64s", 64, 64, 256, 1, 0, GG_F16, GG_F32, 0, 1, 0.5, 0},
+  {"b48s", 48, 40, 200, 0, 0, GG_BF16, GG_F32, 0, -0.5, 0, 0},
 };
 
 static gg_array *arr_a, *arr_b, *arr_c;
@@ -244,6 +258,49 @@ static void frames(const char *persistent, const char *command, const problem *p
   gg_session_free(s);
 }
 
+/* g40s on a grid of batch x tiles x split blocks and on the session's 10:
+ * the same bits (gemm_panel.cuh, gg_split_meet).  Values in [-1, 1) with
+ * 24 random bits, so that the sums round and their order would show. */
+static void split_same_bits(const problem *pr)
+{
+  enum { NB = 5 };
+  const size_t nc = (size_t)NB * pr->m * pr->n;
+  for (size_t i = 0; i < (size_t)NB * pr->m * pr->k; i++) ha[i] = (double)(float)(rand() / (RAND_MAX + 1.0) * 2 - 1);
+  for (size_t i = 0; i < (size_t)NB * pr->k * pr->n; i++) hb[i] = (double)(float)(rand() / (RAND_MAX + 1.0) * 2 - 1);
+  for (size_t i = 0; i < nc; i++) hc[i] = (double)(float)(rand() / (RAND_MAX + 1.0));
+  store(arr_a, pr->tin, ha, (size_t)NB * pr->m * pr->k);
+  store(arr_b, pr->tin, hb, (size_t)NB * pr->k * pr->n);
+  store(arr_c, pr->tc, hc, nc);
+  gg_arg a[8];
+  const int na = args_of(pr, NB, 0.75, 1, a);
+  gg_kernel *k;
+  CHECK_OK(gg_kernel_get(mod, pr->kernel, &k));
+  CHECK_OK(gg_launch(k, NULL, a, na));
+  CHECK_OK(gg_device_sync(ctx));
+  static float launched[MAXB * MAXE];
+  memcpy(launched, gg_array_host(arr_c), nc * sizeof(float));
+  store(arr_c, pr->tc, hc, nc);
+  gg_session *s;
+  CHECK_OK(gg_session_open(mod, "p_split", NULL, &s));
+  int cmd;
+  CHECK_OK(gg_session_command(s, pr->kernel, &cmd));
+  CHECK_OK(gg_session_run(s, cmd, a, na, WAIT_NS));
+  CHECK_OK(gg_session_terminate(s));
+  gg_session_free(s);
+  reference(pr, NB, 0.75, 1, 1);
+  const float *got = gg_array_host(arr_c);
+  int bad = 0;
+  for (size_t i = 0; i < nc && bad < 3; i++)
+    if (memcmp(&got[i], &launched[i], sizeof(float)) != 0 || !(fabs(got[i] - want[i]) <= 1e-5 * mag[i])) {
+      fprintf(stderr, "%s: C[%zu] = %.9g in the session, %.9g launched, want %.9g\n", pr->kernel,
+              i, got[i], launched[i], want[i]);
+      bad++;
+    }
+  failures += bad != 0;
+  if (!bad) printf("%s: a grid of %d blocks and a session of 10 gave the same bits\n", pr->kernel,
+                   NB * 6 * 3);
+}
+
 int main(void)
 {
   ctx = gg_check_open(NULL);
@@ -263,6 +320,15 @@ int main(void)
   frames("p_many", "g128", g128, 0, 3, 2000);
   frames("p_one", "fr128", g128, 1, 2, 200);
   frames("p_many", "fr128", g128, 1, 2, 10000);
+  /* split_k 3 */
+  const problem *g40s = NULL;
+  for (size_t i = 0; i < sizeof problems / sizeof *problems; i++)
+    if (strcmp(problems[i].kernel, "g40s") == 0) g40s = &problems[i];
+  frames("p_split", "g40s", g40s, 0, 7, 2000);
+  frames("p_split", "frs", g40s, 1, 7, 5000);
+  frames("p_one", "g40s", g40s, 0, 3, 100);
+  srand(11);
+  split_same_bits(g40s);
   gg_array_free(arr_a);
   gg_array_free(arr_b);
   gg_array_free(arr_c);

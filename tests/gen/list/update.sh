@@ -24,6 +24,10 @@ for k in big s128 h100 mine; do
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/gemm_tiles.lua -DEXPLAIN=$k \
         -DWANT=list/gemm_tiles.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
 done
+for k in deep mine peak pf; do
+  cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/gemm_split.lua -DEXPLAIN=$k \
+        -DWANT=list/gemm_split.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
+done
 for k in left_c2c stride_inplace left_items stride_items; do
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/fft_layouts.lua -DEXPLAIN=$k \
         -DWANT=list/fft_layouts.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
