@@ -161,10 +161,14 @@ static void choose_k(int kk, int split, unsigned elem, int t[3])
  * accumulators than a block's registers anyway. */
 #define GEMM_SPLIT_HEAD 16u
 #define GEMM_SPLIT_SLOT_MAX (256u * 1024u)
-static uint64_t split_slot_bytes(const int t[3], const ggi_gemm_type *ty)
+static uint64_t split_partial_bytes(const int t[3], const ggi_gemm_type *ty)
 {
   const unsigned c = ggi_dtype_size(ty->out) * (ty->complex ? 2u : 1u);
-  return GEMM_SPLIT_HEAD + aligned_bytes((uint64_t)t[0] * t[1], c);
+  return aligned_bytes((uint64_t)t[0] * t[1], c);
+}
+static uint64_t split_slot_bytes(const int t[3], const ggi_gemm_type *ty)
+{
+  return GEMM_SPLIT_HEAD + split_partial_bytes(t, ty);
 }
 
 /* The block of a tile left to the plan: each thread keeps about
@@ -206,15 +210,22 @@ int ggi_gemm_split_fits(const ggi_kernel *k, const int tile[3], ggi_diag *d)
 {
   if (k->gemm_split <= 1) return 0;
   const int kk = k->gemm_size[2], steps = steps_of(kk, tile[2]);
-  const uint64_t slot = split_slot_bytes(tile, k->gemm_type);
+  const uint64_t partial = split_partial_bytes(tile, k->gemm_type);
+  /* gg_split_meet's word of static shared memory, beside the panels */
+  const uint64_t smem = step_bytes(tile, elem_bytes(k->gemm_type)) + GEMM_SMEM_ALIGN;
   if (steps < k->gemm_split)
     return ggi_fail(d, "split_k = %d: K = %d has %d step(s) of %d (tk), and each split needs at "
                     "least one: give split_k at most %d%s", k->gemm_split, kk, steps, tile[2],
                     steps, k->gemm_tile[0] > 0 ? ", or a smaller tk" : "");
-  if (slot > GEMM_SPLIT_SLOT_MAX)
+  if (partial > GEMM_SPLIT_SLOT_MAX)
     return ggi_fail(d, "split_k = %d: a block's partial %d x %d tile takes %llu bytes of "
                     "workspace, more than %u: give a smaller tile", k->gemm_split, tile[0],
-                    tile[1], (unsigned long long)slot, GEMM_SPLIT_SLOT_MAX);
+                    tile[1], (unsigned long long)partial, GEMM_SPLIT_SLOT_MAX);
+  if (smem > ggi_shared_limit(GGI_TARGET_CUDA))
+    return ggi_fail(d, "split_k = %d: the %d x %d x %d tile's panels leave no room for the "
+                    "split's word of shared memory (%llu bytes of %u): give a smaller tile",
+                    k->gemm_split, tile[0], tile[1], tile[2], (unsigned long long)smem,
+                    (unsigned)ggi_shared_limit(GGI_TARGET_CUDA));
   return 0;
 }
 
@@ -260,12 +271,14 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
   } else {
     choose_mn(m, n, gemm_min_tiles(ty), gemm_max_area(elem), exact_f32(ty), tile);
     choose_k(kk, k->gemm_split, elem, tile);
-    snprintf(buf, sizeof buf, "tile %d x %d, K step %d: %lld blocks per batch item (the largest "
-             "tile of C, in multiples of 16 and of at most %d elements for %s, that gives %d or "
-             "the most below that), K in %d step(s) of A and B panels that fit %u KiB of shared "
-             "memory; edge tiles load zeros and store only inside C", tile[0], tile[1], tile[2],
-             tiles_of(m, n, tile[0], tile[1]), gemm_max_area(elem), ty->name,
-             gemm_min_tiles(ty), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024);
+    snprintf(buf, sizeof buf, "tile %d x %d, K step %d: %lld tiles of C per batch item (the "
+             "largest tile, in multiples of 16 and of at most %d elements for %s, that gives %d "
+             "or the most below that), K in %d step(s) of A and B panels that fit %u KiB of "
+             "shared memory%s; edge tiles load zeros and store only inside C", tile[0], tile[1],
+             tile[2], tiles_of(m, n, tile[0], tile[1]), gemm_max_area(elem), ty->name,
+             gemm_min_tiles(ty), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024,
+             k->gemm_split > 1 ? " (K / split_k rounded up to 16, lowered by 16 until K has "
+                                 "split_k steps)" : "");
   }
   if (k->gemm_split > 1) {
     const int steps = steps_of(kk, tile[2]);
@@ -310,30 +323,19 @@ static int panel_vector(int pr, int pc, int trans, int lr, int lc, unsigned elem
   return v > 1 && run % v == 0 && row % v == 0 ? v : 1;
 }
 
-/* split_k's slots, one a block, after whatever workspace the plan has
- * already (a reduction's with into: its fixed part and its partial a
- * block); GEMM_SPLIT_WS is where they start, for the template. */
+/* split_k's slots, one a block, the kernel's whole workspace (load_gemm.c
+ * refuses split_k with into, whose reduction would need one too);
+ * GEMM_SPLIT_WS is where they start, for the template. */
 static int split_workspace(ggi_plan *p, ggi_arena *a, const int t[3], const ggi_gemm_type *ty,
                            int split, ggi_diag *d)
 {
-  int rc = add_str(p, "GEMM_SPLIT_WS", "nullptr");
-  if (split > 1) {
-    /* after a reduction's workspace, rounded up to 16 bytes (its
-       partials are 8-byte multiples): 16 more fixed bytes cover that */
-    const int after = p->ws_fixed || p->ws_per_block;
-    char expr[200];
-    snprintf(expr, sizeof expr, "((char *)args.gg_ws + ((%uull + %uull * (unsigned long long)"
-             "g.nblocks + 15ull) & ~15ull))", (unsigned)p->ws_fixed, (unsigned)p->ws_per_block);
-    if (after) p->ws_fixed += 16u;
-    const uint64_t slot = split_slot_bytes(t, ty);
-    p->values[p->nvars - 1] = ggi_strdup(a, expr);
-    rc |= !p->values[p->nvars - 1];
-    rc |= add_key(p, a, "GEMM_SPLIT_SLOT", "%lldu", (long long)slot);
-    p->ws_per_block += (uint32_t)slot;
-  } else {
-    rc |= add_key(p, a, "GEMM_SPLIT_SLOT", "%lldu", 0);
-  }
-  return rc ? ggi_fail(d, "out of memory") : 0;
+  if (split > 1 && (p->ws_fixed || p->ws_per_block))
+    return ggi_fail(d, "split_k beside another workspace (a gpugen bug)");
+  int rc = add_str(p, "GEMM_SPLIT_WS", split > 1 ? "((char *)args.gg_ws)" : "nullptr");
+  const uint64_t slot = split > 1 ? split_slot_bytes(t, ty) : 0;
+  rc |= add_key(p, a, "GEMM_SPLIT_SLOT", "%lldu", (long long)slot);
+  p->ws_per_block += (uint32_t)slot;
+  return rc ? ggi_fail(d, "too many template values (a gpugen bug)") : 0;
 }
 
 int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *p, ggi_diag *d)

@@ -363,4 +363,11 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
   kn->gemm_split = ggi_opt_range(k, "split_k", 1, GEMM_MAX_SPLIT, 1);
   if (kn->gemm_split == 0) kn->gemm_split = 1;
   read_post(k, kn);
+  /* a reduction's workspace grows with the grid, and the split slots
+     after it would move between launches of other grid sizes onto words
+     the last launch left non-zero */
+  if (kn->gemm_split > 1 && kn->into)
+    ggi_decl_fail(k, kn->gemm_split_line, "field 'split_k' with into is not built (the "
+                  "reduction's partials and the split's slots share the workspace): leave "
+                  "split_k out, or reduce C in a stage of its own");
 }

@@ -71,7 +71,7 @@ static const ggi_pattern_row rows[] = {
              GGI_PAT_OWN_TYPE,
     .fields = gemm_fields, .read_shape = ggi_read_gemm, .specialize = ggi_spec_gemm,
     .plan = ggi_gemm_plan, .helpers = "global/gemm_panel.cuh", .mathdx_header = "cublasdx.hpp",
-    .league_text = "league: one block per tile of C per batch item",
+    .league_text = "league: one block per tile of C (and range of K, with split_k) per batch item",
     .contribute_field = "post", .contribute_what = "post statements then call"},
   [GG_PATTERN_FFT] = {
     .name = "fft", .enum_name = "GG_PATTERN_FFT", KERNEL_,

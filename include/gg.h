@@ -33,7 +33,7 @@
  *     run from any threads at once (each thread makes the context current
  *     for itself), as long as no thread frees an object another uses.
  *   - gg_kernel: a kernel with a workspace or a launch sequence (hidden
- *     params: reductions, scans) shares that workspace between its
+ *     params: reductions, scans, a gemm with split_k) shares that workspace between its
  *     launches, so launches of the same such kernel must not overlap on
  *     the device: launch it from one stream, or sync between.  Other
  *     kernels may be launched from any threads on any streams at once.

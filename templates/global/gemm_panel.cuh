@@ -94,9 +94,12 @@ template <class R> struct gg_gemm_num<cublasdx::complex<R>> {
  *     __syncthreads, then thread 0 resets the ticket and releases the
  *     flags, the ticket first, so a block that sees its flag clear takes
  *     a ticket of the new tile.
- * Nothing here waits for a block that has not arrived: a flag is cleared
- * by a block that already took its ticket, so the wait ends even when the
- * grid is larger than what the device holds at once. */
+ * A block waits here only for its group's last arriver of the tile
+ * before, so for the other blocks of its group to have run that tile:
+ * they must be on the device at once or be dispatched while it spins.
+ * The grid of a classic launch is capped at the co-resident blocks (the
+ * plan's cap_resident; the slots are sized for them), and a persistent
+ * kernel's blocks are all resident. */
 template <class TC, int TN, class Part, class Acc>
 __device__ __forceinline__ bool gg_split_meet(char *group, int split, int s, unsigned slot_bytes,
                                               const Part &part, Acc &acc)

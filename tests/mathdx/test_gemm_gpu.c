@@ -19,9 +19,9 @@
  *     g40s as a command and a frame's first stage on 10 blocks (3 groups
  *     of 3 blocks, each group taking several tiles in turn, the tenth
  *     block idle) and on one block (no group: all of K in one block);
- *     and the same C, bit for bit, from a launch of 90 blocks and from
- *     the 10-block session: the partials are summed in split order,
- *     whichever block of a group arrives last.
+ *     the same C, bit for bit, from a launch of 90 blocks and from the
+ *     10-block session; and partials (2^24, 1, -2^24) whose sum is 0
+ *     only in split order, whichever block of a group arrives last.
  * The tolerance is relative to the sum of the magnitudes of the terms:
  * 1e-5 in f32 (inputs are exact in f16/bf16, so tensor cores add no
  * error of their own beyond f32 accumulation), 1e-12 in f64.
@@ -258,26 +258,20 @@ static void frames(const char *persistent, const char *command, const problem *p
   gg_session_free(s);
 }
 
-/* g40s on a grid of batch x tiles x split blocks and on the session's 10:
- * the same bits (gemm_panel.cuh, gg_split_meet).  Values in [-1, 1) with
- * 24 random bits, so that the sums round and their order would show. */
-static void split_same_bits(const problem *pr)
+/* g40s's inputs (in ha, hb, hc and the arrays) through a launch of batch x
+ * tiles x split blocks, whose C goes to launched, then (C restored) one
+ * frame of the 10-block session p_split, whose C stays in arr_c. */
+enum { SPLIT_NB = 5 };
+static float launched[MAXB * MAXE];
+static void split_launch_and_session(const problem *pr, double alpha, double beta)
 {
-  enum { NB = 5 };
-  const size_t nc = (size_t)NB * pr->m * pr->n;
-  for (size_t i = 0; i < (size_t)NB * pr->m * pr->k; i++) ha[i] = (double)(float)(rand() / (RAND_MAX + 1.0) * 2 - 1);
-  for (size_t i = 0; i < (size_t)NB * pr->k * pr->n; i++) hb[i] = (double)(float)(rand() / (RAND_MAX + 1.0) * 2 - 1);
-  for (size_t i = 0; i < nc; i++) hc[i] = (double)(float)(rand() / (RAND_MAX + 1.0));
-  store(arr_a, pr->tin, ha, (size_t)NB * pr->m * pr->k);
-  store(arr_b, pr->tin, hb, (size_t)NB * pr->k * pr->n);
-  store(arr_c, pr->tc, hc, nc);
+  const size_t nc = (size_t)SPLIT_NB * pr->m * pr->n;
   gg_arg a[8];
-  const int na = args_of(pr, NB, 0.75, 1, a);
+  const int na = args_of(pr, SPLIT_NB, alpha, beta, a);
   gg_kernel *k;
   CHECK_OK(gg_kernel_get(mod, pr->kernel, &k));
   CHECK_OK(gg_launch(k, NULL, a, na));
   CHECK_OK(gg_device_sync(ctx));
-  static float launched[MAXB * MAXE];
   memcpy(launched, gg_array_host(arr_c), nc * sizeof(float));
   store(arr_c, pr->tc, hc, nc);
   gg_session *s;
@@ -287,7 +281,22 @@ static void split_same_bits(const problem *pr)
   CHECK_OK(gg_session_run(s, cmd, a, na, WAIT_NS));
   CHECK_OK(gg_session_terminate(s));
   gg_session_free(s);
-  reference(pr, NB, 0.75, 1, 1);
+}
+
+/* The same bits from both (gemm_panel.cuh, gg_split_meet): values in
+ * [-1, 1) with 24 random bits, so that the sums round. */
+static void split_same_bits(const problem *pr)
+{
+  const size_t na = (size_t)SPLIT_NB * pr->m * pr->k, nb = (size_t)SPLIT_NB * pr->k * pr->n,
+               nc = (size_t)SPLIT_NB * pr->m * pr->n;
+  for (size_t i = 0; i < na; i++) ha[i] = (double)(float)(rand() / (RAND_MAX + 1.0) * 2 - 1);
+  for (size_t i = 0; i < nb; i++) hb[i] = (double)(float)(rand() / (RAND_MAX + 1.0) * 2 - 1);
+  for (size_t i = 0; i < nc; i++) hc[i] = (double)(float)(rand() / (RAND_MAX + 1.0));
+  store(arr_a, pr->tin, ha, na);
+  store(arr_b, pr->tin, hb, nb);
+  store(arr_c, pr->tc, hc, nc);
+  split_launch_and_session(pr, 0.75, 1);
+  reference(pr, SPLIT_NB, 0.75, 1, 1);
   const float *got = gg_array_host(arr_c);
   int bad = 0;
   for (size_t i = 0; i < nc && bad < 3; i++)
@@ -298,7 +307,42 @@ static void split_same_bits(const problem *pr)
     }
   failures += bad != 0;
   if (!bad) printf("%s: a grid of %d blocks and a session of 10 gave the same bits\n", pr->kernel,
-                   NB * 6 * 3);
+                   SPLIT_NB * 6 * 3);
+}
+
+/* The partials summed in split order, exactly: g40s's 3 ranges of K are
+ * [0, 96), [96, 192), [192, 300) (10 steps of 32 in 3, 3, 4), and every
+ * row of A is 1 at 0, 96 and 192, every column of B 2^24, 1 and -2^24
+ * there, 0 elsewhere, so the partials are 2^24, 1 and -2^24.  In split
+ * order 2^24 + 1 rounds to 2^24 (f32, ties to even) and the sum is 0;
+ * any other order gives 1.  Every element of every tile and item: a
+ * block that summed in the order its group arrived would show. */
+static void split_order(const problem *pr)
+{
+  const int M = pr->m, N = pr->n, K = pr->k;
+  const size_t nc = (size_t)SPLIT_NB * M * N;
+  memset(ha, 0, sizeof ha);
+  memset(hb, 0, sizeof hb);
+  for (int b = 0; b < SPLIT_NB; b++)
+    for (int q = 0; q < 3; q++) {
+      for (int i = 0; i < M; i++) ha[((size_t)b * M + i) * K + 96 * q] = 1;
+      for (int j = 0; j < N; j++) hb[((size_t)b * K + 96 * q) * N + j] = q == 1 ? 1 : q ? -0x1p24 : 0x1p24;
+    }
+  for (size_t i = 0; i < nc; i++) hc[i] = NAN; /* beta 0: not read */
+  store(arr_a, pr->tin, ha, (size_t)SPLIT_NB * M * K);
+  store(arr_b, pr->tin, hb, (size_t)SPLIT_NB * K * N);
+  store(arr_c, pr->tc, hc, nc);
+  split_launch_and_session(pr, 1, 0);
+  const float *got = gg_array_host(arr_c);
+  int bad = 0;
+  for (size_t i = 0; i < nc && bad < 3; i++)
+    if (got[i] != 0 || launched[i] != 0) {
+      fprintf(stderr, "%s: C[%zu] = %.9g in the session, %.9g launched, want 0 (2^24 + 1 - 2^24 "
+              "in split order)\n", pr->kernel, i, got[i], launched[i]);
+      bad++;
+    }
+  failures += bad != 0;
+  if (!bad) printf("%s: the partials summed in split order, every element\n", pr->kernel);
 }
 
 int main(void)
@@ -329,6 +373,7 @@ int main(void)
   frames("p_one", "g40s", g40s, 0, 3, 100);
   srand(11);
   split_same_bits(g40s);
+  split_order(g40s);
   gg_array_free(arr_a);
   gg_array_free(arr_b);
   gg_array_free(arr_c);

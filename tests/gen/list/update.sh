@@ -20,9 +20,17 @@ for p in one many groups hyb; do
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/layouts.lua -DEXPLAIN=$p \
         -DWANT=list/layouts.explain.$p.txt -DUPDATE=1 -P list_compare.cmake
 done
-for k in big s128 h100 mine; do
+for k in big s128 h100 mine tf; do
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/gemm_tiles.lua -DEXPLAIN=$k \
         -DWANT=list/gemm_tiles.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
+done
+for k in mm p fr2 fr2_s3_tile32x16x128; do
+  cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/gemm_auto.lua -DEXPLAIN=$k \
+        -DWANT=list/gemm_auto.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
+done
+for k in beam z detect; do
+  cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/cgemm.lua -DEXPLAIN=$k \
+        -DWANT=list/cgemm.explain.$k.txt -DUPDATE=1 -P list_compare.cmake
 done
 for k in deep mine peak pf; do
   cmake -DGPUGEN="$build/gen/gpugen" -DLUA=list/gemm_split.lua -DEXPLAIN=$k \
