@@ -265,9 +265,10 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
                       "(tk is the K step)", tile[0], tile[1], tile[2], tile[0], tile[2], tile[2],
                       tile[1], ty->name, (unsigned long long)b,
                       (unsigned)ggi_shared_limit(GGI_TARGET_CUDA));
+    const int steps = steps_of(kk, tile[2]);
     snprintf(buf, sizeof buf, "tile %d x %d, K step %d: as written (%lld tiles of C per batch "
-             "item, %d K steps)", tile[0], tile[1], tile[2], tiles_of(m, n, tile[0], tile[1]),
-             (kk + tile[2] - 1) / tile[2]);
+             "item, %d K step%s)", tile[0], tile[1], tile[2], tiles_of(m, n, tile[0], tile[1]),
+             steps, steps == 1 ? "" : "s");
   } else {
     choose_mn(m, n, gemm_min_tiles(ty), gemm_max_area(elem), exact_f32(ty), tile);
     choose_k(kk, k->gemm_split, elem, tile);
@@ -297,9 +298,10 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
     snprintf(buf, sizeof buf, "block %d: as written (cuBLASDx's BlockDim)", *block);
   } else {
     *block = block_for(tile);
+    const int per = (tile[0] * tile[1] + *block - 1) / *block;
     snprintf(buf, sizeof buf, "block %d: the tile is %d x %d, so each thread holds about %d "
-             "accumulators in registers (128 threads up to 32 x 32, 256 above)", *block,
-             tile[0], tile[1], (tile[0] * tile[1] + *block - 1) / *block);
+             "accumulator%s in registers (128 threads up to 32 x 32, 256 above)", *block,
+             tile[0], tile[1], per, per == 1 ? "" : "s");
   }
   why[1] = ggi_strdup(a, buf);
   why[2] = types_why(k, a);

@@ -39,9 +39,9 @@ static void read_size(ggi_decl *k, ggi_kernel *kn)
   if (t == LUA_TNIL)
     ggi_decl_fail(k, k->line, "field 'size' is missing; give the FFT's length N (an integer, "
                   "static: cuFFTDx compiles it in)");
-  if (!isint || v < 2 || v > 32768)
-    ggi_decl_fail(k, line, "field 'size' must be an integer 2..32768 (the FFT's length N, static: "
-                  "cuFFTDx compiles it in)");
+  if (!isint || v < 2 || v > 16384)
+    ggi_decl_fail(k, line, "field 'size' must be an integer 2..16384 (the FFT's length N, static: "
+                  "cuFFTDx compiles it in; f64 up to 8192)");
   kn->fft_size = (int)v;
 }
 
@@ -233,6 +233,11 @@ static void read_post(ggi_decl *k, ggi_kernel *kn)
                     "+ im * im); ...\" or leave into out");
     return;
   }
+  if (kn->into && !ggi_text_names(kn->body, "contribute") &&
+      !ggi_text_names(kn->fft_between, "contribute"))
+    ggi_decl_fail(k, kn->body_line ? kn->body_line : kn->fft_between_line, "fields 'post' and "
+                  "'between' never call contribute(), so into \"%s\" would only get the "
+                  "identity: contribute(v) the values to reduce, or leave into out", kn->into);
   ggi_check_element_names(k, kn, names, "an fft's post and between statements see item, i, re "
                           "and im (the batch item, the element and its value)");
   char out[160];

@@ -152,6 +152,10 @@ static const char *read_scale_value(ggi_decl *k, ggi_kernel *kn, const char *f, 
     if (!isfinite(x)) /* "inf" / "nan" would reach the compiler as identifiers */
       ggi_decl_fail(k, line, "field '%s' is %s, not a finite number; write a finite number or the "
                     "name of a scalar parameter", f, isnan(x) ? "NaN" : x > 0 ? "+inf" : "-inf");
+    char why[160];
+    if (ggi_float_misfit(x, prec, why, sizeof why))
+      ggi_decl_fail(k, line, "field '%s' = %g %s, C's %s: write 0, a value it holds, or the name "
+                    "of a scalar parameter", f, x, why, cplx ? "precision" : "type");
     /* -0.0 == 0: written "0", so beta -0.0 is the beta 0 that leaves C unread */
     snprintf(buf, sizeof buf, "%.17g", x == 0 ? 0.0 : x);
     return ggi_load_strdup(k->c, buf);
@@ -193,7 +197,8 @@ static void read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dtype prec
     }
   } else if (t != LUA_TNIL) {
     ggi_decl_fail(k, line, "field '%s' must be a number or a scalar parameter's name%s, got %s", f,
-                  cplx ? ", or { re, im } of them" : "", lua_typename(L, t));
+                  cplx ? ", or { re, im } of them" : " ({ re, im } is a complex gemm's: type = "
+                  "\"complex\")", lua_typename(L, t));
   }
   lua_pop(L, 1);
 }
@@ -339,8 +344,9 @@ void ggi_read_gemm(ggi_decl *k, ggi_kernel *kn)
     for (int j = 0; j < i; j++)
       if (v[i] == v[j])
         ggi_decl_fail(k, ggi_field_line(k, i == 1 ? "b" : "c"), "fields '%c' and '%c' name the same view "
-                      "\"%s\"; views of one kernel must not overlap", "abc"[j], "abc"[i],
-                      v[i]->name);
+                      "\"%s\"; a gemm's three views are three params%s", "abc"[j], "abc"[i],
+                      v[i]->name, i == 1 ? " (for A A, declare B too and pass the same array to "
+                      "both: both are read)" : " (C is written: it may not be A or B)");
   read_batch(k, kn, v, batch, cplx);
   kn->gemm_type = check_types(k, v, cplx, tf32);
   const char *alpha[2], *beta[2];

@@ -31,7 +31,7 @@ static const char *const kernel_fields[] = {
   "pattern", "range", "index", "params", "body", "block", "items", "vector", "launch",
   "value", "op", "combine", "identity", "into", "type", "strategy", "allow_cas", "kind",
   "tile", "league", "team_size", "scratch", "size", "a", "b", "c", "op_a", "op_b", "alpha",
-  "beta", "direction", "input", "output", "post", "between", NULL};
+  "beta", "math", "split_k", "direction", "input", "output", "post", "between", NULL};
 
 /* ------------------------------------------------------------------ */
 /* a kernel                                                            */

@@ -90,20 +90,10 @@ static const char *scalar_constant(ggi_decl *k, int line, const ggi_kernel *kn, 
     double v = lua_tonumber(L, -1);
     if (v != v || v - v != 0)
       ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g is not a finite number", kn->name, kp->name, v);
-    /* The scalar's type rounds to nearest: a literal from halfway past
-       its largest finite value on (2^emax (2 - 2^-(mantissa + 1))) would
-       be infinity in the kernel.  FLT_MAX as printed (3.40282347e38) is
-       still FLT_MAX. */
-    const int mant = kp->dtype == GG_F16 ? 10 : kp->dtype == GG_BF16 ? 7 : kp->dtype == GG_F32 ? 23 : 0;
-    const int emax = kp->dtype == GG_F16 ? 15 : 127;
-    if (mant && fabs(v) >= ldexp(2.0 - ldexp(1.0, -(mant + 1)), emax))
-      ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g does not fit in %s (its largest value is %g)",
-            kn->name, kp->name, v, ggi_dtype_names[kp->dtype], ldexp(2.0 - ldexp(1.0, -mant), emax));
-    /* ... and one at or under half its smallest subnormal would be 0 */
-    const int tiny = kp->dtype == GG_F16 ? -24 : kp->dtype == GG_BF16 ? -133 : kp->dtype == GG_F32 ? -149 : 0;
-    if (tiny && v != 0 && fabs(v) <= ldexp(1.0, tiny - 1))
-      ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g would be 0 in %s (its smallest nonzero value is %g): "
-            "bind 0, or a larger value", kn->name, kp->name, v, ggi_dtype_names[kp->dtype], ldexp(1.0, tiny));
+    char why[160];
+    if (ggi_float_misfit(v, kp->dtype, why, sizeof why))
+      ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g %s%s", kn->name, kp->name, v, why,
+                    strncmp(why, "would be 0", 10) == 0 ? ": bind 0, or a larger value" : "");
     ggi_float_literal(v, buf, sizeof buf);
   } else {
     double v = lua_tonumber(L, -1);

@@ -105,6 +105,13 @@ int ggi_flat_params(lua_State *L, int list, const char *field, ggi_diag *d);
  * the integer "-0"); an integer with `suffix` ("", "u"), the smallest i64
  * as an expression whose literal does not overflow.  buf: 64 bytes. */
 void ggi_float_literal(double v, char *buf, size_t size);
+/* A finite number written for a float of type t (f16, bf16, f32; f64
+ * holds every finite double): 0 when t holds it, else what is wrong, in
+ * words, into why ("does not fit in f32 (its largest value is ...)",
+ * "would be 0 in f32 (its smallest nonzero value is ...)").  t rounds to
+ * nearest: from halfway past its largest finite value on the literal
+ * would be infinity, at or under half its smallest subnormal 0. */
+int ggi_float_misfit(double v, gg_dtype t, char *why, size_t size);
 void ggi_int_literal(long long v, const char *suffix, char *buf, size_t size);
 
 /* Names: index in a NULL-terminated table (-1), the table as "a|b|c",

@@ -153,7 +153,8 @@ static const char *variant_why(const ggi_module *m, const ggi_kernel *k)
                       "after): a kernel, and a command wherever that kernel is one, for "
                       "gg_session_tune to measure against it (docs/tuning.md)");
   return variants_why(m, k, "tile = \"auto\": this kernel has the plan's tile; its variants",
-                      " (none: no other tile fits)", " are kernels too, and commands wherever "
+                      " (none: the plan's rule gives this tile, or one needing another block, at every other "
+                      "count of tiles it aims at)", " are kernels too, and commands wherever "
                       "this one is, for gg_session_tune to measure on the device (docs/tuning.md)");
 }
 
