@@ -64,32 +64,22 @@ kernel "one" { pattern = "gemm", size = { 12, 20, 28 }, op_a = "t", op_b = "t",
   params = { { "A", "f32[28][12]" }, { "B", "f32[20][28]" }, { "C", "f32[12][20]", access = "inout" } },
   a = "A", b = "B", c = "C", alpha = -1, beta = 3 }
 
--- frames: C = alpha A B + beta C, then C *= s (depends on the product)
-kernel "scale" { pattern = "for", range = { "b", 40, 40 },
-  params = { { "C", "f32[b][40][40]", access = "inout" }, { "s", "f32" } },
-  body = "C(i, j, k) *= s;" }
-frame "fr" {
-  params = { { "A", "f32[b][40][40]" }, { "B", "f32[b][40][40]" }, { "C", "f32[b][40][40]" },
-    { "alpha", "f32" }, { "beta", "f32" }, { "s", "f32" } },
-  stages = { { "g40" }, { "scale" } },
-}
-kernel "scale128" { pattern = "for", range = { "b", 128, 128 },
-  params = { { "C", "f32[b][128][128]", access = "inout" }, { "s", "f32" } },
-  body = "C(i, j, k) *= s;" }
-frame "fr128" {
-  params = { { "A", "f32[b][128][128]" }, { "B", "f32[b][128][128]" },
-    { "C", "f32[b][128][128]" }, { "alpha", "f32" }, { "beta", "f32" }, { "s", "f32" } },
-  stages = { { "g128" }, { "scale128" } },
-}
-
-kernel "scale_s" { pattern = "for", range = { "b", 40, 24 },
-  params = { { "C", "f32[b][40][24]", access = "inout" }, { "s", "f32" } },
-  body = "C(i, j, k) *= s;" }
-frame "frs" {
-  params = { { "A", "f32[b][40][300]" }, { "B", "f32[b][300][24]" }, { "C", "f32[b][40][24]" },
-    { "alpha", "f32" }, { "beta", "f32" }, { "s", "f32" } },
-  stages = { { "g40s" }, { "scale_s" } },
-}
+-- frames: C = alpha A B + beta C, then C *= s (depends on the product):
+-- frame `name` of gemm `g` (f32, m x n x k, batch b) and its scale kernel
+local function scaled_frame(name, g, scale, m, n, k)
+  local function f32(r, c) return string.format("f32[b][%d][%d]", r, c) end
+  kernel (scale) { pattern = "for", range = { "b", m, n },
+    params = { { "C", f32(m, n), access = "inout" }, { "s", "f32" } },
+    body = "C(i, j, k) *= s;" }
+  frame (name) {
+    params = { { "A", f32(m, k) }, { "B", f32(k, n) }, { "C", f32(m, n) },
+      { "alpha", "f32" }, { "beta", "f32" }, { "s", "f32" } },
+    stages = { { g }, { scale } },
+  }
+end
+scaled_frame("fr", "g40", "scale", 40, 40, 40)
+scaled_frame("fr128", "g128", "scale128", 128, 128, 128)
+scaled_frame("frs", "g40s", "scale_s", 40, 24, 300)
 
 persistent "p_one" { layout = "one_block", block = 128, commands = { "g40", "fr", "g128", "fr128", "g40s" } }
 -- 10 blocks: 3 groups of 3 for g40s, the tenth idle in its stage
