@@ -30,9 +30,9 @@
 static int taken(const ggi_kernel *ks, int nk, const ggi_persistent *ps, int np, const char *name)
 {
   for (int i = 0; i < nk; i++)
-    if (strcmp(ks[i].name, name) == 0) return 1;
+    if (strcmp(ks[i].name, name) == 0) return ks[i].line > 0 ? ks[i].line : 1;
   for (int i = 0; i < np; i++)
-    if (strcmp(ps[i].name, name) == 0) return 1;
+    if (strcmp(ps[i].name, name) == 0) return ps[i].line > 0 ? ps[i].line : 1;
   return 0;
 }
 
@@ -54,9 +54,11 @@ static ggi_kernel *new_variant(ggi_module *m, ggi_kernel *ks, int *nk, int bi, c
                 GGI_NAME_MAX, ks[bi].frame ? "frame" : "kernel");
     return NULL;
   }
-  if (taken(ks, *nk, m->persistent, m->npersistent, name)) {
-    ggi_fail_at(d, m->file, ks[bi].line, "%s: %s makes a variant called %s, which is already "
-                "declared: rename that", who, what, name);
+  const int other = taken(ks, *nk, m->persistent, m->npersistent, name);
+  if (other) {
+    ggi_fail_at(d, m->file, ks[bi].line, "%s: %s makes a variant called %s, a name already "
+                "taken (line %d, or made by another \"auto\"): rename that declaration, or "
+                "this %s", who, what, name, other, ks[bi].frame ? "frame" : "kernel");
     return NULL;
   }
   ggi_kernel *k = &ks[*nk];
@@ -170,11 +172,12 @@ static int add_frame_variants(ggi_module *m, ggi_kernel *ks, int *nk, int fi, gg
                            "\"auto\" names the frame's variants like %s, longer than a name may "
                            "be (%d characters): shorten the frame's name", ks[fi].name, s + 1,
                            name, GGI_NAME_MAX);
-      if (taken(ks, *nk, m->persistent, m->npersistent, name))
+      const int other = taken(ks, *nk, m->persistent, m->npersistent, name);
+      if (other)
         return ggi_fail_at(d, m->file, ks[fi].line, "frame \"%s\": its stage %d's tile = "
                            "\"auto\" makes a variant frame called %s, a name already taken "
-                           "(declared, or made by another tile = \"auto\"): rename the frame or "
-                           "the other", ks[fi].name, s + 1, name);
+                           "(line %d: declared there, or made by another tile = \"auto\"): "
+                           "rename the frame or the other", ks[fi].name, s + 1, name, other);
       ggi_frame *f = ggi_alloc(m->arena, sizeof *f);
       const char *own = ggi_strdup(m->arena, name);
       if (!f || !own) return ggi_fail_at(d, m->file, ks[fi].line, "out of memory");
@@ -350,10 +353,12 @@ static int add_persistent_at(ggi_module *m, ggi_persistent *ps, int *np, int pi,
                        "its commands names its variants like %s, longer than a name may be (%d "
                        "characters): shorten the persistent kernel's name", p->name, name,
                        GGI_NAME_MAX);
-  if (taken(m->kernels, m->nkernels, ps, *np, name))
+  const int other = taken(m->kernels, m->nkernels, ps, *np, name);
+  if (other)
     return ggi_fail_at(d, m->file, p->line, "persistent \"%s\": the fft block = \"auto\" of "
-                       "its commands makes a variant called %s, a name already taken: rename "
-                       "one", p->name, name);
+                       "its commands makes a variant called %s, a name already taken (line "
+                       "%d): rename that declaration, or this persistent kernel", p->name, name,
+                       other);
   q.name = ggi_strdup(m->arena, name);
   if (!q.name) return ggi_fail_at(d, m->file, p->line, "out of memory");
   q.block = t;
