@@ -258,6 +258,9 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
   const unsigned elem = elem_bytes(ty);
   if (k->gemm_tile[0] > 0) {
     memcpy(tile, k->gemm_tile, sizeof k->gemm_tile);
+    /* a K step past all of K (rounded up to 16) would only stage zeros */
+    const int past = tile[2] > round_up(kk, GEMM_QUANTUM);
+    if (past) tile[2] = round_up(kk, GEMM_QUANTUM);
     uint64_t b = step_bytes(tile, elem);
     if (b > ggi_shared_limit(GGI_TARGET_CUDA))
       return ggi_fail(d, "tile = { %d, %d, %d }: A's %d x %d and B's %d x %d %s panels need %llu "
@@ -266,9 +269,14 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
                       tile[1], ty->name, (unsigned long long)b,
                       (unsigned)ggi_shared_limit(GGI_TARGET_CUDA));
     const int steps = steps_of(kk, tile[2]);
-    snprintf(buf, sizeof buf, "tile %d x %d, K step %d: as written (%lld tiles of C per batch "
-             "item, %d K step%s)", tile[0], tile[1], tile[2], tiles_of(m, n, tile[0], tile[1]),
-             steps, steps == 1 ? "" : "s");
+    char was[80] = "";
+    if (past)
+      snprintf(was, sizeof was, "; tk %d as written is past K = %d, so all of K in one step",
+               k->gemm_tile[2], kk);
+    const long long nt = tiles_of(m, n, tile[0], tile[1]);
+    snprintf(buf, sizeof buf, "tile %d x %d, K step %d: as written (%lld tile%s of C per batch "
+             "item, %d K step%s%s)", tile[0], tile[1], tile[2], nt, nt == 1 ? "" : "s", steps,
+             steps == 1 ? "" : "s", was);
   } else {
     choose_mn(m, n, gemm_min_tiles(ty), gemm_max_area(elem), exact_f32(ty), tile);
     choose_k(kk, k->gemm_split, elem, tile);
