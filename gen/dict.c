@@ -461,7 +461,7 @@ int ggi_kernel_dict(const ggi_module *m, const ggi_kernel *k, unsigned target,
   for (int i = 0; i < p->nvars; i++) rc |= ggi_dict_set(dict, p->keys[i], p->values[i]);
   for (int i = 0; i < dict->n; i++)
     if (!dict->values[i]) rc = -1;
-  if (rc) return ggi_fail(d, "kernel '%s': out of memory or too many template keys", k->name);
+  if (rc) return ggi_fail(d, "kernel \"%s\": out of memory or too many template keys", k->name);
   return 0;
 }
 

@@ -118,7 +118,7 @@ typedef struct kinfo {
 static int kernel_info(const ggi_module *m, const ggi_kernel *k, kinfo *ki, ggi_diag *d)
 {
   const ggi_plan *p = ggi_plan_of(k, ggi_desc_target(k->targets));
-  if (!p) return ggi_fail_at(d, m->file, k->line, "kernel '%s' has no plan", k->name);
+  if (!p) return ggi_fail_at(d, m->file, k->line, "kernel \"%s\" has no plan", k->name);
   ki->plan = *p;
   ki->lay = p->args;
   return 0;
@@ -202,7 +202,7 @@ static int persistent_shapes(const ggi_module *m, ggi_persistent_shape **out, gg
   for (int i = 0; i < m->npersistent; i++) {
     const ggi_persistent *p = &m->persistent[i];
     const ggi_persistent_shape *s = ggi_shape_of(p, ggi_desc_target(p->targets));
-    if (!s) return ggi_fail_at(d, m->file, p->line, "persistent '%s' has no plan", p->name);
+    if (!s) return ggi_fail_at(d, m->file, p->line, "persistent \"%s\" has no plan", p->name);
     sh[i] = *s;
   }
   *out = sh;

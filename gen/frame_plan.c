@@ -42,7 +42,7 @@ int ggi_frame_plan(const ggi_kernel *fr, unsigned target, ggi_arena *a, ggi_plan
   int ws = 0, missing = 0;
   ggi_thread_bounds tb;
   if (ggi_frame_threads(fr, target, &tb, &missing) != 0)
-    return ggi_fail(d, "stage %d: kernel '%s' does not target %s", missing,
+    return ggi_fail(d, "stage %d: kernel \"%s\" does not target %s", missing,
                     ggi_stage_kernel(fr, missing)->name, target == GGI_TARGET_HIP ? "hip" : "cuda");
   p->min_threads = tb.min;
   p->max_threads = tb.max;

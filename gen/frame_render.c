@@ -231,7 +231,7 @@ static int render_stage(frame_ctx *c, int s, unsigned target, ggi_buf *out)
   const ggi_stage *st = &f->stages[s];
   const ggi_kernel *k = ggi_stage_kernel(c->fr, s);
   const ggi_plan *sp = ggi_plan_of(k, target);
-  if (!sp) return ggi_fail_at(c->d, m->file, st->line, "stage %d: kernel '%s' has no plan", s, k->name);
+  if (!sp) return ggi_fail_at(c->d, m->file, st->line, "stage %d: kernel \"%s\" has no plan", s, k->name);
   ggi_dict dict = {0};
   set(c, &dict, "FILE", file_text(c));
   set(c, &dict, "STAGE", fmt(c, "%d", s));

@@ -59,7 +59,7 @@ int ggi_plan_module(ggi_module *m, ggi_diag *d)
       if ((k->targets & t) && ggi_plan_kernel(m, k, t, d) != 0) return -1;
     if (k->plan[0] && k->plan[1] && !same_figures(k->plan[0], k->plan[1]))
       return ggi_fail_at(d, m->file, k->line,
-                         "kernel '%s': its cuda and hip plans differ in what the module "
+                         "kernel \"%s\": its cuda and hip plans differ in what the module "
                          "descriptor carries (shared memory, workspace, grid or arguments); "
                          "this is a gpugen bug: please report it, and use targets = { \"cuda\" } "
                          "or { \"hip\" } meanwhile", k->name);

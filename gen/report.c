@@ -43,7 +43,7 @@ int ggi_list(const ggi_module *m, FILE *out, ggi_diag *d)
     const ggi_persistent_shape *sp = ggi_shape_of(p, ggi_desc_target(p->targets));
     if (!sp) {
       ggi_buf_free(&b);
-      return ggi_fail_at(d, m->file, p->line, "persistent '%s' has no plan", p->name);
+      return ggi_fail_at(d, m->file, p->line, "persistent \"%s\" has no plan", p->name);
     }
     shape = *sp;
     ggi_buf_printf(&b, "persistent  %-20s %-12s %-12s %-14s block %-5d ", p->name, "persistent",
@@ -100,7 +100,7 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
       if (strcmp(p->name, kernel) != 0) continue;
       ggi_persistent_shape shape;
       const ggi_persistent_shape *sp = ggi_shape_of(p, ggi_desc_target(p->targets));
-      if (!sp) return ggi_fail_at(d, m->file, p->line, "persistent '%s' has no plan", p->name);
+      if (!sp) return ggi_fail_at(d, m->file, p->line, "persistent \"%s\" has no plan", p->name);
       shape = *sp;
       fprintf(out, "persistent %s (%s:%d): symbol gg_persist_%s\n"
                    "  layout %s, block %d, blocks %d%s, groups %d of %d threads, %d mailbox slot(s)\n"
@@ -139,12 +139,12 @@ int ggi_explain(const ggi_module *m, const char *kernel, FILE *out, ggi_diag *d)
     for (int i = 0; i < m->nkernels; i++) ggi_buf_printf(&names, "%s%s", i ? ", " : "", m->kernels[i].name);
     for (int i = 0; i < m->npersistent; i++)
       ggi_buf_printf(&names, "%s%s", i || m->nkernels ? ", " : "", m->persistent[i].name);
-    ggi_fail_at(d, m->file, 0, "no kernel '%s' (kernels: %s)", kernel, names.p ? names.p : "none");
+    ggi_fail_at(d, m->file, 0, "no kernel \"%s\" (kernels: %s)", kernel, names.p ? names.p : "none");
     ggi_buf_free(&names);
     return -1;
   }
   const ggi_plan *pl = ggi_plan_of(k, ggi_desc_target(k->targets));
-  if (!pl) return ggi_fail_at(d, m->file, k->line, "kernel '%s' has no plan", k->name);
+  if (!pl) return ggi_fail_at(d, m->file, k->line, "kernel \"%s\" has no plan", k->name);
   const ggi_abi lay = pl->args;
   const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
   fprintf(out, "%s %s (%s:%d): symbol gg_%s%s, %s, %s launch, targets ",

@@ -181,7 +181,7 @@ int ggi_render_kernel(const ggi_module *m, const ggi_kernel *k, unsigned target,
   const ggi_pattern_row *row = ggi_pattern_of(k->pattern);
   if (row->render) return row->render(m, k, target, templates_dir, out, d);
   const ggi_plan *pp = ggi_plan_of(k, target);
-  if (!pp) return ggi_fail_at(d, m->file, k->line, "kernel '%s' has no plan", k->name);
+  if (!pp) return ggi_fail_at(d, m->file, k->line, "kernel \"%s\" has no plan", k->name);
   const ggi_plan plan = *pp;
   ggi_dict dict;
   if (ggi_kernel_dict(m, k, target, &plan, &dict, d) != 0) return -1;

@@ -119,7 +119,7 @@ int ggi_spec_team(ggi_module *m, ggi_kernel *k, ggi_diag *d)
     why(k, "block 64: team_size not given; 64 threads are one CDNA wavefront or two warps");
   }
   if (k->block > 0 && k->block != s->block)
-    return ggi_fail_at(d, m->file, k->line, "kernel '%s': block = %d differs from team_size = %d; a team "
+    return ggi_fail_at(d, m->file, k->line, "kernel \"%s\": block = %d differs from team_size = %d; a team "
                                "pattern's block is its team size", k->name, k->block, s->block);
   s->items = 1;
   s->vector = 1;
@@ -166,11 +166,11 @@ int ggi_spec_gemm(ggi_module *m, ggi_kernel *k, ggi_diag *d)
   const char *w[3] = {NULL, NULL, NULL};
   ggi_diag why_not;
   if (ggi_gemm_shape(k, s->gemm_tile, &s->block, w, m->arena, &why_not) != 0)
-    return ggi_fail_at(d, m->file, k->gemm_tile_line ? k->gemm_tile_line : k->line, "kernel '%s': %s",
+    return ggi_fail_at(d, m->file, k->gemm_tile_line ? k->gemm_tile_line : k->line, "kernel \"%s\": %s",
                 k->name, why_not.msg);
   if (ggi_gemm_split_fits(k, s->gemm_tile, &why_not) != 0)
     return ggi_fail_at(d, m->file, k->gemm_split_line ? k->gemm_split_line : k->line,
-                       "kernel '%s': %s", k->name, why_not.msg);
+                       "kernel \"%s\": %s", k->name, why_not.msg);
   why(k, w[2]);
   why(k, w[0]);
   if (k->gemm_tile_auto || k->variant_of)
@@ -266,11 +266,11 @@ int ggi_spec_reduce(ggi_module *m, ggi_kernel *k, ggi_diag *d)
        element by element */
     if (s->vector == 1)
       return ggi_fail_at(d, m->file, k->vector_line ? k->vector_line : k->line,
-                  "kernel '%s': vector = %d, allowed: 1 (this reduce's value loads element by "
+                  "kernel \"%s\": vector = %d, allowed: 1 (this reduce's value loads element by "
                   "element: it is not a plain read x(i) of a contiguous rank-1 view)",
                   k->name, k->vector);
     return ggi_fail_at(d, m->file, k->vector_line ? k->vector_line : k->line,
-                "kernel '%s': vector = %d, allowed: 1 or %d (one 16-byte load of the value's "
+                "kernel \"%s\": vector = %d, allowed: 1 or %d (one 16-byte load of the value's "
                 "elements)", k->name, k->vector, s->vector);
   }
   why(k, whyf(m, "block %d: %s", s->block, w ? w : "reduce_plan default"));
@@ -300,11 +300,11 @@ static int check_types(const ggi_module *m, const ggi_kernel *k, ggi_diag *d)
   for (int i = 0; i < k->nparams; i++)
     if (k->params[i].dtype == GG_BF16)
       return ggi_fail_at(d, m->file, k->params[i].line,
-                  "kernel '%s': '%s' is bf16, which the hip target does not support (hiprtc 5.2 "
+                  "kernel \"%s\": '%s' is bf16, which the hip target does not support (hiprtc 5.2 "
                   "has no bf16 type); use f16 or f32, or targets = { \"cuda\" }",
                   k->name, k->params[i].name);
   if (k->acc_type == GG_BF16 && !ggi_pattern_is(k, GGI_PAT_BF16_ACC_HIP))
-    return ggi_fail_at(d, m->file, k->line, "kernel '%s': a bf16 accumulator is not supported on the hip "
+    return ggi_fail_at(d, m->file, k->line, "kernel \"%s\": a bf16 accumulator is not supported on the hip "
                                "target (hiprtc 5.2 has no bf16 type)", k->name);
   return 0;
 }

@@ -47,7 +47,7 @@ static ggi_kernel *new_variant(ggi_module *m, ggi_kernel *ks, int *nk, int bi, c
   if (ks[bi].frame)
     snprintf(who, sizeof who, "frame \"%s\"", ks[bi].name);
   else
-    snprintf(who, sizeof who, "kernel '%s'", ks[bi].name);
+    snprintf(who, sizeof who, "kernel \"%s\"", ks[bi].name);
   if (strlen(name) > GGI_NAME_MAX) {
     ggi_fail_at(d, m->file, ks[bi].line, "%s: %s names its variants like %s, longer than a "
                 "name may be (%d characters): shorten the %s's name", who, what, name,
