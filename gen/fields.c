@@ -284,19 +284,19 @@ int ggi_float_misfit(double v, gg_dtype t, char *why, size_t size) {
   const int mant = t == GG_F16 ? 10 : t == GG_BF16 ? 7 : t == GG_F32 ? 23 : 0;
   const int emax = t == GG_F16 ? 15 : 127;
   const int tiny = t == GG_F16 ? -24 : t == GG_BF16 ? -133 : -149;
-  if (!mant) return 0;
+  if (!mant) return GGI_FLOAT_FITS;
   /* FLT_MAX as printed (3.40282347e38) is still FLT_MAX */
   if (fabs(v) >= ldexp(2.0 - ldexp(1.0, -(mant + 1)), emax)) {
     snprintf(why, size, "does not fit in %s (its largest value is %g)", ggi_dtype_name(t),
              ldexp(2.0 - ldexp(1.0, -mant), emax));
-    return 1;
+    return GGI_FLOAT_TOO_BIG;
   }
   if (v != 0 && fabs(v) <= ldexp(1.0, tiny - 1)) {
     snprintf(why, size, "would be 0 in %s (its smallest nonzero value is %g)", ggi_dtype_name(t),
              ldexp(1.0, tiny));
-    return 1;
+    return GGI_FLOAT_TOO_SMALL;
   }
-  return 0;
+  return GGI_FLOAT_FITS;
 }
 
 void ggi_int_literal(long long v, const char *suffix, char *buf, size_t size) {

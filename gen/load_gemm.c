@@ -153,7 +153,7 @@ static const char *read_scale_value(ggi_decl *k, ggi_kernel *kn, const char *f, 
       ggi_decl_fail(k, line, "field '%s' is %s, not a finite number; write a finite number or the "
                     "name of a scalar parameter", f, isnan(x) ? "NaN" : x > 0 ? "+inf" : "-inf");
     char why[160];
-    if (ggi_float_misfit(x, prec, why, sizeof why))
+    if (ggi_float_misfit(x, prec, why, sizeof why) != GGI_FLOAT_FITS)
       ggi_decl_fail(k, line, "field '%s' = %g %s, C's %s: write 0, a value it holds, or the name "
                     "of a scalar parameter", f, x, why, cplx ? "precision" : "type");
     /* -0.0 == 0: written "0", so beta -0.0 is the beta 0 that leaves C unread */

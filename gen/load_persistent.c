@@ -91,9 +91,10 @@ static const char *scalar_constant(ggi_decl *k, int line, const ggi_kernel *kn, 
     if (v != v || v - v != 0)
       ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g is not a finite number", kn->name, kp->name, v);
     char why[160];
-    if (ggi_float_misfit(v, kp->dtype, why, sizeof why))
+    const int misfit = ggi_float_misfit(v, kp->dtype, why, sizeof why);
+    if (misfit != GGI_FLOAT_FITS)
       ggi_decl_fail(k, line, "stage \"%s\": \"%s\" = %g %s%s", kn->name, kp->name, v, why,
-                    strncmp(why, "would be 0", 10) == 0 ? ": bind 0, or a larger value" : "");
+                    misfit == GGI_FLOAT_TOO_SMALL ? ": bind 0, or a larger value" : "");
     ggi_float_literal(v, buf, sizeof buf);
   } else {
     double v = lua_tonumber(L, -1);

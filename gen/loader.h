@@ -106,11 +106,13 @@ int ggi_flat_params(lua_State *L, int list, const char *field, ggi_diag *d);
  * as an expression whose literal does not overflow.  buf: 64 bytes. */
 void ggi_float_literal(double v, char *buf, size_t size);
 /* A finite number written for a float of type t (f16, bf16, f32; f64
- * holds every finite double): 0 when t holds it, else what is wrong, in
- * words, into why ("does not fit in f32 (its largest value is ...)",
- * "would be 0 in f32 (its smallest nonzero value is ...)").  t rounds to
+ * holds every finite double): 0 when t holds it, else GGI_FLOAT_TOO_BIG
+ * or GGI_FLOAT_TOO_SMALL with what is wrong, in words, in why ("does not
+ * fit in f32 (its largest value is ...)", "would be 0 in f32 (its
+ * smallest nonzero value is ...)").  t rounds to
  * nearest: from halfway past its largest finite value on the literal
  * would be infinity, at or under half its smallest subnormal 0. */
+enum { GGI_FLOAT_FITS, GGI_FLOAT_TOO_BIG, GGI_FLOAT_TOO_SMALL };
 int ggi_float_misfit(double v, gg_dtype t, char *why, size_t size);
 void ggi_int_literal(long long v, const char *suffix, char *buf, size_t size);
 
