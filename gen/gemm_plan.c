@@ -285,7 +285,7 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
              "or the most below that), K in %d step(s) of A and B panels that fit %u KiB of "
              "shared memory%s; edge tiles load zeros and store only inside C", tile[0], tile[1],
              tile[2], tiles_of(m, n, tile[0], tile[1]), gemm_max_area(elem), ty->name,
-             gemm_min_tiles(ty), (kk + tile[2] - 1) / tile[2], GEMM_STEP_BUDGET / 1024,
+             gemm_min_tiles(ty), steps_of(kk, tile[2]), GEMM_STEP_BUDGET / 1024,
              k->gemm_split > 1 ? " (K / split_k rounded up to 16, lowered by 16 until K has "
                                  "split_k steps)" : "");
   }
@@ -344,6 +344,7 @@ static int split_workspace(ggi_plan *p, ggi_arena *a, const int t[3], const ggi_
   int rc = add_str(p, "GEMM_SPLIT_WS", split > 1 ? "((char *)args.gg_ws)" : "nullptr");
   const uint64_t slot = split > 1 ? split_slot_bytes(t, ty) : 0;
   rc |= add_key(p, a, "GEMM_SPLIT_SLOT", "%lldu", (long long)slot);
+  rc |= add_key(p, a, "GEMM_SPLIT_HEAD", "%lldu", (long long)GEMM_SPLIT_HEAD);
   p->ws_per_block += (uint32_t)slot;
   return rc ? ggi_fail(d, "too many template values (a gpugen bug)") : 0;
 }

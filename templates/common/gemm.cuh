@@ -142,7 +142,8 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
     if constexpr (gg_split > 1) {
       if (gg_split_on &&
           !gg_split_meet<TC, gg_tn>(gg_split_ws + (size_t)gg_worker * gg_split * {{GEMM_SPLIT_SLOT}},
-                                    gg_split, gg_s, {{GEMM_SPLIT_SLOT}}, gg_part, gg_acc))
+                                    gg_split, gg_s, {{GEMM_SPLIT_SLOT}}, {{GEMM_SPLIT_HEAD}},
+                                    gg_part, gg_acc))
         continue; /* another block of the group stores this tile */
     }
     /* alpha AB + beta C into the tile, only inside C; beta 0 (or -0):

@@ -75,9 +75,10 @@ template <class R> struct gg_gemm_num<cublasdx::complex<R>> {
 
 /* split_k (gen/gemm_plan.c): the S blocks of one tile of one batch item
  * meet here, each with its partial sum acc over its range of K.  Block s
- * of the group has slot s (slot_bytes each, from group): a flag word,
- * then its partial, element (i, j) of the tile at i x TN + j, as the
- * real scalars of C's type.  True in the block that arrived last, whose
+ * of the group has slot s (slot_bytes each, from group): head bytes of
+ * words (the plan's: its flag, and in slot 0 the group's ticket), then
+ * its partial, element (i, j) of the tile at i x TN + j, as the real
+ * scalars of C's type.  True in the block that arrived last, whose
  * acc then holds the S partials summed in split order - the same sum
  * whichever block came last; the others go on to their next tile.
  * The order of it, as the reductions' ticket (reduce_finish_ticket.cuh):
@@ -102,7 +103,7 @@ template <class R> struct gg_gemm_num<cublasdx::complex<R>> {
  * kernel's blocks are all resident. */
 template <class TC, int TN, class Part, class Acc>
 __device__ __forceinline__ bool gg_split_meet(char *group, int split, int s, unsigned slot_bytes,
-                                              const Part &part, Acc &acc)
+                                              unsigned head, const Part &part, Acc &acc)
 {
   using N = gg_gemm_num<TC>;
   using R = typename N::real;
@@ -118,7 +119,7 @@ __device__ __forceinline__ bool gg_split_meet(char *group, int split, int s, uns
   __syncthreads();
   const bool active = part.is_thread_active();
   if (active) {
-    R *out = (R *)(mine + 16);
+    R *out = (R *)(mine + head);
 #pragma unroll
     for (int i = 0; i < nacc; i++) {
       if (!part.is_index_in_bounds(i)) continue;
@@ -140,7 +141,7 @@ __device__ __forceinline__ bool gg_split_meet(char *group, int split, int s, uns
       const int e = ((int)::cute::get<0>(rc) * TN + (int)::cute::get<1>(rc)) * nc;
       R sum[nc];
       for (int q = 0; q < split; q++) {
-        const volatile R *in = (const volatile R *)(group + (size_t)q * slot_bytes + 16);
+        const volatile R *in = (const volatile R *)(group + (size_t)q * slot_bytes + head);
         for (int c = 0; c < nc; c++) {
           const R v = q == s ? (c ? N::im(acc(i)) : N::re(acc(i))) : in[e + c];
           sum[c] = q == 0 ? v : sum[c] + v;
