@@ -134,13 +134,19 @@ static void choose_mn(int m, int n, int min_tiles, int max_area, int wide_first,
 
 static int steps_of(int kk, int tk) { return (kk + tk - 1) / tk; }
 
-/* tk: all of K (rounded up to 16; the pad is zeros) when A's and B's
- * panels fit GEMM_STEP_BUDGET, else the largest power of two that does.
- * With split_k = S, K's share of one split instead, so that K has at
- * least S steps where it can (S x 16 <= K rounded up): the S blocks of
- * a tile then each load one step's panels. */
-static void choose_k(int kk, int split, unsigned elem, int t[3])
+/* tk: all of K when A's and B's panels fit GEMM_STEP_BUDGET - K itself
+ * for a type cuBLASDx multiplies with FMAs (f32, c32: no zeros staged or
+ * multiplied, and the panels are whole where the tile divides M and N,
+ * so cuBLASDx's copy stages them: panels_copied), K rounded up to 16 on
+ * tensor cores (the pad is zeros) - else the largest power of two that
+ * fits.  With split_k = S, K's share of one split instead, so that K has
+ * at least S steps where it can (S x 16 <= K rounded up): the S blocks
+ * of a tile then each load one step's panels. */
+static void choose_k(int kk, int split, const ggi_gemm_type *ty, int t[3])
 {
+  const unsigned elem = elem_bytes(ty);
+  t[2] = kk;
+  if (split <= 1 && ty->fma && step_bytes(t, elem) <= GEMM_STEP_BUDGET) return;
   t[2] = round_up((kk + split - 1) / split, GEMM_QUANTUM);
   while (t[2] > GEMM_QUANTUM && steps_of(kk, t[2]) < split) t[2] -= GEMM_QUANTUM;
   while (t[2] > GEMM_QUANTUM && step_bytes(t, elem) > GEMM_STEP_BUDGET) {
@@ -192,7 +198,7 @@ int ggi_gemm_tile_candidates(const ggi_kernel *k, int out[][3], int max)
   for (int i = 0; i < (int)(sizeof aim / sizeof aim[0]) && nout < max; i++) {
     int t[3] = {0, 0, 0};
     choose_mn(m, n, aim[i][0], gemm_max_area(elem), aim[i][1], t);
-    choose_k(kk, k->gemm_split, elem, t);
+    choose_k(kk, k->gemm_split, ty, t);
     /* a variant runs where the kernel does, on its block: a persistent
        kernel runs a gemm command on exactly the gemm's block */
     int seen = nout > 0 && k->block <= 0 && block_for(t) != block_for(out[0]);
@@ -227,6 +233,47 @@ int ggi_gemm_split_fits(const ggi_kernel *k, const int tile[3], ggi_diag *d)
                     k->gemm_split, tile[0], tile[1], tile[2], (unsigned long long)smem,
                     (unsigned)ggi_shared_limit(GGI_TARGET_CUDA));
   return 0;
+}
+
+/* Elements per global load of a panel (gemm.cuh): 16 bytes of them when
+ * every load stays inside one stored row and starts 16-byte aligned - the
+ * panel's run along the stored rows (pc, or pr when transposed), the
+ * stored row length and so every panel corner a multiple of it (a panel
+ * starts at multiples of the tile side, which the run divides; an item is
+ * a whole number of rows; a view is a whole gg_array, whose base is
+ * 256-byte aligned, or page-aligned host memory) - else 1.  A load is then all inside the matrix or all
+ * outside, so one bounds check covers it.  f16 panels of 16 x 128 took
+ * 32 two-byte loads per thread of 128 where 16-byte ones take 4: on the
+ * H100 (mathdx_bench, frames, p50) f16 128^3 went from 7.36 to 6.66 us,
+ * f32 256 x 256 x 128 from 15.08 to 8.85 us. */
+static int panel_vector(int pr, int pc, int trans, int lr, int lc, unsigned elem)
+{
+  const int v = 16 / (int)elem, run = trans ? pr : pc, row = trans ? lr : lc;
+  return v > 1 && run % v == 0 && row % v == 0 ? v : 1;
+}
+
+/* Whether every panel of a matrix is whole - the tile's sides divide the
+ * stored matrix's (lr x lc as the panel sees it: M x K for A, K x N for
+ * B) - and 16-byte aligned (vec > 1, panel_vector): then gemm.cuh copies
+ * the panel with cuBLASDx's copy (cp.async, 16 bytes a thread at a time
+ * into shared memory in its swizzled layout) instead of loading 16 bytes
+ * and storing them to shared memory element by element, which for f16
+ * took 8 two-byte stores per load, 4-way bank conflicted. */
+static int panel_whole(int pr, int pc, int lr, int lc, int vec)
+{
+  return vec > 1 && lr % pr == 0 && lc % pc == 0;
+}
+
+/* Both flags of the plan (GEMM_COPY_A, GEMM_COPY_B) for a tile */
+static void panels_copied(const ggi_kernel *k, const int t[3], int copy[2], int vec[2])
+{
+  const int m = k->gemm_size[0], n = k->gemm_size[1], kk = k->gemm_size[2];
+  const int ta = k->gemm_trans[0] != GGI_GEMM_OP_N, tb = k->gemm_trans[1] != GGI_GEMM_OP_N;
+  const unsigned e = elem_bytes(k->gemm_type);
+  vec[0] = panel_vector(t[0], t[2], ta, m, kk, e);
+  vec[1] = panel_vector(t[2], t[1], tb, kk, n, e);
+  copy[0] = panel_whole(t[0], t[2], m, kk, vec[0]);
+  copy[1] = panel_whole(t[2], t[1], kk, n, vec[1]);
 }
 
 /* explain's line on the element types and the ops */
@@ -279,15 +326,17 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
              steps == 1 ? "" : "s", was);
   } else {
     choose_mn(m, n, gemm_min_tiles(ty), gemm_max_area(elem), exact_f32(ty), tile);
-    choose_k(kk, k->gemm_split, elem, tile);
+    choose_k(kk, k->gemm_split, ty, tile);
     snprintf(buf, sizeof buf, "tile %d x %d, K step %d: %lld tiles of C per batch item (the "
              "largest tile, in multiples of 16 and of at most %d elements for %s, that gives %d "
              "or the most below that), K in %d step(s) of A and B panels that fit %u KiB of "
-             "shared memory%s; edge tiles load zeros and store only inside C", tile[0], tile[1],
-             tile[2], tiles_of(m, n, tile[0], tile[1]), gemm_max_area(elem), ty->name,
+             "shared memory%s%s; edge tiles load zeros and store only inside C", tile[0],
+             tile[1], tile[2], tiles_of(m, n, tile[0], tile[1]), gemm_max_area(elem), ty->name,
              gemm_min_tiles(ty), steps_of(kk, tile[2]), GEMM_STEP_BUDGET / 1024,
              k->gemm_split > 1 ? " (K / split_k rounded up to 16, lowered by 16 until K has "
-                                 "split_k steps)" : "");
+                                 "split_k steps)" : "",
+             tile[2] == kk && ty->fma ? ", the step K itself, not rounded up to 16 (FMAs, no "
+                                        "tensor cores)" : "");
   }
   if (k->gemm_split > 1) {
     const int steps = steps_of(kk, tile[2]);
@@ -299,6 +348,14 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
              "split order and stores", k->gemm_split, steps, k->gemm_split,
              tiles_of(m, n, tile[0], tile[1]) * k->gemm_split, (unsigned long long)slot,
              k->gemm_split);
+  }
+  int copy[2], vec[2];
+  panels_copied(k, tile, copy, vec);
+  if (copy[0] || copy[1]) {
+    const size_t len = strlen(buf);
+    snprintf(buf + len, sizeof buf - len, "; %s panels whole and 16-byte aligned: cuBLASDx's "
+             "copy (cp.async) stages them", copy[0] && copy[1] ? "A's and B's" : copy[0] ? "A's"
+                                                                                    : "B's");
   }
   why[0] = ggi_strdup(a, buf);
   if (k->block > 0) {
@@ -314,23 +371,6 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
   why[1] = ggi_strdup(a, buf);
   why[2] = types_why(k, a);
   return 0;
-}
-
-/* Elements per global load of a panel (gemm.cuh): 16 bytes of them when
- * every load stays inside one stored row and starts 16-byte aligned - the
- * panel's run along the stored rows (pc, or pr when transposed), the
- * stored row length and so every panel corner a multiple of it (a panel
- * starts at multiples of the tile side, which the run divides; an item is
- * a whole number of rows; a view is a whole gg_array, whose base is
- * 256-byte aligned, or page-aligned host memory) - else 1.  A load is then all inside the matrix or all
- * outside, so one bounds check covers it.  f16 panels of 16 x 128 took
- * 32 two-byte loads per thread of 128 where 16-byte ones take 4: on the
- * H100 (mathdx_bench, frames, p50) f16 128^3 went from 7.36 to 6.66 us,
- * f32 256 x 256 x 128 from 15.08 to 8.85 us. */
-static int panel_vector(int pr, int pc, int trans, int lr, int lc, unsigned elem)
-{
-  const int v = 16 / (int)elem, run = trans ? pr : pc, row = trans ? lr : lc;
-  return v > 1 && run % v == 0 && row % v == 0 ? v : 1;
 }
 
 /* split_k's slots, one a block, the kernel's whole workspace (load_gemm.c
@@ -395,8 +435,12 @@ int ggi_gemm_plan(const ggi_kernel *k, unsigned target, ggi_arena *a, ggi_plan *
   const int ta = k->gemm_trans[0] != GGI_GEMM_OP_N, tb = k->gemm_trans[1] != GGI_GEMM_OP_N;
   rc |= add_key(p, a, "GEMM_TRANS_A", "%lld", ta);
   rc |= add_key(p, a, "GEMM_TRANS_B", "%lld", tb);
-  rc |= add_key(p, a, "GEMM_VEC_A", "%lld", panel_vector(t[0], t[2], ta, m, kk, elem_bytes(ty)));
-  rc |= add_key(p, a, "GEMM_VEC_B", "%lld", panel_vector(t[2], t[1], tb, kk, n, elem_bytes(ty)));
+  int copy[2], vec[2];
+  panels_copied(k, t, copy, vec);
+  rc |= add_key(p, a, "GEMM_VEC_A", "%lld", vec[0]);
+  rc |= add_key(p, a, "GEMM_VEC_B", "%lld", vec[1]);
+  rc |= add_key(p, a, "GEMM_COPY_A", "%lld", copy[0]);
+  rc |= add_key(p, a, "GEMM_COPY_B", "%lld", copy[1]);
   /* cuBLASDx's Precision */
   rc |= add_str(p, "GEMM_PA", ty->precision ? ty->precision : ggi_dtype_ctype(va->dtype));
   rc |= add_str(p, "GEMM_PC", ggi_dtype_ctype(vc->dtype));

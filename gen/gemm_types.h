@@ -20,6 +20,8 @@ typedef struct ggi_gemm_type {
   int tf32;            /* math = "tf32": f32 multiplied on tensor cores as TF32 */
   const char *why_c;   /* why C has its type, for messages and explain */
   const char *precision; /* cuBLASDx's Precision of A and B; NULL: the views' C type */
+  int fma;             /* 1: cuBLASDx multiplies it with FMAs (no tensor-core MMA, whose
+                          K is 4-16), so a K step may be any length */
 } ggi_gemm_type;
 
 extern const ggi_gemm_type ggi_gemm_types[]; /* ends with a row of name NULL */

@@ -83,8 +83,11 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
   constexpr int gg_nt = {{BLOCK}};
   /* elements per load: the plan's (16 bytes where the rows allow it) */
   constexpr int gg_wa = {{GEMM_VEC_A}}, gg_wb = {{GEMM_VEC_B}};
-  constexpr int gg_ja = (gg_tm * gg_tk / gg_wa + gg_nt - 1) / gg_nt;
-  constexpr int gg_jb = (gg_tk * gg_tn / gg_wb + gg_nt - 1) / gg_nt;
+  /* whole panels, all 16-byte aligned (the plan's): copied by cuBLASDx,
+     and none of the element loads below */
+  constexpr bool gg_copy_a = {{GEMM_COPY_A}}, gg_copy_b = {{GEMM_COPY_B}};
+  constexpr int gg_ja = gg_copy_a ? 0 : (gg_tm * gg_tk / gg_wa + gg_nt - 1) / gg_nt;
+  constexpr int gg_jb = gg_copy_b ? 0 : (gg_tk * gg_tn / gg_wb + gg_nt - 1) / gg_nt;
   const TC gg_alpha = gg_gemm_num<TC>::make({{GEMM_ALPHA}}, {{GEMM_ALPHA_IM}});
   const TC gg_beta = gg_gemm_num<TC>::make({{GEMM_BETA}}, {{GEMM_BETA_IM}});
   auto [gg_sa, gg_sb] = ::cublasdx::slice_shared_memory_ab<GEMM>(
@@ -103,7 +106,9 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
     auto gg_acc = gg_part.make_accumulator_fragment();
     ::cublasdx::clear(gg_acc);
     for (int gg_k0 = gg_klo; gg_k0 < gg_khi; gg_k0 += gg_tk) {
-      /* A's tm x tk panel, B's tk x tn panel; outside the matrices (edge
+      /* A's tm x tk panel, B's tk x tn panel.  A whole panel: cuBLASDx's
+         copy (cp.async in 16-byte pieces into the swizzled shared layout,
+         waited for below).  Else: outside the matrices (edge
          tiles, the K pad) zeros, which add nothing.  Load l of a panel
          (its elements l w .. l w + w - 1, w the plan's elements per load)
          is thread l % block's: consecutive threads take consecutive
@@ -117,8 +122,14 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
         return gg_panel_at((g.thread + j * gg_nt) * gg_wb, gg_tk, gg_tn, gg_trans_b, gg_k0, gg_c0,
                            gg_k, gg_n);
       };
-      gg_panel_vec<TA, gg_wa> gg_va[gg_ja];
-      gg_panel_vec<TA, gg_wb> gg_vb[gg_jb];
+      if constexpr (gg_copy_a)
+        ::cublasdx::copy<GEMM, gg_wa * sizeof(TA)>(
+            gg_panel_whole<gg_tm, gg_tk, gg_trans_a, gg_m, gg_k>(gg_a, gg_r0, gg_k0), gg_ta);
+      if constexpr (gg_copy_b)
+        ::cublasdx::copy<GEMM, gg_wb * sizeof(TA)>(
+            gg_panel_whole<gg_tk, gg_tn, gg_trans_b, gg_k, gg_n>(gg_b, gg_k0, gg_c0), gg_tb);
+      gg_panel_vec<TA, gg_wa> gg_va[gg_ja > 0 ? gg_ja : 1];
+      gg_panel_vec<TA, gg_wb> gg_vb[gg_jb > 0 ? gg_jb : 1];
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_ja; gg_j++)
         gg_va[gg_j] = gg_panel_load<TA, gg_wa>(gg_a, gg_at_a(gg_j));
@@ -132,7 +143,10 @@ __device__ __forceinline__ void gg_gemm_units(const {{ARGS_T}} &args, const gg_g
 #pragma unroll
       for (int gg_j = 0; gg_j < gg_jb; gg_j++)
         gg_panel_store(gg_tb, gg_vb[gg_j], gg_at_b(gg_j), gg_trans_b);
-      __syncthreads();
+      if constexpr (gg_copy_a || gg_copy_b)
+        ::cublasdx::copy_wait(); /* the copies landed, then __syncthreads */
+      else
+        __syncthreads();
       /* gg_acc += A panel x B panel; op "c" conjugates a panel's elements
          as cuBLASDx loads them (its conjugate load op), else identity */
       GEMM().execute(gg_ta, gg_tb, gg_acc, {{GEMM_LOAD_A}}{}, {{GEMM_LOAD_B}}{});

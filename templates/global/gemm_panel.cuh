@@ -37,6 +37,23 @@ __device__ __forceinline__ gg_panel_vec<T, V> gg_panel_load(const T *p, const gg
   for (int q = 0; q < V; q++) z.v[q] = T{};
   return z;
 }
+/* A whole PR x PC panel (every element inside the matrix) of a stored
+ * [LR][LC] matrix, [LC][LR] when TRANS, whose corner is (r0, c0): a cute
+ * tensor of global memory with the panel's static shape and strides,
+ * which cuBLASDx's copy takes (its vectors follow the strides) */
+template <int PR, int PC, bool TRANS, int LR, int LC, class T>
+__device__ __forceinline__ auto gg_panel_whole(const T *p, int r0, int c0)
+{
+  using ::cute::Int;
+  const auto shape = ::cute::make_shape(Int<PR>{}, Int<PC>{});
+  if constexpr (TRANS)
+    return ::cute::make_tensor(::cute::make_gmem_ptr(p + (long long)c0 * LR + r0),
+                               ::cute::make_layout(shape, ::cute::make_stride(Int<1>{}, Int<LR>{})));
+  else
+    return ::cute::make_tensor(::cute::make_gmem_ptr(p + (long long)r0 * LC + c0),
+                               ::cute::make_layout(shape, ::cute::make_stride(Int<LC>{}, Int<1>{})));
+}
+
 /* A loaded piece into the shared-memory panel t (a cute tensor: a view),
  * element by element along the stored row; nothing for a piece past the
  * panel's end */
