@@ -25,7 +25,13 @@
  *                          SM: gg_session_options.blocks):
  *                          gg_session_start_packed + gg_session_wait, pk
  *                          returned in the frame's acknowledgement
- *                          (gg_session_result)
+ *                          (gg_session_result); the same with the detect
+ *                          in the beams' post statements (<name>_fused),
+ *                          and that on narrower blocks where the Lua
+ *                          declares <name>_narrow (its own persistent
+ *                          kernel, <name>_narrow_loop)
+ *   auto                   gg_session_tune's choice among those frames,
+ *                          their tile variants and block counts
  * The shapes come from the frames' descriptors (x is [S][L][2], W
  * [S][B][2]): the Lua decides them, this file lists the frames' names.
  * Before timing, each way runs once on spectra and beams poisoned with NaN
@@ -345,6 +351,18 @@ static void graph_row(chain_run *r, const char *way, gg_stream *s)
   gg_graph_free(r->graph);
 }
 
+/* The threads a block of persistent kernel `persistent`: its FFT
+ * stage's, <name>_narrow_fft's for <name>_narrow_loop, else <name>_fft's */
+static int threads_of(chain_run *r, gg_module *mod, const char *persistent)
+{
+  char narrow_loop[80], narrow_fft[80];
+  snprintf(narrow_loop, sizeof narrow_loop, "%s_narrow_loop", r->name);
+  snprintf(narrow_fft, sizeof narrow_fft, "%s_narrow_fft", r->name);
+  gg_kernel *k = r->fft;
+  if (strcmp(persistent, narrow_loop) == 0) CHECK_OK(gg_kernel_get(mod, narrow_fft, &k));
+  return gg_kernel_describe(k)->block_size;
+}
+
 /* The chain as frame `command` of persistent kernel `persistent` on
  * `blocks` blocks (0: the Lua's, one per sensor): one frame checked (X
  * and Y read after the kernel has ended), a fresh session timed, then a
@@ -356,14 +374,14 @@ static double frame_row(chain_run *r, gg_module *mod, const char *persistent,
                         const char *command, int blocks, const char *label)
 {
   gg_session_options opt = {.blocks = blocks};
-  char way[64];
+  char way[96];
   double p50 = 0;
   for (int pass = 0; pass < 3; pass++) {
     opt.stats_frames = pass == 2 ? (uint64_t)iters + 100 : 0;
     CHECK_OK(gg_session_open(mod, persistent, &opt, &r->s));
     CHECK_OK(gg_session_command(r->s, command, &r->cmd));
     snprintf(way, sizeof way, "%s (%d blocks x %d thr)", label, gg_session_blocks(r->s),
-             gg_kernel_describe(r->fft)->block_size);
+             threads_of(r, mod, persistent));
     if (pass == 0) {
       poison(r);
       gpugen_frame(r);
@@ -389,15 +407,21 @@ static double frame_row(chain_run *r, gg_module *mod, const char *persistent,
 }
 
 /* The auto row: gg_session_tune over the chain's frame and its
- * alternative written with the detect in the beams' post statements (the
- * same arguments, the same pk), on the persistent kernel at its candidate
- * block counts; the choice checked and timed like the hand-picked rows,
- * and its ratio to the best of them (goal >= 0.95x). */
-static void auto_row(chain_run *r, gg_module *mod, double best_hand, int has_fused)
+ * alternatives - written with the detect in the beams' post statements,
+ * and that on narrower blocks where the Lua declares it (the same
+ * arguments, the same pk) - on their persistent kernels at their
+ * candidate block counts; the choice checked and timed like the
+ * hand-picked rows, and its ratio to the best of them (goal >= 0.95x). */
+static void auto_row(chain_run *r, gg_module *mod, double best_hand, int has_fused,
+                     int has_narrow)
 {
-  char fused[64];
+  char fused[64], narrow[64];
   snprintf(fused, sizeof fused, "%s_fused", r->name);
-  const char *const alternatives[] = {has_fused ? fused : NULL, NULL};
+  snprintf(narrow, sizeof narrow, "%s_narrow", r->name);
+  const char *alternatives[3] = {NULL, NULL, NULL};
+  int na = 0;
+  if (has_fused) alternatives[na++] = fused;
+  if (has_narrow) alternatives[na++] = narrow;
   const gg_arg args[5] = {gg_arg_array(r->gx), gg_arg_array(r->gX), gg_arg_array(r->gW),
                           gg_arg_array(r->gY), gg_arg_array(r->gpk)};
   gg_tune_options o = {.alternatives = alternatives};
@@ -453,8 +477,16 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod, gg_kernel
     frame_row(r, mod, loop, fused, 0, "gpugen frame, detect in post");
     frame_row(r, mod, loop, fused, sms, "gpugen frame, detect in post");
   }
+  char narrow[64], narrow_loop[80];
+  snprintf(narrow, sizeof narrow, "%s_narrow", r->name);
+  snprintf(narrow_loop, sizeof narrow_loop, "%s_loop", narrow);
+  const int has_narrow = gg_kernel_get(mod, narrow, &fk) == GG_OK;
+  if (has_narrow) {
+    frame_row(r, mod, narrow_loop, narrow, 0, "gpugen frame, detect in post, narrow");
+    frame_row(r, mod, narrow_loop, narrow, sms, "gpugen frame, detect in post, narrow");
+  }
   const double best_hand = r->best_frame;
-  auto_row(r, mod, best_hand, has_fused);
+  auto_row(r, mod, best_hand, has_fused, has_narrow);
 
   gg_array_free(r->gx);
   gg_array_free(r->gX);

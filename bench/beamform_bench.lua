@@ -14,7 +14,7 @@ module { name = "beamform_bench", targets = { "cuda" } }
 -- `block` threads each, the persistent kernel's block; its blocks are one
 -- per sensor (the FFT stage's items; the gemm's tiles and the detect's
 -- range spread over the same blocks).
-local function chain(name, S, L, B, block)
+local function chain(name, S, L, B, block, narrow)
   local cx = string.format("f32[%d][%d][2]", S, L)
   local cw = string.format("f32[%d][%d][2]", S, B)
   local cy = string.format("f32[%d][%d][2]", B, L)
@@ -49,10 +49,32 @@ local function chain(name, S, L, B, block)
   }
   persistent (name .. "_loop") { layout = "many_blocks", blocks = S, block = block,
     commands = { name, name .. "_fused" } }
+  -- the fused chain again on `narrow` threads a block (the FFT's and the
+  -- gemm's), its own persistent kernel: an alternative the auto row's
+  -- tuner measures beside the others (a block of one FFT of fewer
+  -- threads, more elements each, ends sooner; the gemm's BlockDim follows)
+  if narrow then
+    local n = name .. "_narrow"
+    kernel (n .. "_fft") { pattern = "fft", size = L, block = narrow,
+      params = { { "x", cx }, { "X", cx, access = "out" } }, input = "x", output = "X" }
+    kernel (n .. "_beams_peak") { pattern = "gemm", type = "complex", size = { B, L, S },
+      op_a = "c", block = narrow, tile = "auto",
+      params = { { "W", cw }, { "X", cx }, { "Y", cy, access = "out" }, { "pk", "f32[1]", access = "out" } },
+      a = "W", b = "X", c = "Y", post = "contribute(re * re + im * im);", op = "max", into = "pk" }
+    frame (n) {
+      params = { { "x", cx }, { "X", cx }, { "W", cw }, { "Y", cy }, { "pk", "f32[1]" } },
+      stages = { { n .. "_fft" }, { n .. "_beams_peak" } },
+      result = "pk",
+    }
+    persistent (n .. "_loop") { layout = "many_blocks", blocks = S, block = narrow, commands = { n } }
+  end
 end
 
--- the example's array: 256-point FFTs on 128 threads (2 elements each)
-chain("s24_l256_b16", 24, 256, 16, 128)
+-- the example's array: 256-point FFTs on 128 threads (2 elements each),
+-- and as the narrow alternative on 32 (8 each; the gemm's BlockDim 32):
+-- 8.01-8.17 us against 8.71-8.82 on 128 threads (H200, 2026-11-29
+-- 10:38, the tuner's choice, bench/RESULTS.md)
+chain("s24_l256_b16", 24, 256, 16, 128, 32)
 -- a larger one: 1024-point FFTs on 128 threads (8 each; 64 x 1024 on 128
 -- threads and 64 blocks ran as fast as on 256: bench/RESULTS.md)
 chain("s64_l1024_b32", 64, 1024, 32, 128)
