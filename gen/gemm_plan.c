@@ -137,9 +137,9 @@ static int steps_of(int kk, int tk) { return (kk + tk - 1) / tk; }
 /* tk: all of K when A's and B's panels fit GEMM_STEP_BUDGET - K itself
  * for a type cuBLASDx multiplies with FMAs (f32, c32: no zeros staged or
  * multiplied, and the panels are whole where the tile divides M and N,
- * so cuBLASDx's copy stages them: panels_copied), K rounded up to 16 on
- * tensor cores (the pad is zeros) - else the largest power of two that
- * fits.  With split_k = S, K's share of one split instead, so that K has
+ * so cuBLASDx's copy stages the 16-byte aligned ones: panels_copied), K
+ * rounded up to 16 on tensor cores (the pad is zeros) - else the largest
+ * power of two that fits.  With split_k = S, K's share of one split instead, so that K has
  * at least S steps where it can (S x 16 <= K rounded up): the S blocks
  * of a tile then each load one step's panels. */
 static void choose_k(int kk, int split, const ggi_gemm_type *ty, int t[3])
@@ -335,8 +335,9 @@ int ggi_gemm_shape(const ggi_kernel *k, int tile[3], int *block, const char *why
              gemm_min_tiles(ty), steps_of(kk, tile[2]), GEMM_STEP_BUDGET / 1024,
              k->gemm_split > 1 ? " (K / split_k rounded up to 16, lowered by 16 until K has "
                                  "split_k steps)" : "",
-             tile[2] == kk && ty->fma ? ", the step K itself, not rounded up to 16 (FMAs, no "
-                                        "tensor cores)" : "");
+             tile[2] == kk && kk % GEMM_QUANTUM && ty->fma ? ", the step K itself, not rounded "
+                                                            "up to 16 (FMAs, no tensor cores)"
+                                                          : "");
   }
   if (k->gemm_split > 1) {
     const int steps = steps_of(kk, tile[2]);

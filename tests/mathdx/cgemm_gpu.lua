@@ -41,6 +41,10 @@ cg("c_cn", "f32", 37, 53, 29, "c", "n", true, { tile = { 16, 32, 16 } }) -- K in
 -- c32 tile multiples
 cg("c64_nn", "f32", 64, 64, 64, "n", "n", true)
 cg("c64_cc", "f32", 64, 64, 64, "c", "c", false)
+-- c32 K steps of all of K, not padded to 16: 3 with both panels whole and
+-- copied by cuBLASDx; 37 with A's copied, B's (rows of 37 complex) not
+cg("c_k3", "f32", 64, 48, 3, "c", "n", true)
+cg("c_k37", "f32", 32, 64, 37, "t", "c", false)
 -- constants: alpha { 0.5, -1.5 }, beta 0 (C is "out": not read)
 cg("c_const", "f32", 37, 53, 29, "c", "n", true, { alpha = { 0.5, -1.5 }, access = "out" })
 -- c64

@@ -50,6 +50,12 @@ gemm("b130", "bf16", 130, 128, 64, "t", "n", { alpha = -0.5, access = "out", til
 gemm("b40", "bf16", 40, 40, 40, "t", "t", { alpha = 1, beta = 3 })
 gemm("b128", "bf16", 128, 128, 128, "n", "n", { alpha = 1, access = "out" })
 
+-- f32 K steps of all of K, not padded to 16 (FMAs): 37 with both panels
+-- whole and copied by cuBLASDx (A stored K x M, rows of 64), 3 with B's
+-- copied and A's (rows of 3 floats, not 16-byte aligned) not
+gemm("g37", "f32", 64, 64, 37, "t", "n", { alpha = 1, beta = 1 })
+gemm("g3", "f32", 64, 48, 3, "n", "n", { alpha = -1, access = "out" })
+
 -- split_k: K in ranges on groups of blocks (K's steps 10 in 3 ranges of
 -- 3, 3, 4; 150 in 4; 256 in 4; 200 in 5), each type once
 gemm("g40s", "f32", 40, 24, 300, "n", "n",

@@ -85,6 +85,9 @@ static const problem problems[] = {
   {"b40", 40, 40, 40, 1, 1, GG_BF16, GG_F32, 0, 1, 3, 0},
   {"b128", 128, 128, 128, 0, 0, GG_BF16, GG_F32, 0, 1, 0, 0},
   {"one", 12, 20, 28, 1, 1, GG_F32, GG_F32, 0, -1, 3, 1},
+  /* f32 K steps of all of K: odd, whole panels copied */
+  {"g37", 64, 64, 37, 1, 0, GG_F32, GG_F32, 0, 1, 1, 0},
+  {"g3", 64, 48, 3, 0, 0, GG_F32, GG_F32, 0, -1, 0, 0},
   /* split_k 3, 4, 4, 5: classic launches on batch x tiles x split blocks
      (capped at the co-resident ones), and on 2 blocks (fewer than a group:
      each block runs all of K) */

@@ -3,7 +3,7 @@
  * the GPU against a CPU reference in double:
  *   - that the tensor cores' TF32 multiply is what runs: A holding
  *     1 + 2^-15 everywhere and B ones, every C element must be exactly K
- *     (72).  TF32 keeps 10 bits of mantissa, so each 1 + 2^-15 is 1; an
+ *     (72 for t40, 64 for t64, whose whole panels cuBLASDx's copy stages).  TF32 keeps 10 bits of mantissa, so each 1 + 2^-15 is 1; an
  *     f32 product (math left out) gives K (1 + 2^-15), which f32 holds
  *     exactly;
  *   - random inputs in [-1, 1) (real, then complex with op_a "c", alpha
@@ -24,7 +24,14 @@
 #include "../gg_check.h"
 
 #define WAIT_NS 5000000000ll
-enum { M = 40, N = 24, K = 72 };       /* t40 */
+/* the real kernels: t40 (edge tiles, a K pad: panels through registers)
+ * and t64 (whole panels: staged by cuBLASDx's copy) */
+typedef struct real_kernel {
+  const char *name;
+  int m, n, k;
+} real_kernel;
+static const real_kernel reals[] = {{"t40", 40, 24, 72}, {"t64", 64, 48, 64}};
+enum { RMAX = 64 * 72 };               /* elements of the largest real A, B or C */
 enum { CM = 37, CN = 53, CK = 29 };    /* ct: A [K][M][2] (op_a c), B [K][N][2], C [M][N][2] */
 
 static gg_context *ctx;
@@ -47,30 +54,32 @@ static void run(const char *kernel)
 }
 
 /* Every C element exactly K: the TF32 multiply ran. */
-static void tf32_is_used(void)
+static void tf32_is_used(const real_kernel *r)
 {
+  const int M = r->m, N = r->n, K = r->k;
   float *a = gg_array_host(arr_a), *b = gg_array_host(arr_b), *c = gg_array_host(arr_c);
   for (int i = 0; i < M * K; i++) a[i] = 1.0f + 0x1p-15f;
   for (int i = 0; i < K * N; i++) b[i] = 1.0f;
   for (int i = 0; i < M * N; i++) c[i] = NAN;
-  run("t40");
+  run(r->name);
   int bad = 0;
   for (int i = 0; i < M * N && bad < 3; i++)
     if (c[i] != (float)K) {
-      fprintf(stderr, "t40: C[%d] = %.9g, want %d: (1 + 2^-15) x 1 summed %d times is %d in "
-              "TF32 (%.9g in f32)\n", i, c[i], K, K, K, K * (1.0 + 0x1p-15));
+      fprintf(stderr, "%s: C[%d] = %.9g, want %d: (1 + 2^-15) x 1 summed %d times is %d in "
+              "TF32 (%.9g in f32)\n", r->name, i, c[i], K, K, K, K * (1.0 + 0x1p-15));
       bad++;
     }
   failures += bad != 0;
-  if (!bad) printf("t40: 1 + 2^-15 multiplied as TF32: every C element %d\n", K);
+  if (!bad) printf("%s: 1 + 2^-15 multiplied as TF32: every C element %d\n", r->name, K);
 }
 
-static void real_random(void)
+static void real_random(const real_kernel *r)
 {
+  const int M = r->m, N = r->n, K = r->k;
   float *a = gg_array_host(arr_a), *b = gg_array_host(arr_b), *c = gg_array_host(arr_c);
   for (int i = 0; i < M * K; i++) a[i] = rnd();
   for (int i = 0; i < K * N; i++) b[i] = rnd();
-  run("t40");
+  run(r->name);
   int bad = 0;
   double worst = 0;
   for (int i = 0; i < M; i++)
@@ -83,11 +92,13 @@ static void real_random(void)
       const double err = fabs(c[i * N + j] - want);
       if (err / mag > worst) worst = err / mag;
       if (!(err <= 0x1p-9 * mag) && bad++ < 3)
-        fprintf(stderr, "t40: C[%d][%d] = %.9g, want %.9g (error %.3g of %.3g)\n", i, j,
-                c[i * N + j], want, err, mag);
+        fprintf(stderr, "%s: C[%d][%d] = %.9g, want %.9g (error %.3g of %.3g)\n", r->name, i,
+                j, c[i * N + j], want, err, mag);
     }
   failures += bad != 0;
-  if (!bad) printf("t40: random inputs, worst error %.3g of the terms' magnitude (bound 2^-9)\n", worst);
+  if (!bad)
+    printf("%s: random inputs, worst error %.3g of the terms' magnitude (bound 2^-9)\n", r->name,
+           worst);
 }
 
 /* C = alpha A^H B + beta C, alpha 0.5 - i, beta 1 + 0.25 i (tf32_gpu.lua) */
@@ -131,12 +142,14 @@ int main(void)
   ctx = gg_check_open(NULL);
   gg_check_mathdx(ctx);
   CHECK_OK(gg_module_load(ctx, &gg_module_tf32_gpu, &mod));
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, CK * CN * 2 * 4 + M * K * 4, &arr_a));
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, CK * CN * 2 * 4 + K * N * 4, &arr_b));
-  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, CM * CN * 2 * 4 + M * N * 4, &arr_c));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, CK * CN * 2 * 4 + RMAX * 4, &arr_a));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, CK * CN * 2 * 4 + RMAX * 4, &arr_b));
+  CHECK_OK(gg_array_alloc(ctx, GG_SPACE_MAPPED, CM * CN * 2 * 4 + RMAX * 4, &arr_c));
   srand(7);
-  tf32_is_used();
-  real_random();
+  for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+    tf32_is_used(&reals[i]);
+    real_random(&reals[i]);
+  }
   complex_random();
   gg_array_free(arr_a);
   gg_array_free(arr_b);

@@ -2,11 +2,17 @@
 -- accumulated in f32), checked on the GPU by test_tf32_gpu.c: a real one
 -- at sizes that are not multiples of the tile (40 x 24 x 72, K in 3 steps
 -- of 32, the last partial after the pad) and a complex one (37 x 53 x 29,
--- op_a "c"), each as a kernel.
+-- op_a "c"), each as a kernel; and a real one whose panels are whole (t64).
 module { name = "tf32_gpu", targets = { "cuda" } }
 
 kernel "t40" { pattern = "gemm", size = { 40, 24, 72 }, math = "tf32", tile = { 16, 16, 32 },
   params = { { "A", "f32[40][72]" }, { "B", "f32[72][24]" }, { "C", "f32[40][24]", access = "out" } },
+  a = "A", b = "B", c = "C" }
+
+-- whole panels (64 x 48 x 64 on the plan's 16 x 16 tiles, K in one step):
+-- cuBLASDx's copy stages them, the f32 bits as they are
+kernel "t64" { pattern = "gemm", size = { 64, 48, 64 }, math = "tf32",
+  params = { { "A", "f32[64][64]" }, { "B", "f32[64][48]" }, { "C", "f32[64][48]", access = "out" } },
   a = "A", b = "B", c = "C" }
 
 kernel "ct" { pattern = "gemm", size = { 37, 53, 29 }, math = "tf32", type = "complex", op_a = "c",
