@@ -46,12 +46,13 @@ __device__ __forceinline__ auto gg_panel_whole(const T *p, int r0, int c0)
 {
   using ::cute::Int;
   const auto shape = ::cute::make_shape(Int<PR>{}, Int<PC>{});
-  if constexpr (TRANS)
-    return ::cute::make_tensor(::cute::make_gmem_ptr(p + (long long)c0 * LR + r0),
-                               ::cute::make_layout(shape, ::cute::make_stride(Int<1>{}, Int<LR>{})));
-  else
-    return ::cute::make_tensor(::cute::make_gmem_ptr(p + (long long)r0 * LC + c0),
-                               ::cute::make_layout(shape, ::cute::make_stride(Int<LC>{}, Int<1>{})));
+  if constexpr (TRANS) {
+    const auto layout = ::cute::make_layout(shape, ::cute::make_stride(Int<1>{}, Int<LR>{}));
+    return ::cute::make_tensor(::cute::make_gmem_ptr(p + (long long)c0 * LR + r0), layout);
+  } else {
+    const auto layout = ::cute::make_layout(shape, ::cute::make_stride(Int<LC>{}, Int<1>{}));
+    return ::cute::make_tensor(::cute::make_gmem_ptr(p + (long long)r0 * LC + c0), layout);
+  }
 }
 
 /* A loaded piece into the shared-memory panel t (a cute tensor: a view),
