@@ -108,6 +108,12 @@ typedef struct chain_run {
   float pk;                   /* the peak the last call gave the host */
   double graph_p50, pdl_p50;  /* the peer's rows (0: not run) */
   double best_frame;          /* the best gpugen frame's p50 */
+  /* the chain's other frames, named from its own (bench/beamform_bench.lua):
+     "" where the Lua declares none */
+  char fused[64];             /* <name>_fused: the detect in the beams' post */
+  char narrow[64];            /* <name>_narrow: that on narrower blocks ... */
+  char narrow_loop[80];       /* ... in its own persistent kernel */
+  int narrow_threads;         /* whose block this is */
 } chain_run;
 
 static uint32_t rng = 2026;
@@ -351,16 +357,12 @@ static void graph_row(chain_run *r, const char *way, gg_stream *s)
   gg_graph_free(r->graph);
 }
 
-/* The threads a block of persistent kernel `persistent`: its FFT
- * stage's, <name>_narrow_fft's for <name>_narrow_loop, else <name>_fft's */
-static int threads_of(chain_run *r, gg_module *mod, const char *persistent)
+/* The threads a block of persistent kernel `persistent`: the FFT
+ * stage's of its frames */
+static int threads_of(const chain_run *r, const char *persistent)
 {
-  char narrow_loop[80], narrow_fft[80];
-  snprintf(narrow_loop, sizeof narrow_loop, "%s_narrow_loop", r->name);
-  snprintf(narrow_fft, sizeof narrow_fft, "%s_narrow_fft", r->name);
-  gg_kernel *k = r->fft;
-  if (strcmp(persistent, narrow_loop) == 0) CHECK_OK(gg_kernel_get(mod, narrow_fft, &k));
-  return gg_kernel_describe(k)->block_size;
+  if (strcmp(persistent, r->narrow_loop) == 0) return r->narrow_threads;
+  return gg_kernel_describe(r->fft)->block_size;
 }
 
 /* The chain as frame `command` of persistent kernel `persistent` on
@@ -381,7 +383,7 @@ static double frame_row(chain_run *r, gg_module *mod, const char *persistent,
     CHECK_OK(gg_session_open(mod, persistent, &opt, &r->s));
     CHECK_OK(gg_session_command(r->s, command, &r->cmd));
     snprintf(way, sizeof way, "%s (%d blocks x %d thr)", label, gg_session_blocks(r->s),
-             threads_of(r, mod, persistent));
+             threads_of(r, persistent));
     if (pass == 0) {
       poison(r);
       gpugen_frame(r);
@@ -412,16 +414,12 @@ static double frame_row(chain_run *r, gg_module *mod, const char *persistent,
  * arguments, the same pk) - on their persistent kernels at their
  * candidate block counts; the choice checked and timed like the
  * hand-picked rows, and its ratio to the best of them (goal >= 0.95x). */
-static void auto_row(chain_run *r, gg_module *mod, double best_hand, int has_fused,
-                     int has_narrow)
+static void auto_row(chain_run *r, gg_module *mod, double best_hand)
 {
-  char fused[64], narrow[64];
-  snprintf(fused, sizeof fused, "%s_fused", r->name);
-  snprintf(narrow, sizeof narrow, "%s_narrow", r->name);
   const char *alternatives[3] = {NULL, NULL, NULL};
   int na = 0;
-  if (has_fused) alternatives[na++] = fused;
-  if (has_narrow) alternatives[na++] = narrow;
+  if (r->fused[0]) alternatives[na++] = r->fused;
+  if (r->narrow[0]) alternatives[na++] = r->narrow;
   const gg_arg args[5] = {gg_arg_array(r->gx), gg_arg_array(r->gX), gg_arg_array(r->gW),
                           gg_arg_array(r->gY), gg_arg_array(r->gpk)};
   gg_tune_options o = {.alternatives = alternatives};
@@ -436,7 +434,7 @@ static void auto_row(chain_run *r, gg_module *mod, double best_hand, int has_fus
 
 static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod, gg_kernel *frame)
 {
-  char name[64];
+  char name[96];
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, r->xbytes, &r->gx));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, r->xbytes, &r->gX));
   CHECK_OK(gg_array_alloc(ctx, GG_SPACE_DEVICE, r->wbytes, &r->gW));
@@ -451,6 +449,16 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod, gg_kernel
   CHECK_OK(gg_kernel_get(mod, name, &r->beams));
   snprintf(name, sizeof name, "%s_peak", r->name);
   CHECK_OK(gg_kernel_get(mod, name, &r->peak));
+  gg_kernel *k;
+  snprintf(r->fused, sizeof r->fused, "%s_fused", r->name);
+  if (gg_kernel_get(mod, r->fused, &k) != GG_OK) r->fused[0] = 0;
+  snprintf(r->narrow, sizeof r->narrow, "%s_narrow", r->name);
+  snprintf(r->narrow_loop, sizeof r->narrow_loop, "%s_loop", r->narrow);
+  snprintf(name, sizeof name, "%s_fft", r->narrow);
+  if (gg_kernel_get(mod, r->narrow, &k) == GG_OK && gg_kernel_get(mod, name, &k) == GG_OK)
+    r->narrow_threads = gg_kernel_describe(k)->block_size;
+  else
+    r->narrow[0] = r->narrow_loop[0] = 0;
 
   graph_row(r, "gpugen graph", r->gstream);
   gg_stream *pdl;
@@ -465,28 +473,21 @@ static void gpugen_rows(chain_run *r, gg_context *ctx, gg_module *mod, gg_kernel
                           gg_arg_array(r->gY), gg_arg_array(r->gpk)};
   CHECK_OK(gg_pack_args(gg_kernel_describe(frame), args, 5, r->packed, sizeof r->packed));
   r->size = gg_kernel_describe(frame)->args_size;
-  char loop[64], fused[64];
+  char loop[64];
   snprintf(loop, sizeof loop, "%s_loop", r->name);
-  snprintf(fused, sizeof fused, "%s_fused", r->name);
   const int sms = gg_context_sm_count(ctx);
   frame_row(r, mod, loop, r->name, 0, "gpugen frame");
   frame_row(r, mod, loop, r->name, sms, "gpugen frame");
-  gg_kernel *fk;
-  const int has_fused = gg_kernel_get(mod, fused, &fk) == GG_OK;
-  if (has_fused) {
-    frame_row(r, mod, loop, fused, 0, "gpugen frame, detect in post");
-    frame_row(r, mod, loop, fused, sms, "gpugen frame, detect in post");
+  if (r->fused[0]) {
+    frame_row(r, mod, loop, r->fused, 0, "gpugen frame, detect in post");
+    frame_row(r, mod, loop, r->fused, sms, "gpugen frame, detect in post");
   }
-  char narrow[64], narrow_loop[80];
-  snprintf(narrow, sizeof narrow, "%s_narrow", r->name);
-  snprintf(narrow_loop, sizeof narrow_loop, "%s_loop", narrow);
-  const int has_narrow = gg_kernel_get(mod, narrow, &fk) == GG_OK;
-  if (has_narrow) {
-    frame_row(r, mod, narrow_loop, narrow, 0, "gpugen frame, detect in post, narrow");
-    frame_row(r, mod, narrow_loop, narrow, sms, "gpugen frame, detect in post, narrow");
+  if (r->narrow[0]) {
+    frame_row(r, mod, r->narrow_loop, r->narrow, 0, "gpugen frame, detect in post, narrow");
+    frame_row(r, mod, r->narrow_loop, r->narrow, sms, "gpugen frame, detect in post, narrow");
   }
   const double best_hand = r->best_frame;
-  auto_row(r, mod, best_hand, has_fused, has_narrow);
+  auto_row(r, mod, best_hand);
 
   gg_array_free(r->gx);
   gg_array_free(r->gX);
