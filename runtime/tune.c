@@ -21,6 +21,8 @@
 #define DEFAULT_FRAMES 600u   /* timed frames a candidate, over its bursts */
 #define SCREEN_SHARE 6        /* the first (screening) burst: frames / 6, the two others split the rest */
 #define SLOW_RATIO 1.15       /* a screening burst this many times the best one's p50 ends a candidate */
+#define CUT_FRAMES 8          /* frames of a screening burst before it may be cut short ... */
+#define CUT_RATIO 2.0         /* ... when even its fastest frame is this many times the best p50 */
 #define DEFAULT_BUDGET_MS 2000u
 #define DEFAULT_FRAME_TIMEOUT_MS 2000u
 #define MAX_FRAME_TIMEOUT_MS 600000u
@@ -216,10 +218,15 @@ static gg_status frame_failed(gg_session *s, const gg_tune_row *r, gg_status st)
 
 
 /* One burst of row r: a session, `warm` untimed frames, then n timed
- * ones on the host's clock appended at ns. */
+ * ones on the host's clock appended at ns.  cut_ns > 0 (a screening burst
+ * after the first full one): once CUT_FRAMES frames have run, warm ones
+ * included, a burst whose fastest frame is over cut_ns stops there and
+ * sets *cut - a candidate that far behind has lost whatever its other
+ * frames do, and its frames are the longest of all (one block over 1M
+ * floats: 120 frames of ~640 us, where 8 tell it). */
 static gg_status burst(gg_module *mod, gg_tune_row *r, const gg_arg *args, int nargs,
                        const gg_tune_options *o, uint32_t n, double *ns, uint32_t *got,
-                       uint64_t deadline)
+                       uint64_t deadline, double cut_ns, int *cut)
 {
   gg_session_options so = {0};
   so.buffering = 1;
@@ -242,16 +249,28 @@ static gg_status burst(gg_module *mod, gg_tune_row *r, const gg_arg *args, int n
   st = gg_session_command(s, r->command, &cmd);
   const uint32_t warm = WARM_FRAMES + n / 10;
   const int64_t limit = (int64_t)o->frame_timeout_ms * 1000000;
+  double fastest = 0;
+  *cut = 0;
   for (uint32_t i = 0; !st && i < warm + n; i++) {
     uint64_t t0 = gg_rt_now_ns();
     if (i > warm && t0 > deadline)
       break; /* the budget is spent: the frames timed so far stand */
+    if (cut_ns > 0 && i >= CUT_FRAMES && fastest > cut_ns) {
+      *cut = 1;
+      break;
+    }
     st = gg_session_start(s, cmd, args, nargs, NULL);
     if (!st)
       st = gg_session_wait(s, limit);
+    const double took = (double)(gg_rt_now_ns() - t0);
+    if (!st && (fastest == 0 || took < fastest))
+      fastest = took;
     if (!st && i >= warm)
-      ns[(*got)++] = (double)(gg_rt_now_ns() - t0);
+      ns[(*got)++] = took;
   }
+  /* cut during the warm frames: the fastest frame is its one sample */
+  if (!st && *cut && *got == 0)
+    ns[(*got)++] = fastest;
   if (st)
     return frame_failed(s, r, st);
   st = gg_session_terminate(s);
@@ -272,31 +291,39 @@ static void figures(gg_tune_row *r, double *ns, uint32_t n)
   r->state = GG_TUNE_MEASURED;
 }
 
+/* The p50 of n samples, left unsorted (0 when out of memory: no cut) */
+static double p50_of(const double *samples, uint32_t n)
+{
+  double *tmp = malloc(n * sizeof *tmp);
+  if (!tmp)
+    return 0;
+  memcpy(tmp, samples, n * sizeof *tmp);
+  gg_stats s; /* libgg's one rule for a p50 (session_stats.c) */
+  gg_stats_compute(tmp, n, &s);
+  free(tmp);
+  return s.p50_ns;
+}
+
 /* After the first (screening) round: a candidate whose p50 is over
  * SLOW_RATIO times the best one's has lost (one block over 1M floats: 638
  * us a frame against 8) and runs no more; its figures are that burst's. */
 static void drop_slow(const gg_tuned *t, const double *ns, uint32_t n, const uint32_t *have,
                       uint32_t screen, unsigned char *live)
 {
-  double *tmp = malloc(screen * sizeof *tmp), best = 0;
-  if (!tmp)
+  double *p50 = calloc((size_t)t->nrows, sizeof *p50), best = 0;
+  if (!p50)
     return; /* everyone runs on: slower, not wrong */
-  double *p50 = calloc((size_t)t->nrows, sizeof *p50);
-  for (int i = 0; p50 && i < t->nrows; i++) {
+  for (int i = 0; i < t->nrows; i++) {
     if (have[i] != screen)
       continue;
-    memcpy(tmp, ns + (size_t)i * n, screen * sizeof *tmp); /* the samples stay unsorted */
-    gg_stats s;
-    gg_stats_compute(tmp, screen, &s);
-    p50[i] = s.p50_ns;
-    if (best == 0 || p50[i] < best)
+    p50[i] = p50_of(ns + (size_t)i * n, screen);
+    if (p50[i] > 0 && (best == 0 || p50[i] < best))
       best = p50[i];
   }
-  for (int i = 0; p50 && i < t->nrows; i++)
+  for (int i = 0; i < t->nrows; i++)
     if (have[i] == screen && p50[i] > SLOW_RATIO * best)
       live[i] = 0;
   free(p50);
-  free(tmp);
 }
 
 /* ROUNDS rounds, the candidates in turn, the order rotated by one each
@@ -311,7 +338,10 @@ static void drop_slow(const gg_tuned *t, const double *ns, uint32_t n, const uin
  * 100 frames tells 1.15x apart: a candidate that far behind (a block
  * count far from the best, the wrong tile) then costs one session instead
  * of three (0.06-0.1 ms an open and terminate once the context keeps a
- * mailbox, mapped_keep.c; 0.8-1.4 ms without).  The budget is looked
+ * mailbox, mapped_keep.c; 0.8-1.4 ms without).  Once one candidate has
+ * a whole screening burst, a later one whose fastest frame after
+ * CUT_FRAMES is over CUT_RATIO times its p50 stops there (burst).  The
+ * budget is looked
  * at before each burst: a candidate with no burst yet when it is spent
  * stays GG_TUNE_NOT_REACHED. */
 static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, int nargs,
@@ -331,6 +361,7 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
   }
   gg_status st = GG_OK;
   int spent = 0;
+  double best_screen = 0; /* the best p50 of a whole screening burst so far */
   for (int round = 0; !st && !spent && round < ROUNDS; round++) {
     if (round == 1)
       drop_slow(t, ns, n, have, screen, live);
@@ -344,10 +375,17 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
         break;
       }
       uint32_t got = 0;
+      int cut = 0;
       st = burst(mod, r, args, nargs, o, round ? per : screen, ns + (size_t)i * n + have[i], &got,
-                 t0 + (uint64_t)o->budget_ms * 1000000u);
-      live[i] = !st && r->state != GG_TUNE_NO_FIT && got > 0;
+                 t0 + (uint64_t)o->budget_ms * 1000000u, round ? 0 : CUT_RATIO * best_screen,
+                 &cut);
+      live[i] = !st && r->state != GG_TUNE_NO_FIT && got > 0 && !cut;
       have[i] += got;
+      if (!st && round == 0 && got == screen) {
+        const double p = p50_of(ns + (size_t)i * n, screen);
+        if (p > 0 && (best_screen == 0 || p < best_screen))
+          best_screen = p;
+      }
     }
   }
   for (int i = 0; !st && i < t->nrows; i++)
