@@ -219,11 +219,11 @@ static gg_status frame_failed(gg_session *s, const gg_tune_row *r, gg_status st)
 
 /* One burst of row r: a session, `warm` untimed frames, then n timed
  * ones on the host's clock appended at ns.  cut_ns > 0 (a screening burst
- * after the first full one): once CUT_FRAMES frames have run, warm ones
- * included, a burst whose fastest frame is over cut_ns stops there and
- * sets *cut - a candidate that far behind has lost whatever its other
- * frames do, and its frames are the longest of all (one block over 1M
- * floats: 120 frames of ~640 us, where 8 tell it). */
+ * after the first whole one): once CUT_FRAMES timed frames have run, a
+ * burst whose fastest of them is over cut_ns stops there and sets *cut -
+ * a candidate that far behind has lost whatever its other frames do, and
+ * its frames are the longest of all (one block over 1M floats: 120
+ * frames of ~640 us, where the warm ones and 8 more tell it). */
 static gg_status burst(gg_module *mod, gg_tune_row *r, const gg_arg *args, int nargs,
                        const gg_tune_options *o, uint32_t n, double *ns, uint32_t *got,
                        uint64_t deadline, double cut_ns, int *cut)
@@ -255,7 +255,7 @@ static gg_status burst(gg_module *mod, gg_tune_row *r, const gg_arg *args, int n
     uint64_t t0 = gg_rt_now_ns();
     if (i > warm && t0 > deadline)
       break; /* the budget is spent: the frames timed so far stand */
-    if (cut_ns > 0 && i >= CUT_FRAMES && fastest > cut_ns) {
+    if (cut_ns > 0 && i >= warm + CUT_FRAMES && fastest > cut_ns) {
       *cut = 1;
       break;
     }
@@ -263,14 +263,12 @@ static gg_status burst(gg_module *mod, gg_tune_row *r, const gg_arg *args, int n
     if (!st)
       st = gg_session_wait(s, limit);
     const double took = (double)(gg_rt_now_ns() - t0);
-    if (!st && (fastest == 0 || took < fastest))
-      fastest = took;
-    if (!st && i >= warm)
+    if (!st && i >= warm) {
       ns[(*got)++] = took;
+      if (fastest == 0 || took < fastest)
+        fastest = took;
+    }
   }
-  /* cut during the warm frames: the fastest frame is its one sample */
-  if (!st && *cut && *got == 0)
-    ns[(*got)++] = fastest;
   if (st)
     return frame_failed(s, r, st);
   st = gg_session_terminate(s);
