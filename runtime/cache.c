@@ -260,8 +260,13 @@ static void *read_entry(int fd, ggr_key key, size_t *size, const char **why) {
 }
 
 gg_status ggr_cache_get(ggr_cache *c, ggr_key key, void **data, size_t *size) {
+  return ggr_cache_read(c, key, data, size, NULL);
+}
+
+gg_status ggr_cache_read(ggr_cache *c, ggr_key key, void **data, size_t *size, const char **bad) {
   *data = NULL;
   *size = 0;
+  if (bad) *bad = NULL;
   if (!ggr_cache_enabled(c)) return GG_ERR_NOT_FOUND;
   char path[1100];
   entry_path(c, key, path, sizeof path);
@@ -287,7 +292,8 @@ gg_status ggr_cache_get(ggr_cache *c, ggr_key key, void **data, size_t *size) {
   /* A bad entry is a miss: remove it so the recompile rewrites it. */
   c->stats.misses++;
   c->stats.bad_entries++;
-  if (c->verbose) ggr_warn("cache entry %s: %s; recompiling", path, why);
+  if (c->verbose) ggr_warn("cache entry %s: %s; removed", path, why);
+  if (bad) *bad = why;
   unlink(path);
   return GG_ERR_NOT_FOUND;
 }

@@ -58,6 +58,9 @@ const char *ggr_cache_dir(const ggr_cache *c); /* "" when none could be named */
 /* GG_OK with a malloc'ed copy of the payload, or GG_ERR_NOT_FOUND (a miss,
  * including any bad entry, which is removed). */
 gg_status ggr_cache_get(ggr_cache *c, ggr_key key, void **data, size_t *size);
+/* The same; *bad (may be NULL) is then NULL on a hit or a plain miss, or
+ * names what was wrong with the entry that was there (a static string). */
+gg_status ggr_cache_read(ggr_cache *c, ggr_key key, void **data, size_t *size, const char **bad);
 /* Store an entry, then evict down to the limit.  Failures disable nothing
  * and lose nothing: GG_ERR_CACHE with the reason in msg (may be NULL). */
 gg_status ggr_cache_put(ggr_cache *c, ggr_key key, const void *data, size_t size);

@@ -400,8 +400,12 @@ static int read_record(gg_context *ctx, ggr_key key, gg_tuned *t, int *choice)
 {
   void *data = NULL;
   size_t size = 0;
-  if (ggr_cache_get(ctx->cache, key, &data, &size) != GG_OK) {
-    snprintf(t->note, sizeof t->note, "no record yet");
+  const char *bad = NULL;
+  if (ggr_cache_read(ctx->cache, key, &data, &size, &bad) != GG_OK) {
+    if (bad) /* the cache's own checks refused the file, and removed it */
+      snprintf(t->note, sizeof t->note, "the record was ignored (cache entry: %s)", bad);
+    else
+      snprintf(t->note, sizeof t->note, "no record yet");
     return 0;
   }
   char why[200];

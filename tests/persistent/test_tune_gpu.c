@@ -10,7 +10,7 @@
  *            n = 1 << 20: another key, measured; with an alternative
  *            command (step_b, also on a thread_groups kernel): its rows
  *            tried, the choice correct; a budget of 1 ms: only the first
- *            candidate measured; GG_TUNE=off: the first
+ *            candidate measured; GG_TUNE=off and the option off: the first
  *            candidate as declared, nothing measured; a command no kernel
  *            has, a wrong argument count and GG_TUNE=maybe are refused.
  *   second   n = 1000 in a new process: the record, the same choice.
@@ -18,6 +18,13 @@
  *    is not their fastest row: a valid entry with a steering payload)
  *   third    n = 1000: the planted record ignored, measured again and
  *            rewritten; asked again: the new record.
+ *   (the parent flips a byte of every record's file)
+ *   corrupt  n = 1000: "ignored (cache entry: checksum mismatch ...)",
+ *            measured again, the choice run and checked.
+ *   (the parent copies another record's file, byte for byte, over the
+ *    n = 1000 record's: a valid entry, of another key)
+ *   foreign  n = 1000: "ignored (cache entry: entry of another key)",
+ *            measured again.
  *   race     two processes at once on a folder of their own, n = 1000,
  *            meeting before they tune: one measures, the other waits for
  *            the key's lock and reads its record (without the lock both
@@ -251,6 +258,15 @@ static int child(const char *mode)
     gg_tuned off = tune(mod, &d, GG_TUNE_FROM_DEFAULT, "GG_TUNE=off");
     CHECK(strcmp(off.kernel, "one") == 0 && off.blocks == 0);
     run_choice(mod, &off, &d);
+    unsetenv("GG_TUNE");
+    gg_tune_options oo = {.off = 1};
+    gg_tuned offo;
+    CHECK_OK(gg_session_tune(mod, "step", d.args, 5, &oo, &offo));
+    EXPECT(offo.source == GG_TUNE_FROM_DEFAULT && strcmp(offo.kernel, "one") == 0 &&
+               offo.blocks == 0 && offo.tune_ms < 100,
+           "option off: source %d, \"%s\" %d blocks, %.1f ms (%s)", (int)offo.source,
+           offo.kernel, offo.blocks, offo.tune_ms, offo.note);
+    run_choice(mod, &offo, &d);
     setenv("GG_TUNE", "maybe", 1);
     gg_tuned bad;
     CHECK(gg_session_tune(mod, "step", d.args, 5, NULL, &bad) == GG_ERR_INVALID);
@@ -277,6 +293,12 @@ static int child(const char *mode)
            t.note);
     check_choice(&t);
     save_race(&t);
+    run_choice(mod, &t, &d);
+  } else if (strcmp(mode, "corrupt") == 0 || strcmp(mode, "foreign") == 0) {
+    gg_tuned t = tune(mod, &d, GG_TUNE_FROM_MEASURING,
+                      mode[0] == 'c' ? "ignored (cache entry: checksum mismatch"
+                                     : "ignored (cache entry: entry of another key)");
+    EXPECT(strstr(t.note, "record written") != NULL, "note: %s", t.note);
     run_choice(mod, &t, &d);
   } else {
     gg_tuned t = tune(mod, &d, GG_TUNE_FROM_MEASURING, "ignored");
@@ -334,6 +356,98 @@ static int plant(void)
   if (dp) closedir(dp);
   ggr_cache_close(c);
   return planted;
+}
+
+/* The names (in names[], at most max) of the folder's valid tuning
+ * records; returns how many. */
+static int records(char names[][40], int max)
+{
+  ggr_cache *c;
+  if (ggr_cache_open(&c, dir, 0, 0)) return 0;
+  DIR *dp = opendir(dir);
+  struct dirent *de;
+  int n = 0;
+  while (dp && (de = readdir(dp)) && n < max) {
+    unsigned long long hi, lo;
+    if (strlen(de->d_name) != 36 || sscanf(de->d_name, "%16llx%16llx.ggc", &hi, &lo) != 2)
+      continue;
+    void *data;
+    size_t size;
+    if (ggr_cache_get(c, (ggr_key){lo, hi}, &data, &size)) continue;
+    if (size >= 20 && memcmp(data, "gpugen tune record 1", 20) == 0)
+      memcpy(names[n++], de->d_name, 37); /* 36 characters and the NUL */
+    free(data);
+  }
+  if (dp) closedir(dp);
+  ggr_cache_close(c);
+  return n;
+}
+
+/* A whole file's bytes (malloc'ed; *size) or NULL. */
+static unsigned char *slurp(const char *name, size_t *size)
+{
+  char path[400];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb");
+  unsigned char *b = f ? malloc(1 << 16) : NULL;
+  *size = b ? fread(b, 1, 1 << 16, f) : 0;
+  if (f) fclose(f);
+  return b;
+}
+
+static void spill(const char *name, const unsigned char *b, size_t size)
+{
+  char path[400];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb"); /* the file stays the user's, mode 0600 */
+  CHECK(f != NULL && fwrite(b, 1, size, f) == size);
+  if (f) fclose(f);
+}
+
+/* Every record's last payload byte flipped, on disk, past the cache's writer. */
+static int corrupt(void)
+{
+  char names[16][40];
+  int n = records(names, 16);
+  for (int i = 0; i < n; i++) {
+    size_t size;
+    unsigned char *b = slurp(names[i], &size);
+    CHECK(b != NULL && size > 0);
+    if (!b || !size) continue;
+    b[size - 1] ^= 0x5a;
+    spill(names[i], b, size);
+    free(b);
+  }
+  return n;
+}
+
+/* Kept before corrupt(): every record's file, to plant one as a foreigner. */
+static struct { char name[40]; unsigned char *b; size_t size; } kept[16];
+static int nkept;
+
+static void keep_all(void)
+{
+  char names[16][40];
+  nkept = records(names, 16);
+  for (int i = 0; i < nkept; i++) {
+    snprintf(kept[i].name, sizeof kept[i].name, "%s", names[i]);
+    kept[i].b = slurp(names[i], &kept[i].size);
+  }
+}
+
+/* The one valid record now (the corrupt child's, n = 1000) replaced, byte
+ * for byte, by the kept file of another key.  Returns 1 when done. */
+static int plant_foreign(void)
+{
+  char names[16][40];
+  int n = records(names, 16);
+  EXPECT(n == 1, "%d valid records after the corrupt step (want the n = 1000 one)", n);
+  for (int i = 0; n == 1 && i < nkept; i++)
+    if (kept[i].b && strcmp(kept[i].name, names[0]) != 0) {
+      spill(names[0], kept[i].b, kept[i].size);
+      return 1;
+    }
+  return 0;
 }
 
 static pid_t start_child(const char *self, const char *mode)
@@ -418,6 +532,13 @@ int main(int argc, char **argv)
   int n = plant();
   EXPECT(n >= 2, "%d tuning records planted (n = 1000 and 1M at least)", n);
   CHECK(run_child("/proc/self/exe", "third") == 0);
+  keep_all();
+  n = corrupt();
+  EXPECT(n >= 2, "%d tuning records corrupted", n);
+  CHECK(run_child("/proc/self/exe", "corrupt") == 0);
+  CHECK(plant_foreign());
+  CHECK(run_child("/proc/self/exe", "foreign") == 0);
+  for (int i = 0; i < nkept; i++) free(kept[i].b);
   race("/proc/self/exe");
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

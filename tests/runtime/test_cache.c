@@ -66,7 +66,8 @@ static void test_roundtrip_and_bad_entries(void) {
   char payload[1000];
   for (int i = 0; i < 1000; i++) payload[i] = (char)(i * 7);
   void *data; size_t size;
-  CHECK(ggr_cache_get(c, k, &data, &size) == GG_ERR_NOT_FOUND);
+  const char *bad = "unset";
+  CHECK(ggr_cache_read(c, k, &data, &size, &bad) == GG_ERR_NOT_FOUND && bad == NULL);
   CHECK(ggr_cache_put(c, k, payload, sizeof payload) == GG_OK);
   CHECK(ggr_cache_get(c, k, &data, &size) == GG_OK);
   CHECK(size == sizeof payload && !memcmp(data, payload, size));
@@ -77,7 +78,8 @@ static void test_roundtrip_and_bad_entries(void) {
   /* corrupt one payload byte */
   FILE *f = fopen(path, "r+b");
   fseek(f, 100, SEEK_SET); fputc(0x55 ^ payload[52], f); fclose(f);
-  CHECK(ggr_cache_get(c, k, &data, &size) == GG_ERR_NOT_FOUND);
+  CHECK(ggr_cache_read(c, k, &data, &size, &bad) == GG_ERR_NOT_FOUND);
+  CHECK(bad && strstr(bad, "checksum mismatch")); /* the reader says why */
   CHECK(access(path, F_OK) != 0); /* removed, to be rewritten */
   /* truncated */
   CHECK(ggr_cache_put(c, k, payload, sizeof payload) == GG_OK);
@@ -95,7 +97,8 @@ static void test_roundtrip_and_bad_entries(void) {
   CHECK(ggr_cache_put(c, other, payload, sizeof payload) == GG_OK);
   entry_path(c, other, opath, sizeof opath);
   CHECK(rename(opath, path) == 0);
-  CHECK(ggr_cache_get(c, k, &data, &size) == GG_ERR_NOT_FOUND);
+  CHECK(ggr_cache_read(c, k, &data, &size, &bad) == GG_ERR_NOT_FOUND);
+  CHECK(bad && strcmp(bad, "entry of another key") == 0);
   /* and the rewrite after the "recompile" works */
   CHECK(ggr_cache_put(c, k, payload, sizeof payload) == GG_OK);
   CHECK(ggr_cache_get(c, k, &data, &size) == GG_OK && size == sizeof payload);
