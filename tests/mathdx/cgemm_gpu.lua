@@ -4,8 +4,9 @@
 -- K pad), at 64^3 and 32^3 (tile multiples), one matrix ([rows][cols][2])
 -- and batches ([b][rows][2 x cols]), a written tile whose K takes two
 -- steps (the last partial), alpha and beta { re, im } at run time, and
--- constants with beta 0 (C "out", never read).  As kernels, persistent
--- commands and the first stage of a frame.
+-- constants with beta 0 (C "out", never read), K split over blocks.  As
+-- kernels, persistent commands and the first stage of a frame (c32: fr,
+-- c64: frz).
 module { name = "cgemm_gpu", targets = { "cuda" } }
 
 -- cg(name, precision, M, N, K, op_a, op_b, batched, extra): A, B, C, then
@@ -21,7 +22,7 @@ local function cg(name, t, m, n, k, op_a, op_b, batched, extra)
     params = { { "A", t .. (op_a == "n" and ext(m, k) or ext(k, m)) },
                { "B", t .. (op_b == "n" and ext(k, n) or ext(n, k)) },
                { "C", t .. ext(m, n), access = extra.access or "inout" } },
-    a = "A", b = "B", c = "C", tile = extra.tile }
+    a = "A", b = "B", c = "C", tile = extra.tile, split_k = extra.split_k }
   if extra.alpha then
     spec.alpha, spec.beta = extra.alpha, extra.beta
   else
@@ -47,6 +48,9 @@ cg("c_k3", "f32", 64, 48, 3, "c", "n", true)
 cg("c_k37", "f32", 32, 64, 37, "t", "c", false)
 -- constants: alpha { 0.5, -1.5 }, beta 0 (C is "out": not read)
 cg("c_const", "f32", 37, 53, 29, "c", "n", true, { alpha = { 0.5, -1.5 }, access = "out" })
+-- split_k: K = 100 in 4 ranges (c32, batched) and 3 (c64), each on its own block
+cg("c_split", "f32", 37, 29, 100, "c", "n", true, { split_k = 4 })
+cg("z_split", "f64", 37, 29, 100, "n", "t", false, { split_k = 3 })
 -- c64
 cg("z_nn", "f64", 37, 53, 29, "n", "n", false)
 cg("z_ct", "f64", 37, 53, 29, "c", "t", true)
@@ -65,5 +69,15 @@ frame "fr" {
   stages = { { "c_cc" }, { "cscale" } },
 }
 
-persistent "p_one" { layout = "one_block", block = 128, commands = { "c_cc", "fr", "z_tc" } }
-persistent "p_many" { layout = "many_blocks", block = 128, commands = { "c_cc", "fr", "z_tc" } }
+-- the same frame in c64: z_tc, then C scaled by the real s
+kernel "zscale" { pattern = "for", range = { "b", 37, 106 },
+  params = { { "C", "f64[b][37][106]", access = "inout" }, { "s", "f64" } },
+  body = "C(i, j, k) *= s;" }
+frame "frz" {
+  params = { { "A", "f64[b][29][74]" }, { "B", "f64[b][53][58]" }, { "C", "f64[b][37][106]" },
+    { "ar", "f64" }, { "ai", "f64" }, { "br", "f64" }, { "bi", "f64" }, { "s", "f64" } },
+  stages = { { "z_tc" }, { "zscale" } },
+}
+
+persistent "p_one" { layout = "one_block", block = 128, commands = { "c_cc", "fr", "z_tc", "frz" } }
+persistent "p_many" { layout = "many_blocks", block = 128, commands = { "c_cc", "fr", "z_tc", "frz" } }

@@ -6,12 +6,13 @@
  *     transposed) on A and on B, at 37 x 53 x 29 (edge tiles, a K pad)
  *     and at 64^3 / 32^3 (tile multiples), one matrix and batches of 3, 1
  *     and 37, one written tile whose K takes two steps, and on a grid of 2
- *     blocks (each strides over batch x tiles);
+ *     blocks (each strides over batch x tiles); K = 100 split over 4
+ *     blocks (c32, batched) and 3 (c64), the partials summed by the last;
  *   - alpha and beta { re, im } at run time, beta 0 with C holding NaN
  *     (not read), and constant alpha / beta;
  *   - c_cc and z_tc as persistent commands (one_block, many_blocks) and
- *     c_cc as the first stage of a frame (then C *= s), with new inputs,
- *     alpha, beta and s each frame.
+ *     as the first stage of a frame (fr and frz: then C *= s), with new
+ *     inputs, alpha, beta and s each frame.
  * Inputs are quarters in [-1, 1] (re and im), so the products are exact in
  * f32 and f64 at these K; the tolerance is still the rounding a K-term
  * complex dot product may make, relative to the magnitude of the product:
@@ -64,6 +65,8 @@ static const problem problems[] = {
   {"c_k3", 64, 48, 3, OP_C, OP_N, 0, 1, 1, {0}, {0}},
   {"c_k37", 32, 64, 37, OP_T, OP_C, 0, 0, 1, {0}, {0}},
   {"c_const", 37, 53, 29, OP_C, OP_N, 0, 1, 0, {0.5, -1.5}, {0, 0}},
+  {"c_split", 37, 29, 100, OP_C, OP_N, 0, 1, 1, {0}, {0}},
+  {"z_split", 37, 29, 100, OP_N, OP_T, 1, 0, 1, {0}, {0}},
   {"z_nn", 37, 53, 29, OP_N, OP_N, 1, 0, 1, {0}, {0}},
   {"z_ct", 37, 53, 29, OP_C, OP_T, 1, 1, 1, {0}, {0}},
   {"z_tc", 37, 53, 29, OP_T, OP_C, 1, 1, 1, {0}, {0}},
@@ -225,7 +228,7 @@ static void frames(const char *persistent, const char *command, const problem *p
     gg_arg a[10];
     int na = args_of(pr, nb, al, be, a);
     if (is_frame) { /* frame params: A B C ar ai br bi s, then the extent b */
-      a[na - 1] = gg_arg_f32((float)scale);
+      a[na - 1] = pr->f64 ? gg_arg_f64(scale) : gg_arg_f32((float)scale);
       a[na++] = gg_arg_i64(nb);
     }
     CHECK_OK(gg_session_run(s, cmd, a, na, WAIT_NS));
@@ -258,6 +261,8 @@ int main(void)
   frames("p_many", "fr", cc, 1, 2000);
   frames("p_one", "z_tc", ztc, 0, 200);
   frames("p_many", "z_tc", ztc, 0, 1000);
+  frames("p_one", "frz", ztc, 1, 200);
+  frames("p_many", "frz", ztc, 1, 1000);
   gg_array_free(arr_a);
   gg_array_free(arr_b);
   gg_array_free(arr_c);

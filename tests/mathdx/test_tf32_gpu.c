@@ -3,7 +3,8 @@
  * the GPU against a CPU reference in double:
  *   - that the tensor cores' TF32 multiply is what runs: A holding
  *     1 + 2^-15 everywhere and B ones, every C element must be exactly K
- *     (72 for t40, 64 for t64, whose whole panels cuBLASDx's copy stages).  TF32 keeps 10 bits of mantissa, so each 1 + 2^-15 is 1; an
+ *     (72 for t40, 64 for t64, whose whole panels cuBLASDx's copy stages, 100
+ *     for t40s, split over 3 blocks).  TF32 keeps 10 bits of mantissa, so each 1 + 2^-15 is 1; an
  *     f32 product (math left out) gives K (1 + 2^-15), which f32 holds
  *     exactly;
  *   - random inputs in [-1, 1) (real, then complex with op_a "c", alpha
@@ -25,12 +26,13 @@
 
 #define WAIT_NS 5000000000ll
 /* the real kernels: t40 (edge tiles, a K pad: panels through registers)
- * and t64 (whole panels: staged by cuBLASDx's copy) */
+ * t64 (whole panels: staged by cuBLASDx's copy) and t40s (K in 3 ranges
+ * on 3 blocks, the partials summed in f32) */
 typedef struct real_kernel {
   const char *name;
   int m, n, k;
 } real_kernel;
-static const real_kernel reals[] = {{"t40", 40, 24, 72}, {"t64", 64, 48, 64}};
+static const real_kernel reals[] = {{"t40", 40, 24, 72}, {"t64", 64, 48, 64}, {"t40s", 40, 24, 100}};
 enum { RMAX = 64 * 72 };               /* elements of the largest real A, B or C */
 enum { CM = 37, CN = 53, CK = 29 };    /* ct: A [K][M][2] (op_a c), B [K][N][2], C [M][N][2] */
 
