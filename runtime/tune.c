@@ -404,7 +404,7 @@ static int read_record(gg_context *ctx, ggr_key key, gg_tuned *t, int *choice)
   if (ggr_cache_read(ctx->cache, key, &data, &size, &bad) != GG_OK) {
     if (bad) /* the cache's own checks refused the file, and removed it */
       snprintf(t->note, sizeof t->note, "the record was ignored (cache entry: %s)", bad);
-    else
+    else if (!t->note[0]) /* a second read (under the lock) keeps what the first found */
       snprintf(t->note, sizeof t->note, "no record yet");
     return 0;
   }
