@@ -59,25 +59,21 @@ cg("z_cc", "f64", 37, 53, 29, "c", "c", false, { tile = { 16, 16, 16 } })
 cg("z32_tn", "f64", 32, 32, 32, "t", "n", true)
 cg("z_const", "f64", 37, 53, 29, "n", "c", false, { alpha = 2, beta = { 0, 1 } })
 
--- a frame: the product (c_cc), then C scaled by the real s
-kernel "cscale" { pattern = "for", range = { "b", 37, 106 },
-  params = { { "C", "f32[b][37][106]", access = "inout" }, { "s", "f32" } },
-  body = "C(i, j, k) *= s;" }
-frame "fr" {
-  params = { { "A", "f32[b][29][74]" }, { "B", "f32[b][53][58]" }, { "C", "f32[b][37][106]" },
-    { "ar", "f32" }, { "ai", "f32" }, { "br", "f32" }, { "bi", "f32" }, { "s", "f32" } },
-  stages = { { "c_cc" }, { "cscale" } },
-}
-
--- the same frame in c64: z_tc, then C scaled by the real s
-kernel "zscale" { pattern = "for", range = { "b", 37, 106 },
-  params = { { "C", "f64[b][37][106]", access = "inout" }, { "s", "f64" } },
-  body = "C(i, j, k) *= s;" }
-frame "frz" {
-  params = { { "A", "f64[b][29][74]" }, { "B", "f64[b][53][58]" }, { "C", "f64[b][37][106]" },
-    { "ar", "f64" }, { "ai", "f64" }, { "br", "f64" }, { "bi", "f64" }, { "s", "f64" } },
-  stages = { { "z_tc" }, { "zscale" } },
-}
+-- scaled(frame, gemm, scale, t): a frame of gemm (37 x 53 x 29, A and B
+-- transposed or conjugated, batched) then C scaled by the real s, in
+-- precision t
+local function scaled(name, gemm, scale, t)
+  kernel(scale) { pattern = "for", range = { "b", 37, 106 },
+    params = { { "C", t .. "[b][37][106]", access = "inout" }, { "s", t } },
+    body = "C(i, j, k) *= s;" }
+  frame(name) {
+    params = { { "A", t .. "[b][29][74]" }, { "B", t .. "[b][53][58]" }, { "C", t .. "[b][37][106]" },
+      { "ar", t }, { "ai", t }, { "br", t }, { "bi", t }, { "s", t } },
+    stages = { { gemm }, { scale } },
+  }
+end
+scaled("fr", "c_cc", "cscale", "f32")  -- c32
+scaled("frz", "z_tc", "zscale", "f64") -- c64
 
 persistent "p_one" { layout = "one_block", block = 128, commands = { "c_cc", "fr", "z_tc", "frz" } }
 persistent "p_many" { layout = "many_blocks", block = 128, commands = { "c_cc", "fr", "z_tc", "frz" } }
