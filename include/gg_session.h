@@ -430,7 +430,8 @@ typedef struct gg_tuned {
   int nrows;            /* the candidates, in the order tried */
   int left_out;         /* candidates past GG_TUNE_ROWS, not tried */
   gg_tune_row row[GG_TUNE_ROWS];
-  char note[256];       /* what happened to the record: "written", "ignored: ...", ... */
+  char note[256];       /* what happened to the record ("record written", "the record was
+                           ignored (...)", ...) and to the measuring ("2 cut short ...") */
 } gg_tuned;
 
 gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *args, int nargs,

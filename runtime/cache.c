@@ -278,11 +278,13 @@ gg_status ggr_cache_read(ggr_cache *c, ggr_key key, void **data, size_t *size, c
     c->stats.misses++;
     return GG_ERR_NOT_FOUND;
   }
+  struct stat read_sb = {0}; /* the file read, to remove that one only */
   if (fd < 0) {
     why = "a symbolic link";
   } else {
     *data = read_entry(fd, key, size, &why);
     if (*data) futimens(fd, NULL); /* a hit: most recently used now */
+    else if (fstat(fd, &read_sb)) read_sb.st_ino = 0;
     close(fd);
   }
   if (*data) {
@@ -294,7 +296,12 @@ gg_status ggr_cache_read(ggr_cache *c, ggr_key key, void **data, size_t *size, c
   c->stats.bad_entries++;
   if (c->verbose) ggr_warn("cache entry %s: %s; removed", path, why);
   if (bad) *bad = why;
-  unlink(path);
+  /* Remove it, unless another process has meanwhile renamed a good entry
+   * into its place (a put): then the name is no longer the file read. */
+  struct stat now_sb;
+  if (fd < 0 || (read_sb.st_ino && lstat(path, &now_sb) == 0 && now_sb.st_dev == read_sb.st_dev &&
+                 now_sb.st_ino == read_sb.st_ino))
+    unlink(path);
   return GG_ERR_NOT_FOUND;
 }
 

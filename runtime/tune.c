@@ -324,6 +324,12 @@ static void drop_slow(const gg_tuned *t, const double *ns, uint32_t n, const uin
   free(p50);
 }
 
+static void append_note(gg_tuned *t, const char *what)
+{
+  size_t used = strlen(t->note);
+  snprintf(t->note + used, sizeof t->note - used, "%s%s", used ? "; " : "", what);
+}
+
 /* ROUNDS rounds, the candidates in turn, the order rotated by one each
  * round; a candidate's samples pooled.  The first round screens: a short
  * burst (frames / SCREEN_SHARE) each, after which the clear losers stop
@@ -337,9 +343,10 @@ static void drop_slow(const gg_tuned *t, const double *ns, uint32_t n, const uin
  * count far from the best, the wrong tile) then costs one session instead
  * of three (0.06-0.1 ms an open and terminate once the context keeps a
  * mailbox, mapped_keep.c; 0.8-1.4 ms without).  Once one candidate has
- * a whole screening burst, a later one whose fastest frame after
- * CUT_FRAMES is over CUT_RATIO times its p50 stops there (burst).  The
- * budget is looked
+ * a whole screening burst, a later one whose fastest of its first
+ * CUT_FRAMES timed frames is over CUT_RATIO times the best whole
+ * screening burst's p50 stops there (burst); its figures are those
+ * frames', and the note counts such candidates.  The budget is looked
  * at before each burst: a candidate with no burst yet when it is spent
  * stays GG_TUNE_NOT_REACHED. */
 static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, int nargs,
@@ -360,6 +367,7 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
   gg_status st = GG_OK;
   int spent = 0;
   double best_screen = 0; /* the best p50 of a whole screening burst so far */
+  int ncut = 0;           /* candidates whose screening burst was cut short */
   for (int round = 0; !st && !spent && round < ROUNDS; round++) {
     if (round == 1)
       drop_slow(t, ns, n, have, screen, live);
@@ -379,6 +387,7 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
                  &cut);
       live[i] = !st && r->state != GG_TUNE_NO_FIT && got > 0 && !cut;
       have[i] += got;
+      ncut += cut;
       if (!st && round == 0 && got == screen) {
         const double p = p50_of(ns + (size_t)i * n, screen);
         if (p > 0 && (best_screen == 0 || p < best_screen))
@@ -389,6 +398,12 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
   for (int i = 0; !st && i < t->nrows; i++)
     if (have[i])
       figures(&t->row[i], ns + (size_t)i * n, have[i]);
+  if (!st && ncut > 0) {
+    char what[120];
+    snprintf(what, sizeof what, "%d cut short after %d timed frames (over %.0fx the best)", ncut,
+             CUT_FRAMES, CUT_RATIO);
+    append_note(t, what);
+  }
   free(ns);
   free(have);
   free(live);
@@ -419,12 +434,6 @@ static int read_record(gg_context *ctx, ggr_key key, gg_tuned *t, int *choice)
     }
   }
   return ok;
-}
-
-static void append_note(gg_tuned *t, const char *what)
-{
-  size_t used = strlen(t->note);
-  snprintf(t->note + used, sizeof t->note - used, "%s%s", used ? "; " : "", what);
 }
 
 static void write_record(gg_context *ctx, ggr_key key, gg_tuned *t, int choice)

@@ -16,7 +16,8 @@ kernel "t64" { pattern = "gemm", size = { 64, 48, 64 }, math = "tf32",
   params = { { "A", "f32[64][64]" }, { "B", "f32[64][48]" }, { "C", "f32[64][48]", access = "out" } },
   a = "A", b = "B", c = "C" }
 
--- split_k on TF32: K = 100 (pad to 112, 7 steps of 16) in 3 ranges
+-- split_k on TF32: K = 100 in 3 ranges, each one K step of 48 (100 / 3
+-- rounded up to 16; the last range partial, read as zeros past K)
 kernel "t40s" { pattern = "gemm", size = { 40, 24, 100 }, math = "tf32", split_k = 3,
   params = { { "A", "f32[40][100]" }, { "B", "f32[100][24]" }, { "C", "f32[40][24]", access = "out" } },
   a = "A", b = "B", c = "C" }

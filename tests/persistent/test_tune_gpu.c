@@ -7,7 +7,8 @@
  *   first    n = 1000: measured, the choice is the measured row of lowest
  *            p50, the record written; the chosen session computes y and e
  *            as the CPU does; asked again: the record, nothing measured;
- *            n = 1 << 20: another key, measured; with an alternative
+ *            n = 1 << 20: another key, measured; with step_b too: the
+ *            one-block "groups" row's screening cut short; with an alternative
  *            command (step_b, also on a thread_groups kernel): its rows
  *            tried, the choice correct; a budget of 1 ms: only the first
  *            candidate measured; GG_TUNE=off and the option off: the first
@@ -226,6 +227,17 @@ static int child(const char *mode)
     gg_tuned tb = tune(mod, &big, GG_TUNE_FROM_MEASURING, "record written");
     EXPECT(tb.tune_ms < 2000, "n = 1M: tuning took %.0f ms (goal: 2 s)", tb.tune_ms);
     run_choice(mod, &tb, &big);
+    /* n = 1M with the alternative step_b: its row on "groups" (one block
+     * of two thread groups over 1M floats) is far behind the whole GPU's,
+     * so its screening burst is cut short, and said so */
+    const char *alt_b[] = {"step_b", NULL};
+    gg_tune_options ocut = {.alternatives = alt_b};
+    gg_tuned tc;
+    CHECK_OK(gg_session_tune(mod, "step", big.args, 5, &ocut, &tc));
+    gg_tuned_print(&tc, stdout);
+    EXPECT(strstr(tc.note, "cut short after 8 timed frames") != NULL,
+           "n = 1M with step_b: the note \"%s\" names no candidate cut short", tc.note);
+    check_choice(&tc);
     data_free(&big);
     /* an alternative command: step_b, in "whole" and in "groups" (thread groups) */
     const char *alt[] = {"step_b", NULL};
@@ -296,15 +308,17 @@ static int child(const char *mode)
     run_choice(mod, &t, &d);
   } else if (strcmp(mode, "corrupt") == 0 || strcmp(mode, "foreign") == 0) {
     gg_tuned t = tune(mod, &d, GG_TUNE_FROM_MEASURING,
-                      mode[0] == 'c' ? "ignored (cache entry: checksum mismatch"
-                                     : "ignored (cache entry: entry of another key)");
+                      strcmp(mode, "corrupt") == 0 ? "ignored (cache entry: checksum mismatch"
+                                                   : "ignored (cache entry: entry of another key)");
     EXPECT(strstr(t.note, "record written") != NULL, "note: %s", t.note);
     run_choice(mod, &t, &d);
-  } else {
-    gg_tuned t = tune(mod, &d, GG_TUNE_FROM_MEASURING, "ignored");
+  } else if (strcmp(mode, "third") == 0) {
+    gg_tuned t = tune(mod, &d, GG_TUNE_FROM_MEASURING, "is not the measured row of lowest p50");
     EXPECT(strstr(t.note, "record written") != NULL, "note: %s", t.note);
     tune(mod, &d, GG_TUNE_FROM_RECORD, NULL);
     run_choice(mod, &t, &d);
+  } else {
+    EXPECT(0, "no step \"%s\"", mode);
   }
   data_free(&d);
   gg_module_free(mod);
@@ -359,7 +373,8 @@ static int plant(void)
 }
 
 /* The names (in names[], at most max) of the folder's valid tuning
- * records; returns how many. */
+ * records; returns how many.  It reads through the cache, which removes
+ * any entry it refuses (the corrupted ones of other keys, later). */
 static int records(char names[][40], int max)
 {
   ggr_cache *c;
@@ -388,9 +403,11 @@ static unsigned char *slurp(const char *name, size_t *size)
 {
   char path[400];
   snprintf(path, sizeof path, "%s/%s", dir, name);
+  struct stat sb;
   FILE *f = fopen(path, "rb");
-  unsigned char *b = f ? malloc(1 << 16) : NULL;
-  *size = b ? fread(b, 1, 1 << 16, f) : 0;
+  unsigned char *b = f && fstat(fileno(f), &sb) == 0 && sb.st_size > 0
+                         ? malloc((size_t)sb.st_size) : NULL;
+  *size = b ? fread(b, 1, (size_t)sb.st_size, f) : 0;
   if (f) fclose(f);
   return b;
 }
