@@ -437,7 +437,7 @@ typedef struct gg_tuned {
 gg_status gg_session_tune(gg_module *mod, const char *command, const gg_arg *args, int nargs,
                           const gg_tune_options *opt /* NULL = defaults */, gg_tuned *out);
 /* The choice and every candidate's figures as a small table, e.g.
- *   tuned step: "whole" 132 blocks (measured: 3 candidates, 41 ms; record written)
+ *   tuned: "whole" command "step", 132 block(s) (measured: 3 candidates, 41 ms; ...)
  *     kernel   command  blocks     p50 us    mean us
  *     whole    step        264      4.812      4.930
  *     ... */
