@@ -70,10 +70,14 @@ static void match_view(ggi_decl *k, int line, const ggi_kernel *kn, ggi_stage *s
     }
     ggi_extent *x = stage_extent(kn, st, ke.name);
     int j = (int)(x - st->ext);
-    if (set[j] && !ggi_same_extent(*x, fe))
+    if (set[j] && !ggi_same_extent(*x, fe)) {
+      char kv[200], fv[200];
       ggi_decl_fail(k, line, "stage \"%s\": extent \"%s\" of kernel \"%s\" would be both %s and %s of the frame "
-            "(\"%s\" is bound to \"%s\"); every view of a stage must agree on it", kn->name, ke.name, kn->name,
-            ggi_extent_text(*x, a, sizeof a), ggi_extent_text(fe, b, sizeof b), kp->name, fp->name);
+            "(its \"%s\", %s, is bound to the frame's \"%s\", %s); every view of a stage must agree on it "
+            "(a frame does not reshape a view: the same bytes in another shape are another view)",
+            kn->name, ke.name, kn->name, ggi_extent_text(*x, a, sizeof a), ggi_extent_text(fe, b, sizeof b),
+            kp->name, ggi_view_text(kp, kv, sizeof kv), fp->name, ggi_view_text(fp, fv, sizeof fv));
+    }
     *x = fe;
     set[j] = 1;
   }
