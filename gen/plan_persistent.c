@@ -210,8 +210,9 @@ static int plan_commands(const ggi_module *m, const ggi_persistent *p, unsigned 
   why(s, "shared memory %u bytes per pseudo-block: the largest command's, rounded to 16; "
          "mailbox slot %u bytes: the largest command's argument struct",
       (unsigned)s->group_smem, (unsigned)s->slot_bytes);
-  why(s, "a ring's poll reads %d slot%s at once (%u tagged words per slot, 32 per warp-wide "
-         "read)", s->ring_batch, s->ring_batch > 1 ? "s" : "", words);
+  why(s, "a ring (buffering 2 or more, here or at gg_session_open) reads up to %d slot%s in one "
+         "poll (%u tagged words per slot, 32 per warp-wide read); one slot is read alone",
+      s->ring_batch, s->ring_batch > 1 ? "s" : "", words);
   return 0;
 }
 
