@@ -302,26 +302,16 @@ static double p50_of(const double *samples, uint32_t n)
   return s.p50_ns;
 }
 
-/* After the first (screening) round: a candidate whose p50 is over
+/* After the first (screening) round: a candidate whose p50 there
+ * (screen_p50, 0 for one without a whole screening burst) is over
  * SLOW_RATIO times the best one's has lost (one block over 1M floats: 638
  * us a frame against 8) and runs no more; its figures are that burst's. */
-static void drop_slow(const gg_tuned *t, const double *ns, uint32_t n, const uint32_t *have,
-                      uint32_t screen, unsigned char *live)
+static void drop_slow(const gg_tuned *t, const double *screen_p50, double best,
+                      unsigned char *live)
 {
-  double *p50 = calloc((size_t)t->nrows, sizeof *p50), best = 0;
-  if (!p50)
-    return; /* everyone runs on: slower, not wrong */
-  for (int i = 0; i < t->nrows; i++) {
-    if (have[i] != screen)
-      continue;
-    p50[i] = p50_of(ns + (size_t)i * n, screen);
-    if (p50[i] > 0 && (best == 0 || p50[i] < best))
-      best = p50[i];
-  }
   for (int i = 0; i < t->nrows; i++)
-    if (have[i] == screen && p50[i] > SLOW_RATIO * best)
+    if (screen_p50[i] > SLOW_RATIO * best)
       live[i] = 0;
-  free(p50);
 }
 
 static void append_note(gg_tuned *t, const char *what)
@@ -358,10 +348,12 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
   double *ns = malloc((size_t)t->nrows * n * sizeof *ns);
   uint32_t *have = calloc((size_t)t->nrows, sizeof *have); /* samples so far */
   unsigned char *live = calloc((size_t)t->nrows, 1);       /* runs in the next round */
-  if (!ns || !have || !live) {
+  double *screen_p50 = calloc((size_t)t->nrows, sizeof *screen_p50); /* of whole screenings */
+  if (!ns || !have || !live || !screen_p50) {
     free(ns);
     free(have);
     free(live);
+    free(screen_p50);
     return ggr_set_error(GG_ERR_OUT_OF_MEMORY, "tuning: %d x %u frame times", t->nrows, n);
   }
   gg_status st = GG_OK;
@@ -370,7 +362,7 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
   int ncut = 0;           /* candidates whose screening burst was cut short */
   for (int round = 0; !st && !spent && round < ROUNDS; round++) {
     if (round == 1)
-      drop_slow(t, ns, n, have, screen, live);
+      drop_slow(t, screen_p50, best_screen, live);
     for (int k = 0; !st && k < t->nrows; k++) {
       int i = (k + round) % t->nrows;
       gg_tune_row *r = &t->row[i];
@@ -389,9 +381,9 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
       have[i] += got;
       ncut += cut;
       if (!st && round == 0 && got == screen) {
-        const double p = p50_of(ns + (size_t)i * n, screen);
-        if (p > 0 && (best_screen == 0 || p < best_screen))
-          best_screen = p;
+        screen_p50[i] = p50_of(ns + (size_t)i * n, screen);
+        if (screen_p50[i] > 0 && (best_screen == 0 || screen_p50[i] < best_screen))
+          best_screen = screen_p50[i];
       }
     }
   }
@@ -407,6 +399,7 @@ static gg_status measure_all(gg_module *mod, gg_tuned *t, const gg_arg *args, in
   free(ns);
   free(have);
   free(live);
+  free(screen_p50);
   return st;
 }
 
