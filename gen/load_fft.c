@@ -102,11 +102,8 @@ static void check_shape(ggi_decl *k, const ggi_param *p, const char *role, int c
   int ok = e && (p->rank == base || p->rank == base + 1) &&
            !e[0].name && e[0].value == len && (!cplx || (!e[1].name && e[1].value == 2));
   if (ok) return;
-  char got[160] = "", x[64];
-  for (int i = 0; i < p->rank; i++) {
-    size_t used = strlen(got);
-    snprintf(got + used, sizeof got - used, "[%s]", ggi_extent_text(p->ext[i], x, sizeof x));
-  }
+  char got[160];
+  ggi_extents_text(p, got, sizeof got);
   if (p->layout != GG_LAYOUT_RIGHT) {
     size_t used = strlen(got);
     snprintf(got + used, sizeof got - used, " (layout \"%s\")", ggi_layout_names[p->layout]);

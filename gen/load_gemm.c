@@ -77,11 +77,8 @@ static int complex_shape(ggi_decl *k, const ggi_param *p, int which, int rows, i
     return 0;
   if (p->rank == 3 && !e[1].name && e[1].value == rows && !e[2].name && e[2].value == 2 * cols)
     return 1;
-  char got[160] = "", x[64];
-  for (int i = 0; i < p->rank; i++) {
-    size_t used = strlen(got);
-    snprintf(got + used, sizeof got - used, "[%s]", ggi_extent_text(p->ext[i], x, sizeof x));
-  }
+  char got[160];
+  ggi_extents_text(p, got, sizeof got);
   const char *t = ggi_dtype_name(p->dtype);
   ggi_decl_fail(k, p->line, "view \"%s\": %c of a complex gemm is %d x %d complex values (%s): "
                 "%s[%d][%d][2] ((re, im) pairs) or, in a batch, %s[batch][%d][%d] (each row's %d "

@@ -138,12 +138,19 @@ const char *ggi_extent_text(ggi_extent e, char *buf, size_t n) {
   return buf;
 }
 
-const char *ggi_view_text(const ggi_param *p, char *buf, size_t n) {
-  size_t used = (size_t)snprintf(buf, n, "%s", ggi_dtype_names[p->dtype]);
+const char *ggi_extents_text(const ggi_param *p, char *buf, size_t n) {
+  size_t used = 0;
+  if (n) buf[0] = '\0';
   for (int r = 0; r < p->rank && used < n; r++) {
     char e[64];
     used += (size_t)snprintf(buf + used, n - used, "[%s]", ggi_extent_text(p->ext[r], e, sizeof e));
   }
+  return buf;
+}
+
+const char *ggi_view_text(const ggi_param *p, char *buf, size_t n) {
+  const size_t used = (size_t)snprintf(buf, n, "%s", ggi_dtype_names[p->dtype]);
+  if (used < n) ggi_extents_text(p, buf + used, n - used);
   return buf;
 }
 

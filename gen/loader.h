@@ -135,7 +135,9 @@ ggi_param *ggi_read_params(ggi_decl *k, const char *f, int *count, int scratch);
 const ggi_param *ggi_find_param(const ggi_kernel *kn, const char *name);
 int ggi_same_extent(ggi_extent a, ggi_extent b);
 const char *ggi_extent_text(ggi_extent e, char *buf, size_t n);
-/* A view's type as written: "f32[n][256][2]" (truncated to n bytes). */
+/* A view's extents as written, "[n][256][2]", and its type, "f32[n][256][2]"
+ * (each truncated to n bytes). */
+const char *ggi_extents_text(const ggi_param *p, char *buf, size_t n);
 const char *ggi_view_text(const ggi_param *p, char *buf, size_t n);
 void ggi_collect_extents(ggi_decl *k, ggi_kernel *kn);
 void ggi_check_scope(ggi_decl *k, ggi_kernel *kn);

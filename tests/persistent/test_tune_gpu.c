@@ -327,51 +327,6 @@ static int child(const char *mode)
   return failures ? 1 : 0;
 }
 
-/* Every tuning record of the folder rewritten, through the cache's own
- * writer (a valid entry), with its choice moved to a slower measured row.
- * Returns how many were planted. */
-static int plant(void)
-{
-  ggr_cache *c;
-  if (ggr_cache_open(&c, dir, 0, 1)) return 0;
-  DIR *dp = opendir(dir);
-  struct dirent *de;
-  int planted = 0;
-  while (dp && (de = readdir(dp))) {
-    unsigned long long hi, lo;
-    if (strlen(de->d_name) != 36 || sscanf(de->d_name, "%16llx%16llx.ggc", &hi, &lo) != 2)
-      continue;
-    ggr_key key = {lo, hi};
-    void *data;
-    size_t size;
-    if (ggr_cache_get(c, key, &data, &size)) continue;
-    char text[16384];
-    if (size >= sizeof text || size < 20 || memcmp(data, "gpugen tune record 1", 20)) {
-      free(data);
-      continue;
-    }
-    memcpy(text, data, size);
-    text[size] = '\0';
-    free(data);
-    /* the measured rows; the choice moves to one that is not it */
-    int choice = -1, other = -1;
-    char *ch = strstr(text, "choice ");
-    if (!ch || sscanf(ch, "choice %d", &choice) != 1) continue;
-    for (char *p = strstr(text, "\nrow "); p; p = strstr(p + 1, "\nrow ")) {
-      int i, b, st;
-      if (sscanf(p, "\nrow %d %d %d", &i, &b, &st) == 3 && st == 0 && i != choice) other = i;
-    }
-    if (other < 0) continue;
-    snprintf(ch, sizeof text - (size_t)(ch - text), "choice %d\n", other);
-    CHECK(ggr_cache_put(c, key, text, strlen(text)) == GG_OK);
-    printf("planted: %s now chooses row %d (was %d)\n", de->d_name, other, choice);
-    planted++;
-  }
-  if (dp) closedir(dp);
-  ggr_cache_close(c);
-  return planted;
-}
-
 /* The names (in names[], at most max) of the folder's valid tuning
  * records; returns how many.  It reads through the cache, which removes
  * any entry it refuses (the corrupted ones of other keys, later). */
@@ -396,6 +351,49 @@ static int records(char names[][40], int max)
   if (dp) closedir(dp);
   ggr_cache_close(c);
   return n;
+}
+
+/* Every tuning record of the folder rewritten, through the cache's own
+ * writer (a valid entry), with its choice moved to a slower measured row.
+ * Returns how many were planted. */
+static int plant(void)
+{
+  char names[16][40];
+  const int n = records(names, 16);
+  ggr_cache *c;
+  if (ggr_cache_open(&c, dir, 0, 1)) return 0;
+  int planted = 0;
+  for (int r = 0; r < n; r++) {
+    unsigned long long hi, lo;
+    if (sscanf(names[r], "%16llx%16llx", &hi, &lo) != 2) continue;
+    ggr_key key = {lo, hi};
+    void *data;
+    size_t size;
+    if (ggr_cache_get(c, key, &data, &size)) continue;
+    char text[16384];
+    if (size >= sizeof text) {
+      free(data);
+      continue;
+    }
+    memcpy(text, data, size);
+    text[size] = '\0';
+    free(data);
+    /* the measured rows; the choice moves to one that is not it */
+    int choice = -1, other = -1;
+    char *ch = strstr(text, "choice ");
+    if (!ch || sscanf(ch, "choice %d", &choice) != 1) continue;
+    for (char *p = strstr(text, "\nrow "); p; p = strstr(p + 1, "\nrow ")) {
+      int i, b, st;
+      if (sscanf(p, "\nrow %d %d %d", &i, &b, &st) == 3 && st == 0 && i != choice) other = i;
+    }
+    if (other < 0) continue;
+    snprintf(ch, sizeof text - (size_t)(ch - text), "choice %d\n", other);
+    CHECK(ggr_cache_put(c, key, text, strlen(text)) == GG_OK);
+    printf("planted: %s now chooses row %d (was %d)\n", names[r], other, choice);
+    planted++;
+  }
+  ggr_cache_close(c);
+  return planted;
 }
 
 /* A whole file's bytes (malloc'ed; *size) or NULL. */
