@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_noise.h"
 #include "app.h"        /* examples/app/app.lua: frame "step", persistent frame_one_block_1024 */
 #include "soak_bench.h" /* bench/soak_bench.lua: the bare loop */
 #include "gg.h"
@@ -346,7 +347,12 @@ int main(int argc, char **argv)
   printf("app frame on \"%s\"%s\n\n", layout, blocks ? " (the tuner's blocks)" : "");
   open_loop(&fl, bare, "bare", "tick", o.floor_frames, times, 0, 0);
   open_loop(&al, app, layout, "step", o.frames, times, o.deadline, blocks);
+  host_noise noise;
+  host_noise_begin(&noise, o.pin);
+  const uint64_t t0 = gg_rt_now_ns();
   alternate(&fl, o.floor_frames, &al, o.frames, o.chunk);
+  const double secs = (double)(gg_rt_now_ns() - t0) / 1e9;
+  host_noise_end(&noise);
   stats_of(&fl, &floor_s);
   stats_of(&al, &app_s);
   close_loop(&fl);
@@ -358,6 +364,8 @@ int main(int argc, char **argv)
   if (o.tails)
     write_csv(&al, o.tails, 1);
   close_loop(&al);
+  printf("\n");
+  host_noise_print(&noise, stdout, secs);
   printf("\napp p99.99 / floor p99.99 = %.3f (goal <= 1.1); max %.2f us vs %.2f us\n",
          app_s.p9999_ns / floor_s.p9999_ns, app_s.max_ns / 1e3, floor_s.max_ns / 1e3);
 
