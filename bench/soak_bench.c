@@ -22,11 +22,14 @@
  * Prints, for the floor and the app: n, mean, p50, p99, p99.9, p99.99,
  * p99.9999, max (us); each part's mean, p50, p99, p99.9, p99.99, max;
  * how many frames lie above p99.9 and which part made them late; the
- * device clock's smallest step seen; the ratio app p99.99 / floor p99.99
+ * device clock's smallest step seen; how many frames of each loop lie over
+ * the floor's p99.99, and how many a second of that loop's frames (the
+ * host's interruptions come at a rate in time); what took the waiting
+ * thread's CPU (bench/host_noise.c); the ratio app p99.99 / floor p99.99
  * (goal <= 1.1); with --cost, the p50 of the bare loop with and without
  * device times, two sessions alternating 1e5-frame chunks, once in each
- * order of opening (goal: <= 0.1 us apart).  The app's e is checked against the CPU once at the end (exit 1
- * if wrong).
+ * order of opening (goal: <= 0.1 us apart).  The app's e is checked
+ * against the CPU once at the end (exit 1 if wrong).
  *
  * usage: soak_bench [--frames N (1e8)] [--floor-frames N (frames / 10, at
  *        least 1e6)] [--chunk N (1e6 app frames)] [--pin CPU] [--mlock]
@@ -280,6 +283,41 @@ static void measure_cost(gg_module *bare, uint64_t n)
          (d0 + d1) / 2e3, d0 / 1e3, d1 / 1e3);
 }
 
+/* Frames of loop l over ns, from its kept tails (every frame above its
+ * p99.9); -1 when the kept frames do not reach down to ns. */
+static long long count_over(loop *l, const gg_stats *s, double ns)
+{
+  size_t max = (size_t)(s->count / 1000 + 1), n = 0;
+  gg_frame_time *t = malloc(max * sizeof *t);
+  if (!t || gg_session_tails(l->se, t, max, &n)) {
+    free(t);
+    return -1;
+  }
+  long long c = 0;
+  while ((size_t)c < n && t[c].total_ns > ns) /* largest first */
+    c++;
+  const int reached = (size_t)c < n || n < max;
+  free(t);
+  return reached ? c : -1;
+}
+
+/* The slow frames per second of each loop's own time (its frames' sum,
+ * mean x n): the host's interruptions come at a rate in time, so a loop
+ * whose frames are longer has more of its frames hit and its p99.99 sits
+ * further into their lengths.  Counted over the floor's p99.99. */
+static void print_rates(loop *fl, const gg_stats *f, loop *al, const gg_stats *a)
+{
+  const double at = f->p9999_ns;
+  long long nf = count_over(fl, f, at), na = count_over(al, a, at);
+  if (nf < 0 || na < 0) {
+    printf("frames over the floor's p99.99: not all kept\n");
+    return;
+  }
+  const double sf = f->mean_ns * (double)f->count / 1e9, sa = a->mean_ns * (double)a->count / 1e9;
+  printf("frames over the floor's p99.99 (%.2f us): floor %lld, %.1f a second of its frames; "
+         "app %lld, %.1f a second of its frames\n", at / 1e3, nf, nf / sf, na, na / sa);
+}
+
 static void write_csv(loop *l, const char *path, int tails)
 {
   FILE *f = fopen(path, "w");
@@ -355,10 +393,11 @@ int main(int argc, char **argv)
   host_noise_end(&noise);
   stats_of(&fl, &floor_s);
   stats_of(&al, &app_s);
-  close_loop(&fl);
   print_header();
   print_stats("floor: bare loop", &floor_s);
   print_stats("app: step", &app_s);
+  print_rates(&fl, &floor_s, &al, &app_s);
+  close_loop(&fl);
   if (o.hist)
     write_csv(&al, o.hist, 0);
   if (o.tails)
