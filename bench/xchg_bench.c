@@ -6,6 +6,10 @@
  *                   e, one frame of a persistent kernel on every GPU, the
  *                   exchange done inside it with NVSHMEM; each host posts
  *                   its own GPU's frame and waits for it;
+ *   relayed         the same frames, rank 0's host alone posting: its
+ *                   kernel hands each frame to the others' over NVLink
+ *                   (options.relay, gg_session_follow), and acknowledges
+ *                   once every GPU ran it;
  *   NCCL graph      the same stage kernel and ncclAllReduce (in place)
  *                   captured in one CUDA graph per GPU, replayed and
  *                   synchronized per frame: what such users pick today;
@@ -368,6 +372,42 @@ static int run_rank(int rank) {
   gg_session_terminate(se);
   gg_session_free(se); /* collective: its symmetric workspace */
 
+  /* gpugen, relayed: rank 0's host alone posts (options.relay) and its
+     kernel hands each frame to the others', whose hosts follow
+     (gg_session_follow); rank 0's wait is the frame on every GPU */
+  row *relayed[2] = {NULL, NULL};
+  for (int k = 0; k < 2 && !bad; k++) {
+    const long len = lens[k];
+    gg_session_options sr = {.team = team, .relay = rank == 0,
+                             .stats_frames = rank == 0 ? 1000000 : 0};
+    snprintf(name, sizeof name, "team%d", n_ranks);
+    if (gg_session_open(mod, name, &sr, &se)) FAIL("relayed session %s", name);
+    for (long i = 0; i < len; i++) hx[i] = x_of(rank, i);
+    memset(he, 0, sizeof he);
+    gg_arg a[2] = {gg_arg_array(x), gg_arg_array(e)};
+    snprintf(name, sizeof name, "ar%d_%s", n_ranks, tags[k]);
+    if (gg_copy_from_host(x, 0, hx, len * 4, NULL) || gg_copy_from_host(e, 0, he, len * 4, NULL) ||
+        gg_session_command(se, name, &cmd))
+      FAIL("relayed frame %s", name);
+    int failed = rank == 0 ? time_session(se, cmd, a, 2, &s) != 0
+                           : gg_session_follow(se, cmd, a, 2) != GG_OK;
+    if (failed)
+      fprintf(stderr, "rank %d: relayed %s: %s\n", rank, name, gg_error_detail());
+    /* rank 0 tells the others its frames are done (each waited for all) */
+    char over = (char)failed;
+    if (team_share(&pipes, rank, &over, 1)) FAIL("the pipes");
+    gg_session_terminate(se);
+    if (failed || over || gg_copy_to_host(he, e, 0, len * 4, NULL))
+      FAIL("relayed frames of %s", name);
+    bad |= check_e(rank, "relayed", he, len, n_ranks);
+    if (rank == 0) {
+      snprintf(label, sizeof label, "%s  gpugen frame, relayed (rank 0 posts)", tags[k]);
+      relayed[k] = keep(label, &s);
+      keep_split(se, label);
+    }
+    gg_session_free(se); /* collective */
+  }
+
   /* NCCL: the stage kernel and ncclAllReduce, one graph */
   for (int k = 0; k < 2 && have_nccl && !bad; k++) {
     long len = lens[k];
@@ -507,6 +547,10 @@ static int run_rank(int rank) {
       if (at[k][0] && at[k][1])
         printf("%s ratio: NCCL graph p50 / gpugen frame p50 = %.2f / %.2f = %.2fx\n", tags[k],
                at[k][1]->r.p50, at[k][0]->r.p50, at[k][1]->r.p50 / at[k][0]->r.p50);
+    for (int k = 0; k < 2; k++)
+      if (relayed[k] && at[k][1])
+        printf("%s ratio: NCCL graph p50 / gpugen relayed frame p50 = %.2f / %.2f = %.2fx\n",
+               tags[k], at[k][1]->r.p50, relayed[k]->r.p50, at[k][1]->r.p50 / relayed[k]->r.p50);
     for (int k = 0; k < 6; k++)
       if (at[k][0] && at[k][2])
         printf("%s ratio: one GPU p50 / gpugen frame p50 = %.2f / %.2f = %.2fx\n", tags[k],

@@ -73,6 +73,22 @@ static void render_cases(const ggi_module *m, const ggi_persistent *p,
   *args_max = folded;
 }
 
+/* Each command's gg_seq as a 4-byte word of its argument struct, -1 for
+ * none, in command order: "3, -1, 5" (a following rank's kernel renews
+ * it each relayed frame, templates/cuda/persistent.cuh). */
+static void render_seq_words(const ggi_module *m, const ggi_persistent *p, unsigned target,
+                             ggi_buf *out)
+{
+  for (int i = 0; i < p->ncommands; i++) {
+    const ggi_plan *kp = ggi_plan_of(&m->kernels[p->command_index[i]], target);
+    int word = -1;
+    for (int f = 0; kp && f < kp->args.n; f++)
+      if (kp->args.f[f].hidden == GG_HIDDEN_SEQ)
+        word = (int)(kp->args.f[f].offset / 4u);
+    ggi_buf_printf(out, "%s%d", i ? ", " : "", word);
+  }
+}
+
 int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned target,
                         const char *templates_dir, ggi_buf *out, ggi_diag *d)
 {
@@ -82,19 +98,22 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
                        target);
   const ggi_persistent_shape s = *sp;
 
-  ggi_buf cases = {0}, args_max;
+  ggi_buf cases = {0}, args_max, seq_words = {0};
   render_cases(m, p, sp, &cases, &args_max);
-  char block[16], groups[16], multi[4], batch[16], slot_bytes[16];
+  render_seq_words(m, p, target, &seq_words);
+  char block[16], groups[16], multi[4], batch[16], slot_bytes[16], peers[4];
   snprintf(batch, sizeof batch, "%d", s.ring_batch);
   snprintf(slot_bytes, sizeof slot_bytes, "%u", (unsigned)s.slot_bytes);
   snprintf(block, sizeof block, "%d", s.block);
   snprintf(groups, sizeof groups, "%d", s.groups);
   snprintf(multi, sizeof multi, "%d", ggi_arrangement_has_blocks(p->arrangement));
+  snprintf(peers, sizeof peers, "%d", s.gpus > 1); /* its frames on a team: the relay */
   ggi_buf symbol = {0};
   ggi_buf_printf(&symbol, "gg_persist_%s", p->name);
 
   int rc = -1;
-  if (!ggi_buf_ok(&cases) || !ggi_buf_ok(&args_max) || !ggi_buf_ok(&symbol)) {
+  if (!ggi_buf_ok(&cases) || !ggi_buf_ok(&args_max) || !ggi_buf_ok(&symbol) ||
+      !ggi_buf_ok(&seq_words)) {
     ggi_fail_at(d, m->file, p->line, "out of memory");
     goto done;
   }
@@ -104,6 +123,8 @@ int ggi_emit_persistent(const ggi_module *m, const ggi_persistent *p, unsigned t
   ggi_dict_set(&dict, "BLOCK", block);
   ggi_dict_set(&dict, "GROUPS", groups);
   ggi_dict_set(&dict, "MULTI", multi);
+  ggi_dict_set(&dict, "PEERS", peers);
+  ggi_dict_set(&dict, "SEQ_WORDS", seq_words.p);
   ggi_dict_set(&dict, "RING_BATCH", batch);
   ggi_dict_set(&dict, "SLOT_BYTES", slot_bytes);
   ggi_dict_set(&dict, "ARGS_MAX", args_max.p);
@@ -114,5 +135,6 @@ done:
   ggi_buf_free(&cases);
   ggi_buf_free(&args_max);
   ggi_buf_free(&symbol);
+  ggi_buf_free(&seq_words);
   return rc;
 }

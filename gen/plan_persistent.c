@@ -301,10 +301,16 @@ static int plan_peers(const ggi_module *m, const ggi_persistent *p, ggi_persiste
     s->gpus = k->frame->gpus;
     from = k;
   }
-  if (from)
-    why(s, "gpus %d (frame \"%s\"): one process per GPU; gg_session_open needs their team and "
-           "allocates %llu bytes of symmetric memory on it for the exchanges", s->gpus,
-        from->name, (unsigned long long)s->sym_bytes);
+  if (!from)
+    return 0;
+  /* the relay's lines first (gg_protocol.h), then the frames' shares */
+  for (int i = 0; i < p->ncommands; i++)
+    s->sym_off[i] += GG_RELAY_BYTES;
+  s->sym_bytes += GG_RELAY_BYTES;
+  why(s, "gpus %d (frame \"%s\"): one process per GPU; gg_session_open needs their team and "
+         "allocates %llu bytes of symmetric memory on it: %u for the relay of rank 0's frames "
+         "(gg_session_follow), the rest for the exchanges", s->gpus, from->name,
+      (unsigned long long)s->sym_bytes, (unsigned)GG_RELAY_BYTES);
   return 0;
 }
 

@@ -245,8 +245,9 @@ int ggi_render_source(const ggi_module *m, unsigned target, const char *template
   /* NVSHMEM's device API, for modules with a frame on several GPUs only
      (the runtime compiles GG_FEAT_NVSHMEM modules with its include folder) */
   if (module_nvshmem(m, target))
-    ggi_buf_puts(&b, "/* NVSHMEM: the exchanges of frames on several GPUs */\n"
-                     "#include <nvshmem.h>\n#include <nvshmemx.h>\n");
+    ggi_buf_puts(&b, "/* NVSHMEM: the exchanges of frames on several GPUs, and the relay of\n"
+                     " * rank 0's frames (templates/cuda/persistent.cuh) */\n"
+                     "#include <nvshmem.h>\n#include <nvshmemx.h>\n#define GG_NVSHMEM 1\n");
   int coop = 0;
   for (int i = 0; i < m->nkernels; i++)
     if ((m->kernels[i].targets & target) &&

@@ -115,6 +115,11 @@
  * template, gg_p_phase). */
 #define GG_MBOX_CMD_AHEAD 0x40000000u
 #define GG_MBOX_WORD_ABORT 0xffffffffffffffffull      /* command GG_MBOX_CMD_EXIT, any tag */
+/* Set in word 0's command by a rank of a team that follows rank 0
+ * (gg_session_follow): the kernel keeps the command and its arguments
+ * and from then on runs them once for each frame rank 0 relays, without
+ * reading the host's slots again, until the abort line. */
+#define GG_MBOX_CMD_FOLLOW 0x20000000u
 
 enum { /* status line: state */
   GG_MBOX_STATE_LAUNCHED = 0, /* not yet running */
@@ -140,6 +145,22 @@ typedef struct gg_persist_params {
                                 heap, gg_persistent_desc.sym_bytes); NULL without a team */
 } gg_persist_params;
 #define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
+#define GG_PERSIST_RELAY 2u  /* flags, rank 0 of a team: each frame relayed to the others */
+
+/* The relay (frames on several GPUs, one host posting: docs/multi-gpu.md)
+ * at the start of the symmetric workspace (gg_persist_params.sym), the
+ * generator's sym_bytes counting it.  Rank 0's kernel, with
+ * GG_PERSIST_RELAY, stores its frame's number in every other rank's
+ * signal word (NVSHMEM signal, set) as soon as its poll returns the
+ * frame; a following rank's kernel waits for a number above the last it
+ * ran, runs its kept command, and sets its own word of rank 0's done
+ * line to that number; rank 0 acknowledges its host once every word
+ * there has reached the frame.  One line each way, a side writing only
+ * its own: the signal line (rank 0 -> a follower), the done line (the
+ * followers -> rank 0, a u64 per PE). */
+#define GG_RELAY_SIGNAL_OFF 0u
+#define GG_RELAY_DONE_OFF GG_MBOX_LINE
+#define GG_RELAY_BYTES (GG_RELAY_DONE_OFF + 8u * GG_MBOX_WAITING_MAX)
 
 /* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
  * record: block 0's warp 0 polls the host's slot (one warp-wide load per
@@ -151,6 +172,9 @@ typedef struct gg_persist_params {
 #define GG_PERSIST_ARRIVE_OFF 0u
 #define GG_PERSIST_RECORD_OFF 128u
 #define GG_PERSIST_SEEN_OFF(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+/* The seen line's words 2 and 3 (by frame parity): the number of the
+ * relayed frame a following rank runs, for the block that completes it. */
+#define GG_PERSIST_RELAYED_WORD 2u
 #define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_SEEN_OFF(args) + GG_MBOX_LINE)
 
 #endif /* GG_PROTOCOL_H */

@@ -108,6 +108,10 @@ typedef struct gg_session_options {
   gg_team *team;           /* a kernel whose frames run on N GPUs (gpugen: gpus = N): the
                               team of its N processes, one per GPU (gg_team.h), opened on
                               the module's context; NULL otherwise */
+  int relay;               /* on a team, rank 0 only: 1 = its kernel hands each frame to
+                              the other ranks' kernels, whose hosts follow it
+                              (gg_session_follow) instead of posting; 0: every rank
+                              posts its own frames */
 } gg_session_options;
 
 /* Launch persistent kernel `name` (NULL: the module's first) of a loaded
@@ -140,9 +144,27 @@ typedef struct gg_session_options {
  * collective, so every rank opens and frees its sessions of such kernels
  * in the same order.  A session whose kernel may still be running when it
  * is freed (terminate timed out) leaves its symmetric memory to
- * gg_team_free. */
+ * gg_team_free.
+ *
+ * Or one host posts for the whole team (docs/multi-gpu.md, the relay):
+ * rank 0 opens with options.relay = 1 and posts every frame; each other
+ * rank opens its session as usual and calls gg_session_follow once.  Rank
+ * 0's kernel then hands each frame to the others' kernels over NVLink,
+ * and acknowledges its host once every rank has run it: a wait on rank 0
+ * is the frame on every GPU. */
 gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_options *opt,
                           gg_session **out);
+
+/* Rank r > 0 of a team whose rank 0 relays (options.relay): from now on
+ * this session's kernel runs command `cmd` with these arguments once for
+ * each frame rank 0's host posts, without this host posting again.
+ * Arrays and scalars stay as given (write new inputs into the arrays
+ * between rank 0's frames, or let the frame's exchanges bring them); the
+ * hidden sequence number is renewed each frame.  After it the session
+ * takes no start or wait (GG_ERR_STATE): gg_session_terminate ends it.
+ * GG_ERR_INVALID on rank 0, off a team, or for a kernel whose frames run
+ * on one GPU; GG_ERR_STATE with frames in flight. */
+gg_status gg_session_follow(gg_session *s, int cmd, const gg_arg *args, int nargs);
 
 /* The command id of workload `name` in this session (0 .. ncommands-1). */
 gg_status gg_session_command(gg_session *s, const char *name, int *cmd);

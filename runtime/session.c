@@ -113,6 +113,11 @@ static gg_status check_team(gg_session *s)
 {
   const gg_persistent_desc *pd = s->pd;
   const gg_team *team = s->opt.team;
+  if (s->opt.relay && (pd->gpus <= 1 || gg_team_rank(team) != 0))
+    return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": options.relay is for rank 0 of the "
+                         "team a kernel's frames run on (its frames run on %d GPU%s%s)", pd->name,
+                         pd->gpus, pd->gpus == 1 ? "" : "s",
+                         team ? ", and this is not rank 0" : ", and options.team is NULL");
   if (pd->gpus <= 1)
     return GG_OK;
   if (!team)
@@ -393,7 +398,7 @@ static gg_status launch(gg_session *s)
   pp.slot_stride = s->mb.slot_stride;
   pp.groups = (uint32_t)s->groups;
   pp.group_smem = s->group_smem;
-  pp.flags = s->timed ? GG_PERSIST_TIMES : 0u;
+  pp.flags = (s->timed ? GG_PERSIST_TIMES : 0u) | (s->opt.relay ? GG_PERSIST_RELAY : 0u);
   pp.sym = gg_array_native(s->sym);
   void *params[] = {&pp};
   unsigned smem = s->pd->shared_bytes;
@@ -539,10 +544,19 @@ void gg_session_heartbeat(gg_session *s)
     ggr_mbox_heartbeat(&s->mb, (uint64_t)s->opt.heartbeat_ms * 1000000u);
 }
 
+static gg_status not_following(const gg_session *s)
+{
+  return ggr_set_error(GG_ERR_STATE, "persistent \"%s\" follows rank 0's frames "
+                       "(gg_session_follow): it takes no frame of its own; "
+                       "gg_session_terminate ends it", s->pd->name);
+}
+
 static gg_status can_start(gg_session *s, int cmd)
 {
   if (!s->running)
     return ggr_set_error(GG_ERR_STATE, "session is terminated%s", s->lost ? " (context lost)" : "");
+  if (s->following)
+    return not_following(s);
   if (cmd < 0 || cmd >= s->ncommands)
     return ggr_set_error(GG_ERR_NOT_FOUND, "command %d: persistent \"%s\" has %d", cmd,
                 s->pd->name, s->ncommands);
@@ -552,14 +566,15 @@ static gg_status can_start(gg_session *s, int cmd)
   return GG_OK;
 }
 
-static void post(gg_session *s, int cmd, const void *args, size_t size, uint64_t *frame)
+static void post(gg_session *s, int cmd, uint32_t bits, const void *args, size_t size,
+                 uint64_t *frame)
 {
   ggr_session_settle(s); /* before this post can make the kernel rewrite a done line */
   uint32_t slot = ggr_mbox_slot_of(&s->mb, s->mb.started + 1);
   s->slot_cmd[slot] = cmd;
   if (s->clocked)
     s->slot_t0[slot] = gg_rt_now_ns();
-  uint64_t f = ggr_mbox_post(&s->mb, (uint32_t)cmd, args, size);
+  uint64_t f = ggr_mbox_post(&s->mb, (uint32_t)cmd | bits, args, size);
   if (s->opt.heartbeat_ms)
     ggr_mbox_heartbeat(&s->mb, (uint64_t)s->opt.heartbeat_ms * 1000000u);
   if (frame)
@@ -594,7 +609,7 @@ gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size
   if (args && size > s->args_size)
     return ggr_set_error(GG_ERR_INVALID, "%zu argument bytes; a slot holds %u", size, s->args_size);
   if (s->ws_off[cmd] < 0 && s->seq_off[cmd] < 0) {
-    post(s, cmd, args, size, frame);
+    post(s, cmd, 0, args, size, frame);
     return GG_OK;
   }
   /* The hidden fields are the session's: whatever the caller packed there
@@ -606,7 +621,7 @@ gg_status gg_session_start_packed(gg_session *s, int cmd, const void *args, size
     ggr_mbox_slot_args(&s->mb, s->pack);
   }
   fill_hidden(s, cmd, s->pack);
-  post(s, cmd, s->pack, s->args_size, frame);
+  post(s, cmd, 0, s->pack, s->args_size, frame);
   return GG_OK;
 }
 
@@ -630,15 +645,11 @@ static gg_status device_only(const gg_kernel_desc *kd, const gg_arg *args, int n
   return GG_OK;
 }
 
-gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs,
-                           uint64_t *frame)
+/* Command cmd's arguments packed into s->pack, hidden fields filled. */
+static gg_status pack(gg_session *s, int cmd, const gg_arg *args, int nargs)
 {
-  if (!s)
-    return GGR_NULL_ARG();
-  gg_status st = can_start(s, cmd);
-  if (st)
-    return st;
   gg_kernel *k = s->cmd[cmd];
+  gg_status st;
   if (k->desc->ack_relaxed && (st = device_only(k->desc, args, nargs)))
     return st;
   st = ggr_pack_kernel_args(k, args, nargs, s->pack, s->args_size);
@@ -646,7 +657,43 @@ gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs
     return ggr_set_error(st, "arguments of command \"%s\": %s", k->desc->name,
                          gg_error_detail());
   fill_hidden(s, cmd, s->pack);
-  post(s, cmd, s->pack, k->desc->args_size, frame);
+  return GG_OK;
+}
+
+gg_status gg_session_start(gg_session *s, int cmd, const gg_arg *args, int nargs,
+                           uint64_t *frame)
+{
+  if (!s)
+    return GGR_NULL_ARG();
+  gg_status st = can_start(s, cmd);
+  if (!st)
+    st = pack(s, cmd, args, nargs);
+  if (!st)
+    post(s, cmd, 0, s->pack, s->cmd[cmd]->desc->args_size, frame);
+  return st;
+}
+
+gg_status gg_session_follow(gg_session *s, int cmd, const gg_arg *args, int nargs)
+{
+  if (!s)
+    return GGR_NULL_ARG();
+  if (s->pd->gpus <= 1 || !s->opt.team || gg_team_rank(s->opt.team) == 0)
+    return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": gg_session_follow is for ranks 1 "
+                         "and up of the team a kernel's frames run on, rank 0 relaying "
+                         "(options.relay); this session is %s", s->pd->name,
+                         s->pd->gpus <= 1 ? "of a kernel whose frames run on one GPU"
+                                          : "rank 0's");
+  gg_status st = can_start(s, cmd);
+  if (!st && s->mb.started != s->mb.completed)
+    st = ggr_set_error(GG_ERR_STATE, "frames %llu..%llu are in flight: wait for them before "
+                       "following rank 0", (unsigned long long)(s->mb.completed + 1),
+                       (unsigned long long)s->mb.started);
+  if (!st)
+    st = pack(s, cmd, args, nargs);
+  if (st)
+    return st;
+  post(s, cmd, GG_MBOX_CMD_FOLLOW, s->pack, s->cmd[cmd]->desc->args_size, NULL);
+  s->following = 1;
   return GG_OK;
 }
 
@@ -719,6 +766,8 @@ gg_status gg_session_wait(gg_session *s, int64_t timeout_ns)
 {
   if (!s)
     return GGR_NULL_ARG();
+  if (s->following)
+    return not_following(s);
   if (s->mb.completed == s->mb.started)
     return ggr_set_error(GG_ERR_STATE, "no frame in flight");
   if (!s->running)

@@ -55,6 +55,7 @@ struct gg_session {
   uint64_t late, late_by[GG_NPARTS + 1];
   gg_frame_time late_worst;
   int running;               /* launched and not yet terminated */
+  int following;             /* gg_session_follow: rank 0's frames, no posts of its own */
   int counted;               /* counted in ctx->sessions_running: the kernel may still run */
   int lost;                  /* the context is gone (fault or reset) */
   gg_status final;           /* what terminate returns once done */

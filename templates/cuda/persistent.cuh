@@ -348,6 +348,80 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
   ph.ahead = (cmd & GG_MBOX_CMD_AHEAD) != 0;
   return cmd & ~GG_MBOX_CMD_AHEAD;
 }
+#ifdef GG_NVSHMEM
+/* The relay (gg_protocol.h): rank 0's host alone posts, rank 0's kernel
+ * hands each frame to the other ranks' kernels over NVLink, which run the
+ * command their hosts left them (gg_session_follow).  One host round
+ * trip a frame for the whole team, and no rank waits for another host's
+ * post to reach its GPU (each process posting its own frame: the skew
+ * between the hosts' posts lands in the first exchange's wait). */
+
+/* Rank 0, lane 0 of block 0's warp 0 (or the thread that acknowledges):
+ * every other rank's done word has reached `frame`.  The waiting bytes
+ * name a rank that keeps it waiting past a look at the abort line, as an
+ * exchange's wait does.  False when the host aborted meanwhile. */
+GG_INLINE bool gg_p_relay_done(const char *sym, unsigned long long frame, const char *mbox)
+{
+  const volatile unsigned long long *done =
+      (const volatile unsigned long long *)(sym + GG_RELAY_DONE_OFF);
+  const int n = nvshmem_n_pes();
+  for (int pe = 1; pe < n; ++pe) {
+    bool marked = false;
+    for (unsigned spins = 1; done[pe] < frame; ++spins)
+      if ((spins & 4095u) == 0) {
+        gg_xchg_waiting(mbox, pe, 1);
+        marked = true;
+        if (gg_host_aborted(mbox))
+          return false;
+      }
+    if (marked)
+      gg_xchg_waiting(mbox, pe, 0);
+  }
+  return true;
+}
+/* Rank 0, block 0's warp 0, once its poll returned `frame`: every other
+ * rank's signal word set to it, a lane a rank (NVSHMEM's signal op: one
+ * store into the peer's memory, nothing waited for).  Not before each
+ * rank finished the frame before: a frame posted ahead must not overwrite
+ * a number a rank has not taken yet.  False when the host aborted. */
+GG_INLINE bool gg_p_relay_post(char *sym, unsigned long long frame, const char *mbox)
+{
+  unsigned ok = 1;
+  if ((threadIdx.x & 31u) == 0 && frame > 1)
+    ok = gg_p_relay_done(sym, frame - 1, mbox);
+  if (!__shfl_sync(0xffffffffu, ok, 0))
+    return false;
+  const int n = nvshmem_n_pes();
+  for (int pe = 1 + (int)(threadIdx.x & 31u); pe < n; pe += 32)
+    nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_SIGNAL_OFF), frame, NVSHMEM_SIGNAL_SET, pe);
+  return true;
+}
+/* A following rank, lane 0 of block 0's warp 0: wait until rank 0 has
+ * relayed a frame after *relayed, and take its number.  A local word in
+ * L2, polled back to back; the abort line (host memory) is looked at
+ * every 4096 polls.  False when the host aborted (terminate). */
+GG_INLINE bool gg_p_relay_next(const char *sym, unsigned long long *relayed, const char *mbox)
+{
+  const volatile unsigned long long *sig =
+      (const volatile unsigned long long *)(sym + GG_RELAY_SIGNAL_OFF);
+  for (unsigned spins = 1;; ++spins) {
+    const unsigned long long v = *sig;
+    if (v > *relayed) {
+      *relayed = v;
+      return true;
+    }
+    if ((spins & 4095u) == 0 && gg_host_aborted(mbox))
+      return false;
+  }
+}
+/* A following rank, the thread that completes relayed frame r: its word
+ * of rank 0's done line set to r. */
+GG_INLINE void gg_p_relay_finish(char *sym, unsigned long long r)
+{
+  nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_DONE_OFF) + nvshmem_my_pe(), r,
+                     NVSHMEM_SIGNAL_SET, 0);
+}
+#endif /* GG_NVSHMEM */
 /* The larger of two sizes, for the largest argument struct below. */
 __host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, unsigned long long b)
 {
@@ -400,6 +474,20 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
    * register held across the body made ptxas spill inside the matmul
    * loop (+5 % on persistent_bench's matmul 128x128 one_block). */
   __shared__ unsigned long long gg_seen;
+  /* Block 0, a rank following rank 0 (gg_protocol.h: GG_MBOX_CMD_FOLLOW):
+   * the command word its host posted (0: not following) and the number of
+   * the last relayed frame it ran.  Its arguments stay in args_words. */
+  constexpr bool peers = {{PEERS}}; /* frames on a team: the relay */
+  __shared__ unsigned gg_follow;
+  __shared__ unsigned long long gg_relayed;
+  /* Each command's gg_seq, in 4-byte argument words (-1: none): a
+   * following rank gives every relayed frame a fresh one, as the host
+   * does each post (publications and scans tag their words with it). */
+  constexpr int gg_seq_word[] = { {{SEQ_WORDS}} };
+  if (threadIdx.x == 0) {
+    gg_follow = 0;
+    gg_relayed = 0;
+  }
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -431,9 +519,28 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
         bool go = true;
         if (multi && leader && frame > 1)
           go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
+        __syncwarp(); /* lane 0's gg_follow of the last frame */
         if (!__shfl_sync(0xffffffffu, (unsigned)go, 0)) {
           cmd = GG_MBOX_CMD_EXIT;
           reason = GG_MBOX_EXIT_ABORT;
+        } else if (peers && gg_follow) {
+          /* following: the kept command and arguments, tagged with this
+             frame, a fresh gg_seq in its word (never 0, above every one
+             before: the host's count of a command's frames is below the
+             kernel's count of all frames) */
+          cmd = gg_follow;
+          const int sw = gg_seq_word[cmd & ~GG_MBOX_CMD_FOLLOW];
+          const unsigned seq = (unsigned)frame ? (unsigned)frame : 1u;
+#pragma unroll
+          for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k) {
+            const unsigned i = k * 32 + (threadIdx.x & 31u);
+            unsigned payload = cmd;
+            if (i >= 1 && i < gg_nw) {
+              payload = (int)i - 1 == sw ? seq : args_words[i - 1];
+              args_words[i - 1] = payload;
+            }
+            word[k] = (unsigned long long)(unsigned)frame << 32 | payload;
+          }
         } else if constexpr (gg_batch > 1) {
           if (pp.nslots > 1)
             cmd = gg_p_next<gg_nw, gg_batch>(
@@ -446,6 +553,28 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
           cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
                                        args_words, word, &reason, phase);
         }
+#ifdef GG_NVSHMEM
+        if (peers && cmd != GG_MBOX_CMD_EXIT) {
+          unsigned ok = 1;
+          if (cmd & GG_MBOX_CMD_FOLLOW) {
+            /* a following rank: rank 0's next frame (the first: the first
+               it relays once this rank's host posted the command) */
+            if (leader) {
+              gg_follow = cmd;
+              ok = gg_p_relay_next((const char *)pp.sym, &gg_relayed, mbox);
+              gg_p_seen_line(pp, {{SLOT_BYTES}}u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)] =
+                  gg_relayed;
+            }
+            ok = __shfl_sync(0xffffffffu, ok, 0);
+          } else if (pp.flags & GG_PERSIST_RELAY) {
+            ok = gg_p_relay_post((char *)pp.sym, frame, mbox);
+          }
+          if (!ok) {
+            cmd = GG_MBOX_CMD_EXIT;
+            reason = GG_MBOX_EXIT_ABORT;
+          }
+        }
+#endif
         if ((pp.flags & GG_PERSIST_TIMES) && leader) {
           gg_seen = gg_clock_ns();
           if (multi)
@@ -476,7 +605,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
     if (cmd == GG_MBOX_CMD_EXIT)
       break;
     gg_p_ack_of ack = {0, 0u, false, false};
-    switch (cmd) {
+    switch (cmd & ~GG_MBOX_CMD_FOLLOW) {
 {{CASES}}
     default: /* the host posts only commands 0..n-1 */
       break;
@@ -492,6 +621,15 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, {{SLOT_BYTES}}u)[frame & 1u];
+#ifdef GG_NVSHMEM
+      if (peers && (cmd & GG_MBOX_CMD_FOLLOW)) { /* rank 0 hears of it, not this host */
+        gg_p_relay_finish((char *)pp.sym,
+                          gg_p_seen_line(pp, {{SLOT_BYTES}}u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)]);
+        continue;
+      }
+      if (peers && (pp.flags & GG_PERSIST_RELAY) && !gg_p_relay_done((const char *)pp.sym, frame, mbox))
+        continue; /* aborted: the next poll sees it */
+#endif
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
                end);
     }

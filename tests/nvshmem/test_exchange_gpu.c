@@ -36,6 +36,11 @@
  * sentinel at an end without a neighbour) and the stencil stage's rows
  * after it, bit for bit.
  *
+ * Then the relay (not under a tool): rank 0 alone posts 10 000 fsum
+ * frames with new inputs (options.relay), every other rank follows
+ * (gg_session_follow) on inputs it wrote once; rank 0 checks every frame,
+ * whose e holds every rank's part, and each follower its last frame.
+ *
  * Under a tool (compute-sanitizer on one PE):
  *   GG_TEST_UNDER="compute-sanitizer --tool memcheck ..." [GG_TEST_UNDER_RANK=1]
  *   GG_TEST_FRAMES=20 test_exchange_gpu
@@ -85,6 +90,7 @@ static int frames_n = 10000;
 #define WAIT_NS 20000000000LL /* a frame; a dead peer ends the wait here */
 
 static int rank;
+static team_pipes pipes; /* rank 0 -> the others: the unique id, then "done" */
 static int shown; /* mismatches printed: the first few only */
 #define SHOW_MAX 5
 
@@ -127,11 +133,17 @@ static int owner_of(long r, long rows) { return (int)(((r + 1) * RANKS - 1) / ro
 
 /* ---- the CPU references: each rank's partial, combined in rank order ---- */
 
+/* The relay (relay_frames): ranks 1.. run rank 0's frames on the inputs
+ * they wrote once, those of frame RELAY_INPUTS; -1 otherwise. */
+#define RELAY_INPUTS 7
+static int relay_inputs = -1;
+static int frame_of_rank(int frame, int r) { return r > 0 && relay_inputs >= 0 ? relay_inputs : frame; }
+
 static int fsum_check(int frame, const float *e, const float *y, long n, const float *x) {
   static float ref[E_COUNT];
   for (int r = 0; r < RANKS; r++)
     for (long i = 0; i < E_COUNT; i++) {
-      const float part = f32_at(seed_of(0, frame, r), i) * 3.0f; /* fill */
+      const float part = f32_at(seed_of(0, frame_of_rank(frame, r), r), i) * 3.0f; /* fill */
       ref[i] = r == 0 ? part : ref[i] + part;
     }
   for (long i = 0; i < E_COUNT; i++)
@@ -450,6 +462,70 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
   return bad;
 }
 
+/* The relay (docs/multi-gpu.md): rank 0 alone posts fsum frames, each with
+ * new inputs and its own n (options.relay); every other rank writes its
+ * inputs once (frame RELAY_INPUTS's) and follows (gg_session_follow).  Rank
+ * 0 checks e and y every frame: e holds every rank's fill, so each frame
+ * proves every GPU ran it.  Each follower checks its own e and y of the
+ * last frame after rank 0 says it is done (its last wait saw every GPU
+ * finish).  The refusals too: follow on rank 0, start and wait on a
+ * follower.  The number that did not match, or -1. */
+static int relay_frames(gg_module *mod, gg_team *team, gg_array *const a[3]) {
+  gg_session_options so = {.team = team, .relay = rank == 0};
+  gg_session *s;
+  int cmd, bad = 0, failed = 0;
+  if (gg_session_open(mod, "p", &so, &s)) FAIL("relayed session of p");
+  if (gg_session_command(s, "fsum", &cmd)) FAIL("command fsum");
+  float *in = gg_array_host(a[0]), *mid = gg_array_host(a[1]), *out = gg_array_host(a[2]);
+  relay_inputs = RELAY_INPUTS;
+  const double t0 = team_now_ms();
+  if (rank == 0) {
+    const gg_arg none[4] = {gg_arg_array(a[0]), gg_arg_array(a[1]), gg_arg_array(a[2]),
+                            gg_arg_i64(1003)};
+    if (gg_session_follow(s, cmd, none, 4) != GG_ERR_INVALID) FAIL("rank 0 followed");
+    printf("rank 0: follow on rank 0: %s\n", gg_error_detail());
+    for (int f = 0; f < frames_n && !failed; f++) {
+      const long n = n_of(0, f);
+      for (long i = 0; i < n; i++) in[i] = f32_at(seed_of(0, f, 0), i);
+      const gg_arg args[4] = {gg_arg_array(a[0]), gg_arg_array(a[1]), gg_arg_array(a[2]),
+                              gg_arg_i64(n)};
+      gg_status st = gg_session_start(s, cmd, args, 4, NULL);
+      if (!st) st = gg_session_wait(s, WAIT_NS);
+      if (st) {
+        fprintf(stderr, "rank 0: relayed fsum frame %d: %s (%s)\n", f, gg_strerror(st),
+                gg_error_detail());
+        failed = 1;
+      } else {
+        bad += fsum_check(f, mid, out, n, in);
+      }
+    }
+  } else {
+    const long n = n_of(0, RELAY_INPUTS);
+    for (long i = 0; i < n; i++) in[i] = f32_at(seed_of(0, RELAY_INPUTS, rank), i);
+    const gg_arg args[4] = {gg_arg_array(a[0]), gg_arg_array(a[1]), gg_arg_array(a[2]),
+                            gg_arg_i64(n)};
+    failed = gg_session_follow(s, cmd, args, 4) != GG_OK;
+    if (failed) fprintf(stderr, "rank %d: follow: %s\n", rank, gg_error_detail());
+    if (!failed && (gg_session_start(s, cmd, args, 4, NULL) != GG_ERR_STATE ||
+                    gg_session_wait(s, WAIT_NS) != GG_ERR_STATE)) {
+      fprintf(stderr, "rank %d: a following session took a frame of its own\n", rank);
+      failed = 1;
+    }
+    if (!failed) printf("rank %d: start while following: %s\n", rank, gg_error_detail());
+  }
+  char over = (char)failed; /* rank 0's frames are over (or failed) */
+  if (team_share(&pipes, rank, &over, 1)) FAIL("the pipes");
+  if (gg_session_terminate(s) && !failed) FAIL("terminate the relayed session");
+  if (rank > 0 && !failed && !over)
+    bad += fsum_check(frames_n - 1, mid, out, n_of(0, RELAY_INPUTS), in);
+  printf("rank %d: relayed fsum: %d frames on %d GPUs in %.0f ms (%.1f us a frame), %s\n", rank,
+         frames_n, RANKS, team_now_ms() - t0, (team_now_ms() - t0) * 1e3 / frames_n,
+         failed || over ? "FAILED" : bad ? "MISMATCHES" : "every element right");
+  relay_inputs = -1;
+  gg_session_free(s); /* collective */
+  return failed || over ? -1 : bad;
+}
+
 /* The refusals: without a team, and a kernel of frames on 3 GPUs on this
  * team of RANKS.  Neither allocates anything, so neither is collective. */
 static int refusals(gg_context *ctx, gg_module *mod, gg_team *team) {
@@ -473,8 +549,6 @@ static int refusals(gg_context *ctx, gg_module *mod, gg_team *team) {
   if (!ok) FAIL("a session of frames on 3 GPUs opened on a team of %d", RANKS);
   return 0;
 }
-
-static team_pipes pipes;
 
 /* given: the unique id (a rank run under a tool), else NULL: through the pipes */
 static int run_rank(const gg_team_uid *given) {
@@ -524,6 +598,11 @@ static int run_rank(const gg_team_uid *given) {
     gg_status st = gg_session_terminate(s);
     if (st && bad >= 0) FAIL("terminate: %s", gg_strerror(st));
     gg_session_free(s);
+  }
+  /* the relay, where every rank has the pipes (not under a tool) */
+  if (bad >= 0 && !given && !getenv("GG_TEST_UNDER")) {
+    const int b = relay_frames(mods[0], team, arrays[0]);
+    bad = b < 0 ? -1 : bad + b;
   }
   /* the halos: a view and the stencil's output each */
   gg_array *harrays[HALOS][2];

@@ -265,6 +265,17 @@ static void state_errors(gg_context *ctx, gg_module *mod)
   printf("not co-resident: %s\n", gg_error_detail());
   CHECK(gg_session_open(mod, "no_such", NULL, &se) == GG_ERR_NOT_FOUND);
 
+  /* the relay is for rank 0 of a team, following for its other ranks: a
+   * kernel whose frames run on one GPU refuses both */
+  gg_session_options relay = {.relay = 1};
+  CHECK(gg_session_open(mod, "one_1", &relay, &se) == GG_ERR_INVALID);
+  printf("relay off a team: %s\n", gg_error_detail());
+  CHECK_OK(gg_session_open(mod, "one_1", NULL, &se));
+  CHECK(gg_session_follow(se, 0, ga, 5) == GG_ERR_INVALID);
+  printf("follow off a team: %s\n", gg_error_detail());
+  CHECK_OK(gg_session_terminate(se));
+  gg_session_free(se);
+
   /* heartbeat: no sign of life for 300 ms with a 50 ms limit -> the kernel exits */
   gg_session_options hb = {.buffering = 1, .heartbeat_ms = 50};
   CHECK_OK(gg_session_open(mod, "one_1", &hb, &se));

@@ -210,6 +210,11 @@
  * template, gg_p_phase). */
 #define GG_MBOX_CMD_AHEAD 0x40000000u
 #define GG_MBOX_WORD_ABORT 0xffffffffffffffffull      /* command GG_MBOX_CMD_EXIT, any tag */
+/* Set in word 0's command by a rank of a team that follows rank 0
+ * (gg_session_follow): the kernel keeps the command and its arguments
+ * and from then on runs them once for each frame rank 0 relays, without
+ * reading the host's slots again, until the abort line. */
+#define GG_MBOX_CMD_FOLLOW 0x20000000u
 
 enum { /* status line: state */
   GG_MBOX_STATE_LAUNCHED = 0, /* not yet running */
@@ -235,6 +240,22 @@ typedef struct gg_persist_params {
                                 heap, gg_persistent_desc.sym_bytes); NULL without a team */
 } gg_persist_params;
 #define GG_PERSIST_TIMES 1u  /* flags: store each frame's device times (mailbox, above) */
+#define GG_PERSIST_RELAY 2u  /* flags, rank 0 of a team: each frame relayed to the others */
+
+/* The relay (frames on several GPUs, one host posting: docs/multi-gpu.md)
+ * at the start of the symmetric workspace (gg_persist_params.sym), the
+ * generator's sym_bytes counting it.  Rank 0's kernel, with
+ * GG_PERSIST_RELAY, stores its frame's number in every other rank's
+ * signal word (NVSHMEM signal, set) as soon as its poll returns the
+ * frame; a following rank's kernel waits for a number above the last it
+ * ran, runs its kept command, and sets its own word of rank 0's done
+ * line to that number; rank 0 acknowledges its host once every word
+ * there has reached the frame.  One line each way, a side writing only
+ * its own: the signal line (rank 0 -> a follower), the done line (the
+ * followers -> rank 0, a u64 per PE). */
+#define GG_RELAY_SIGNAL_OFF 0u
+#define GG_RELAY_DONE_OFF GG_MBOX_LINE
+#define GG_RELAY_BYTES (GG_RELAY_DONE_OFF + 8u * GG_MBOX_WAITING_MAX)
 
 /* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
  * record: block 0's warp 0 polls the host's slot (one warp-wide load per
@@ -246,6 +267,9 @@ typedef struct gg_persist_params {
 #define GG_PERSIST_ARRIVE_OFF 0u
 #define GG_PERSIST_RECORD_OFF 128u
 #define GG_PERSIST_SEEN_OFF(args) (GG_PERSIST_RECORD_OFF + GG_MBOX_ROUND(8u * GG_MBOX_WORDS(args)))
+/* The seen line's words 2 and 3 (by frame parity): the number of the
+ * relayed frame a following rank runs, for the block that completes it. */
+#define GG_PERSIST_RELAYED_WORD 2u
 #define GG_PERSIST_DEV_BYTES(args) (GG_PERSIST_SEEN_OFF(args) + GG_MBOX_LINE)
 
 #endif /* GG_PROTOCOL_H */
@@ -1088,7 +1112,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1092 "chain.cu"
+#line 1116 "chain.cu"
 
   }();
 #undef x
@@ -1137,7 +1161,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1141 "chain.cu"
+#line 1165 "chain.cu"
 
     }();
 #undef x
@@ -1208,7 +1232,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1212 "chain.cu"
+#line 1236 "chain.cu"
 
   }();
 #undef x
@@ -1275,7 +1299,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1279 "chain.cu"
+#line 1303 "chain.cu"
 
   }();
 #undef y
@@ -1326,7 +1350,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1330 "chain.cu"
+#line 1354 "chain.cu"
 
     }();
 #undef y
@@ -1397,7 +1421,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1401 "chain.cu"
+#line 1425 "chain.cu"
 
   }();
 #undef y
@@ -1532,7 +1556,7 @@ GG_INLINE acc value_at(const gg_args_energy &args, long long gg_lin)
 #line 23 "examples/chain.lua"
 v(i) * v(i)
 
-#line 1536 "chain.cu"
+#line 1560 "chain.cu"
 
   );
   
@@ -2145,6 +2169,80 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
   ph.ahead = (cmd & GG_MBOX_CMD_AHEAD) != 0;
   return cmd & ~GG_MBOX_CMD_AHEAD;
 }
+#ifdef GG_NVSHMEM
+/* The relay (gg_protocol.h): rank 0's host alone posts, rank 0's kernel
+ * hands each frame to the other ranks' kernels over NVLink, which run the
+ * command their hosts left them (gg_session_follow).  One host round
+ * trip a frame for the whole team, and no rank waits for another host's
+ * post to reach its GPU (each process posting its own frame: the skew
+ * between the hosts' posts lands in the first exchange's wait). */
+
+/* Rank 0, lane 0 of block 0's warp 0 (or the thread that acknowledges):
+ * every other rank's done word has reached `frame`.  The waiting bytes
+ * name a rank that keeps it waiting past a look at the abort line, as an
+ * exchange's wait does.  False when the host aborted meanwhile. */
+GG_INLINE bool gg_p_relay_done(const char *sym, unsigned long long frame, const char *mbox)
+{
+  const volatile unsigned long long *done =
+      (const volatile unsigned long long *)(sym + GG_RELAY_DONE_OFF);
+  const int n = nvshmem_n_pes();
+  for (int pe = 1; pe < n; ++pe) {
+    bool marked = false;
+    for (unsigned spins = 1; done[pe] < frame; ++spins)
+      if ((spins & 4095u) == 0) {
+        gg_xchg_waiting(mbox, pe, 1);
+        marked = true;
+        if (gg_host_aborted(mbox))
+          return false;
+      }
+    if (marked)
+      gg_xchg_waiting(mbox, pe, 0);
+  }
+  return true;
+}
+/* Rank 0, block 0's warp 0, once its poll returned `frame`: every other
+ * rank's signal word set to it, a lane a rank (NVSHMEM's signal op: one
+ * store into the peer's memory, nothing waited for).  Not before each
+ * rank finished the frame before: a frame posted ahead must not overwrite
+ * a number a rank has not taken yet.  False when the host aborted. */
+GG_INLINE bool gg_p_relay_post(char *sym, unsigned long long frame, const char *mbox)
+{
+  unsigned ok = 1;
+  if ((threadIdx.x & 31u) == 0 && frame > 1)
+    ok = gg_p_relay_done(sym, frame - 1, mbox);
+  if (!__shfl_sync(0xffffffffu, ok, 0))
+    return false;
+  const int n = nvshmem_n_pes();
+  for (int pe = 1 + (int)(threadIdx.x & 31u); pe < n; pe += 32)
+    nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_SIGNAL_OFF), frame, NVSHMEM_SIGNAL_SET, pe);
+  return true;
+}
+/* A following rank, lane 0 of block 0's warp 0: wait until rank 0 has
+ * relayed a frame after *relayed, and take its number.  A local word in
+ * L2, polled back to back; the abort line (host memory) is looked at
+ * every 4096 polls.  False when the host aborted (terminate). */
+GG_INLINE bool gg_p_relay_next(const char *sym, unsigned long long *relayed, const char *mbox)
+{
+  const volatile unsigned long long *sig =
+      (const volatile unsigned long long *)(sym + GG_RELAY_SIGNAL_OFF);
+  for (unsigned spins = 1;; ++spins) {
+    const unsigned long long v = *sig;
+    if (v > *relayed) {
+      *relayed = v;
+      return true;
+    }
+    if ((spins & 4095u) == 0 && gg_host_aborted(mbox))
+      return false;
+  }
+}
+/* A following rank, the thread that completes relayed frame r: its word
+ * of rank 0's done line set to r. */
+GG_INLINE void gg_p_relay_finish(char *sym, unsigned long long r)
+{
+  nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_DONE_OFF) + nvshmem_my_pe(), r,
+                     NVSHMEM_SIGNAL_SET, 0);
+}
+#endif /* GG_NVSHMEM */
 /* The larger of two sizes, for the largest argument struct below. */
 __host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, unsigned long long b)
 {
@@ -2197,6 +2295,20 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
    * register held across the body made ptxas spill inside the matmul
    * loop (+5 % on persistent_bench's matmul 128x128 one_block). */
   __shared__ unsigned long long gg_seen;
+  /* Block 0, a rank following rank 0 (gg_protocol.h: GG_MBOX_CMD_FOLLOW):
+   * the command word its host posted (0: not following) and the number of
+   * the last relayed frame it ran.  Its arguments stay in args_words. */
+  constexpr bool peers = 0; /* frames on a team: the relay */
+  __shared__ unsigned gg_follow;
+  __shared__ unsigned long long gg_relayed;
+  /* Each command's gg_seq, in 4-byte argument words (-1: none): a
+   * following rank gives every relayed frame a fresh one, as the host
+   * does each post (publications and scans tag their words with it). */
+  constexpr int gg_seq_word[] = { -1, -1 };
+  if (threadIdx.x == 0) {
+    gg_follow = 0;
+    gg_relayed = 0;
+  }
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -2228,9 +2340,28 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
         bool go = true;
         if (multi && leader && frame > 1)
           go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
+        __syncwarp(); /* lane 0's gg_follow of the last frame */
         if (!__shfl_sync(0xffffffffu, (unsigned)go, 0)) {
           cmd = GG_MBOX_CMD_EXIT;
           reason = GG_MBOX_EXIT_ABORT;
+        } else if (peers && gg_follow) {
+          /* following: the kept command and arguments, tagged with this
+             frame, a fresh gg_seq in its word (never 0, above every one
+             before: the host's count of a command's frames is below the
+             kernel's count of all frames) */
+          cmd = gg_follow;
+          const int sw = gg_seq_word[cmd & ~GG_MBOX_CMD_FOLLOW];
+          const unsigned seq = (unsigned)frame ? (unsigned)frame : 1u;
+#pragma unroll
+          for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k) {
+            const unsigned i = k * 32 + (threadIdx.x & 31u);
+            unsigned payload = cmd;
+            if (i >= 1 && i < gg_nw) {
+              payload = (int)i - 1 == sw ? seq : args_words[i - 1];
+              args_words[i - 1] = payload;
+            }
+            word[k] = (unsigned long long)(unsigned)frame << 32 | payload;
+          }
         } else if constexpr (gg_batch > 1) {
           if (pp.nslots > 1)
             cmd = gg_p_next<gg_nw, gg_batch>(
@@ -2243,6 +2374,28 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
                                        args_words, word, &reason, phase);
         }
+#ifdef GG_NVSHMEM
+        if (peers && cmd != GG_MBOX_CMD_EXIT) {
+          unsigned ok = 1;
+          if (cmd & GG_MBOX_CMD_FOLLOW) {
+            /* a following rank: rank 0's next frame (the first: the first
+               it relays once this rank's host posted the command) */
+            if (leader) {
+              gg_follow = cmd;
+              ok = gg_p_relay_next((const char *)pp.sym, &gg_relayed, mbox);
+              gg_p_seen_line(pp, 56u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)] =
+                  gg_relayed;
+            }
+            ok = __shfl_sync(0xffffffffu, ok, 0);
+          } else if (pp.flags & GG_PERSIST_RELAY) {
+            ok = gg_p_relay_post((char *)pp.sym, frame, mbox);
+          }
+          if (!ok) {
+            cmd = GG_MBOX_CMD_EXIT;
+            reason = GG_MBOX_EXIT_ABORT;
+          }
+        }
+#endif
         if ((pp.flags & GG_PERSIST_TIMES) && leader) {
           gg_seen = gg_clock_ns();
           if (multi)
@@ -2273,7 +2426,7 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     if (cmd == GG_MBOX_CMD_EXIT)
       break;
     gg_p_ack_of ack = {0, 0u, false, false};
-    switch (cmd) {
+    switch (cmd & ~GG_MBOX_CMD_FOLLOW) {
     case 0:
       (void)GG_NS_chain::gg_frame(*reinterpret_cast<const gg_args_chain *>(args_words), g, (const char *)pp.mbox);
       break;
@@ -2295,6 +2448,15 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, 56u)[frame & 1u];
+#ifdef GG_NVSHMEM
+      if (peers && (cmd & GG_MBOX_CMD_FOLLOW)) { /* rank 0 hears of it, not this host */
+        gg_p_relay_finish((char *)pp.sym,
+                          gg_p_seen_line(pp, 56u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)]);
+        continue;
+      }
+      if (peers && (pp.flags & GG_PERSIST_RELAY) && !gg_p_relay_done((const char *)pp.sym, frame, mbox))
+        continue; /* aborted: the next poll sees it */
+#endif
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
                end);
     }
@@ -2652,6 +2814,80 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
   ph.ahead = (cmd & GG_MBOX_CMD_AHEAD) != 0;
   return cmd & ~GG_MBOX_CMD_AHEAD;
 }
+#ifdef GG_NVSHMEM
+/* The relay (gg_protocol.h): rank 0's host alone posts, rank 0's kernel
+ * hands each frame to the other ranks' kernels over NVLink, which run the
+ * command their hosts left them (gg_session_follow).  One host round
+ * trip a frame for the whole team, and no rank waits for another host's
+ * post to reach its GPU (each process posting its own frame: the skew
+ * between the hosts' posts lands in the first exchange's wait). */
+
+/* Rank 0, lane 0 of block 0's warp 0 (or the thread that acknowledges):
+ * every other rank's done word has reached `frame`.  The waiting bytes
+ * name a rank that keeps it waiting past a look at the abort line, as an
+ * exchange's wait does.  False when the host aborted meanwhile. */
+GG_INLINE bool gg_p_relay_done(const char *sym, unsigned long long frame, const char *mbox)
+{
+  const volatile unsigned long long *done =
+      (const volatile unsigned long long *)(sym + GG_RELAY_DONE_OFF);
+  const int n = nvshmem_n_pes();
+  for (int pe = 1; pe < n; ++pe) {
+    bool marked = false;
+    for (unsigned spins = 1; done[pe] < frame; ++spins)
+      if ((spins & 4095u) == 0) {
+        gg_xchg_waiting(mbox, pe, 1);
+        marked = true;
+        if (gg_host_aborted(mbox))
+          return false;
+      }
+    if (marked)
+      gg_xchg_waiting(mbox, pe, 0);
+  }
+  return true;
+}
+/* Rank 0, block 0's warp 0, once its poll returned `frame`: every other
+ * rank's signal word set to it, a lane a rank (NVSHMEM's signal op: one
+ * store into the peer's memory, nothing waited for).  Not before each
+ * rank finished the frame before: a frame posted ahead must not overwrite
+ * a number a rank has not taken yet.  False when the host aborted. */
+GG_INLINE bool gg_p_relay_post(char *sym, unsigned long long frame, const char *mbox)
+{
+  unsigned ok = 1;
+  if ((threadIdx.x & 31u) == 0 && frame > 1)
+    ok = gg_p_relay_done(sym, frame - 1, mbox);
+  if (!__shfl_sync(0xffffffffu, ok, 0))
+    return false;
+  const int n = nvshmem_n_pes();
+  for (int pe = 1 + (int)(threadIdx.x & 31u); pe < n; pe += 32)
+    nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_SIGNAL_OFF), frame, NVSHMEM_SIGNAL_SET, pe);
+  return true;
+}
+/* A following rank, lane 0 of block 0's warp 0: wait until rank 0 has
+ * relayed a frame after *relayed, and take its number.  A local word in
+ * L2, polled back to back; the abort line (host memory) is looked at
+ * every 4096 polls.  False when the host aborted (terminate). */
+GG_INLINE bool gg_p_relay_next(const char *sym, unsigned long long *relayed, const char *mbox)
+{
+  const volatile unsigned long long *sig =
+      (const volatile unsigned long long *)(sym + GG_RELAY_SIGNAL_OFF);
+  for (unsigned spins = 1;; ++spins) {
+    const unsigned long long v = *sig;
+    if (v > *relayed) {
+      *relayed = v;
+      return true;
+    }
+    if ((spins & 4095u) == 0 && gg_host_aborted(mbox))
+      return false;
+  }
+}
+/* A following rank, the thread that completes relayed frame r: its word
+ * of rank 0's done line set to r. */
+GG_INLINE void gg_p_relay_finish(char *sym, unsigned long long r)
+{
+  nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_DONE_OFF) + nvshmem_my_pe(), r,
+                     NVSHMEM_SIGNAL_SET, 0);
+}
+#endif /* GG_NVSHMEM */
 /* The larger of two sizes, for the largest argument struct below. */
 __host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, unsigned long long b)
 {
@@ -2704,6 +2940,20 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
    * register held across the body made ptxas spill inside the matmul
    * loop (+5 % on persistent_bench's matmul 128x128 one_block). */
   __shared__ unsigned long long gg_seen;
+  /* Block 0, a rank following rank 0 (gg_protocol.h: GG_MBOX_CMD_FOLLOW):
+   * the command word its host posted (0: not following) and the number of
+   * the last relayed frame it ran.  Its arguments stay in args_words. */
+  constexpr bool peers = 0; /* frames on a team: the relay */
+  __shared__ unsigned gg_follow;
+  __shared__ unsigned long long gg_relayed;
+  /* Each command's gg_seq, in 4-byte argument words (-1: none): a
+   * following rank gives every relayed frame a fresh one, as the host
+   * does each post (publications and scans tag their words with it). */
+  constexpr int gg_seq_word[] = { -1, -1 };
+  if (threadIdx.x == 0) {
+    gg_follow = 0;
+    gg_relayed = 0;
+  }
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -2735,9 +2985,28 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
         bool go = true;
         if (multi && leader && frame > 1)
           go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
+        __syncwarp(); /* lane 0's gg_follow of the last frame */
         if (!__shfl_sync(0xffffffffu, (unsigned)go, 0)) {
           cmd = GG_MBOX_CMD_EXIT;
           reason = GG_MBOX_EXIT_ABORT;
+        } else if (peers && gg_follow) {
+          /* following: the kept command and arguments, tagged with this
+             frame, a fresh gg_seq in its word (never 0, above every one
+             before: the host's count of a command's frames is below the
+             kernel's count of all frames) */
+          cmd = gg_follow;
+          const int sw = gg_seq_word[cmd & ~GG_MBOX_CMD_FOLLOW];
+          const unsigned seq = (unsigned)frame ? (unsigned)frame : 1u;
+#pragma unroll
+          for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k) {
+            const unsigned i = k * 32 + (threadIdx.x & 31u);
+            unsigned payload = cmd;
+            if (i >= 1 && i < gg_nw) {
+              payload = (int)i - 1 == sw ? seq : args_words[i - 1];
+              args_words[i - 1] = payload;
+            }
+            word[k] = (unsigned long long)(unsigned)frame << 32 | payload;
+          }
         } else if constexpr (gg_batch > 1) {
           if (pp.nslots > 1)
             cmd = gg_p_next<gg_nw, gg_batch>(
@@ -2750,6 +3019,28 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
                                        args_words, word, &reason, phase);
         }
+#ifdef GG_NVSHMEM
+        if (peers && cmd != GG_MBOX_CMD_EXIT) {
+          unsigned ok = 1;
+          if (cmd & GG_MBOX_CMD_FOLLOW) {
+            /* a following rank: rank 0's next frame (the first: the first
+               it relays once this rank's host posted the command) */
+            if (leader) {
+              gg_follow = cmd;
+              ok = gg_p_relay_next((const char *)pp.sym, &gg_relayed, mbox);
+              gg_p_seen_line(pp, 56u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)] =
+                  gg_relayed;
+            }
+            ok = __shfl_sync(0xffffffffu, ok, 0);
+          } else if (pp.flags & GG_PERSIST_RELAY) {
+            ok = gg_p_relay_post((char *)pp.sym, frame, mbox);
+          }
+          if (!ok) {
+            cmd = GG_MBOX_CMD_EXIT;
+            reason = GG_MBOX_EXIT_ABORT;
+          }
+        }
+#endif
         if ((pp.flags & GG_PERSIST_TIMES) && leader) {
           gg_seen = gg_clock_ns();
           if (multi)
@@ -2780,7 +3071,7 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     if (cmd == GG_MBOX_CMD_EXIT)
       break;
     gg_p_ack_of ack = {0, 0u, false, false};
-    switch (cmd) {
+    switch (cmd & ~GG_MBOX_CMD_FOLLOW) {
     case 0:
       (void)GG_NS_chain::gg_frame(*reinterpret_cast<const gg_args_chain *>(args_words), g, (const char *)pp.mbox);
       break;
@@ -2802,6 +3093,15 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, 56u)[frame & 1u];
+#ifdef GG_NVSHMEM
+      if (peers && (cmd & GG_MBOX_CMD_FOLLOW)) { /* rank 0 hears of it, not this host */
+        gg_p_relay_finish((char *)pp.sym,
+                          gg_p_seen_line(pp, 56u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)]);
+        continue;
+      }
+      if (peers && (pp.flags & GG_PERSIST_RELAY) && !gg_p_relay_done((const char *)pp.sym, frame, mbox))
+        continue; /* aborted: the next poll sees it */
+#endif
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
                end);
     }
@@ -3159,6 +3459,80 @@ GG_INLINE unsigned gg_p_next(const char *mbox, const char *slots, unsigned strid
   ph.ahead = (cmd & GG_MBOX_CMD_AHEAD) != 0;
   return cmd & ~GG_MBOX_CMD_AHEAD;
 }
+#ifdef GG_NVSHMEM
+/* The relay (gg_protocol.h): rank 0's host alone posts, rank 0's kernel
+ * hands each frame to the other ranks' kernels over NVLink, which run the
+ * command their hosts left them (gg_session_follow).  One host round
+ * trip a frame for the whole team, and no rank waits for another host's
+ * post to reach its GPU (each process posting its own frame: the skew
+ * between the hosts' posts lands in the first exchange's wait). */
+
+/* Rank 0, lane 0 of block 0's warp 0 (or the thread that acknowledges):
+ * every other rank's done word has reached `frame`.  The waiting bytes
+ * name a rank that keeps it waiting past a look at the abort line, as an
+ * exchange's wait does.  False when the host aborted meanwhile. */
+GG_INLINE bool gg_p_relay_done(const char *sym, unsigned long long frame, const char *mbox)
+{
+  const volatile unsigned long long *done =
+      (const volatile unsigned long long *)(sym + GG_RELAY_DONE_OFF);
+  const int n = nvshmem_n_pes();
+  for (int pe = 1; pe < n; ++pe) {
+    bool marked = false;
+    for (unsigned spins = 1; done[pe] < frame; ++spins)
+      if ((spins & 4095u) == 0) {
+        gg_xchg_waiting(mbox, pe, 1);
+        marked = true;
+        if (gg_host_aborted(mbox))
+          return false;
+      }
+    if (marked)
+      gg_xchg_waiting(mbox, pe, 0);
+  }
+  return true;
+}
+/* Rank 0, block 0's warp 0, once its poll returned `frame`: every other
+ * rank's signal word set to it, a lane a rank (NVSHMEM's signal op: one
+ * store into the peer's memory, nothing waited for).  Not before each
+ * rank finished the frame before: a frame posted ahead must not overwrite
+ * a number a rank has not taken yet.  False when the host aborted. */
+GG_INLINE bool gg_p_relay_post(char *sym, unsigned long long frame, const char *mbox)
+{
+  unsigned ok = 1;
+  if ((threadIdx.x & 31u) == 0 && frame > 1)
+    ok = gg_p_relay_done(sym, frame - 1, mbox);
+  if (!__shfl_sync(0xffffffffu, ok, 0))
+    return false;
+  const int n = nvshmem_n_pes();
+  for (int pe = 1 + (int)(threadIdx.x & 31u); pe < n; pe += 32)
+    nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_SIGNAL_OFF), frame, NVSHMEM_SIGNAL_SET, pe);
+  return true;
+}
+/* A following rank, lane 0 of block 0's warp 0: wait until rank 0 has
+ * relayed a frame after *relayed, and take its number.  A local word in
+ * L2, polled back to back; the abort line (host memory) is looked at
+ * every 4096 polls.  False when the host aborted (terminate). */
+GG_INLINE bool gg_p_relay_next(const char *sym, unsigned long long *relayed, const char *mbox)
+{
+  const volatile unsigned long long *sig =
+      (const volatile unsigned long long *)(sym + GG_RELAY_SIGNAL_OFF);
+  for (unsigned spins = 1;; ++spins) {
+    const unsigned long long v = *sig;
+    if (v > *relayed) {
+      *relayed = v;
+      return true;
+    }
+    if ((spins & 4095u) == 0 && gg_host_aborted(mbox))
+      return false;
+  }
+}
+/* A following rank, the thread that completes relayed frame r: its word
+ * of rank 0's done line set to r. */
+GG_INLINE void gg_p_relay_finish(char *sym, unsigned long long r)
+{
+  nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_DONE_OFF) + nvshmem_my_pe(), r,
+                     NVSHMEM_SIGNAL_SET, 0);
+}
+#endif /* GG_NVSHMEM */
 /* The larger of two sizes, for the largest argument struct below. */
 __host__ __device__ constexpr unsigned long long gg_p_max(unsigned long long a, unsigned long long b)
 {
@@ -3211,6 +3585,20 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
    * register held across the body made ptxas spill inside the matmul
    * loop (+5 % on persistent_bench's matmul 128x128 one_block). */
   __shared__ unsigned long long gg_seen;
+  /* Block 0, a rank following rank 0 (gg_protocol.h: GG_MBOX_CMD_FOLLOW):
+   * the command word its host posted (0: not following) and the number of
+   * the last relayed frame it ran.  Its arguments stay in args_words. */
+  constexpr bool peers = 0; /* frames on a team: the relay */
+  __shared__ unsigned gg_follow;
+  __shared__ unsigned long long gg_relayed;
+  /* Each command's gg_seq, in 4-byte argument words (-1: none): a
+   * following rank gives every relayed frame a fresh one, as the host
+   * does each post (publications and scans tag their words with it). */
+  constexpr int gg_seq_word[] = { -1, -1 };
+  if (threadIdx.x == 0) {
+    gg_follow = 0;
+    gg_relayed = 0;
+  }
 
   gg_grid g;
   g.block = blockIdx.x * groups + group;
@@ -3242,9 +3630,28 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
         bool go = true;
         if (multi && leader && frame > 1)
           go = gg_p_wait_arrivals(arrive, (frame - 1) * gridDim.x, mbox);
+        __syncwarp(); /* lane 0's gg_follow of the last frame */
         if (!__shfl_sync(0xffffffffu, (unsigned)go, 0)) {
           cmd = GG_MBOX_CMD_EXIT;
           reason = GG_MBOX_EXIT_ABORT;
+        } else if (peers && gg_follow) {
+          /* following: the kept command and arguments, tagged with this
+             frame, a fresh gg_seq in its word (never 0, above every one
+             before: the host's count of a command's frames is below the
+             kernel's count of all frames) */
+          cmd = gg_follow;
+          const int sw = gg_seq_word[cmd & ~GG_MBOX_CMD_FOLLOW];
+          const unsigned seq = (unsigned)frame ? (unsigned)frame : 1u;
+#pragma unroll
+          for (unsigned k = 0; k < (gg_nw + 31) / 32; ++k) {
+            const unsigned i = k * 32 + (threadIdx.x & 31u);
+            unsigned payload = cmd;
+            if (i >= 1 && i < gg_nw) {
+              payload = (int)i - 1 == sw ? seq : args_words[i - 1];
+              args_words[i - 1] = payload;
+            }
+            word[k] = (unsigned long long)(unsigned)frame << 32 | payload;
+          }
         } else if constexpr (gg_batch > 1) {
           if (pp.nslots > 1)
             cmd = gg_p_next<gg_nw, gg_batch>(
@@ -3257,6 +3664,28 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
           cmd = gg_p_poll<gg_nw, true>(mbox, (const unsigned long long *)slot, frame,
                                        args_words, word, &reason, phase);
         }
+#ifdef GG_NVSHMEM
+        if (peers && cmd != GG_MBOX_CMD_EXIT) {
+          unsigned ok = 1;
+          if (cmd & GG_MBOX_CMD_FOLLOW) {
+            /* a following rank: rank 0's next frame (the first: the first
+               it relays once this rank's host posted the command) */
+            if (leader) {
+              gg_follow = cmd;
+              ok = gg_p_relay_next((const char *)pp.sym, &gg_relayed, mbox);
+              gg_p_seen_line(pp, 56u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)] =
+                  gg_relayed;
+            }
+            ok = __shfl_sync(0xffffffffu, ok, 0);
+          } else if (pp.flags & GG_PERSIST_RELAY) {
+            ok = gg_p_relay_post((char *)pp.sym, frame, mbox);
+          }
+          if (!ok) {
+            cmd = GG_MBOX_CMD_EXIT;
+            reason = GG_MBOX_EXIT_ABORT;
+          }
+        }
+#endif
         if ((pp.flags & GG_PERSIST_TIMES) && leader) {
           gg_seen = gg_clock_ns();
           if (multi)
@@ -3287,7 +3716,7 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     if (cmd == GG_MBOX_CMD_EXIT)
       break;
     gg_p_ack_of ack = {0, 0u, false, false};
-    switch (cmd) {
+    switch (cmd & ~GG_MBOX_CMD_FOLLOW) {
     case 0:
       (void)GG_NS_chain::gg_frame(*reinterpret_cast<const gg_args_chain *>(args_words), g, (const char *)pp.mbox);
       break;
@@ -3309,6 +3738,15 @@ extern "C" __global__ void __launch_bounds__(1024, GG_MIN_BLOCKS_gg_persist_loop
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, 56u)[frame & 1u];
+#ifdef GG_NVSHMEM
+      if (peers && (cmd & GG_MBOX_CMD_FOLLOW)) { /* rank 0 hears of it, not this host */
+        gg_p_relay_finish((char *)pp.sym,
+                          gg_p_seen_line(pp, 56u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)]);
+        continue;
+      }
+      if (peers && (pp.flags & GG_PERSIST_RELAY) && !gg_p_relay_done((const char *)pp.sym, frame, mbox))
+        continue; /* aborted: the next poll sees it */
+#endif
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
                end);
     }
