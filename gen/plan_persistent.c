@@ -303,7 +303,11 @@ static int plan_peers(const ggi_module *m, const ggi_persistent *p, ggi_persiste
   }
   if (!from)
     return 0;
-  /* the relay's lines first (gg_protocol.h), then the frames' shares */
+  /* the relay's lines first (gg_protocol.h), then the frames' shares,
+     each still on its alignment */
+  _Static_assert(GG_RELAY_BYTES >= GG_RELAY_DONE_OFF + 8u * GG_MBOX_WAITING_MAX &&
+                     GG_RELAY_BYTES % GG_FRAME_WS_ALIGN == 0,
+                 "gg_protocol.h: the relay's lines, on the exchanges' alignment");
   for (int i = 0; i < p->ncommands; i++)
     s->sym_off[i] += GG_RELAY_BYTES;
   s->sym_bytes += GG_RELAY_BYTES;

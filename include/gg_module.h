@@ -21,7 +21,7 @@
 
 #include "gg_abi.h"
 
-#define GG_MODULE_ABI 10
+#define GG_MODULE_ABI 11
 
 /* A compile-time check in C11 and C++11 alike: a generated header proves
  * with it that the compiler lays out each argument struct as the

@@ -150,17 +150,25 @@ typedef struct gg_persist_params {
 /* The relay (frames on several GPUs, one host posting: docs/multi-gpu.md)
  * at the start of the symmetric workspace (gg_persist_params.sym), the
  * generator's sym_bytes counting it.  Rank 0's kernel, with
- * GG_PERSIST_RELAY, stores its frame's number in every other rank's
- * signal word (NVSHMEM signal, set) as soon as its poll returns the
- * frame; a following rank's kernel waits for a number above the last it
- * ran, runs its kept command, and sets its own word of rank 0's done
- * line to that number; rank 0 acknowledges its host once every word
- * there has reached the frame.  One line each way, a side writing only
- * its own: the signal line (rank 0 -> a follower), the done line (the
- * followers -> rank 0, a u64 per PE). */
+ * GG_PERSIST_RELAY, stores its frame's number and command,
+ * GG_RELAY_WORD(frame, command), in every other rank's signal word
+ * (NVSHMEM signal, set) as soon as its poll returns the frame, once each
+ * rank has finished the frame before; a following rank's kernel waits
+ * for a number above the last it ran, runs its kept command if the
+ * command is that one (a frame of another command runs on rank 0 alone),
+ * and sets its own word of rank 0's done line to the number, after a
+ * system-scope fence; rank 0 acknowledges its host once every word there
+ * has reached the frame.  One line each way, a side writing only its
+ * own: the signal line (rank 0 -> a follower), the done line (the
+ * followers -> rank 0, a u64 per PE), the lines' 640 bytes rounded to
+ * GG_FRAME_WS_ALIGN (the exchanges' areas follow). */
 #define GG_RELAY_SIGNAL_OFF 0u
 #define GG_RELAY_DONE_OFF GG_MBOX_LINE
-#define GG_RELAY_BYTES (GG_RELAY_DONE_OFF + 8u * GG_MBOX_WAITING_MAX)
+#define GG_RELAY_BYTES 768u
+#define GG_RELAY_WORD(frame, cmd) ((unsigned long long)(frame) << 8 | ((cmd) & 0xffu))
+#define GG_RELAY_FRAME(word) ((word) >> 8)
+#define GG_RELAY_CMD(word) ((unsigned)(word) & 0xffu)
+#define GG_RELAY_SKIP 0xffu /* a following rank's command index for a frame not its own */
 
 /* Device memory of many_blocks / hybrid: +0 u64 arrivals; +128 the
  * record: block 0's warp 0 polls the host's slot (one warp-wide load per

@@ -157,13 +157,18 @@ gg_status gg_session_open(gg_module *mod, const char *name, const gg_session_opt
 
 /* Rank r > 0 of a team whose rank 0 relays (options.relay): from now on
  * this session's kernel runs command `cmd` with these arguments once for
- * each frame rank 0's host posts, without this host posting again.
- * Arrays and scalars stay as given (write new inputs into the arrays
- * between rank 0's frames, or let the frame's exchanges bring them); the
- * hidden sequence number is renewed each frame.  After it the session
- * takes no start or wait (GG_ERR_STATE): gg_session_terminate ends it.
- * GG_ERR_INVALID on rank 0, off a team, or for a kernel whose frames run
- * on one GPU; GG_ERR_STATE with frames in flight. */
+ * each frame of that command rank 0's host posts, without this host
+ * posting again (rank 0's frames of other commands run on rank 0 alone,
+ * so a frame on several GPUs that a rank does not follow waits for it
+ * until rank 0's wait times out).  Arrays and scalars stay as given: this
+ * host learns nothing of each frame, so a rank's inputs come through the
+ * frame's exchanges, or are written before it follows (its outputs are
+ * read after terminate, or sent to rank 0 by an exchange); the hidden
+ * sequence number is renewed each frame.  After it the session takes no
+ * start or wait (GG_ERR_STATE): gg_session_terminate ends it.
+ * GG_ERR_INVALID on rank 0, off a team, for a kernel whose frames run on
+ * one GPU, or in a module with no exchange; GG_ERR_STATE with frames in
+ * flight. */
 gg_status gg_session_follow(gg_session *s, int cmd, const gg_arg *args, int nargs);
 
 /* The command id of workload `name` in this session (0 .. ncommands-1). */

@@ -113,11 +113,13 @@ static gg_status check_team(gg_session *s)
 {
   const gg_persistent_desc *pd = s->pd;
   const gg_team *team = s->opt.team;
-  if (s->opt.relay && (pd->gpus <= 1 || gg_team_rank(team) != 0))
+  if (s->opt.relay && (pd->gpus <= 1 || gg_team_rank(team) != 0 || !s->mod->nvshmem_init))
     return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": options.relay is for rank 0 of the "
-                         "team a kernel's frames run on (its frames run on %d GPU%s%s)", pd->name,
-                         pd->gpus, pd->gpus == 1 ? "" : "s",
-                         team ? ", and this is not rank 0" : ", and options.team is NULL");
+                         "team a kernel's frames run on, in a module with an exchange (its "
+                         "frames run on %d GPU%s%s)", pd->name, pd->gpus, pd->gpus == 1 ? "" : "s",
+                         !team ? ", and options.team is NULL"
+                         : gg_team_rank(team) != 0 ? ", and this is not rank 0"
+                         : !s->mod->nvshmem_init ? ", and the module has no exchange" : "");
   if (pd->gpus <= 1)
     return GG_OK;
   if (!team)
@@ -677,12 +679,14 @@ gg_status gg_session_follow(gg_session *s, int cmd, const gg_arg *args, int narg
 {
   if (!s)
     return GGR_NULL_ARG();
-  if (s->pd->gpus <= 1 || !s->opt.team || gg_team_rank(s->opt.team) == 0)
+  if (s->pd->gpus <= 1 || !s->opt.team || gg_team_rank(s->opt.team) == 0 ||
+      !s->mod->nvshmem_init)
     return ggr_set_error(GG_ERR_INVALID, "persistent \"%s\": gg_session_follow is for ranks 1 "
                          "and up of the team a kernel's frames run on, rank 0 relaying "
                          "(options.relay); this session is %s", s->pd->name,
                          s->pd->gpus <= 1 ? "of a kernel whose frames run on one GPU"
-                                          : "rank 0's");
+                         : !s->mod->nvshmem_init ? "of a module with no exchange"
+                                                 : "rank 0's");
   gg_status st = can_start(s, cmd);
   if (!st && s->mb.started != s->mb.completed)
     st = ggr_set_error(GG_ERR_STATE, "frames %llu..%llu are in flight: wait for them before "
@@ -749,7 +753,13 @@ static gg_status frame_timeout(gg_session *s, int64_t timeout_ns)
   char team[300 + 4 * GG_MBOX_WAITING_MAX] = "", ranks[4 * GG_MBOX_WAITING_MAX + 1];
   if (s->pd->gpus > 1) {
     const int n = ggr_mbox_waiting(&s->mb, s->pd->gpus, ranks, sizeof ranks);
-    if (n > 0)
+    if (n > 0 && s->opt.relay)
+      snprintf(team, sizeof team, ": rank%s %s of the team (NVSHMEM PE%s) ha%s not finished the "
+               "frame this rank relayed (a dead or hung process, or one that has not called "
+               "gg_session_follow), or the frame's exchanges wait for it; "
+               "gg_session_terminate ends the kernel", n > 1 ? "s" : "", ranks, n > 1 ? "s" : "",
+               n > 1 ? "ve" : "s");
+    else if (n > 0)
       snprintf(team, sizeof team, ": its exchanges wait for the frame of rank%s %s of the team "
                "(NVSHMEM PE%s), which died, hangs or has not posted it; gg_session_terminate "
                "ends the kernel", n > 1 ? "s" : "", ranks, n > 1 ? "s" : "");

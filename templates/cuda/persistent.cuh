@@ -384,7 +384,8 @@ GG_INLINE bool gg_p_relay_done(const char *sym, unsigned long long frame, const 
  * store into the peer's memory, nothing waited for).  Not before each
  * rank finished the frame before: a frame posted ahead must not overwrite
  * a number a rank has not taken yet.  False when the host aborted. */
-GG_INLINE bool gg_p_relay_post(char *sym, unsigned long long frame, const char *mbox)
+GG_INLINE bool gg_p_relay_post(char *sym, unsigned long long frame, unsigned cmd,
+                               const char *mbox)
 {
   unsigned ok = 1;
   if ((threadIdx.x & 31u) == 0 && frame > 1)
@@ -393,21 +394,25 @@ GG_INLINE bool gg_p_relay_post(char *sym, unsigned long long frame, const char *
     return false;
   const int n = nvshmem_n_pes();
   for (int pe = 1 + (int)(threadIdx.x & 31u); pe < n; pe += 32)
-    nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_SIGNAL_OFF), frame, NVSHMEM_SIGNAL_SET, pe);
+    nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_SIGNAL_OFF), GG_RELAY_WORD(frame, cmd),
+                       NVSHMEM_SIGNAL_SET, pe);
   return true;
 }
 /* A following rank, lane 0 of block 0's warp 0: wait until rank 0 has
- * relayed a frame after *relayed, and take its number.  A local word in
- * L2, polled back to back; the abort line (host memory) is looked at
- * every 4096 polls.  False when the host aborted (terminate). */
-GG_INLINE bool gg_p_relay_next(const char *sym, unsigned long long *relayed, const char *mbox)
+ * relayed a frame after *relayed, and take its number and command (*cmd).
+ * A local word in L2, polled back to back; the abort line (host memory)
+ * is looked at every 4096 polls.  False when the host aborted
+ * (terminate). */
+GG_INLINE bool gg_p_relay_next(const char *sym, unsigned long long *relayed, unsigned *cmd,
+                               const char *mbox)
 {
   const volatile unsigned long long *sig =
       (const volatile unsigned long long *)(sym + GG_RELAY_SIGNAL_OFF);
   for (unsigned spins = 1;; ++spins) {
     const unsigned long long v = *sig;
-    if (v > *relayed) {
-      *relayed = v;
+    if (GG_RELAY_FRAME(v) > *relayed) {
+      *relayed = GG_RELAY_FRAME(v);
+      *cmd = GG_RELAY_CMD(v);
       return true;
     }
     if ((spins & 4095u) == 0 && gg_host_aborted(mbox))
@@ -415,9 +420,13 @@ GG_INLINE bool gg_p_relay_next(const char *sym, unsigned long long *relayed, con
   }
 }
 /* A following rank, the thread that completes relayed frame r: its word
- * of rank 0's done line set to r. */
+ * of rank 0's done line set to r, after a fence that orders the frame's
+ * writes (its block's, and the others' through the acq_rel arrival)
+ * before it at system scope, as a release ack orders them for a host:
+ * whoever rank 0's acknowledgement tells of the frame sees them. */
 GG_INLINE void gg_p_relay_finish(char *sym, unsigned long long r)
 {
+  __threadfence_system();
   nvshmemx_signal_op((uint64_t *)(sym + GG_RELAY_DONE_OFF) + nvshmem_my_pe(), r,
                      NVSHMEM_SIGNAL_SET, 0);
 }
@@ -477,7 +486,11 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
   /* Block 0, a rank following rank 0 (gg_protocol.h: GG_MBOX_CMD_FOLLOW):
    * the command word its host posted (0: not following) and the number of
    * the last relayed frame it ran.  Its arguments stay in args_words. */
+#ifdef GG_NVSHMEM
   constexpr bool peers = {{PEERS}}; /* frames on a team: the relay */
+#else
+  constexpr bool peers = false; /* no exchange in the module: no team to relay to */
+#endif
   __shared__ unsigned gg_follow;
   __shared__ unsigned long long gg_relayed;
   /* Each command's gg_seq, in 4-byte argument words (-1: none): a
@@ -558,16 +571,25 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
           unsigned ok = 1;
           if (cmd & GG_MBOX_CMD_FOLLOW) {
             /* a following rank: rank 0's next frame (the first: the first
-               it relays once this rank's host posted the command) */
+               it relays once this rank's host posted the command); one of
+               another command runs on rank 0 alone: this rank skips it
+               (GG_RELAY_SKIP: no case) and reports it done */
+            unsigned relayed_cmd = 0;
             if (leader) {
               gg_follow = cmd;
-              ok = gg_p_relay_next((const char *)pp.sym, &gg_relayed, mbox);
+              ok = gg_p_relay_next((const char *)pp.sym, &gg_relayed, &relayed_cmd, mbox);
               gg_p_seen_line(pp, {{SLOT_BYTES}}u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)] =
                   gg_relayed;
             }
             ok = __shfl_sync(0xffffffffu, ok, 0);
+            relayed_cmd = __shfl_sync(0xffffffffu, relayed_cmd, 0);
+            if (relayed_cmd != (cmd & ~GG_MBOX_CMD_FOLLOW)) {
+              cmd = GG_MBOX_CMD_FOLLOW | GG_RELAY_SKIP;
+              if ((threadIdx.x & 31u) == 0) /* word 0, as relayed to the other blocks */
+                word[0] = (unsigned long long)(unsigned)frame << 32 | cmd;
+            }
           } else if (pp.flags & GG_PERSIST_RELAY) {
-            ok = gg_p_relay_post((char *)pp.sym, frame, mbox);
+            ok = gg_p_relay_post((char *)pp.sym, frame, cmd, mbox);
           }
           if (!ok) {
             cmd = GG_MBOX_CMD_EXIT;
@@ -617,7 +639,7 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
      * arrives, block 0 may see the next post, and its seen time must not
      * come before this frame's end. */
     const bool timed = (pp.flags & GG_PERSIST_TIMES) != 0;
-    const unsigned long long end = timed && leader ? gg_clock_ns() : 0;
+    unsigned long long end = timed && leader ? gg_clock_ns() : 0;
     if (leader && (!multi || gg_ticket_take(arrive) + 1 == frame * gridDim.x)) {
       if (timed && multi) /* block 0 stored it before its arrival */
         gg_seen = gg_p_seen_line(pp, {{SLOT_BYTES}}u)[frame & 1u];
@@ -627,8 +649,12 @@ extern "C" __global__ void __launch_bounds__({{BLOCK}}, GG_MIN_BLOCKS_{{SYMBOL}}
                           gg_p_seen_line(pp, {{SLOT_BYTES}}u)[GG_PERSIST_RELAYED_WORD + (frame & 1u)]);
         continue;
       }
-      if (peers && (pp.flags & GG_PERSIST_RELAY) && !gg_p_relay_done((const char *)pp.sym, frame, mbox))
-        continue; /* aborted: the next poll sees it */
+      if (peers && (pp.flags & GG_PERSIST_RELAY)) {
+        if (!gg_p_relay_done((const char *)pp.sym, frame, mbox))
+          continue; /* aborted: the next poll sees it */
+        if (timed) /* the frame ends when the last rank's does */
+          end = gg_clock_ns();
+      }
 #endif
       gg_p_ack(slot + GG_MBOX_DONE_IN_SLOT(pp.slot_stride), frame, ack, gg_note, timed, gg_seen,
                end);

@@ -473,16 +473,28 @@ static int frames(gg_session *s, int kind, gg_array *const a[3]) {
 static int relay_frames(gg_module *mod, gg_team *team, gg_array *const a[3]) {
   gg_session_options so = {.team = team, .relay = rank == 0};
   gg_session *s;
-  int cmd, bad = 0, failed = 0;
-  if (gg_session_open(mod, "p", &so, &s)) FAIL("relayed session of p");
-  if (gg_session_command(s, "fsum", &cmd)) FAIL("command fsum");
+  int cmd = 0, bad = 0, failed = 0;
+  if (gg_session_open(mod, "p", &so, &s)) {
+    fprintf(stderr, "rank %d: relayed session of p: %s\n", rank, gg_error_detail());
+    return -1;
+  }
+  /* from here on every rank goes through to the pipes, terminate and the
+     collective free, whatever fails: a rank that left early would leave
+     its kernel on every SM and the others waiting for it */
+  if (gg_session_command(s, "fsum", &cmd)) {
+    fprintf(stderr, "rank %d: command fsum: %s\n", rank, gg_error_detail());
+    failed = 1;
+  }
   float *in = gg_array_host(a[0]), *mid = gg_array_host(a[1]), *out = gg_array_host(a[2]);
   relay_inputs = RELAY_INPUTS;
   const double t0 = team_now_ms();
-  if (rank == 0) {
+  if (rank == 0 && !failed) {
     const gg_arg none[4] = {gg_arg_array(a[0]), gg_arg_array(a[1]), gg_arg_array(a[2]),
                             gg_arg_i64(1003)};
-    if (gg_session_follow(s, cmd, none, 4) != GG_ERR_INVALID) FAIL("rank 0 followed");
+    if (gg_session_follow(s, cmd, none, 4) != GG_ERR_INVALID) {
+      fprintf(stderr, "rank 0: gg_session_follow on rank 0 was not refused\n");
+      failed = 1;
+    }
     printf("rank 0: follow on rank 0: %s\n", gg_error_detail());
     for (int f = 0; f < frames_n && !failed; f++) {
       const long n = n_of(0, f);
@@ -499,7 +511,7 @@ static int relay_frames(gg_module *mod, gg_team *team, gg_array *const a[3]) {
         bad += fsum_check(f, mid, out, n, in);
       }
     }
-  } else {
+  } else if (!failed) {
     const long n = n_of(0, RELAY_INPUTS);
     for (long i = 0; i < n; i++) in[i] = f32_at(seed_of(0, RELAY_INPUTS, rank), i);
     const gg_arg args[4] = {gg_arg_array(a[0]), gg_arg_array(a[1]), gg_arg_array(a[2]),
@@ -514,8 +526,11 @@ static int relay_frames(gg_module *mod, gg_team *team, gg_array *const a[3]) {
     if (!failed) printf("rank %d: start while following: %s\n", rank, gg_error_detail());
   }
   char over = (char)failed; /* rank 0's frames are over (or failed) */
-  if (team_share(&pipes, rank, &over, 1)) FAIL("the pipes");
-  if (gg_session_terminate(s) && !failed) FAIL("terminate the relayed session");
+  if (team_share(&pipes, rank, &over, 1)) failed = 1;
+  if (gg_session_terminate(s) && !failed) {
+    fprintf(stderr, "rank %d: terminate the relayed session: %s\n", rank, gg_error_detail());
+    failed = 1;
+  }
   if (rank > 0 && !failed && !over)
     bad += fsum_check(frames_n - 1, mid, out, n_of(0, RELAY_INPUTS), in);
   printf("rank %d: relayed fsum: %d frames on %d GPUs in %.0f ms (%.1f us a frame), %s\n", rank,
