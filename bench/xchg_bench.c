@@ -36,6 +36,11 @@
  * NCCL_NVLS_ENABLE=0 and NVSHMEM_DISABLE_NVLS=1 are forced here.
  *
  * usage: xchg_bench [N (2)] [iterations (5000)] [csv (xchg_bench.csv)]
+ * XCHG_BLOCKS=B in the environment runs the team's persistent kernel (the
+ * gpugen and relayed rows) on B blocks instead of every SM: a frame's
+ * grid-wide steps cost more the more blocks take part (on 2 H200s the 1K
+ * allreduce was 7.4 us on 1 block, 9.8 on 132), while the 32K, corner-turn
+ * and halo rows need the SMs.
  * Needs N GPUs and NVSHMEM (.deps/nvshmem); exits 77 without them.
  */
 #include <dlfcn.h>
@@ -330,7 +335,10 @@ static int run_rank(int rank) {
 
   /* gpugen: the frame, the exchange inside it */
   snprintf(name, sizeof name, "team%d", n_ranks);
-  gg_session_options so = {.team = team, .stats_frames = 1000000};
+  /* XCHG_BLOCKS: the team's persistent kernel on that many blocks (0: as
+     the module says, every SM) */
+  const int team_blocks = getenv("XCHG_BLOCKS") ? atoi(getenv("XCHG_BLOCKS")) : 0;
+  gg_session_options so = {.team = team, .blocks = team_blocks, .stats_frames = 1000000};
   gg_session *se;
   if (gg_session_open(mod, name, &so, &se)) FAIL("session %s", name);
   for (int k = 0; k < 2 && !bad; k++) {
@@ -378,7 +386,7 @@ static int run_rank(int rank) {
   row *relayed[2] = {NULL, NULL};
   for (int k = 0; k < 2 && !bad; k++) {
     const long len = lens[k];
-    gg_session_options sr = {.team = team, .relay = rank == 0,
+    gg_session_options sr = {.team = team, .relay = rank == 0, .blocks = team_blocks,
                              .stats_frames = rank == 0 ? 1000000 : 0};
     snprintf(name, sizeof name, "team%d", n_ranks);
     if (gg_session_open(mod, name, &sr, &se)) FAIL("relayed session %s", name);
