@@ -119,6 +119,10 @@ void ggi_text_defines(const char *text, void (*each)(void *ctx, const char *name
  *   - a '#' after a block comment that spans lines (NVRTC starts a
  *     directive there, clang does not), and a raw string whose delimiter
  *     is not up to 16 plain characters (NVRTC ignores the R).
+ *   - a directive other than #define, #undef, #if, #ifdef, #ifndef,
+ *     #elif, #else, #endif, #line and #pragma (and the null directive):
+ *     clang ends an #if group at #elifdef and #elifndef, NVRTC does not
+ *     know them, and the check could not follow what either compiles;
  *   - a number in a directive that NVRTC or clang reads otherwise or
  *     refuses: #line's (decimal 1 to 2147483647, written out), an #if's
  *     or #elif's (an integer literal of at most 64 bits, no digit
@@ -313,7 +317,8 @@ static int code_token(tcheck *c, size_t p, size_t *e, ggi_tok k)
 }
 
 /* Past an #if 0 group's lines from e: at the #else, #elif or #endif that
- * ends it (its '#'), nested groups skipped whole. */
+ * ends it (its '#'), or at an #elifdef or #elifndef, where clang would
+ * end it; nested groups skipped whole. */
 static size_t skip_group(const tcheck *c, size_t e)
 {
   const char *s = c->t->s;
@@ -329,8 +334,9 @@ static size_t skip_group(const tcheck *c, size_t e)
         if (ggi_same_word(s, a, b, "if") || ggi_same_word(s, a, b, "ifdef") || ggi_same_word(s, a, b, "ifndef")) nest++;
         else if (ggi_same_word(s, a, b, "endif") && nest > 0) nest--;
         else if (nest == 0 && (ggi_same_word(s, a, b, "endif") || ggi_same_word(s, a, b, "else") ||
-                               ggi_same_word(s, a, b, "elif")))
-          return p;
+                               ggi_same_word(s, a, b, "elif") || ggi_same_word(s, a, b, "elifdef") ||
+                               ggi_same_word(s, a, b, "elifndef")))
+          return p; /* #elifdef, #elifndef: clang ends the group there; refused (directive_known) */
       }
       line_start = 0;
     }
@@ -511,10 +517,40 @@ static int line_directive(tcheck *c, size_t p, size_t q, size_t *end)
   return 0;
 }
 
+/* The directives a workload's text may use, named [a, b) (a == b: the
+ * null directive; a digit: # 12 "file").  The compilers know different sets:
+ * clang takes #elifdef and #elifndef (C++23) in any mode and ends a
+ * skipped #if group at them, NVRTC does not know them; #assert, #ident,
+ * #sccs and the like are one compiler's.  A directive the check does not
+ * know is one whose effect it cannot follow. */
+static int directive_known(const char *s, size_t n, size_t a, size_t b)
+{
+  static const char *const known[] = {"define", "undef", "if",    "ifdef", "ifndef",
+                                      "elif",   "else",  "endif", "line",  "pragma"};
+  if (a == b) /* the null directive: nothing else on the line */
+    return a == n || s[a] == '\n';
+  if (ggi_is_digit(s[a])) /* # 12 "file" (line_directive) */
+    return 1;
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (ggi_same_word(s, a, b, known[i]))
+      return 1;
+  return 0;
+}
+
 static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
 {
   const char *s = c->t->s, *w = c->where;
   size_t n = c->t->n;
+  if (!directive_known(s, n, a, b) && !ggi_same_word(s, a, b, "include") &&
+      !ggi_same_word(s, a, b, "include_next") && !ggi_same_word(s, a, b, "import") &&
+      !ggi_same_word(s, a, b, "embed")) {
+    const size_t len = strcspn(s + p, "\n");
+    return tfail(c, p, "'%.*s%s' in the %s: a workload's directives are #define, #undef, #if, "
+                 "#ifdef, #ifndef, #elif, #else, #endif, #line and #pragma; NVRTC and clang "
+                 "differ on others (clang ends an #if group at #elifdef and #elifndef, NVRTC does "
+                 "not know them), so what is compiled could differ from what was checked",
+                 (int)(len > 40 ? 40 : len), s + p, len > 40 ? "..." : "", w);
+  }
   size_t c0 = ggi_skip_space(s, n, b), c1 = c0;
   while (c1 < n && ggi_is_id(s[c1])) c1++;
   size_t d0 = c1, d1; /* the second word: on the directive's line */
