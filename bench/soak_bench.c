@@ -9,6 +9,13 @@
  * so the two see the same host and machine over the whole run: the
  * virtual machine's noise comes and goes over minutes, and a floor
  * measured before the app would compare two different stretches of it.
+ * The chunks are short (1e4 app frames, ~40 ms, and ~1e3 floor frames):
+ * with 1e6 (4 s against 0.3 s) a burst of noise lasting seconds fell in
+ * the app's chunks far more often than in the floor's, and on the H200
+ * the app's frames over the floor's p99.99 came 40.6 a second of its
+ * frames against the floor's 30.9; with 1e4, 39.1 against 34.5
+ * (bench/RESULTS.md, 2026-11-29).  A switch costs nothing measurable:
+ * the host posts to the other session's mailbox.
  * (The idle session's kernel keeps polling its mailbox meanwhile, as
  * the active one's does: both loops pay for that alike.)
  *
@@ -32,7 +39,7 @@
  * against the CPU once at the end (exit 1 if wrong).
  *
  * usage: soak_bench [--frames N (1e8)] [--floor-frames N (frames / 10, at
- *        least 1e6)] [--chunk N (1e6 app frames)] [--pin CPU] [--mlock]
+ *        least 1e6)] [--chunk N (1e4 app frames)] [--pin CPU] [--mlock]
  *        [--fifo] [--no-device-times] [--cost [N (2e6 frames a side)]]
  *        [--deadline NS] [--hist FILE.csv] [--tails FILE.csv]
  *        [--layout KERNEL|auto (frame_one_block_1024, the app's default;
@@ -81,7 +88,7 @@ static uint64_t count_arg(const char *v)
 
 static opts parse(int argc, char **argv)
 {
-  opts o = {.frames = 100000000ull, .chunk = 1000000ull, .cost_frames = 2000000ull, .pin = -1,
+  opts o = {.frames = 100000000ull, .chunk = 10000ull, .cost_frames = 2000000ull, .pin = -1,
             .layout = "frame_one_block_1024"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
