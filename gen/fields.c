@@ -229,6 +229,18 @@ const char *ggi_opt_string(ggi_decl *k, const char *f) {
   return s;
 }
 
+/* What a number at idx that is no 64-bit integer is, for a message:
+ * "NaN", "inf", "9.22337e+18 (past a 64-bit integer)", "a fractional
+ * number (2.5)". */
+const char *ggi_non_integer_text(lua_State *L, int idx, char *buf, size_t n) {
+  const double d = (double)lua_tonumber(L, idx);
+  if (isnan(d)) snprintf(buf, n, "NaN");
+  else if (isinf(d)) snprintf(buf, n, "%sinf", d < 0 ? "-" : "");
+  else if (d == floor(d)) snprintf(buf, n, "%g (past a 64-bit integer)", d);
+  else snprintf(buf, n, "a fractional number (%g)", d);
+  return buf;
+}
+
 /* Returns 1 and sets *v when the field is there; integers only. */
 int ggi_opt_int(ggi_decl *k, const char *f, int64_t *v) {
   lua_State *L = k->c->L;
@@ -238,9 +250,10 @@ int ggi_opt_int(ggi_decl *k, const char *f, int64_t *v) {
     return 0;
   }
   lua_Integer x = lua_tointegerx(L, -1, &isint);
+  char text[64];
   if (t != LUA_TNUMBER || !isint)
     ggi_decl_fail(k, ggi_field_line(k, f), "field '%s' must be an integer, got %s", f,
-          t == LUA_TNUMBER ? "a fractional number" : lua_typename(L, t));
+          t == LUA_TNUMBER ? ggi_non_integer_text(L, -1, text, sizeof text) : lua_typename(L, t));
   lua_pop(L, 1);
   *v = x;
   return 1;

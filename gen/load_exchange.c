@@ -133,10 +133,10 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
       continue;
     if (fp->ext[d].name && halo)
       ggi_decl_fail(&r, line, "view = \"%s\": extent \"%s\" is known only at run time; a halo's "
-                    "view may have one only in its outer index (the %s, e.g. %s[n][16]): its "
+                    "view may have one only in its outer index (the %s, e.g. %s%s): its "
                     "rows, which move, have constant extents", view, fp->ext[d].name,
                     fp->layout == GG_LAYOUT_LEFT ? "last, layout left" : "first",
-                    ggi_dtype_name(fp->dtype));
+                    ggi_dtype_name(fp->dtype), fp->layout == GG_LAYOUT_LEFT ? "[16][n]" : "[n][16]");
     if (fp->ext[d].name)
       ggi_decl_fail(&r, line, "view = \"%s\": extent \"%s\" is known only at run time; an "
                     "exchange moves a view of constant extents (e.g. %s[16]), at most %d "
@@ -170,9 +170,10 @@ void ggi_read_exchange(ggi_decl *k, int e, int idx, size_t *pos, int stages_line
      side, which the same stage writes while they are read */
   if (halo && !outer.name && outer.value < 3 * (int64_t)width)
     ggi_decl_fail(&r, line, "view = \"%s\": a halo of width %d needs at least %d rows in its "
-                  "outer index (the %s: %d ghost rows at each end and the %d rows each end "
+                  "outer index (the %s: %d ghost %s at each end and the %d %s each end "
                   "sends between them), but it has %lld", view, width, 3 * width, which, width,
-                  width, (long long)outer.value);
+                  width == 1 ? "row" : "rows", width, width == 1 ? "row" : "rows",
+                  (long long)outer.value);
   int op = GGI_OP_SUM, root = 0;
   if (kind == GGI_EXCHANGE_ALLREDUCE)
     op = read_op(&r, line);

@@ -53,7 +53,10 @@ static void read_range(ggi_decl *k, ggi_kernel *kn) {
       kn->range[i].name = s;
     } else if (ti == LUA_TNUMBER) {
       lua_Integer v = lua_tointegerx(L, -1, &isint);
-      if (!isint) ggi_decl_fail(k, line, "range[%d] must be an integer or a name, got a fractional number", i + 1);
+      char text[64];
+      if (!isint)
+        ggi_decl_fail(k, line, "range[%d] must be an integer or a name, got %s", i + 1,
+                      ggi_non_integer_text(L, -1, text, sizeof text));
       if (v <= 0) ggi_decl_fail(k, line, "range[%d] must be positive, got %lld", i + 1, (long long)v);
       if (v > GGI_MAX_STATIC)
         ggi_decl_fail(k, line, "range[%d] is %lld; a static extent is at most " GGI_MAX_STATIC_TEXT, i + 1, (long long)v);

@@ -91,6 +91,8 @@ int ggi_push_field(ggi_decl *k, const char *f);
 const char *ggi_to_cstring(ggi_decl *k, int idx, int line, const char *what);
 const char *ggi_opt_string(ggi_decl *k, const char *f);
 int ggi_opt_int(ggi_decl *k, const char *f, int64_t *v);
+/* What the number at idx is, when it is no 64-bit integer (messages). */
+const char *ggi_non_integer_text(lua_State *L, int idx, char *buf, size_t n);
 int ggi_opt_bool(ggi_decl *k, const char *f);
 int ggi_opt_enum(ggi_decl *k, const char *f, const char *const *names, int dflt);
 int ggi_opt_range(ggi_decl *k, const char *f, int lo, int hi, int multiple);
