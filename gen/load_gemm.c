@@ -189,7 +189,9 @@ static void read_scale(ggi_decl *k, ggi_kernel *kn, const char *f, gg_dtype prec
       if (ti != LUA_TNUMBER && ti != LUA_TSTRING)
         ggi_decl_fail(k, line, "%s[%d] (%s) must be a number or a scalar parameter's name, got %s",
                       f, i + 1, i ? "im" : "re", lua_typename(L, ti));
-      out[i] = read_scale_value(k, kn, f, line, ti, prec, cplx);
+      char part[48]; /* the part, in the value's messages */
+      snprintf(part, sizeof part, "%s[%d] (%s)", f, i + 1, i ? "im" : "re");
+      out[i] = read_scale_value(k, kn, part, line, ti, prec, cplx);
       lua_pop(L, 1);
     }
   } else if (t != LUA_TNIL) {
