@@ -86,6 +86,16 @@ static uint64_t count_arg(const char *v)
   return (uint64_t)d;
 }
 
+/* A CPU number: decimal digits, 0 to 4095 (--pin abc pinned to CPU 0). */
+static int cpu_arg(const char *v)
+{
+  char *end;
+  long c = strtol(v, &end, 10);
+  if (end == v || *end || c < 0 || c > 4095 || *v == '-' || *v == '+')
+    usage();
+  return (int)c;
+}
+
 static opts parse(int argc, char **argv)
 {
   opts o = {.frames = 100000000ull, .chunk = 10000ull, .cost_frames = 2000000ull, .pin = -1,
@@ -94,7 +104,7 @@ static opts parse(int argc, char **argv)
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--frames") && v) o.frames = count_arg(v), i++;
     else if (!strcmp(a, "--floor-frames") && v) o.floor_frames = count_arg(v), i++;
-    else if (!strcmp(a, "--pin") && v) o.pin = atoi(v), i++;
+    else if (!strcmp(a, "--pin") && v) o.pin = cpu_arg(v), i++;
     else if (!strcmp(a, "--deadline") && v) o.deadline = (int64_t)count_arg(v), i++;
     else if (!strcmp(a, "--hist") && v) o.hist = v, i++;
     else if (!strcmp(a, "--tails") && v) o.tails = v, i++;
