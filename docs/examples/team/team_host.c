@@ -3,10 +3,10 @@
  * GPU, as NVSHMEM wants.  This program forks them itself; an application
  * may start them any way it likes (a launcher, a service manager, MPI).
  *
- *   1. rank 0 makes NVSHMEM's unique id (gg_team_uid_new) and hands its
- *      128 bytes to rank 1: here through a pipe, made before the fork;
- *   2. each rank opens a context on its own GPU and joins the team
- *      (gg_team_open, bounded by a timeout);
+ *   1. each rank opens a context on its own GPU;
+ *   2. rank 0 makes NVSHMEM's unique id (gg_team_uid_new) and hands its
+ *      128 bytes to rank 1 (here through a pipe, made before the fork);
+ *      each joins the team (gg_team_open, bounded by a timeout);
  *   3. each loads the module and opens its persistent kernel's session on
  *      the team (gg_session_options.team), then posts its own GPU's
  *      frames, the same frames in the same order as the other rank;
@@ -21,6 +21,7 @@
  * after the fork).  Exit: 0, 1 on an error or a wrong result, 77 without
  * NVSHMEM (scripts/deps.sh installs it) or without two GPUs.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -43,8 +44,15 @@ static int fail(int rank, const char *what)
 /* The frames of one rank on its GPU: 0, 1 on an error, 77 without its GPU. */
 static int run_rank(int rank, int pipe_fd[2])
 {
+  gg_context *ctx;
+  gg_context_options co = {.device = rank};
+  if (gg_context_open(&ctx, &co)) {
+    printf("rank %d: no GPU %d: %s\n", rank, rank, gg_error_detail());
+    return 77;
+  }
   gg_team_uid uid;
   close(pipe_fd[rank == 0 ? 0 : 1]); /* rank 1 reads EOF if rank 0 ends without writing */
+  signal(SIGPIPE, SIG_IGN);          /* rank 0's write fails, not kills, if rank 1 has ended */
   if (rank == 0) { /* the bootstrap's root: the process that makes the id joins too */
     if (gg_team_uid_new(&uid))
       return fail(rank, "unique id");
@@ -54,12 +62,6 @@ static int run_rank(int rank, int pipe_fd[2])
     return fail(rank, "reading the id");
   }
 
-  gg_context *ctx;
-  gg_context_options co = {.device = rank};
-  if (gg_context_open(&ctx, &co)) {
-    printf("rank %d: no GPU %d: %s\n", rank, rank, gg_error_detail());
-    return 77;
-  }
   gg_team *team;
   if (gg_team_open(ctx, rank, 2, &uid, 20000 /* ms */, &team))
     return fail(rank, "joining the team");
@@ -124,8 +126,11 @@ int main(void)
   pid_t pid[2];
   for (int r = 0; r < 2; r++) {
     fflush(stdout);
-    if ((pid[r] = fork()) == 0)
-      _exit(run_rank(r, pipe_fd)); /* _exit: NVSHMEM's threads need no atexit */
+    if ((pid[r] = fork()) == 0) {
+      const int code = run_rank(r, pipe_fd);
+      fflush(stdout); /* _exit: no atexit handlers in the child (NVSHMEM's threads) */
+      _exit(code);
+    }
   }
   close(pipe_fd[0]);
   close(pipe_fd[1]);
