@@ -115,7 +115,7 @@ typedef struct gg_session_options {
 } gg_session_options;
 
 /* Launch persistent kernel `name` (NULL: the module's first) of a loaded
- * module.  Allocate the arrays its frames use before opening: tools such
+ * module, with options opt (NULL: the defaults, as all zeros).  Allocate the arrays its frames use before opening: tools such
  * as compute-sanitizer check a kernel against the allocations that existed
  * when it was launched.  many_blocks and hybrid are refused with GG_ERR_NOT_CORESIDENT
  * when the device cannot hold every block at once (a grid barrier across
