@@ -141,9 +141,9 @@ void host_noise_print(const host_noise *n, FILE *out, double seconds)
     fprintf(out, "  CPU %d: /proc/interrupts unreadable\n", n->cpu);
     return;
   }
-  uint64_t total = 0;
+  uint64_t total = 0; /* a row that went down (the file's rows moved): counted as 0 */
   for (int i = 0; i < n->nsrc; i++)
-    total += n->irq1[i] - n->irq0[i];
+    total += n->irq1[i] > n->irq0[i] ? n->irq1[i] - n->irq0[i] : 0;
   fprintf(out, "  CPU %d took %llu interrupts (%.0f a second):", n->cpu,
           (unsigned long long)total, (double)total / seconds);
   /* the sources by count, largest first, those with any */
