@@ -443,8 +443,18 @@ static int limit_failure(ggi_sandbox *sb) {
 /* Turn a Lua status into d->msg (unless a validation error is there). */
 static int lua_failure(ggi_sandbox *sb, int status) {
   if (sb->failed || limit_failure(sb)) return -1;
-  const char *msg = status == LUA_ERRMEM ? "not enough memory" : lua_tostring(sb->L, -1);
+  size_t len = 0;
+  const char *msg = status == LUA_ERRMEM ? "not enough memory" : lua_tolstring(sb->L, -1, &len);
   if (!msg) msg = "unknown error";
+  char shown[1024]; /* a message with NUL bytes: each shown as \x00, the rest kept */
+  if (status != LUA_ERRMEM && memchr(msg, 0, len)) {
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 5 < sizeof shown; i++)
+      o += msg[i] ? (size_t)snprintf(shown + o, sizeof shown - o, "%c", msg[i])
+                  : (size_t)snprintf(shown + o, sizeof shown - o, "\\x00");
+    shown[o] = 0;
+    msg = shown;
+  }
   /* Lua's own "chunk:line: message": the line is the file's */
   char *end = NULL;
   long line = 0;
