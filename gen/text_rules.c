@@ -541,16 +541,6 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
 {
   const char *s = c->t->s, *w = c->where;
   size_t n = c->t->n;
-  if (!directive_known(s, n, a, b) && !ggi_same_word(s, a, b, "include") &&
-      !ggi_same_word(s, a, b, "include_next") && !ggi_same_word(s, a, b, "import") &&
-      !ggi_same_word(s, a, b, "embed")) {
-    const size_t len = strcspn(s + p, "\n");
-    return tfail(c, p, "'%.*s%s' in the %s: a workload's directives are #define, #undef, #if, "
-                 "#ifdef, #ifndef, #elif, #else, #endif, #line and #pragma; NVRTC and clang "
-                 "differ on others (clang ends an #if group at #elifdef and #elifndef, NVRTC does "
-                 "not know them), so what is compiled could differ from what was checked",
-                 (int)(len > 40 ? 40 : len), s + p, len > 40 ? "..." : "", w);
-  }
   size_t c0 = ggi_skip_space(s, n, b), c1 = c0;
   while (c1 < n && ggi_is_id(s[c1])) c1++;
   size_t d0 = c1, d1; /* the second word: on the directive's line */
@@ -563,6 +553,14 @@ static int directive_rules(tcheck *c, size_t p, size_t a, size_t b, size_t *e)
                  "start-up, and a workload may not make it read files there; write the code in "
                  "the %s", (int)(b - a), s + a, ggi_same_word(s, a, b, "pragma") ? " GCC dependency" : "",
                  w, w);
+  if (!directive_known(s, n, a, b)) { /* the #include family has its own message, above */
+    const size_t len = strcspn(s + p, "\n");
+    return tfail(c, p, "'%.*s%s' in the %s: a workload's directives are #define, #undef, #if, "
+                 "#ifdef, #ifndef, #elif, #else, #endif, #line and #pragma; NVRTC and clang "
+                 "differ on others (clang ends an #if group at #elifdef and #elifndef, NVRTC does "
+                 "not know them), so what is compiled could differ from what was checked",
+                 (int)(len > 40 ? 40 : len), s + p, len > 40 ? "..." : "", w);
+  }
   if (ggi_same_word(s, a, b, "pragma") && (ggi_same_word(s, c0, c1, "push_macro") || ggi_same_word(s, c0, c1, "pop_macro")))
     return tfail(c, p, "#pragma %.*s in the %s: a %s's macros are its own (gpugen #undefs what it "
                  "#defines after it), and these pragmas could bring back or keep macros behind "
