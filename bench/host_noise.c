@@ -109,10 +109,8 @@ void host_noise_begin(host_noise *n, int cpu)
 void host_noise_end(host_noise *n)
 {
   read_rusage(&n->nvcsw1, &n->nivcsw1);
-  if (n->have_irq) {
-    host_noise m = *n; /* the sources as first read: the file's rows do not move on a running system */
-    n->have_irq = !read_irqs(&m, n->irq1, 0);
-  }
+  if (n->have_irq) /* counted into the sources as first read (names are set only then) */
+    n->have_irq = !read_irqs(n, n->irq1, 0);
   if (n->have_stat)
     n->have_stat = !read_stat(n->cpu, n->stat1);
 }
