@@ -450,8 +450,12 @@ static int lua_failure(ggi_sandbox *sb, int status) {
   if (status != LUA_ERRMEM && memchr(msg, 0, len)) {
     size_t o = 0;
     for (size_t i = 0; i < len && o + 5 < sizeof shown; i++)
-      o += msg[i] ? (size_t)snprintf(shown + o, sizeof shown - o, "%c", msg[i])
-                  : (size_t)snprintf(shown + o, sizeof shown - o, "\\x00");
+      if (msg[i]) {
+        shown[o++] = msg[i];
+      } else {
+        memcpy(shown + o, "\\x00", 4);
+        o += 4;
+      }
     shown[o] = 0;
     msg = shown;
   }
