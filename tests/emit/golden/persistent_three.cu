@@ -1779,7 +1779,7 @@ GG_INLINE bool gg_p_relay_done(const char *sym, unsigned long long frame, const 
   for (int pe = 1; pe < n; ++pe) {
     bool marked = false;
     for (unsigned spins = 1; done[pe] < frame; ++spins)
-      if ((spins & 4095u) == 0) {
+      if ((spins & GG_FRAME_ABORT_EVERY) == 0) {
         gg_xchg_waiting(mbox, pe, 1);
         marked = true;
         if (gg_host_aborted(mbox))
@@ -1826,7 +1826,7 @@ GG_INLINE bool gg_p_relay_next(const char *sym, unsigned long long *relayed, uns
       *cmd = GG_RELAY_CMD(v);
       return true;
     }
-    if ((spins & 4095u) == 0 && gg_host_aborted(mbox))
+    if ((spins & GG_FRAME_ABORT_EVERY) == 0 && gg_host_aborted(mbox))
       return false;
   }
 }
