@@ -116,10 +116,12 @@ int main(void)
     printf("skip: %s\n", why);
     return 77;
   }
-  /* one host: NVSHMEM's bootstrap on the loopback; NVLink multicast off
-     (gg_team_open sets NVSHMEM_DISABLE_NVLS=1 too, unless it is set) */
+  /* one host: NVSHMEM's bootstrap on the loopback; NVLink multicast off,
+     NVSHMEM's and NCCL's (gg_team_open sets NVSHMEM_DISABLE_NVLS=1 too,
+     unless it is set): it can take a shared host's GPUs out of service */
   setenv("NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", "lo", 0);
   setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
+  setenv("NCCL_NVLS_ENABLE", "0", 1); /* no NCCL here; any library the ranks load keeps it off */
   int pipe_fd[2];
   if (pipe(pipe_fd))
     return 1;
