@@ -7,9 +7,11 @@
  * chunk c belongs to pseudo-block c mod P on every GPU: that pseudo-block
  * sends it, waits for the peers' chunk c and combines it, with no wait on
  * any other block.  A 128 KiB view leaves and is combined through 32 SMs,
- * not one.  The pseudo-blocks without a chunk go on to the grid barrier
- * after the stage (the frame's schedule puts one before any later stage
- * that touches the view).
+ * not one.  A pseudo-block with several chunks sends them all before it
+ * waits for any (1 for every chunk, then 2): the crossing is waited for
+ * once, not once per chunk.  The pseudo-blocks without a chunk go on to
+ * the grid barrier after the stage (the frame's schedule puts one before
+ * any later stage that touches the view).
  *
  * Each 4-byte word travels in an 8-byte word with a flag, the run k, in
  * its high half (NCCL's LL protocol): an 8-byte access is single-copy
@@ -56,15 +58,14 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
   const long long gg_chunks = {{XCHG_CHUNKS}}, gg_per = {{XCHG_CHUNK_ITEMS}};
   gg_t *const gg_view = args.{{VIEW}};
   const int gg_me = nvshmem_my_pe();
-  for (long long c = g.block; c < gg_chunks; c += g.nblocks) {
-    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
-    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
+  for (long long c = g.block; c < gg_chunks; c += g.nblocks) { /* 1, every chunk */
+    const unsigned long long k = *(volatile unsigned long long *)((unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c) + 1;
     const unsigned flag = (unsigned)k;
     gg_ll *const buf = (gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_gpus * gg_count;
     const long long at = c * gg_per, n = gg_count - at < gg_per ? gg_count - at : gg_per;
     gg_ll *const mine = buf + gg_me * gg_count + at;
     bool staged = false;
-    for (int p = 0; p < gg_gpus; ++p) { /* 1 */
+    for (int p = 0; p < gg_gpus; ++p) {
       if (p == gg_me)
         continue;
       gg_ll *const to = (gg_ll *)nvshmem_ptr(mine, p);
@@ -80,8 +81,15 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
           if (p != gg_me && !nvshmem_ptr(mine, p))
             nvshmemx_putmem_nbi_warp(mine, mine, n * sizeof(gg_ll), p);
     }
-    bool gave_up = false;
-    for (long long i = g.thread; i < n; i += g.nthreads) { /* 2 */
+  }
+  bool gave_up = false;
+  for (long long c = g.block; c < gg_chunks; c += g.nblocks) { /* 2, every chunk */
+    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
+    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
+    const unsigned flag = (unsigned)k;
+    const gg_ll *const buf = (const gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_gpus * gg_count;
+    const long long at = c * gg_per, n = gg_count - at < gg_per ? gg_count - at : gg_per;
+    for (long long i = g.thread; i < n; i += g.nthreads) {
       const long long j = at + i;
       gg_t a = gg_view[j];
       for (int p = 0; p < gg_gpus; ++p) {

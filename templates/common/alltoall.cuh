@@ -6,13 +6,18 @@
  *
  * The view is cut in {{XCHG_CHUNKS}} chunk(s) of at most GG_XCHG_CHUNK_BYTES, chunk c
  * a pseudo-block's on every GPU, with no wait on any other block.  Each
- * thread sends the elements of its chunk that belong to other GPUs and
+ * thread sends the elements of its chunks that belong to other GPUs and
  * then receives the same elements' places: element j of block q goes to
  * GPU q at position p B + (j - q B) of its buffer (B: the block), and
  * what GPU q sends for this GPU's j lands at j here.  Elements travel
  * flagged with the run (gg_ll_store, the prelude), so a thread that reads
  * its element with every flag at the run has it; it reads its own
  * element's value before it writes what came in its place.
+ * A pseudo-block sends ALL its chunks before it waits for any: the peers'
+ * pseudo-blocks do the same, so the NVLink crossing is waited for once a
+ * frame, not once per chunk (a 2 MiB view is ~4 chunks a block on 132
+ * SMs; chunk by chunk, each paid the crossing: xchg_bench's corner turn
+ * spent 16.7 us on the GPU on 4 H200s, 2026-11-29).
  *
  * gg_sym is this stage's area of the symmetric workspace (gg_abi.h and
  * exchange_plan.c: a runs word per chunk, two buffers of the view with
@@ -43,23 +48,25 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
   gg_t *const gg_view = args.{{VIEW}};
   const int gg_me = nvshmem_my_pe();
   unsigned long long *const acks = (unsigned long long *)(gg_sym + {{XCHG_ACKS_OFF}});
-  for (long long c = g.block; c < gg_chunks; c += g.nblocks) {
-    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
-    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
+  bool gave_up = false;
+  for (long long c = g.block; c < gg_chunks; c += g.nblocks) { /* send every chunk */
+    const unsigned long long k = *(volatile unsigned long long *)((unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c) + 1;
     const unsigned flag = (unsigned)k;
     gg_ll *const buf = (gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_count;
     const long long at = c * gg_per, end = gg_count - at < gg_per ? gg_count : at + gg_per;
-    bool gave_up = false;
     int to_q = -1; /* the peer whose buffer `to` maps (a thread's elements mostly share one) */
     gg_ll *to = nullptr;
-    for (long long j = at + g.thread; j < end; j += g.nthreads) { /* send */
+    const unsigned long long *acked = nullptr; /* the ack last seen at k - 2 */
+    for (long long j = at + g.thread; j < end; j += g.nthreads) {
       const int q = (int)(j / gg_block);
       if (q == gg_me)
         continue;
       const long long pos = gg_me * gg_block + (j - q * gg_block);
       const unsigned long long *const ack = acks + (pos / gg_per) * gg_gpus + q;
-      gg_xchg_wait([&] { return k <= 2 || gg_load_acquire_sys(ack) >= k - 2; }, q, gg_mbox,
-                   &gave_up);
+      if (ack != acked)
+        gg_xchg_wait([&] { return k <= 2 || gg_load_acquire_sys(ack) >= k - 2; }, q, gg_mbox,
+                     &gave_up);
+      acked = ack;
       if (q != to_q) {
         to = (gg_ll *)nvshmem_ptr(buf, q);
         to_q = q;
@@ -68,7 +75,14 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
       }
       gg_ll_store(to + pos, gg_view[j], flag);
     }
-    for (long long j = at + g.thread; j < end; j += g.nthreads) { /* receive */
+  }
+  for (long long c = g.block; c < gg_chunks; c += g.nblocks) { /* then receive them */
+    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
+    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
+    const unsigned flag = (unsigned)k;
+    const gg_ll *const buf = (const gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_count;
+    const long long at = c * gg_per, end = gg_count - at < gg_per ? gg_count : at + gg_per;
+    for (long long j = at + g.thread; j < end; j += g.nthreads) {
       if (j / gg_block == gg_me)
         continue;
       gg_t v;

@@ -25,6 +25,8 @@
  *      from its own buffer b until their flags say k, into the view;
  *   3. after the pseudo-block's barrier, thread 0 tells each GPU that
  *      owns some of the chunk: acks[c N + me] = k on that GPU.
+ * A pseudo-block with several chunks takes step 1 for all of them before
+ * step 2 for any: the crossing is waited for once, not once per chunk.
  * Before step 1 of run k >= 3 the owner waits until every peer has
  * acknowledged run k - 2 of the chunk, the last run that used buffer b:
  * a GPU that only sends (a broadcast's root) could otherwise run two
@@ -52,16 +54,16 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
   const int gg_me = nvshmem_my_pe();
   const long long gg_mlo = gg_part_lo(gg_me), gg_mhi = gg_part_hi(gg_me);
   unsigned long long *const acks = (unsigned long long *)(gg_sym + {{XCHG_ACKS_OFF}});
-  for (long long c = g.block; c < gg_chunks; c += g.nblocks) {
-    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
-    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
+  bool gave_up = false;
+  for (long long c = g.block; c < gg_chunks; c += g.nblocks) { /* 1, every chunk */
+    const unsigned long long k = *(volatile unsigned long long *)((unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c) + 1;
     const unsigned flag = (unsigned)k;
     gg_ll *const buf = (gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_count;
     const long long at = c * gg_per, end = gg_count - at < gg_per ? gg_count : at + gg_per;
     /* this GPU's elements of the chunk: [lo, hi), maybe none */
     const long long lo = gg_mlo > at ? gg_mlo : at, hi = gg_mhi < end ? gg_mhi : end;
-    bool staged = false, gave_up = false;
-    for (int p = 0; p < gg_gpus && lo < hi; ++p) { /* 1 */
+    bool staged = false;
+    for (int p = 0; p < gg_gpus && lo < hi; ++p) {
       if (p == gg_me)
         continue;
       const unsigned long long *const ack = acks + c * gg_gpus + p;
@@ -80,7 +82,14 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
           if (p != gg_me && !nvshmem_ptr(buf + lo, p))
             nvshmemx_putmem_nbi_warp(buf + lo, buf + lo, (hi - lo) * sizeof(gg_ll), p);
     }
-    for (long long j = at + g.thread; j < end; j += g.nthreads) { /* 2 */
+  }
+  for (long long c = g.block; c < gg_chunks; c += g.nblocks) { /* 2 and 3, every chunk */
+    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
+    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
+    const unsigned flag = (unsigned)k;
+    const gg_ll *const buf = (const gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_count;
+    const long long at = c * gg_per, end = gg_count - at < gg_per ? gg_count : at + gg_per;
+    for (long long j = at + g.thread; j < end; j += g.nthreads) {
       if (j >= gg_mlo && j < gg_mhi)
         continue;
       gg_t v;
@@ -89,7 +98,7 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
     }
     if (gg_sync_or(g, gave_up))
       return false;
-    if (g.thread == 0) { /* 3 */
+    if (g.thread == 0) {
       *runs = k;
       for (int q = 0; q < gg_gpus; ++q)
         if (q != gg_me && gg_part_lo(q) < end && gg_part_hi(q) > at &&

@@ -17,8 +17,10 @@
  * straight into the neighbour's receive slot (nvshmem_ptr: an NVLink
  * peer), each word flagged with the run (gg_ll_store, the prelude), then
  * reads the part its other neighbour sent into its ghost rows once every
- * flag says the run.  A neighbour NVSHMEM cannot map (another node) gets
- * the chunk put from this GPU's staging slot.
+ * flag says the run; with several chunks it stores all of them before
+ * it reads any, so the crossing is waited for once, not once per chunk.
+ * A neighbour NVSHMEM cannot map (another node) gets the chunk put from
+ * this GPU's staging slot.
  *
  * gg_sym is this stage's area of the symmetric workspace (exchange_plan.c:
  * a runs word per chunk, then per run parity and side a receive slot and
@@ -56,25 +58,22 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
   const int gg_me = nvshmem_my_pe();
   const int gg_right = gg_me + 1 < gg_gpus ? gg_me + 1 : gg_wrap ? 0 : -1;
   const int gg_left = gg_me > 0 ? gg_me - 1 : gg_wrap ? gg_gpus - 1 : -1;
-  for (long long c = g.block; c < 2 * gg_chunks; c += g.nblocks) {
+  for (long long c = g.block; c < 2 * gg_chunks; c += g.nblocks) { /* send every chunk */
     const int side = c < gg_chunks ? 0 : 1;
-    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
-    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
-    const unsigned flag = (unsigned)k;
+    const unsigned long long k = *(volatile unsigned long long *)((unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c) + 1;
     gg_ll *const recv = (gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + ((k & 1ull) * 2 + side) * 2 * gg_count;
     gg_ll *const staged = recv + gg_count;
     const long long at = (c - side * gg_chunks) * gg_per;
     const long long n = gg_count - at < gg_per ? gg_count - at : gg_per;
-    const int to = side == 0 ? gg_right : gg_left, from = side == 0 ? gg_left : gg_right;
-    /* where the leaving rows' chunk starts in the view, and the ghost rows' */
+    const int to = side == 0 ? gg_right : gg_left;
+    /* where the leaving rows' chunk starts in the view */
     const long long src = (side == 0 ? gg_rows - 2 * gg_w : gg_w) * gg_row + at;
-    const long long dst = (side == 0 ? 0 : gg_rows - gg_w) * gg_row + at;
     if (to >= 0) {
       gg_ll *const peer = (gg_ll *)nvshmem_ptr(recv + at, to);
       gg_ll *const out = peer ? peer : staged + at;
       for (long long i = g.thread; i < n; i += g.nthreads) {
         const long long j = src + i;
-        gg_ll_store(out + i, gg_fits && j >= 0 && j < gg_items ? gg_view[j] : gg_t(0), flag);
+        gg_ll_store(out + i, gg_fits && j >= 0 && j < gg_items ? gg_view[j] : gg_t(0), (unsigned)k);
       }
       if (!peer) {
         gg_sync(g);
@@ -82,7 +81,19 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
           nvshmemx_putmem_nbi_warp(recv + at, staged + at, n * sizeof(gg_ll), to);
       }
     }
-    bool gave_up = false;
+  }
+  bool gave_up = false;
+  for (long long c = g.block; c < 2 * gg_chunks; c += g.nblocks) { /* then receive them */
+    const int side = c < gg_chunks ? 0 : 1;
+    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
+    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
+    const unsigned flag = (unsigned)k;
+    const gg_ll *const recv = (const gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + ((k & 1ull) * 2 + side) * 2 * gg_count;
+    const long long at = (c - side * gg_chunks) * gg_per;
+    const long long n = gg_count - at < gg_per ? gg_count - at : gg_per;
+    const int from = side == 0 ? gg_left : gg_right;
+    /* where the ghost rows' chunk starts in the view */
+    const long long dst = (side == 0 ? 0 : gg_rows - gg_w) * gg_row + at;
     for (long long i = g.thread; from >= 0 && i < n; i += g.nthreads) {
       gg_t v;
       gg_xchg_wait([&] { return gg_ll_load(recv + at + i, flag, &v); }, from, gg_mbox, &gave_up);
