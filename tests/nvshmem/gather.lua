@@ -62,23 +62,25 @@ frame "gbig" {
   stages = { { "mark" }, { exchange = "allgather", view = "h" }, { "use_h" } },
 }
 
--- alltoall of f32 over 4000 rows of 3 (12 chunks; blocks of 2000 rows,
--- which meet inside chunk 5): a(i, j) = 5 xa(3 i + j), then block q of
+-- alltoall of f32 over 4004 rows of 3 (12 chunks; blocks of 2002 rows,
+-- which meet inside chunk 5; on 4 GPUs blocks of 1001 rows, 3003
+-- elements: odd, so a pair of elements can straddle two GPUs' blocks or
+-- land off a 16-byte boundary, and is stored one by one): a(i, j) = 5 xa(3 i + j), then block q of
 -- GPU p becomes block p of GPU q; ya(i) = 2 a(i / 3, i % 3)
 kernel "five" {
-  pattern = "for", range = { 4000, 3 }, index = { "i", "j" },
-  params = { { "xa", "f32[n]", access = "in" }, { "a", "f32[4000][3]", access = "out" } },
+  pattern = "for", range = { 4004, 3 }, index = { "i", "j" },
+  params = { { "xa", "f32[n]", access = "in" }, { "a", "f32[4004][3]", access = "out" } },
   body = "a(i, j) = xa(3 * i + j) * 5.0f;",
 }
 kernel "use_a" {
-  pattern = "for", range = { 12000 },
-  params = { { "xa", "f32[n]", access = "in" }, { "a", "f32[4000][3]", access = "in" },
+  pattern = "for", range = { 12012 },
+  params = { { "xa", "f32[n]", access = "in" }, { "a", "f32[4004][3]", access = "in" },
              { "ya", "f32[n]", access = "out" } },
   body = "ya(i) = a(i / 3, i % 3) * 2.0f;",
 }
 frame "a2a" {
   gpus = 2,
-  params = { { "xa", "f32[n]" }, { "a", "f32[4000][3]" }, { "ya", "f32[n]" } },
+  params = { { "xa", "f32[n]" }, { "a", "f32[4004][3]" }, { "ya", "f32[n]" } },
   stages = { { "five" }, { exchange = "alltoall", view = "a" }, { "use_a" } },
 }
 

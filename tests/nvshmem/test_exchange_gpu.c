@@ -14,7 +14,7 @@
  * after the other.  Then, per frame kind (fsum: f32 sum; imin: i32 min
  * after a reduce; dmax: f64 max over a rank-2 view; bcast: f32 broadcast
  * from GPU 1; gath: allgather of f64 over 13 rows; gbig: allgather of u32
- * over 4099 rows, 13 chunks; a2a: alltoall of f32 over 4000 rows, 12
+ * over 4099 rows, 13 chunks; a2a: alltoall of f32 over 4004 rows, 12
  * chunks), 10 000 frames, every one with new inputs on
  * every rank and a run-time extent n of 1003, 3003 or 5003 (gbig: 12297
  * and up, what its stages read): each rank computes
@@ -85,7 +85,7 @@ static int frames_n = 10000;
 #define G_COLS 7
 #define H_ROWS 4099  /* gbig's h: 4099 x 3 */
 #define H_COLS 3
-#define A_ROWS 4000  /* a2a's a: 4000 x 3, blocks of 2000 rows */
+#define A_ROWS 4004  /* a2a's a: 4004 x 3, blocks of 2002 rows (1001 on 4 GPUs) */
 #define A_COLS 3
 #define WAIT_NS 20000000000LL /* a frame; a dead peer ends the wait here */
 
