@@ -53,7 +53,7 @@ static_assert(sizeof(gg_ll) == GG_XCHG_LL_FACTOR * sizeof(gg_t), "gg_abi.h: a sl
 
 __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, const char *gg_mbox)
 {
-  constexpr int gg_gpus = {{XCHG_GPUS}};
+  const int gg_gpus = {{XCHG_GPUS}};
   const long long gg_count = {{XCHG_COUNT}};
   const long long gg_chunks = {{XCHG_CHUNKS}}, gg_per = {{XCHG_CHUNK_ITEMS}};
   gg_t *const gg_view = args.{{VIEW}};
@@ -89,39 +89,17 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
     const unsigned flag = (unsigned)k;
     const gg_ll *const buf = (const gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_gpus * gg_count;
     const long long at = c * gg_per, n = gg_count - at < gg_per ? gg_count - at : gg_per;
-    /* gg_ahead elements a round (frame.cuh: gg_ll_recv): every peer's
-       words of all of them loaded before any is waited for; at most 32
-       words a thread in flight (registers), so fewer on a large team */
-    constexpr int gg_ahead = gg_gpus * GG_XCHG_AHEAD <= 32 ? GG_XCHG_AHEAD
-                             : gg_gpus <= 32 ? 32 / gg_gpus : 1;
-    for (long long i0 = g.thread; i0 < n; i0 += gg_ahead * g.nthreads) {
-      gg_t got[gg_ahead][gg_gpus];
-      bool ok[gg_ahead][gg_gpus];
-#pragma unroll
-      for (int u = 0; u < gg_ahead; ++u)
-#pragma unroll
-        for (int p = 0; p < gg_gpus; ++p) {
-          const long long i = i0 + u * g.nthreads;
-          ok[u][p] = i >= n || p == gg_me || gg_ll_load(buf + p * gg_count + at + i, flag, &got[u][p]);
-        }
-#pragma unroll
-      for (int u = 0; u < gg_ahead; ++u) {
-        const long long i = i0 + u * g.nthreads, j = at + i;
-        if (i >= n)
-          break;
-        gg_t a = gg_view[j];
-        for (int p = 0; p < gg_gpus; ++p) {
-          gg_t b = gg_view[j];
-          const gg_ll *const from = buf + p * gg_count + j;
-          if (p != gg_me) {
-            if (!ok[u][p])
-              gg_xchg_wait([&] { return gg_ll_load(from, flag, &got[u][p]); }, p, gg_mbox, &gave_up);
-            b = got[u][p];
-          }
-          a = p == 0 ? b : ({{XCHG_COMBINE}});
-        }
-        gg_view[j] = a;
+    for (long long i = g.thread; i < n; i += g.nthreads) {
+      const long long j = at + i;
+      gg_t a = gg_view[j];
+      for (int p = 0; p < gg_gpus; ++p) {
+        gg_t b = gg_view[j];
+        const gg_ll *const from = buf + p * gg_count + j;
+        if (p != gg_me)
+          gg_xchg_wait([&] { return gg_ll_load(from, flag, &b); }, p, gg_mbox, &gave_up);
+        a = p == 0 ? b : ({{XCHG_COMBINE}});
       }
+      gg_view[j] = a;
     }
     /* every thread has read the runs word; and all give up together */
     if (gg_sync_or(g, gave_up))

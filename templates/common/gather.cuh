@@ -55,24 +55,10 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
   const long long gg_mlo = gg_part_lo(gg_me), gg_mhi = gg_part_hi(gg_me);
   unsigned long long *const acks = (unsigned long long *)(gg_sym + {{XCHG_ACKS_OFF}});
   bool gave_up = false;
-  if (g.block >= gg_chunks)
-    return true;
-  const long long gg_mine = (gg_chunks - g.block + g.nblocks - 1) / g.nblocks; /* chunks */
-  const unsigned long long k = *(volatile unsigned long long *)((unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + g.block) + 1;
-  const unsigned flag = (unsigned)k;
-  gg_ll *const buf = (gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_count;
-  /* before 1: each peer's ack of run k - 2 of every chunk of this block
-     that holds elements of this GPU's */
-  gg_xchg_acks(g, gg_mine * gg_gpus, k,
-               [&](long long i) -> const unsigned long long * {
-                 const long long c = g.block + i / gg_gpus * g.nblocks;
-                 const int p = (int)(i % gg_gpus);
-                 const long long at = c * gg_per, end = gg_count - at < gg_per ? gg_count : at + gg_per;
-                 const long long lo = gg_mlo > at ? gg_mlo : at, hi = gg_mhi < end ? gg_mhi : end;
-                 return p == gg_me || lo >= hi ? nullptr : acks + c * gg_gpus + p;
-               },
-               [&](long long i) { return (int)(i % gg_gpus); }, gg_mbox, &gave_up);
   for (long long c = g.block; c < gg_chunks; c += g.nblocks) { /* 1, every chunk */
+    const unsigned long long k = *(volatile unsigned long long *)((unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c) + 1;
+    const unsigned flag = (unsigned)k;
+    gg_ll *const buf = (gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_count;
     const long long at = c * gg_per, end = gg_count - at < gg_per ? gg_count : at + gg_per;
     /* this GPU's elements of the chunk: [lo, hi), maybe none */
     const long long lo = gg_mlo > at ? gg_mlo : at, hi = gg_mhi < end ? gg_mhi : end;
@@ -80,6 +66,9 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
     for (int p = 0; p < gg_gpus && lo < hi; ++p) {
       if (p == gg_me)
         continue;
+      const unsigned long long *const ack = acks + c * gg_gpus + p;
+      gg_xchg_wait([&] { return k <= 2 || gg_load_acquire_sys(ack) >= k - 2; }, p, gg_mbox,
+                   &gave_up);
       gg_ll *const to = (gg_ll *)nvshmem_ptr(buf + lo, p);
       if (to || !staged)
         for (long long j = lo + g.thread; j < hi; j += g.nthreads)
@@ -95,15 +84,22 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
     }
   }
   for (long long c = g.block; c < gg_chunks; c += g.nblocks) { /* 2 and 3, every chunk */
+    unsigned long long *const runs = (unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c;
+    const unsigned long long k = *(volatile unsigned long long *)runs + 1;
+    const unsigned flag = (unsigned)k;
+    const gg_ll *const buf = (const gg_ll *)(gg_sym + GG_XCHG_BUFS_OFF) + (k & 1ull) * gg_count;
     const long long at = c * gg_per, end = gg_count - at < gg_per ? gg_count : at + gg_per;
-    gg_ll_recv<gg_t>(at + g.thread, end, g.nthreads, flag,
-                     [&](long long j) { return j >= gg_mlo && j < gg_mhi ? nullptr : buf + j; },
-                     [&](long long j) { return gg_owner(j); },
-                     [&](long long j, gg_t v) { gg_view[j] = v; }, gg_mbox, &gave_up);
+    for (long long j = at + g.thread; j < end; j += g.nthreads) {
+      if (j >= gg_mlo && j < gg_mhi)
+        continue;
+      gg_t v;
+      gg_xchg_wait([&] { return gg_ll_load(buf + j, flag, &v); }, gg_owner(j), gg_mbox, &gave_up);
+      gg_view[j] = v;
+    }
     if (gg_sync_or(g, gave_up))
       return false;
     if (g.thread == 0) {
-      *((unsigned long long *)(gg_sym + GG_XCHG_RUNS_OFF) + c) = k;
+      *runs = k;
       for (int q = 0; q < gg_gpus; ++q)
         if (q != gg_me && gg_part_lo(q) < end && gg_part_hi(q) > at &&
             gg_part_lo(q) < gg_part_hi(q))

@@ -94,14 +94,13 @@ __device__ bool gg_body(const {{ARGS_T}} &args, const gg_grid &g, char *gg_sym, 
     const int from = side == 0 ? gg_left : gg_right;
     /* where the ghost rows' chunk starts in the view */
     const long long dst = (side == 0 ? 0 : gg_rows - gg_w) * gg_row + at;
-    gg_ll_recv<gg_t>(g.thread, from >= 0 ? n : 0, g.nthreads, flag,
-                     [&](long long i) { return recv + at + i; }, [&](long long) { return from; },
-                     [&](long long i, gg_t v) {
-                       const long long j = dst + i;
-                       if (gg_fits && j >= 0 && j < gg_items)
-                         gg_view[j] = v;
-                     },
-                     gg_mbox, &gave_up);
+    for (long long i = g.thread; from >= 0 && i < n; i += g.nthreads) {
+      gg_t v;
+      gg_xchg_wait([&] { return gg_ll_load(recv + at + i, flag, &v); }, from, gg_mbox, &gave_up);
+      const long long j = dst + i;
+      if (gg_fits && j >= 0 && j < gg_items)
+        gg_view[j] = v;
+    }
     /* every thread has read the runs word; and all give up together */
     if (gg_sync_or(g, gave_up))
       return false;

@@ -102,61 +102,6 @@ template <class F> GG_INLINE void gg_xchg_wait(F ready, int peer, const char *mb
     gg_xchg_waiting(mbox, peer, 0);
 }
 
-/* An exchange's receive, by one thread: the elements j = first, first +
- * step, ... below end for which from(j) names the flagged word(s) to read
- * (nullptr: nothing to receive), each handed to put(j, v).  The loads of
- * GG_XCHG_AHEAD elements all go out before any is waited for: polled one
- * element after another, each poll's exit hung on its load, so a thread's
- * elements cost a round trip each (with this and the sends ahead, a 2 MiB
- * corner turn on one block went from 1495 to 874 us on 2 H200s).  An
- * element whose flags are not there yet is then polled. */
-#define GG_XCHG_AHEAD 4
-template <class T, class From, class Peer, class Put>
-GG_INLINE void gg_ll_recv(long long first, long long end, long long step, unsigned run,
-                          From from, Peer peer, Put put, const char *mbox, bool *gave_up)
-{
-  for (long long j0 = first; j0 < end; j0 += GG_XCHG_AHEAD * step) {
-    T v[GG_XCHG_AHEAD];
-    bool ok[GG_XCHG_AHEAD];
-#pragma unroll
-    for (int u = 0; u < GG_XCHG_AHEAD; ++u) { /* every load out first */
-      const long long j = j0 + u * step;
-      const gg_ll_of<T> *const f = j < end ? from(j) : nullptr;
-      ok[u] = !f || gg_ll_load(f, run, &v[u]);
-    }
-#pragma unroll
-    for (int u = 0; u < GG_XCHG_AHEAD; ++u) {
-      const long long j = j0 + u * step;
-      const gg_ll_of<T> *const f = j < end ? from(j) : nullptr;
-      if (!f)
-        continue;
-      if (!ok[u])
-        gg_xchg_wait([&] { return gg_ll_load(f, run, &v[u]); }, peer(j), mbox, gave_up);
-      put(j, v[u]);
-    }
-  }
-}
-
-/* An exchange's acknowledgements (gather.cuh, alltoall.cuh), before a
- * pseudo-block's stores of run k into its peers' buffers: every word
- * ack(i), i < count (nullptr: none), at k - 2 or more.  The block's
- * threads wait for different words at once, then meet at its barrier:
- * each thread's acquire reaches every thread's later stores through
- * bar.sync (cumulativity), as the frame barrier's thread-0 acquire reaches
- * its block.  One thread waiting word after word paid a system-scope
- * acquire's round trip for each. */
-template <class Ack, class Peer>
-GG_INLINE void gg_xchg_acks(const gg_grid &g, long long count, unsigned long long k, Ack ack,
-                            Peer peer, const char *mbox, bool *gave_up)
-{
-  for (long long i = g.thread; k > 2 && i < count; i += g.nthreads) {
-    const unsigned long long *const w = ack(i);
-    if (w)
-      gg_xchg_wait([&] { return gg_load_acquire_sys(w) >= k - 2; }, peer(i), mbox, gave_up);
-  }
-  gg_sync(g);
-}
-
 GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 {
   b.want = 0;

@@ -427,25 +427,6 @@ template <class T> GG_INLINE void gg_ll_store(gg_ll_of<T> *to, T v, unsigned run
                  "l"(f | d[1])
                  : "memory");
 }
-/* Two consecutive elements (to: 16-byte aligned).  4-byte ones go in ONE
- * 16-byte store, as NCCL's LL line carries two flagged words: each 8-byte
- * half is still single-copy atomic, and the reader checks each half's
- * flag.  8-byte ones are already a 16-byte store each. */
-template <class T> GG_INLINE void gg_ll_store2(gg_ll_of<T> *to, T a, T b, unsigned run)
-{
-  if (sizeof(T) == 8) {
-    gg_ll_store(to, a, run);
-    gg_ll_store(to + 1, b, run);
-    return;
-  }
-  unsigned d[2];
-  memcpy(&d[0], &a, 4);
-  memcpy(&d[1], &b, 4);
-  const unsigned long long f = (unsigned long long)run << 32;
-  asm volatile("st.relaxed.sys.global.v2.u64 [%0], {%1, %2};" ::"l"(to), "l"(f | d[0]),
-               "l"(f | d[1])
-               : "memory");
-}
 /* Read an element gg_ll_store stored: true when all its flags are run. */
 template <class T> GG_INLINE bool gg_ll_load(const gg_ll_of<T> *from, unsigned run, T *v)
 {
@@ -996,61 +977,6 @@ template <class F> GG_INLINE void gg_xchg_wait(F ready, int peer, const char *mb
     gg_xchg_waiting(mbox, peer, 0);
 }
 
-/* An exchange's receive, by one thread: the elements j = first, first +
- * step, ... below end for which from(j) names the flagged word(s) to read
- * (nullptr: nothing to receive), each handed to put(j, v).  The loads of
- * GG_XCHG_AHEAD elements all go out before any is waited for: polled one
- * element after another, each poll's exit hung on its load, so a thread's
- * elements cost a round trip each (with this and the sends ahead, a 2 MiB
- * corner turn on one block went from 1495 to 874 us on 2 H200s).  An
- * element whose flags are not there yet is then polled. */
-#define GG_XCHG_AHEAD 4
-template <class T, class From, class Peer, class Put>
-GG_INLINE void gg_ll_recv(long long first, long long end, long long step, unsigned run,
-                          From from, Peer peer, Put put, const char *mbox, bool *gave_up)
-{
-  for (long long j0 = first; j0 < end; j0 += GG_XCHG_AHEAD * step) {
-    T v[GG_XCHG_AHEAD];
-    bool ok[GG_XCHG_AHEAD];
-#pragma unroll
-    for (int u = 0; u < GG_XCHG_AHEAD; ++u) { /* every load out first */
-      const long long j = j0 + u * step;
-      const gg_ll_of<T> *const f = j < end ? from(j) : nullptr;
-      ok[u] = !f || gg_ll_load(f, run, &v[u]);
-    }
-#pragma unroll
-    for (int u = 0; u < GG_XCHG_AHEAD; ++u) {
-      const long long j = j0 + u * step;
-      const gg_ll_of<T> *const f = j < end ? from(j) : nullptr;
-      if (!f)
-        continue;
-      if (!ok[u])
-        gg_xchg_wait([&] { return gg_ll_load(f, run, &v[u]); }, peer(j), mbox, gave_up);
-      put(j, v[u]);
-    }
-  }
-}
-
-/* An exchange's acknowledgements (gather.cuh, alltoall.cuh), before a
- * pseudo-block's stores of run k into its peers' buffers: every word
- * ack(i), i < count (nullptr: none), at k - 2 or more.  The block's
- * threads wait for different words at once, then meet at its barrier:
- * each thread's acquire reaches every thread's later stores through
- * bar.sync (cumulativity), as the frame barrier's thread-0 acquire reaches
- * its block.  One thread waiting word after word paid a system-scope
- * acquire's round trip for each. */
-template <class Ack, class Peer>
-GG_INLINE void gg_xchg_acks(const gg_grid &g, long long count, unsigned long long k, Ack ack,
-                            Peer peer, const char *mbox, bool *gave_up)
-{
-  for (long long i = g.thread; k > 2 && i < count; i += g.nthreads) {
-    const unsigned long long *const w = ack(i);
-    if (w)
-      gg_xchg_wait([&] { return gg_load_acquire_sys(w) >= k - 2; }, peer(i), mbox, gave_up);
-  }
-  gg_sync(g);
-}
-
 GG_INLINE void gg_frame_bar_begin(gg_frame_bar &b, char *ws)
 {
   b.want = 0;
@@ -1194,7 +1120,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1198 "chain.cu"
+#line 1124 "chain.cu"
 
   }();
 #undef x
@@ -1243,7 +1169,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1247 "chain.cu"
+#line 1173 "chain.cu"
 
     }();
 #undef x
@@ -1314,7 +1240,7 @@ y(i) = gain * x(i);
 
 #line 11 "examples/chain.lua"
 }
-#line 1318 "chain.cu"
+#line 1244 "chain.cu"
 
   }();
 #undef x
@@ -1381,7 +1307,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1385 "chain.cu"
+#line 1311 "chain.cu"
 
   }();
 #undef y
@@ -1432,7 +1358,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1436 "chain.cu"
+#line 1362 "chain.cu"
 
     }();
 #undef y
@@ -1503,7 +1429,7 @@ z(i) = a * y(i) + (1.0f - a) * z(i);
 
 #line 17 "examples/chain.lua"
 }
-#line 1507 "chain.cu"
+#line 1433 "chain.cu"
 
   }();
 #undef y
@@ -1638,7 +1564,7 @@ GG_INLINE acc value_at(const gg_args_energy &args, long long gg_lin)
 #line 23 "examples/chain.lua"
 v(i) * v(i)
 
-#line 1642 "chain.cu"
+#line 1568 "chain.cu"
 
   );
   

@@ -424,25 +424,6 @@ template <class T> GG_INLINE void gg_ll_store(gg_ll_of<T> *to, T v, unsigned run
                  "l"(f | d[1])
                  : "memory");
 }
-/* Two consecutive elements (to: 16-byte aligned).  4-byte ones go in ONE
- * 16-byte store, as NCCL's LL line carries two flagged words: each 8-byte
- * half is still single-copy atomic, and the reader checks each half's
- * flag.  8-byte ones are already a 16-byte store each. */
-template <class T> GG_INLINE void gg_ll_store2(gg_ll_of<T> *to, T a, T b, unsigned run)
-{
-  if (sizeof(T) == 8) {
-    gg_ll_store(to, a, run);
-    gg_ll_store(to + 1, b, run);
-    return;
-  }
-  unsigned d[2];
-  memcpy(&d[0], &a, 4);
-  memcpy(&d[1], &b, 4);
-  const unsigned long long f = (unsigned long long)run << 32;
-  asm volatile("st.relaxed.sys.global.v2.u64 [%0], {%1, %2};" ::"l"(to), "l"(f | d[0]),
-               "l"(f | d[1])
-               : "memory");
-}
 /* Read an element gg_ll_store stored: true when all its flags are run. */
 template <class T> GG_INLINE bool gg_ll_load(const gg_ll_of<T> *from, unsigned run, T *v)
 {
@@ -943,7 +924,7 @@ __device__ void gg_body(const gg_args_matmul32 &args, const gg_grid &g)
 
 #line 17 "examples/persistent_three.lua"
 }
-#line 947 "persistent_three.cu"
+#line 928 "persistent_three.cu"
 
     }();
   }
@@ -1064,7 +1045,7 @@ GG_INLINE acc value_at(const gg_args_sum1k &args, long long gg_lin)
 #line 23 "examples/persistent_three.lua"
 x(i)
 
-#line 1068 "persistent_three.cu"
+#line 1049 "persistent_three.cu"
 
   );
   
@@ -1300,7 +1281,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1304 "persistent_three.cu"
+#line 1285 "persistent_three.cu"
 
   }();
 #undef v
@@ -1341,7 +1322,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1345 "persistent_three.cu"
+#line 1326 "persistent_three.cu"
 
     }();
 #undef v
@@ -1401,7 +1382,7 @@ v(i) += 1;
 
 #line 29 "examples/persistent_three.lua"
 }
-#line 1405 "persistent_three.cu"
+#line 1386 "persistent_three.cu"
 
   }();
 #undef v

@@ -421,25 +421,6 @@ template <class T> GG_INLINE void gg_ll_store(gg_ll_of<T> *to, T v, unsigned run
                  "l"(f | d[1])
                  : "memory");
 }
-/* Two consecutive elements (to: 16-byte aligned).  4-byte ones go in ONE
- * 16-byte store, as NCCL's LL line carries two flagged words: each 8-byte
- * half is still single-copy atomic, and the reader checks each half's
- * flag.  8-byte ones are already a 16-byte store each. */
-template <class T> GG_INLINE void gg_ll_store2(gg_ll_of<T> *to, T a, T b, unsigned run)
-{
-  if (sizeof(T) == 8) {
-    gg_ll_store(to, a, run);
-    gg_ll_store(to + 1, b, run);
-    return;
-  }
-  unsigned d[2];
-  memcpy(&d[0], &a, 4);
-  memcpy(&d[1], &b, 4);
-  const unsigned long long f = (unsigned long long)run << 32;
-  asm volatile("st.relaxed.sys.global.v2.u64 [%0], {%1, %2};" ::"l"(to), "l"(f | d[0]),
-               "l"(f | d[1])
-               : "memory");
-}
 /* Read an element gg_ll_store stored: true when all its flags are run. */
 template <class T> GG_INLINE bool gg_ll_load(const gg_ll_of<T> *from, unsigned run, T *v)
 {
@@ -921,7 +902,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 925 "saxpy.cu"
+#line 906 "saxpy.cu"
 
   }();
 #undef x
@@ -972,7 +953,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 976 "saxpy.cu"
+#line 957 "saxpy.cu"
 
     }();
 #undef x
@@ -1043,7 +1024,7 @@ y(i) = a * x(i) + y(i);
 
 #line 10 "examples/saxpy.lua"
 }
-#line 1047 "saxpy.cu"
+#line 1028 "saxpy.cu"
 
   }();
 #undef x
