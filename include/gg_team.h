@@ -57,6 +57,8 @@ gg_status gg_team_uid_new(gg_team_uid *uid);
 
 /* Join the team of `size` ranks (1..GG_TEAM_MAX) as `rank` (0..size-1)
  * on ctx's GPU, within timeout_ms (> 0) of the first rank's arrival.
+ * (A team of 1 holds symmetric arrays but runs no frame: frames declare
+ * gpus = 2..GG_TEAM_MAX, and a session needs a team of that size.)
  * GG_ERR_INVALID: a bad rank or size, more ranks than this host has GPUs
  * (NVSHMEM here is one node), or a context on an SM partition;
  * GG_ERR_STATE: this process already started NVSHMEM; GG_ERR_TIMEOUT:
